@@ -1,0 +1,81 @@
+#include "cluster_snapshot.h"
+
+#include <QMap>
+
+namespace strata {
+
+void ClusterSnapshot::finalize()
+{
+    nodeIndexByName.clear();
+    nodeIndexByName.reserve(nodes.size());
+    for (int i = 0; i < nodes.size(); ++i)
+        nodeIndexByName.insert(nodes[i].name, i);
+    jobIndexById.clear();
+    jobIndexById.reserve(jobs.size());
+    for (int i = 0; i < jobs.size(); ++i)
+        jobIndexById.insert(jobs[i].id, i);
+
+    QMap<QString, InstanceGroup> groups;
+    for (const Node &n : nodes) {
+        const QString type = n.instanceType.isEmpty() ? QStringLiteral("unknown") : n.instanceType;
+        InstanceGroup &g = groups[type];
+        g.instanceType = type;
+        if (g.gpuModel.isEmpty())
+            g.gpuModel = n.gpuModel;
+        ++g.nodeCount;
+        g.gpuCount += n.gpuCount;
+    }
+    instanceGroups = QVector<InstanceGroup>(groups.begin(), groups.end());
+}
+
+const Node *ClusterSnapshot::node(const QString &name) const
+{
+    const auto it = nodeIndexByName.constFind(name);
+    return it == nodeIndexByName.constEnd() ? nullptr : &nodes[*it];
+}
+
+const Job *ClusterSnapshot::job(const QString &id) const
+{
+    const auto it = jobIndexById.constFind(id);
+    return it == jobIndexById.constEnd() ? nullptr : &jobs[*it];
+}
+
+const SourceStatus *ClusterSnapshot::source(const QString &name) const
+{
+    for (const SourceStatus &s : sources)
+        if (s.source == name)
+            return &s;
+    return nullptr;
+}
+
+ClusterSnapshot::Totals ClusterSnapshot::totals() const
+{
+    Totals t;
+    t.nodes = int(nodes.size());
+    for (const Node &n : nodes) {
+        t.gpus += n.gpuCount;
+        if (n.isUnavailable()) {
+            t.gpusUnavailable += n.gpuCount;
+            continue;
+        }
+        t.gpusBusy += n.gpusAllocated;
+        t.gpusIdle += qMax(0, n.gpuCount - n.gpusAllocated);
+    }
+    for (const Job &j : jobs) {
+        if (j.isRunning())
+            ++t.jobsRunning;
+        else if (j.isPending())
+            ++t.jobsPending;
+        else
+            ++t.jobsOther;
+    }
+    for (const Finding &f : findings) {
+        if (f.severity == Finding::Severity::Critical)
+            ++t.findingsCritical;
+        else if (f.severity == Finding::Severity::Warning)
+            ++t.findingsWarning;
+    }
+    return t;
+}
+
+} // namespace strata

@@ -1,0 +1,64 @@
+#pragma once
+
+#include "finding.h"
+#include "job.h"
+#include "node.h"
+#include "partition.h"
+#include "source_status.h"
+
+#include <QDateTime>
+#include <QHash>
+#include <QVector>
+
+#include <memory>
+
+namespace strata {
+
+// Instances of one type in the cluster (the bottom layer of the stack).
+struct InstanceGroup
+{
+    QString instanceType;  // "p5.48xlarge", or "unknown"
+    QString gpuModel;
+    int nodeCount = 0;
+    int gpuCount = 0;
+};
+
+// The whole layered stack at one moment: instances -> nodes/GPUs -> partitions -> jobs,
+// plus metrics and findings. Built once, then never changed: share it as
+// std::shared_ptr<const ClusterSnapshot> across threads.
+struct ClusterSnapshot
+{
+    QString clusterName;
+    QString orchestrator;  // "slurm" or "kubernetes"
+    QDateTime takenAt;     // UTC
+    QVector<Node> nodes;       // sorted by name
+    QVector<Partition> partitions;
+    QVector<Job> jobs;         // as the scheduler lists them
+    QVector<Finding> findings;
+    QVector<SourceStatus> sources;
+    bool metricsAvailable = false;
+
+    // Derived in finalize(): lookups and the instance layer.
+    QHash<QString, int> nodeIndexByName;
+    QHash<QString, int> jobIndexById;
+    QVector<InstanceGroup> instanceGroups;
+
+    // Fills the derived fields; call once after the parts are merged.
+    void finalize();
+
+    const Node *node(const QString &name) const;
+    const Job *job(const QString &id) const;
+    const SourceStatus *source(const QString &name) const;
+
+    struct Totals
+    {
+        int nodes = 0, gpus = 0, gpusBusy = 0, gpusIdle = 0, gpusUnavailable = 0;
+        int jobsRunning = 0, jobsPending = 0, jobsOther = 0;
+        int findingsCritical = 0, findingsWarning = 0;
+    };
+    Totals totals() const;
+};
+
+using SnapshotPtr = std::shared_ptr<const ClusterSnapshot>;
+
+} // namespace strata

@@ -1,0 +1,20 @@
+#pragma once
+
+#include <QString>
+
+namespace strata {
+
+// Something an operator should look at, with a reason they can act on.
+struct Finding
+{
+    enum class Severity { Info, Warning, Critical };
+    Severity severity = Severity::Warning;
+    QString node;
+    int gpu = -1;         // -1: the whole node
+    QString code;         // stable machine code, e.g. "xid-79", "gpu-missing", "exporter-down"
+    QString message;      // what is wrong and what to do
+
+    static QString severityName(Severity severity);
+};
+
+} // namespace strata

@@ -1,0 +1,45 @@
+#pragma once
+
+#include <QMap>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+#include <optional>
+
+namespace strata {
+
+// One workload: a Slurm job (or array task) or a Kubernetes Job/pod.
+struct Job
+{
+    QString id;            // "1234", "1234_7" for an array task, "ns/name" for Kubernetes
+    QString arrayJobId;    // Slurm array parent id, empty otherwise
+    QString arrayTaskId;
+    QString name;          // exactly as submitted, any bytes
+    QString user;
+    QString state;         // upper-case as the orchestrator says: RUNNING, PENDING, ...
+    QString reason;        // pending reason, failure reason
+    QString partition;     // partition or namespace
+    QStringList nodes;     // expanded host names
+    qint64 timeUsedSeconds = -1;   // -1 unknown
+    qint64 timeLimitSeconds = -1;  // -1 unknown, 0 unlimited
+    qint64 submitTime = 0;         // seconds since epoch, 0 unknown
+    qint64 startTime = 0;
+    int gpusRequested = 0;         // total over all nodes
+    QMap<QString, QVector<int>> gpus; // node -> GPU indices held there
+    QString command;
+    QString workDir;
+    QString stdoutPath;
+
+    // Filled from metrics when available.
+    std::optional<double> gpuUtilMean;
+    std::optional<double> gpuUtilMin;
+    std::optional<double> gpuMemUsedMeanMiB;
+    QString efficiencyVerdict;
+
+    bool isRunning() const { return state == QStringLiteral("RUNNING"); }
+    bool isPending() const { return state == QStringLiteral("PENDING"); }
+    int gpuCountHeld() const;
+};
+
+} // namespace strata

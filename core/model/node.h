@@ -1,0 +1,41 @@
+#pragma once
+
+#include "gpu.h"
+
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+#include <optional>
+
+namespace strata {
+
+// One machine of the cluster as the orchestrator reports it (Slurm node or Kubernetes node),
+// with its GPUs. `state` is the orchestrator's own word ("idle", "mixed", "allocated",
+// "drained", "down", "draining"; Kubernetes: "ready", "notready", "cordoned"); the flags
+// below are the parts of it that Strata's logic needs.
+struct Node
+{
+    QString name;
+    QString state;           // lower-case, as the scheduler says it, e.g. "mixed+drain"
+    QStringList stateFlags;  // e.g. {"DRAIN"} from "MIXED+DRAIN"
+    QString reason;          // drain/down reason, or Kubernetes condition message
+    QString reasonUser;
+    QStringList partitions;  // Slurm partitions or Kubernetes node pool
+    QStringList features;    // Slurm features / Kubernetes labels worth showing
+    QString instanceType;    // e.g. "p5.48xlarge"; empty when unknown
+    int cpus = 0;
+    int cpusAllocated = 0;
+    qint64 memoryMiB = 0;
+    QString gpuModel;        // catalog model, e.g. "H100"; empty when the node has no GPUs
+    int gpuCount = 0;        // expected, from GRES / capacity (else from the instance type)
+    int gpusAllocated = 0;
+    QVector<int> gpuIndicesAllocated;
+    QVector<Gpu> gpus;       // one entry per expected GPU, index order
+
+    bool isDrained() const;   // drain flag set or state drained/draining
+    bool isDown() const;      // down / not responding / not ready
+    bool isUnavailable() const { return isDrained() || isDown(); }
+};
+
+} // namespace strata

@@ -1,0 +1,24 @@
+#pragma once
+
+#include "job.h"
+#include "node.h"
+#include "partition.h"
+
+#include <QString>
+#include <QVector>
+
+namespace strata {
+
+// What one refresh of an orchestrator (Slurm or Kubernetes) produced. error non-empty: the
+// refresh failed and the other fields are empty.
+struct OrchestratorPart
+{
+    QString error;
+    QVector<Node> nodes;
+    QVector<Partition> partitions;
+    QVector<Job> jobs;
+    qint64 durationMs = 0;
+    qint64 bytesRead = 0;
+};
+
+} // namespace strata

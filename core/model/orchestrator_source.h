@@ -1,0 +1,26 @@
+#pragma once
+
+#include "job_submission.h"
+#include "orchestrator_part.h"
+
+#include <QFuture>
+#include <QStringList>
+
+namespace strata {
+
+// One scheduler backend (Slurm, Kubernetes) behind the same small interface, as nvtop puts
+// each GPU vendor behind one. Calls return at once; futures finish on the backend's worker.
+class OrchestratorSource
+{
+public:
+    virtual ~OrchestratorSource() = default;
+    virtual QString kind() const = 0; // "slurm" or "kubernetes"
+    virtual QFuture<OrchestratorPart> refresh() = 0;
+    virtual QFuture<ActionResult> submit(const JobSubmission &submission) = 0;
+    virtual QFuture<ActionResult> cancel(const QString &jobId) = 0;
+    // Slurm: drain with reason; Kubernetes: cordon and annotate with the reason.
+    virtual QFuture<ActionResult> drain(const QStringList &nodes, const QString &reason) = 0;
+    virtual QFuture<ActionResult> resume(const QStringList &nodes) = 0;
+};
+
+} // namespace strata

@@ -1,0 +1,22 @@
+#pragma once
+
+#include <QDateTime>
+#include <QString>
+
+namespace strata {
+
+// How one data source (SSH, Slurm, Prometheus, Kubernetes) stands at the time of a snapshot.
+// A source that fails keeps its last good part: `stale` is then true and `error` says why.
+struct SourceStatus
+{
+    QString source;        // "ssh", "slurm", "prometheus", "kubernetes"
+    bool configured = false;
+    bool ok = false;       // last refresh succeeded
+    bool stale = false;    // data shown is from an earlier refresh
+    QString error;         // last error, empty when ok
+    QDateTime lastSuccess; // UTC, null when never
+    QDateTime lastAttempt;
+    qint64 lastDurationMs = -1;
+};
+
+} // namespace strata

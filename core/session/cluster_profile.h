@@ -1,0 +1,52 @@
+#pragma once
+
+#include <QList>
+#include <QMap>
+#include <QPair>
+#include <QString>
+
+namespace strata {
+
+// Everything needed to reach one cluster. Stored (without secrets) by ProfileStore; every field
+// can also come from a command-line flag. Secrets (passphrases, Prometheus token) live in the
+// desktop keyring or come from flags/environment, never from this struct's stored form.
+struct ClusterProfile
+{
+    QString name;
+    QString orchestrator = QStringLiteral("slurm"); // "slurm" or "kubernetes"
+
+    // SSH to the login / bastion host
+    QString sshHost;
+    int sshPort = 22;
+    QString sshUser;
+    QString identityFile;     // empty: ssh-agent and ~/.ssh defaults
+    QString knownHostsFile;   // empty: ~/.ssh/known_hosts
+    bool acceptNewHostKey = false; // CLI --accept-new-host-key; the UI asks instead
+    int connectTimeoutSeconds = 10;
+    int commandTimeoutSeconds = 60;
+    QList<QPair<QString, QString>> remoteEnvironment; // e.g. SLURM_CONF, PATH, KUBECONFIG
+
+    // Prometheus
+    QString prometheusUrl;
+    QString prometheusToken;  // secret: never saved by ProfileStore
+    QString prometheusUser;
+    QString prometheusPassword; // secret
+    QString prometheusCaFile;
+    QString hostLabel;        // "" = accept both Hostname and hostname
+    QMap<QString, QString> hostRelabel; // exporter host name -> node name
+
+    // Kubernetes
+    QString kubeContext;
+    QString kubeNamespace;
+
+    // Burn-in
+    QString burninAgentPath;  // remote path of strata-burn
+    QString burninImage;      // container image with strata-burn (Kubernetes)
+
+    int refreshIntervalSeconds = 10;
+
+    bool hasPrometheus() const { return !prometheusUrl.isEmpty(); }
+    QString sshTarget() const; // user@host:port
+};
+
+} // namespace strata

@@ -1,0 +1,39 @@
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+
+namespace strata {
+
+// The outcome of one remote command: either the transport failed (no exit status), or the
+// command ran and this holds its exit status, stdout and stderr exactly as sent.
+struct CommandResult
+{
+    enum class Failure {
+        None,            // the command ran; see exitStatus
+        Connect,         // could not reach the host (refused, unreachable, DNS)
+        HostKeyUnknown,  // host not in known_hosts; hostKeyFingerprint says which key it offered
+        HostKeyChanged,  // the host offers a different key than known_hosts holds: refused, always
+        Authentication,  // no key or agent identity was accepted
+        Timeout,         // connect or command timeout
+        Channel,         // the session broke while the command ran
+        Cancelled,
+    };
+
+    Failure failure = Failure::None;
+    QString transportError;     // person-readable, set when failure != None
+    QString hostKeyFingerprint; // "SHA256:..." when the host key was involved
+    int exitStatus = -1;        // remote exit status; -1 when the command did not run
+    QByteArray stdoutData;
+    QByteArray stderrData;
+    qint64 durationMs = 0;
+
+    bool ran() const { return failure == Failure::None; }
+    bool ok() const { return ran() && exitStatus == 0; }
+    // What to tell a person: the transport error, else the command's stderr, else its status.
+    QString errorText() const;
+
+    static CommandResult transportFailure(Failure failure, const QString &message);
+};
+
+} // namespace strata

@@ -1,0 +1,34 @@
+#pragma once
+
+#include "command_result.h"
+
+#include <QByteArray>
+#include <QFuture>
+#include <QString>
+#include <QStringList>
+
+namespace strata {
+
+// Runs commands on one remote host (a login node, a bastion). Implementations run the I/O on
+// their own worker thread: every call returns at once and the future finishes there. Safe to
+// call from any thread. Each argv element is quoted (ShellQuote) and the profile's remote
+// environment is prefixed, so no caller ever builds a command line by hand.
+class RemoteShell
+{
+public:
+    virtual ~RemoteShell() = default;
+
+    // Runs argv[0] with its arguments; stdinData is written to its standard input, then EOF.
+    virtual QFuture<CommandResult> run(const QStringList &argv, const QByteArray &stdinData = {}) = 0;
+    // Runs a POSIX sh script sent over stdin (`sh -s`), never through argv.
+    QFuture<CommandResult> runScript(const QByteArray &script)
+    {
+        return run({QStringLiteral("sh"), QStringLiteral("-s")}, script);
+    }
+    // Writes data to remotePath (SFTP), creating it with the given mode.
+    virtual QFuture<CommandResult> upload(const QString &remotePath, const QByteArray &data, int mode) = 0;
+    // A short description for status lines, e.g. "root@127.0.0.1:22022".
+    virtual QString describe() const = 0;
+};
+
+} // namespace strata
