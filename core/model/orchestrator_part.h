@@ -5,6 +5,7 @@
 #include "partition.h"
 
 #include <QString>
+#include <QStringList>
 #include <QVector>
 
 namespace strata {
@@ -14,6 +15,7 @@ namespace strata {
 struct OrchestratorPart
 {
     QString error;
+    QStringList warnings; // parts of the answer that could not be read (counted, named)
     QVector<Node> nodes;
     QVector<Partition> partitions;
     QVector<Job> jobs;

@@ -1,0 +1,83 @@
+#pragma once
+
+#include "cluster_profile.h"
+#include "model/cluster_snapshot.h"
+#include "model/job_submission.h"
+
+#include <QFuture>
+#include <QObject>
+#include <QTimer>
+
+#include <memory>
+
+namespace strata {
+
+class OrchestratorSource;
+class RemoteShell;
+class MetricsSource;
+
+// One connected cluster: polls the orchestrator (and Prometheus when the profile has one),
+// merges their parts into immutable snapshots, and runs actions. Lives on the thread that
+// creates it (the GUI thread in the window, the main thread in the CLI); every source does its
+// I/O on its own worker, so nothing here blocks. Owned by whoever shows the cluster.
+//
+// Polling: one refresh at a time (a tick that finds one running is dropped), exponential
+// backoff while the orchestrator fails, interval from the profile. A failing source keeps its
+// last good part, marked stale in the snapshot's SourceStatus.
+class ClusterSession : public QObject
+{
+    Q_OBJECT
+public:
+    // Builds the SSH shell, the orchestrator source and (if configured) the metrics source.
+    explicit ClusterSession(const ClusterProfile &profile, QObject *parent = nullptr);
+    // For tests and other transports: the session takes ownership of the sources.
+    ClusterSession(const ClusterProfile &profile, std::shared_ptr<RemoteShell> shell,
+                   std::unique_ptr<OrchestratorSource> orchestrator, QObject *parent = nullptr);
+    ~ClusterSession() override;
+
+    const ClusterProfile &profile() const { return m_profile; }
+    SnapshotPtr latest() const { return m_latest; }
+    bool isPolling() const { return m_timer.isActive(); }
+    bool isRefreshing() const { return m_refreshing; }
+
+    void start();        // first refresh now, then every interval
+    void stop();
+    void refreshNow();   // ignored while a refresh runs
+    void setRefreshInterval(int seconds);
+
+    // After hostKeyUnknown: trust the offered key (written to known_hosts), then reconnect.
+    void acceptHostKey(const QString &fingerprint);
+
+    QFuture<ActionResult> submit(const JobSubmission &submission);
+    QFuture<ActionResult> cancel(const QString &jobId);
+    QFuture<ActionResult> drain(const QStringList &nodes, const QString &reason);
+    QFuture<ActionResult> resume(const QStringList &nodes);
+
+    std::shared_ptr<RemoteShell> shell() const { return m_shell; }
+    OrchestratorSource *orchestrator() const { return m_orchestrator.get(); }
+
+Q_SIGNALS:
+    void snapshotReady(strata::SnapshotPtr snapshot);
+    void refreshStarted();
+    // The host is not in known_hosts: ask the person (fingerprint is "SHA256:...").
+    void hostKeyUnknown(const QString &host, const QString &fingerprint);
+    void actionFinished(const strata::ActionResult &result);
+
+private:
+    void onTimer();
+    void finishRefresh();
+    void watchAction(const QFuture<ActionResult> &future);
+
+    struct Pending;
+    ClusterProfile m_profile;
+    std::shared_ptr<RemoteShell> m_shell;
+    std::unique_ptr<OrchestratorSource> m_orchestrator;
+    std::unique_ptr<MetricsSource> m_metrics;
+    SnapshotPtr m_latest;
+    QTimer m_timer;
+    bool m_refreshing = false;
+    int m_failures = 0;
+    std::unique_ptr<Pending> m_pending;
+};
+
+} // namespace strata

@@ -1,0 +1,163 @@
+#include "hostlist.h"
+
+#include <QMap>
+#include <QRegularExpression>
+
+#include <algorithm>
+
+namespace strata::Hostlist {
+
+namespace {
+
+// Splits at commas that are not inside brackets.
+QStringList splitTopLevel(const QString &expression, bool *balanced)
+{
+    QStringList parts;
+    int depth = 0;
+    int start = 0;
+    *balanced = true;
+    for (int i = 0; i < expression.size(); ++i) {
+        const QChar c = expression[i];
+        if (c == QLatin1Char('['))
+            ++depth;
+        else if (c == QLatin1Char(']') && --depth < 0)
+            *balanced = false;
+        else if (c == QLatin1Char(',') && depth == 0) {
+            parts << expression.mid(start, i - start);
+            start = i + 1;
+        }
+    }
+    if (depth != 0)
+        *balanced = false;
+    parts << expression.mid(start);
+    return parts;
+}
+
+bool expandRanges(const QString &body, QStringList *values, QString *error)
+{
+    for (const QString &item : body.split(QLatin1Char(','))) {
+        const int dash = item.indexOf(QLatin1Char('-'));
+        if (dash < 0) {
+            if (item.isEmpty()) {
+                *error = QStringLiteral("empty range in [%1]").arg(body);
+                return false;
+            }
+            *values << item;
+            continue;
+        }
+        const QString lowText = item.left(dash);
+        const QString highText = item.mid(dash + 1);
+        bool okLow = false, okHigh = false;
+        const qint64 low = lowText.toLongLong(&okLow);
+        const qint64 high = highText.toLongLong(&okHigh);
+        if (!okLow || !okHigh || high < low || high - low > 1000000) {
+            *error = QStringLiteral("bad range \"%1\"").arg(item);
+            return false;
+        }
+        const int width = lowText.size();
+        for (qint64 n = low; n <= high; ++n)
+            *values << QStringLiteral("%1").arg(n, width, 10, QLatin1Char('0'));
+    }
+    return true;
+}
+
+bool expandOne(const QString &word, QStringList *hosts, QString *error)
+{
+    const int open = word.indexOf(QLatin1Char('['));
+    if (open < 0) {
+        if (!word.isEmpty())
+            *hosts << word;
+        return true;
+    }
+    const int close = word.indexOf(QLatin1Char(']'), open);
+    if (close < 0) {
+        *error = QStringLiteral("unclosed bracket in \"%1\"").arg(word);
+        return false;
+    }
+    QStringList values;
+    if (!expandRanges(word.mid(open + 1, close - open - 1), &values, error))
+        return false;
+    const QString prefix = word.left(open);
+    const QString rest = word.mid(close + 1);
+    for (const QString &v : values)
+        if (!expandOne(prefix + v + rest, hosts, error))
+            return false;
+    return true;
+}
+
+} // namespace
+
+bool expand(const QString &expression, QStringList *hosts, QString *error)
+{
+    QString localError;
+    QString *err = error ? error : &localError;
+    hosts->clear();
+    const QString trimmed = expression.trimmed();
+    if (trimmed.isEmpty() || trimmed == QLatin1String("(null)") || trimmed == QLatin1String("None assigned"))
+        return true;
+    bool balanced = true;
+    const QStringList words = splitTopLevel(trimmed, &balanced);
+    if (!balanced) {
+        *err = QStringLiteral("unbalanced brackets in host list \"%1\"").arg(expression);
+        return false;
+    }
+    for (const QString &w : words)
+        if (!expandOne(w, hosts, err))
+            return false;
+    return true;
+}
+
+QStringList expandOrKeep(const QString &expression)
+{
+    QStringList hosts;
+    if (!expand(expression, &hosts))
+        return {expression};
+    return hosts;
+}
+
+QString compress(const QStringList &hosts)
+{
+    // Group by prefix and digit width of the trailing number.
+    static const QRegularExpression trailingNumber(QStringLiteral("^(.*?)(\\d+)$"));
+    struct Key
+    {
+        QString prefix;
+        int width;
+        bool operator<(const Key &o) const { return prefix != o.prefix ? prefix < o.prefix : width < o.width; }
+    };
+    QMap<Key, QVector<qint64>> groups;
+    QStringList plain;
+    for (const QString &h : hosts) {
+        const auto m = trailingNumber.match(h);
+        if (!m.hasMatch()) {
+            plain << h;
+            continue;
+        }
+        groups[{m.captured(1), int(m.capturedLength(2))}] << m.captured(2).toLongLong();
+    }
+    QStringList out;
+    for (auto it = groups.begin(); it != groups.end(); ++it) {
+        QVector<qint64> numbers = it.value();
+        std::sort(numbers.begin(), numbers.end());
+        numbers.erase(std::unique(numbers.begin(), numbers.end()), numbers.end());
+        const int width = it.key().width;
+        auto fmt = [width](qint64 n) { return QStringLiteral("%1").arg(n, width, 10, QLatin1Char('0')); };
+        if (numbers.size() == 1) {
+            out << it.key().prefix + fmt(numbers.first());
+            continue;
+        }
+        QStringList ranges;
+        for (int i = 0; i < numbers.size();) {
+            int j = i;
+            while (j + 1 < numbers.size() && numbers[j + 1] == numbers[j] + 1)
+                ++j;
+            ranges << (i == j ? fmt(numbers[i]) : fmt(numbers[i]) + QLatin1Char('-') + fmt(numbers[j]));
+            i = j + 1;
+        }
+        out << it.key().prefix + QLatin1Char('[') + ranges.join(QLatin1Char(',')) + QLatin1Char(']');
+    }
+    out << plain;
+    return out.join(QLatin1Char(','));
+}
+
+} // namespace strata::Hostlist

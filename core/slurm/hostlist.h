@@ -1,0 +1,20 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+namespace strata {
+
+// Slurm host list expressions ("gpu-node[01-03,07],login1").
+namespace Hostlist {
+
+// Expands an expression into host names, keeping zero padding. Returns false (and sets *error)
+// for a malformed expression, such as an unclosed bracket or a reversed range.
+bool expand(const QString &expression, QStringList *hosts, QString *error = nullptr);
+// Convenience: the expanded list, or the expression itself as one name when malformed.
+QStringList expandOrKeep(const QString &expression);
+// Compresses names into the shortest usual form: "gpu-node[01-03,07]".
+QString compress(const QStringList &hosts);
+
+} // namespace Hostlist
+} // namespace strata

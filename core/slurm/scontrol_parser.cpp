@@ -1,0 +1,155 @@
+#include "scontrol_parser.h"
+
+#include "gres.h"
+#include "hostlist.h"
+#include "slurm_time.h"
+
+#include <QByteArrayView>
+#include <QList>
+
+namespace strata::ScontrolParser {
+
+namespace {
+
+// Splits "A=1 B=x y C=3" into key/value pairs where a value runs to the next " Key=" whose key
+// is a plain identifier. Only used for partitions and the non-user parts of a job line.
+QList<QPair<QString, QString>> splitKeyValues(const QString &line)
+{
+    QList<QPair<QString, QString>> pairs;
+    const QStringList tokens = line.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    for (const QString &token : tokens) {
+        const int eq = token.indexOf(QLatin1Char('='));
+        bool isKey = eq > 0;
+        for (int i = 0; isKey && i < eq; ++i) {
+            const QChar c = token[i];
+            isKey = c.isLetterOrNumber() || c == QLatin1Char('_') || c == QLatin1Char(':') || c == QLatin1Char('/');
+        }
+        if (isKey)
+            pairs.append({token.left(eq), token.mid(eq + 1)});
+        else if (!pairs.isEmpty())
+            pairs.last().second += QLatin1Char(' ') + token;
+    }
+    return pairs;
+}
+
+} // namespace
+
+bool isEmptyAnswer(const QByteArray &output)
+{
+    const QByteArray t = output.trimmed();
+    return t.isEmpty() || t.startsWith("No jobs in the system") || t.startsWith("No partitions in the system");
+}
+
+ScontrolPartitionsParseResult parsePartitions(const QByteArray &output)
+{
+    ScontrolPartitionsParseResult result;
+    if (isEmptyAnswer(output))
+        return result;
+    const QList<QByteArray> lines = output.split('\n');
+    for (const QByteArray &raw : lines) {
+        const QString line = QString::fromUtf8(raw).trimmed();
+        if (line.isEmpty())
+            continue;
+        if (!line.startsWith(QLatin1String("PartitionName="))) {
+            result.error = QStringLiteral("unexpected line in scontrol show partition: \"%1\"").arg(line.left(120));
+            continue;
+        }
+        Partition p;
+        for (const auto &[key, value] : splitKeyValues(line)) {
+            if (key == QLatin1String("PartitionName"))
+                p.name = value;
+            else if (key == QLatin1String("State"))
+                p.state = value;
+            else if (key == QLatin1String("Default"))
+                p.isDefault = value == QLatin1String("YES");
+            else if (key == QLatin1String("Nodes"))
+                p.nodes = Hostlist::expandOrKeep(value);
+            else if (key == QLatin1String("MaxTime"))
+                p.maxTimeSeconds = SlurmTime::parseDuration(value);
+            else if (key == QLatin1String("TotalCPUs"))
+                p.totalCpus = value.toInt();
+            else if (key == QLatin1String("TRES")) {
+                for (const QString &t : value.split(QLatin1Char(','))) {
+                    if (t.startsWith(QLatin1String("gres/gpu=")))
+                        p.totalGpus = t.mid(9).toInt();
+                }
+            }
+        }
+        result.partitions.append(p);
+    }
+    return result;
+}
+
+ScontrolJobsParseResult parseJobDetails(const QByteArray &output, const QHash<QString, QString> &knownNames)
+{
+    ScontrolJobsParseResult result;
+    if (isEmptyAnswer(output))
+        return result;
+    const QString all = QString::fromUtf8(output);
+    // Records start with "JobId=" at the beginning of a line.
+    qsizetype pos = all.startsWith(QLatin1String("JobId=")) ? 0 : all.indexOf(QLatin1String("\nJobId=")) + 1;
+    while (pos >= 0 && pos < all.size()) {
+        // Find this record's own fields before the name, then skip the name by its known text.
+        const qsizetype nameKey = all.indexOf(QLatin1String(" JobName="), pos);
+        const qsizetype lineEnd = all.indexOf(QLatin1Char('\n'), pos);
+        if (nameKey < 0 || (lineEnd >= 0 && nameKey > lineEnd)) {
+            ++result.malformedRecords;
+            if (result.error.isEmpty())
+                result.error = QStringLiteral("job record without JobName: \"%1\"").arg(all.mid(pos, 80));
+            if (lineEnd < 0)
+                break;
+            pos = lineEnd + 1;
+            continue;
+        }
+        QString numericId, arrayJobId, arrayTaskId;
+        for (const auto &[key, value] : splitKeyValues(all.mid(pos, nameKey - pos))) {
+            if (key == QLatin1String("JobId"))
+                numericId = value;
+            else if (key == QLatin1String("ArrayJobId"))
+                arrayJobId = value;
+            else if (key == QLatin1String("ArrayTaskId"))
+                arrayTaskId = value;
+        }
+        JobGpuPlacement placement;
+        placement.jobId = (!arrayJobId.isEmpty() && !arrayTaskId.isEmpty() && arrayTaskId != QLatin1String("N/A"))
+            ? arrayJobId + QLatin1Char('_') + arrayTaskId
+            : numericId;
+        qsizetype restStart = nameKey + 9;
+        const auto known = knownNames.constFind(placement.jobId);
+        if (known != knownNames.constEnd() && all.mid(restStart, known->size() + 1) == *known + QLatin1Char(' '))
+            restStart += known->size();
+        else
+            restStart = all.indexOf(QLatin1String(" UserId="), restStart); // best effort
+        if (restStart < 0) {
+            ++result.malformedRecords;
+            break;
+        }
+        // The record ends at the next line that starts a record.
+        qsizetype next = all.indexOf(QLatin1String("\nJobId="), restStart);
+        const QString rest = all.mid(restStart, (next < 0 ? all.size() : next) - restStart);
+        QString currentNodes;
+        for (const auto &[key, value] : splitKeyValues(rest)) {
+            if (key == QLatin1String("Nodes"))
+                currentNodes = value;
+            else if (key == QLatin1String("GRES") && !currentNodes.isEmpty()) {
+                const GresEntry gpus = Gres::gpuTotal(Gres::parseList(value));
+                if (!gpus.indices.isEmpty())
+                    for (const QString &node : Hostlist::expandOrKeep(currentNodes))
+                        placement.gpus[node] = gpus.indices;
+                currentNodes.clear();
+            } else if (key == QLatin1String("Command"))
+                placement.command = value;
+            else if (key == QLatin1String("WorkDir"))
+                placement.workDir = value;
+            else if (key == QLatin1String("StdOut"))
+                placement.stdoutPath = value;
+        }
+        result.jobs.insert(placement.jobId, placement);
+        if (next < 0)
+            break;
+        pos = next + 1;
+    }
+    return result;
+}
+
+} // namespace strata::ScontrolParser

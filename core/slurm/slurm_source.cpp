@@ -1,0 +1,263 @@
+#include "slurm_source.h"
+
+#include "sinfo_json_parser.h"
+#include "slurm_commands.h"
+#include "squeue_parser.h"
+#include "ssh/remote_shell.h"
+
+#include <QElapsedTimer>
+#include <QLoggingCategory>
+#include <QRandomGenerator>
+#include <QSet>
+#include <QtConcurrent/QtConcurrentRun>
+
+Q_LOGGING_CATEGORY(lcSlurm, "strata.slurm")
+
+namespace strata {
+
+namespace {
+
+QByteArray newRecordMarker()
+{
+    // Random per refresh, so no job name can forge a record boundary.
+    const quint64 a = QRandomGenerator::system()->generate64();
+    return QByteArray("<<strata:") + QByteArray::number(a, 16) + QByteArray(">>");
+}
+
+QString commandError(const QString &what, const CommandResult &r)
+{
+    return QStringLiteral("%1 failed: %2").arg(what, r.errorText());
+}
+
+// Remote-side filter: only running jobs carry a GPU placement worth transferring.
+const QByteArray kRunningJobDetailsScript = R"(rc_file=$(mktemp) || exit 1
+{ scontrol show job -d -o; echo $? >"$rc_file"; } | grep -E 'JobState=(RUNNING|COMPLETING|SUSPENDED|STOPPED)'
+rc=$(cat "$rc_file"); rm -f "$rc_file"; exit "${rc:-1}"
+)";
+
+} // namespace
+
+void applyPlacements(QVector<Node> &nodes, QVector<Job> &jobs, const QHash<QString, JobGpuPlacement> &placements)
+{
+    QHash<QString, int> nodeIndex;
+    nodeIndex.reserve(nodes.size());
+    for (int i = 0; i < nodes.size(); ++i) {
+        Node &n = nodes[i];
+        nodeIndex.insert(n.name, i);
+        n.gpus.resize(n.gpuCount);
+        for (int g = 0; g < n.gpuCount; ++g) {
+            n.gpus[g].index = g;
+            n.gpus[g].model = n.gpuModel;
+        }
+    }
+    for (Job &job : jobs) {
+        const auto it = placements.constFind(job.id);
+        if (it == placements.constEnd())
+            continue;
+        job.gpus = it->gpus;
+        job.command = it->command;
+        job.workDir = it->workDir;
+        job.stdoutPath = it->stdoutPath;
+        for (auto g = it->gpus.constBegin(); g != it->gpus.constEnd(); ++g) {
+            const auto n = nodeIndex.constFind(g.key());
+            if (n == nodeIndex.constEnd())
+                continue;
+            Node &node = nodes[*n];
+            for (int index : g.value())
+                if (index >= 0 && index < node.gpus.size())
+                    node.gpus[index].jobId = job.id;
+        }
+    }
+}
+
+SlurmSource::SlurmSource(std::shared_ptr<RemoteShell> shell, const GpuCatalog &catalog)
+    : m_shell(std::move(shell)), m_catalog(catalog)
+{
+    m_pool.setMaxThreadCount(1);
+}
+
+SlurmSource::~SlurmSource()
+{
+    m_pool.waitForDone();
+}
+
+QFuture<OrchestratorPart> SlurmSource::refresh()
+{
+    return QtConcurrent::run(&m_pool, [this] { return refreshBlocking(); });
+}
+
+OrchestratorPart SlurmSource::refreshBlocking()
+{
+    QElapsedTimer clock;
+    clock.start();
+    OrchestratorPart part;
+
+    const CommandResult sinfo = m_shell->run({QStringLiteral("sinfo"), QStringLiteral("--json")}).result();
+    if (!sinfo.ok()) {
+        part.error = commandError(QStringLiteral("sinfo"), sinfo);
+        return part;
+    }
+    SinfoParseResult nodes = SinfoJsonParser::parse(sinfo.stdoutData, m_catalog);
+    if (!nodes.error.isEmpty()) {
+        part.error = nodes.error;
+        return part;
+    }
+
+    const CommandResult partitions = m_shell->run({QStringLiteral("scontrol"), QStringLiteral("show"),
+                                                   QStringLiteral("partition"), QStringLiteral("-o")}).result();
+    if (!partitions.ok()) {
+        part.error = commandError(QStringLiteral("scontrol show partition"), partitions);
+        return part;
+    }
+    ScontrolPartitionsParseResult parsedPartitions = ScontrolParser::parsePartitions(partitions.stdoutData);
+
+    const QByteArray marker = newRecordMarker();
+    const CommandResult squeue = m_shell->run({QStringLiteral("squeue"), QStringLiteral("-h"), QStringLiteral("-a"),
+                                               QStringLiteral("-r"), QStringLiteral("--states=all"),
+                                               QStringLiteral("-o"), SqueueParser::formatArgument(marker)}).result();
+    if (!squeue.ok()) {
+        part.error = commandError(QStringLiteral("squeue"), squeue);
+        return part;
+    }
+    SqueueParseResult jobs = SqueueParser::parse(squeue.stdoutData, marker);
+    if (!jobs.error.isEmpty())
+        qCWarning(lcSlurm) << jobs.malformedRecords << "malformed squeue records:" << jobs.error;
+
+    // Keep placements of jobs still running; fetch details only if a running job is new.
+    QSet<QString> running;
+    QHash<QString, QString> names;
+    for (const Job &j : std::as_const(jobs.jobs)) {
+        if (j.isRunning() || j.state == QLatin1String("COMPLETING") || j.state == QLatin1String("SUSPENDED")) {
+            running.insert(j.id);
+            names.insert(j.id, j.name);
+        }
+    }
+    for (auto it = m_placementCache.begin(); it != m_placementCache.end();)
+        it = running.contains(it.key()) ? std::next(it) : m_placementCache.erase(it);
+    bool missing = false;
+    for (const QString &id : std::as_const(running))
+        if (!m_placementCache.contains(id)) {
+            missing = true;
+            break;
+        }
+    qint64 bytes = sinfo.stdoutData.size() + partitions.stdoutData.size() + squeue.stdoutData.size();
+    if (missing) {
+        const CommandResult details = m_shell->runScript(kRunningJobDetailsScript).result();
+        m_detailFetches.fetchAndAddRelaxed(1);
+        if (!details.ok()) {
+            part.error = commandError(QStringLiteral("scontrol show job"), details);
+            return part;
+        }
+        bytes += details.stdoutData.size();
+        const ScontrolJobsParseResult parsed = ScontrolParser::parseJobDetails(details.stdoutData, names);
+        if (!parsed.error.isEmpty())
+            qCWarning(lcSlurm) << "scontrol show job:" << parsed.error;
+        for (auto it = parsed.jobs.constBegin(); it != parsed.jobs.constEnd(); ++it)
+            if (running.contains(it.key()))
+                m_placementCache.insert(it.key(), it.value());
+    }
+
+    part.nodes = std::move(nodes.nodes);
+    part.partitions = std::move(parsedPartitions.partitions);
+    part.jobs = std::move(jobs.jobs);
+    applyPlacements(part.nodes, part.jobs, m_placementCache);
+    for (Partition &p : part.partitions) {
+        if (p.totalGpus == 0)
+            for (const Node &n : std::as_const(part.nodes))
+                if (n.partitions.contains(p.name))
+                    p.totalGpus += n.gpuCount;
+    }
+    if (!jobs.error.isEmpty())
+        part.error.clear(); // malformed records are logged and counted, the rest is good data
+    part.warnings = jobs.error.isEmpty() ? QStringList() : QStringList{jobs.error};
+    if (!nodes.warning.isEmpty())
+        part.warnings << nodes.warning;
+    part.durationMs = clock.elapsed();
+    part.bytesRead = bytes;
+    return part;
+}
+
+ActionResult SlurmSource::runAction(const QString &action, const QString &target, const QStringList &argv,
+                                    const QByteArray &stdinData)
+{
+    ActionResult result;
+    result.action = action;
+    result.target = target;
+    const CommandResult r = m_shell->run(argv, stdinData).result();
+    if (!r.ok() || SlurmCommands::stderrReportsError(r.stderrData)) {
+        result.ok = false;
+        result.message = r.ok() ? QString::fromUtf8(r.stderrData).trimmed() : r.errorText();
+        return result;
+    }
+    result.ok = true;
+    const QString out = QString::fromUtf8(r.stdoutData).trimmed();
+    result.message = out.isEmpty() ? QStringLiteral("%1 %2: done").arg(action, target) : out;
+    return result;
+}
+
+QFuture<ActionResult> SlurmSource::submit(const JobSubmission &submission)
+{
+    return QtConcurrent::run(&m_pool, [this, submission] {
+        QString error;
+        const QStringList argv = SlurmCommands::sbatchArguments(submission, &error);
+        if (argv.isEmpty())
+            return ActionResult{false, QStringLiteral("submit"), submission.name, error, {}};
+        ActionResult r = runAction(QStringLiteral("submit"), submission.name, argv, submission.script.toUtf8());
+        if (r.ok) {
+            r.jobId = SlurmCommands::jobIdFromSbatchOutput(r.message.toUtf8());
+            if (r.jobId.isEmpty()) {
+                r.ok = false;
+                r.message = QStringLiteral("sbatch answered without a job id: %1").arg(r.message);
+            } else {
+                r.message = QStringLiteral("Submitted batch job %1").arg(r.jobId);
+            }
+        }
+        return r;
+    });
+}
+
+QFuture<ActionResult> SlurmSource::cancel(const QString &jobId)
+{
+    return QtConcurrent::run(&m_pool, [this, jobId] {
+        QString error;
+        const QStringList argv = SlurmCommands::scancelArguments(jobId, &error);
+        if (argv.isEmpty())
+            return ActionResult{false, QStringLiteral("cancel"), jobId, error, {}};
+        ActionResult r = runAction(QStringLiteral("cancel"), jobId, argv);
+        if (r.ok)
+            r.message = QStringLiteral("Cancelled job %1").arg(jobId);
+        return r;
+    });
+}
+
+QFuture<ActionResult> SlurmSource::drain(const QStringList &nodes, const QString &reason)
+{
+    return QtConcurrent::run(&m_pool, [this, nodes, reason] {
+        QString error;
+        const QStringList argv = SlurmCommands::drainArguments(nodes, reason, &error);
+        const QString target = nodes.join(QLatin1Char(','));
+        if (argv.isEmpty())
+            return ActionResult{false, QStringLiteral("drain"), target, error, {}};
+        ActionResult r = runAction(QStringLiteral("drain"), target, argv);
+        if (r.ok)
+            r.message = QStringLiteral("Draining %1: %2").arg(target, reason);
+        return r;
+    });
+}
+
+QFuture<ActionResult> SlurmSource::resume(const QStringList &nodes)
+{
+    return QtConcurrent::run(&m_pool, [this, nodes] {
+        QString error;
+        const QStringList argv = SlurmCommands::resumeArguments(nodes, &error);
+        const QString target = nodes.join(QLatin1Char(','));
+        if (argv.isEmpty())
+            return ActionResult{false, QStringLiteral("resume"), target, error, {}};
+        ActionResult r = runAction(QStringLiteral("resume"), target, argv);
+        if (r.ok)
+            r.message = QStringLiteral("Resumed %1").arg(target);
+        return r;
+    });
+}
+
+} // namespace strata

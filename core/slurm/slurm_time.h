@@ -1,0 +1,15 @@
+#pragma once
+
+#include <QString>
+
+namespace strata::SlurmTime {
+
+// "[D-]HH:MM:SS", "MM:SS", "M" (minutes), "UNLIMITED" -> seconds; 0 for UNLIMITED/INFINITE,
+// -1 for "N/A", "INVALID", "NOT_SET" or malformed text.
+qint64 parseDuration(const QString &text);
+// "2026-12-02T13:45:00" (local time of the controller) -> seconds since epoch; 0 for N/A/Unknown.
+qint64 parseTimestamp(const QString &text);
+// Seconds -> Slurm's "D-HH:MM:SS" form (as sbatch --time accepts); "UNLIMITED" for 0.
+QString formatDuration(qint64 seconds);
+
+} // namespace strata::SlurmTime

@@ -1,0 +1,31 @@
+#pragma once
+
+#include <QList>
+#include <QPair>
+#include <QString>
+
+namespace strata {
+
+struct ClusterProfile;
+
+// How to reach one SSH host. Built from a ClusterProfile (fromProfile) or by hand in tests.
+struct SshOptions
+{
+    QString host;
+    int port = 0;             // 0: from ~/.ssh/config, else 22
+    QString user;             // empty: from ~/.ssh/config, else the local user
+    QString identityFile;     // empty: ssh-agent, then ~/.ssh/id_* defaults
+    QString passphrase;       // for an encrypted identity; never stored
+    QString knownHostsFile;   // empty: ~/.ssh/known_hosts
+    bool acceptNewHostKey = false;
+    QString trustedFingerprint; // accept this one unknown key ("SHA256:...") and record it
+    bool readSshConfig = true;  // honour ~/.ssh/config (HostName, Port, User, IdentityFile)
+    int connectTimeoutSeconds = 10;
+    int commandTimeoutSeconds = 60;
+    QList<QPair<QString, QString>> remoteEnvironment;
+
+    static SshOptions fromProfile(const ClusterProfile &profile);
+    QString describe() const; // user@host:port as configured
+};
+
+} // namespace strata

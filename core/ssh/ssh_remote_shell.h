@@ -1,0 +1,59 @@
+#pragma once
+
+#include "remote_shell.h"
+#include "ssh_options.h"
+
+#include <QPromise>
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+namespace strata {
+
+class SshSession;
+
+// RemoteShell over one SSH connection. Owns a worker thread that owns the libssh session:
+// calls queue work and return at once; the worker runs it in order and finishes the futures.
+// Connects lazily on first use and reconnects after a drop, with exponential backoff between
+// failed connects (1 s doubling to 30 s): inside the backoff window calls fail fast with the
+// last error instead of hammering a dead host.
+class SshRemoteShell : public RemoteShell
+{
+public:
+    explicit SshRemoteShell(const SshOptions &options);
+    ~SshRemoteShell() override;
+
+    QFuture<CommandResult> run(const QStringList &argv, const QByteArray &stdinData = {}) override;
+    QFuture<CommandResult> upload(const QString &remotePath, const QByteArray &data, int mode) override;
+    QString describe() const override { return m_options.describe(); }
+
+    // Trust this one unknown host key on the next connect (and record it in known_hosts).
+    void trustFingerprint(const QString &fingerprint);
+    void setPassphrase(const QString &passphrase);
+    // The command line that run() sends for argv, with the remote environment (for logs, tests).
+    QString commandLine(const QStringList &argv) const;
+
+private:
+    using Work = std::function<void(SshSession &)>;
+    void post(Work work);
+    void workerLoop();
+    CommandResult ensureConnected(SshSession &session);
+
+    const SshOptions m_options;
+    std::mutex m_mutex;
+    std::condition_variable m_wake;
+    std::deque<Work> m_queue;
+    bool m_stopping = false;
+    std::thread m_worker;
+
+    // Touched by the worker thread only.
+    qint64 m_nextConnectAllowedMs = 0;
+    int m_backoffSeconds = 0;
+    CommandResult m_lastConnectFailure;
+};
+
+} // namespace strata

@@ -1,0 +1,47 @@
+#pragma once
+
+#include "command_result.h"
+#include "ssh_options.h"
+
+#include <QByteArray>
+#include <QString>
+
+struct ssh_session_struct;
+
+namespace strata {
+
+// One libssh session, used by exactly one thread at a time (libssh sessions are not
+// thread-safe). Every call blocks: only SshRemoteShell's worker thread uses this class.
+// Host keys are checked strictly against known_hosts: an unknown key is refused unless
+// acceptNewHostKey or trustedFingerprint allow it; a changed key is always refused.
+class SshSession
+{
+public:
+    explicit SshSession(const SshOptions &options);
+    ~SshSession();
+    SshSession(const SshSession &) = delete;
+    SshSession &operator=(const SshSession &) = delete;
+
+    // Connects and authenticates; returns a failed CommandResult (no exit status) on error.
+    CommandResult connect();
+    bool isConnected() const;
+    void disconnect();
+
+    // Runs one already-quoted command line; stdinData goes to its standard input, then EOF.
+    CommandResult exec(const QString &commandLine, const QByteArray &stdinData);
+    CommandResult upload(const QString &remotePath, const QByteArray &data, int mode);
+
+    void setTrustedFingerprint(const QString &fingerprint) { m_options.trustedFingerprint = fingerprint; }
+    void setPassphrase(const QString &passphrase) { m_options.passphrase = passphrase; }
+
+private:
+    CommandResult verifyHostKey();
+    CommandResult authenticate();
+    QString lastError() const;
+
+    SshOptions m_options;
+    ssh_session_struct *m_session = nullptr;
+    bool m_connected = false;
+};
+
+} // namespace strata
