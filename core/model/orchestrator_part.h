@@ -15,7 +15,11 @@ namespace strata {
 struct OrchestratorPart
 {
     QString error;
-    QStringList warnings; // parts of the answer that could not be read (counted, named)
+    QStringList warnings;
+    // Set when the transport failed before the scheduler answered (see SourceStatus "ssh").
+    bool transportFailed = false;
+    bool hostKeyUnknown = false;   // a person must accept hostKeyFingerprint first
+    QString hostKeyFingerprint; // parts of the answer that could not be read (counted, named)
     QVector<Node> nodes;
     QVector<Partition> partitions;
     QVector<Job> jobs;

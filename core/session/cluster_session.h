@@ -3,6 +3,7 @@
 #include "cluster_profile.h"
 #include "model/cluster_snapshot.h"
 #include "model/job_submission.h"
+#include "model/orchestrator_part.h"
 
 #include <QFuture>
 #include <QObject>
@@ -14,7 +15,6 @@ namespace strata {
 
 class OrchestratorSource;
 class RemoteShell;
-class MetricsSource;
 
 // One connected cluster: polls the orchestrator (and Prometheus when the profile has one),
 // merges their parts into immutable snapshots, and runs actions. Lives on the thread that
@@ -37,7 +37,7 @@ public:
 
     const ClusterProfile &profile() const { return m_profile; }
     SnapshotPtr latest() const { return m_latest; }
-    bool isPolling() const { return m_timer.isActive(); }
+    bool isPolling() const { return m_polling; }
     bool isRefreshing() const { return m_refreshing; }
 
     void start();        // first refresh now, then every interval
@@ -65,19 +65,24 @@ Q_SIGNALS:
 
 private:
     void onTimer();
-    void finishRefresh();
+    void finishRefresh(const OrchestratorPart &part);
     void watchAction(const QFuture<ActionResult> &future);
 
-    struct Pending;
+    void publish();
+    SourceStatus &status(const QString &source);
+
     ClusterProfile m_profile;
     std::shared_ptr<RemoteShell> m_shell;
     std::unique_ptr<OrchestratorSource> m_orchestrator;
-    std::unique_ptr<MetricsSource> m_metrics;
     SnapshotPtr m_latest;
     QTimer m_timer;
     bool m_refreshing = false;
+    bool m_polling = false;
     int m_failures = 0;
-    std::unique_ptr<Pending> m_pending;
+    OrchestratorPart m_lastGoodPart;
+    bool m_haveGoodPart = false;
+    QVector<SourceStatus> m_statuses;
+    QString m_announcedFingerprint; // hostKeyUnknown is emitted once per offered key
 };
 
 } // namespace strata

@@ -24,9 +24,13 @@ QByteArray newRecordMarker()
     return QByteArray("<<strata:") + QByteArray::number(a, 16) + QByteArray(">>");
 }
 
-QString commandError(const QString &what, const CommandResult &r)
+// Marks the part failed with the command's own words; transport failures say so.
+void fail(OrchestratorPart &part, const QString &what, const CommandResult &r)
 {
-    return QStringLiteral("%1 failed: %2").arg(what, r.errorText());
+    part.error = r.ran() ? QStringLiteral("%1 failed: %2").arg(what, r.errorText()) : r.errorText();
+    part.transportFailed = !r.ran();
+    part.hostKeyUnknown = r.failure == CommandResult::Failure::HostKeyUnknown;
+    part.hostKeyFingerprint = r.hostKeyFingerprint;
 }
 
 // Remote-side filter: only running jobs carry a GPU placement worth transferring.
@@ -94,7 +98,7 @@ OrchestratorPart SlurmSource::refreshBlocking()
 
     const CommandResult sinfo = m_shell->run({QStringLiteral("sinfo"), QStringLiteral("--json")}).result();
     if (!sinfo.ok()) {
-        part.error = commandError(QStringLiteral("sinfo"), sinfo);
+        fail(part, QStringLiteral("sinfo"), sinfo);
         return part;
     }
     SinfoParseResult nodes = SinfoJsonParser::parse(sinfo.stdoutData, m_catalog);
@@ -106,7 +110,7 @@ OrchestratorPart SlurmSource::refreshBlocking()
     const CommandResult partitions = m_shell->run({QStringLiteral("scontrol"), QStringLiteral("show"),
                                                    QStringLiteral("partition"), QStringLiteral("-o")}).result();
     if (!partitions.ok()) {
-        part.error = commandError(QStringLiteral("scontrol show partition"), partitions);
+        fail(part, QStringLiteral("scontrol show partition"), partitions);
         return part;
     }
     ScontrolPartitionsParseResult parsedPartitions = ScontrolParser::parsePartitions(partitions.stdoutData);
@@ -116,7 +120,7 @@ OrchestratorPart SlurmSource::refreshBlocking()
                                                QStringLiteral("-r"), QStringLiteral("--states=all"),
                                                QStringLiteral("-o"), SqueueParser::formatArgument(marker)}).result();
     if (!squeue.ok()) {
-        part.error = commandError(QStringLiteral("squeue"), squeue);
+        fail(part, QStringLiteral("squeue"), squeue);
         return part;
     }
     SqueueParseResult jobs = SqueueParser::parse(squeue.stdoutData, marker);
@@ -145,7 +149,7 @@ OrchestratorPart SlurmSource::refreshBlocking()
         const CommandResult details = m_shell->runScript(kRunningJobDetailsScript).result();
         m_detailFetches.fetchAndAddRelaxed(1);
         if (!details.ok()) {
-            part.error = commandError(QStringLiteral("scontrol show job"), details);
+            fail(part, QStringLiteral("scontrol show job"), details);
             return part;
         }
         bytes += details.stdoutData.size();

@@ -1,0 +1,324 @@
+#include "cli_runner.h"
+
+#include "cli/snapshot_text_printer.h"
+#include "model/snapshot_json.h"
+#include "session/cluster_session.h"
+#include "session/profile_store.h"
+#include "slurm/hostlist.h"
+#include "slurm/slurm_time.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QTimer>
+
+#include <cstdio>
+
+namespace strata {
+
+namespace {
+
+void printOut(const QString &text)
+{
+    const QByteArray bytes = text.toUtf8();
+    fwrite(bytes.constData(), 1, size_t(bytes.size()), stdout);
+    fflush(stdout);
+}
+
+void printErr(const QString &text)
+{
+    const QByteArray bytes = (QStringLiteral("strata: ") + text + QLatin1Char('\n')).toUtf8();
+    fwrite(bytes.constData(), 1, size_t(bytes.size()), stderr);
+}
+
+const QCommandLineOption kName{QStringLiteral("name"), QStringLiteral("Job name (any characters)."), QStringLiteral("name")};
+const QCommandLineOption kPartition{QStringLiteral("partition"), QStringLiteral("Partition."), QStringLiteral("name")};
+const QCommandLineOption kNodes{QStringLiteral("nodes"), QStringLiteral("Number of nodes."), QStringLiteral("N")};
+const QCommandLineOption kNodeList{QStringLiteral("nodelist"), QStringLiteral("Run on these nodes (host list)."), QStringLiteral("nodes")};
+const QCommandLineOption kGpusPerNode{QStringLiteral("gpus-per-node"), QStringLiteral("GPUs per node."), QStringLiteral("N")};
+const QCommandLineOption kTime{QStringLiteral("time"), QStringLiteral("Time limit (MM, HH:MM:SS, D-HH:MM:SS)."), QStringLiteral("limit")};
+const QCommandLineOption kScript{QStringLiteral("script"), QStringLiteral("Batch script file, or - for stdin."), QStringLiteral("file")};
+const QCommandLineOption kWrap{QStringLiteral("wrap"), QStringLiteral("Run this shell command as the job."), QStringLiteral("command")};
+const QCommandLineOption kExclusive{QStringLiteral("exclusive"), QStringLiteral("Whole nodes only.")};
+const QCommandLineOption kOutput{QStringLiteral("output"), QStringLiteral("Job stdout path (Slurm --output)."), QStringLiteral("path")};
+const QCommandLineOption kReason{QStringLiteral("reason"), QStringLiteral("Why the node is drained."), QStringLiteral("text")};
+const QCommandLineOption kFormat{QStringLiteral("format"), QStringLiteral("Output: text or json."), QStringLiteral("text|json"), QStringLiteral("text")};
+
+// Waits for a session action; prints its result.
+int waitForAction(QCoreApplication &app, QFuture<ActionResult> future, bool json)
+{
+    int exitCode = 1;
+    future.then(&app, [&](const ActionResult &r) {
+        if (json) {
+            printOut(QString::fromUtf8(QJsonDocument(QJsonObject{{QLatin1String("ok"), r.ok},
+                                                                 {QLatin1String("action"), r.action},
+                                                                 {QLatin1String("target"), r.target},
+                                                                 {QLatin1String("jobId"), r.jobId},
+                                                                 {QLatin1String("message"), r.message}})
+                                           .toJson(QJsonDocument::Compact)) + QLatin1Char('\n'));
+        } else if (r.ok) {
+            printOut(r.message + QLatin1Char('\n'));
+        }
+        if (!r.ok)
+            printErr(QStringLiteral("%1 %2 failed: %3").arg(r.action, r.target, r.message));
+        exitCode = r.ok ? 0 : 1;
+        app.quit();
+    });
+    app.exec();
+    return exitCode;
+}
+
+} // namespace
+
+QStringList CliRunner::subcommands()
+{
+    return {QStringLiteral("snapshot"), QStringLiteral("submit"), QStringLiteral("cancel"), QStringLiteral("drain"),
+            QStringLiteral("resume"), QStringLiteral("profile")};
+}
+
+bool CliRunner::isSubcommand(const QString &word)
+{
+    return subcommands().contains(word);
+}
+
+bool CliRunner::resolveProfile(QCommandLineParser &parser, ClusterProfile *profile)
+{
+    QString error;
+    if (!m_connection.resolve(parser, profile, &error)) {
+        printErr(error);
+        return false;
+    }
+    return true;
+}
+
+int CliRunner::run(QCoreApplication &app, const QStringList &arguments)
+{
+    const QString command = arguments.value(1);
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("strata %1 (see README.md)").arg(command));
+    parser.addHelpOption();
+    m_connection.addTo(parser);
+    parser.addOption(kFormat);
+    QStringList args = arguments;
+    args.removeAt(1); // the subcommand word; the rest parses like any command line
+
+    if (command == QLatin1String("submit"))
+        parser.addOptions({kName, kPartition, kNodes, kNodeList, kGpusPerNode, kTime, kScript, kWrap, kExclusive, kOutput});
+    if (command == QLatin1String("drain"))
+        parser.addOption(kReason);
+    if (command == QLatin1String("cancel"))
+        parser.addPositionalArgument(QStringLiteral("job"), QStringLiteral("Job ids to cancel."), QStringLiteral("JOB..."));
+    if (command == QLatin1String("drain") || command == QLatin1String("resume"))
+        parser.addPositionalArgument(QStringLiteral("nodes"), QStringLiteral("Nodes (host list allowed: gpu-node[01-02])."), QStringLiteral("NODE..."));
+    if (command == QLatin1String("profile"))
+        parser.addPositionalArgument(QStringLiteral("verb"), QStringLiteral("list | save NAME | remove NAME"), QStringLiteral("VERB [NAME]"));
+
+    if (!parser.parse(args)) {
+        printErr(parser.errorText());
+        return 2;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        printOut(parser.helpText());
+        return 0;
+    }
+    const QString format = parser.value(kFormat);
+    if (format != QLatin1String("text") && format != QLatin1String("json")) {
+        printErr(QStringLiteral("--format must be text or json"));
+        return 2;
+    }
+    if (command == QLatin1String("snapshot"))
+        return snapshot(app, parser);
+    if (command == QLatin1String("submit"))
+        return submit(app, parser);
+    if (command == QLatin1String("cancel"))
+        return jobAction(app, parser, command);
+    if (command == QLatin1String("drain") || command == QLatin1String("resume"))
+        return nodeAction(app, parser, command);
+    if (command == QLatin1String("profile"))
+        return profile(parser);
+    printErr(QStringLiteral("unknown command \"%1\"").arg(command));
+    return 2;
+}
+
+int CliRunner::snapshot(QCoreApplication &app, QCommandLineParser &parser)
+{
+    ClusterProfile profile;
+    if (!resolveProfile(parser, &profile))
+        return 2;
+    ClusterSession session(profile);
+    SnapshotPtr result;
+    QObject::connect(&session, &ClusterSession::snapshotReady, &app, [&](const SnapshotPtr &snapshot) {
+        result = snapshot;
+        app.quit();
+    });
+    session.refreshNow();
+    app.exec();
+    if (!result)
+        return 1;
+    const SourceStatus *orchestrator = result->source(result->orchestrator);
+    if (!orchestrator || !orchestrator->ok) {
+        printErr(orchestrator ? orchestrator->error : QStringLiteral("no answer from the cluster"));
+        return 1;
+    }
+    if (parser.value(kFormat) == QLatin1String("json"))
+        printOut(QString::fromUtf8(QJsonDocument(SnapshotJson::toJson(*result)).toJson(QJsonDocument::Indented)));
+    else
+        printOut(SnapshotTextPrinter::print(*result));
+    // Partial data is still printed, but a source that failed makes the exit status say so.
+    for (const SourceStatus &s : result->sources) {
+        if (s.configured && !s.ok) {
+            printErr(QStringLiteral("%1: %2").arg(s.source, s.error));
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int CliRunner::submit(QCoreApplication &app, QCommandLineParser &parser)
+{
+    ClusterProfile profile;
+    if (!resolveProfile(parser, &profile))
+        return 2;
+    JobSubmission s;
+    s.name = parser.value(kName);
+    s.partition = parser.value(kPartition);
+    bool ok = true;
+    s.nodes = parser.isSet(kNodes) ? parser.value(kNodes).toInt(&ok) : 1;
+    if (!ok || s.nodes < 1) {
+        printErr(QStringLiteral("--nodes needs a positive number"));
+        return 2;
+    }
+    if (parser.isSet(kNodeList)) {
+        QString error;
+        if (!Hostlist::expand(parser.value(kNodeList), &s.nodeList, &error)) {
+            printErr(QStringLiteral("--nodelist: %1").arg(error));
+            return 2;
+        }
+        if (!parser.isSet(kNodes))
+            s.nodes = int(s.nodeList.size());
+    }
+    s.gpusPerNode = parser.isSet(kGpusPerNode) ? parser.value(kGpusPerNode).toInt(&ok) : 0;
+    if (!ok || s.gpusPerNode < 0) {
+        printErr(QStringLiteral("--gpus-per-node needs a number"));
+        return 2;
+    }
+    if (parser.isSet(kTime)) {
+        const qint64 seconds = SlurmTime::parseDuration(parser.value(kTime));
+        if (seconds <= 0) {
+            printErr(QStringLiteral("--time \"%1\" is not a Slurm time (MM, HH:MM:SS or D-HH:MM:SS)").arg(parser.value(kTime)));
+            return 2;
+        }
+        s.timeLimitMinutes = (seconds + 59) / 60;
+    }
+    s.exclusive = parser.isSet(kExclusive);
+    s.outputPath = parser.value(kOutput);
+    if (parser.isSet(kWrap)) {
+        s.script = QStringLiteral("#!/bin/sh\n") + parser.value(kWrap) + QLatin1Char('\n');
+    } else if (parser.isSet(kScript)) {
+        QFile file;
+        const QString path = parser.value(kScript);
+        const bool opened = path == QLatin1String("-") ? file.open(stdin, QIODevice::ReadOnly)
+                                                       : (file.setFileName(path), file.open(QIODevice::ReadOnly));
+        if (!opened) {
+            printErr(QStringLiteral("cannot read script %1: %2").arg(path, file.errorString()));
+            return 2;
+        }
+        s.script = QString::fromUtf8(file.readAll());
+    } else {
+        printErr(QStringLiteral("submit needs --script FILE (or - for stdin) or --wrap COMMAND"));
+        return 2;
+    }
+    ClusterSession session(profile);
+    return waitForAction(app, session.submit(s), parser.value(kFormat) == QLatin1String("json"));
+}
+
+int CliRunner::jobAction(QCoreApplication &app, QCommandLineParser &parser, const QString &action)
+{
+    const QStringList jobs = parser.positionalArguments();
+    if (jobs.isEmpty()) {
+        printErr(QStringLiteral("%1 needs at least one job id").arg(action));
+        return 2;
+    }
+    ClusterProfile profile;
+    if (!resolveProfile(parser, &profile))
+        return 2;
+    ClusterSession session(profile);
+    int rc = 0;
+    for (const QString &job : jobs)
+        rc = qMax(rc, waitForAction(app, session.cancel(job), parser.value(kFormat) == QLatin1String("json")));
+    return rc;
+}
+
+int CliRunner::nodeAction(QCoreApplication &app, QCommandLineParser &parser, const QString &action)
+{
+    QStringList nodes;
+    for (const QString &expression : parser.positionalArguments()) {
+        QStringList expanded;
+        QString error;
+        if (!Hostlist::expand(expression, &expanded, &error)) {
+            printErr(error);
+            return 2;
+        }
+        nodes << expanded;
+    }
+    if (nodes.isEmpty()) {
+        printErr(QStringLiteral("%1 needs at least one node").arg(action));
+        return 2;
+    }
+    if (action == QLatin1String("drain") && parser.value(kReason).trimmed().isEmpty()) {
+        printErr(QStringLiteral("drain needs --reason TEXT"));
+        return 2;
+    }
+    ClusterProfile profile;
+    if (!resolveProfile(parser, &profile))
+        return 2;
+    ClusterSession session(profile);
+    const bool json = parser.value(kFormat) == QLatin1String("json");
+    return waitForAction(app, action == QLatin1String("drain") ? session.drain(nodes, parser.value(kReason)) : session.resume(nodes), json);
+}
+
+int CliRunner::profile(QCommandLineParser &parser)
+{
+    const QStringList words = parser.positionalArguments();
+    const ProfileStore store(m_connection.profileStorePath(parser));
+    QString error;
+    QVector<ClusterProfile> profiles = store.load(&error);
+    if (!error.isEmpty()) {
+        printErr(error);
+        return 1;
+    }
+    const QString verb = words.value(0, QStringLiteral("list"));
+    if (verb == QLatin1String("list")) {
+        for (const ClusterProfile &p : profiles)
+            printOut(QStringLiteral("%1\t%2\t%3%4\n").arg(p.name, p.orchestrator, p.sshTarget(),
+                                                        p.prometheusUrl.isEmpty() ? QString() : QStringLiteral("\t") + p.prometheusUrl));
+        return 0;
+    }
+    const QString name = words.value(1);
+    if (name.isEmpty()) {
+        printErr(QStringLiteral("profile %1 needs a NAME").arg(verb));
+        return 2;
+    }
+    for (int i = 0; i < profiles.size(); ++i)
+        if (profiles[i].name == name)
+            profiles.removeAt(i--);
+    if (verb == QLatin1String("save")) {
+        ClusterProfile p;
+        if (!resolveProfile(parser, &p))
+            return 2;
+        p.name = name;
+        p.prometheusToken.clear(); // secrets never go to the file
+        p.acceptNewHostKey = false;
+        profiles.append(p);
+    } else if (verb != QLatin1String("remove")) {
+        printErr(QStringLiteral("profile: unknown verb \"%1\" (list, save, remove)").arg(verb));
+        return 2;
+    }
+    if (!store.save(profiles, &error)) {
+        printErr(error);
+        return 1;
+    }
+    printOut(QStringLiteral("%1 profile \"%2\" in %3\n").arg(verb == QLatin1String("save") ? QStringLiteral("saved") : QStringLiteral("removed"), name, store.path()));
+    return 0;
+}
+
+} // namespace strata

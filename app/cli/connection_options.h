@@ -1,0 +1,44 @@
+#pragma once
+
+#include "session/cluster_profile.h"
+
+#include <QCommandLineParser>
+#include <QString>
+
+namespace strata {
+
+// The connection flags shared by the window and every subcommand (--cluster, --ssh, ...), and
+// how they combine with a saved profile: flags override the profile's fields.
+class ConnectionOptions
+{
+public:
+    void addTo(QCommandLineParser &parser);
+    // True when any flag names a cluster (a saved profile or --ssh).
+    bool namesCluster(const QCommandLineParser &parser) const;
+    // The profile to use; false with *error set when the flags are inconsistent or unknown.
+    bool resolve(const QCommandLineParser &parser, ClusterProfile *profile, QString *error) const;
+    QString profileStorePath(const QCommandLineParser &parser) const;
+
+    // "user@host:port" -> fields; false when malformed.
+    static bool parseSshTarget(const QString &target, ClusterProfile *profile, QString *error);
+
+private:
+    QCommandLineOption m_config{QStringLiteral("config"), QStringLiteral("Profile file (default ~/.config/strata/clusters.json)."), QStringLiteral("file")};
+    QCommandLineOption m_cluster{QStringLiteral("cluster"), QStringLiteral("Saved cluster profile to use."), QStringLiteral("name")};
+    QCommandLineOption m_ssh{QStringLiteral("ssh"), QStringLiteral("Login node: [user@]host[:port]."), QStringLiteral("target")};
+    QCommandLineOption m_identity{QStringLiteral("identity"), QStringLiteral("SSH private key (default: ssh-agent, ~/.ssh keys)."), QStringLiteral("file")};
+    QCommandLineOption m_knownHosts{QStringLiteral("known-hosts"), QStringLiteral("known_hosts file (default ~/.ssh/known_hosts)."), QStringLiteral("file")};
+    QCommandLineOption m_acceptNewHostKey{QStringLiteral("accept-new-host-key"), QStringLiteral("Trust and record an unknown host key (a changed key is always refused).")};
+    QCommandLineOption m_remoteEnv{QStringLiteral("remote-env"), QStringLiteral("Remote environment for cluster commands, KEY=VALUE (repeatable; $VAR expands remotely)."), QStringLiteral("KEY=VALUE")};
+    QCommandLineOption m_connectTimeout{QStringLiteral("connect-timeout"), QStringLiteral("SSH connect timeout in seconds (default 10)."), QStringLiteral("s")};
+    QCommandLineOption m_commandTimeout{QStringLiteral("command-timeout"), QStringLiteral("Remote command timeout in seconds (default 60)."), QStringLiteral("s")};
+    QCommandLineOption m_prometheus{QStringLiteral("prometheus"), QStringLiteral("Prometheus base URL."), QStringLiteral("url")};
+    QCommandLineOption m_prometheusToken{QStringLiteral("prometheus-token"), QStringLiteral("Bearer token for Prometheus (or STRATA_PROMETHEUS_TOKEN)."), QStringLiteral("token")};
+    QCommandLineOption m_prometheusCa{QStringLiteral("prometheus-ca"), QStringLiteral("CA certificate file for Prometheus over HTTPS."), QStringLiteral("file")};
+    QCommandLineOption m_kubernetes{QStringLiteral("kubernetes"), QStringLiteral("The cluster is Kubernetes (kubectl on the SSH host), not Slurm.")};
+    QCommandLineOption m_kubeContext{QStringLiteral("kube-context"), QStringLiteral("kubectl context."), QStringLiteral("name")};
+    QCommandLineOption m_namespace{QStringLiteral("namespace"), QStringLiteral("Kubernetes namespace (default: all for reads, 'default' for jobs)."), QStringLiteral("ns")};
+    QCommandLineOption m_agent{QStringLiteral("agent"), QStringLiteral("Remote path of the strata-burn agent."), QStringLiteral("path")};
+};
+
+} // namespace strata

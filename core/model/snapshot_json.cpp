@@ -1,0 +1,162 @@
+#include "snapshot_json.h"
+
+#include <QJsonArray>
+
+#include <optional>
+
+namespace strata::SnapshotJson {
+
+namespace {
+
+QJsonValue optionalNumber(const std::optional<double> &v)
+{
+    return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null);
+}
+
+QJsonArray strings(const QStringList &list)
+{
+    return QJsonArray::fromStringList(list);
+}
+
+QJsonValue seconds(qint64 value)
+{
+    return value < 0 ? QJsonValue(QJsonValue::Null) : QJsonValue(value);
+}
+
+QJsonObject gpuToJson(const Gpu &g)
+{
+    const GpuMetrics &m = g.metrics;
+    return QJsonObject{
+        {QLatin1String("index"), g.index},
+        {QLatin1String("uuid"), g.uuid.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(g.uuid)},
+        {QLatin1String("model"), g.model},
+        {QLatin1String("job"), g.jobId.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(g.jobId)},
+        {QLatin1String("seenByExporter"), g.seenByExporter},
+        {QLatin1String("util"), optionalNumber(m.utilPercent)},
+        {QLatin1String("tensorActive"), optionalNumber(m.tensorActive)},
+        {QLatin1String("memUsedMiB"), optionalNumber(m.memUsedMiB)},
+        {QLatin1String("memFreeMiB"), optionalNumber(m.memFreeMiB)},
+        {QLatin1String("tempC"), optionalNumber(m.tempC)},
+        {QLatin1String("powerW"), optionalNumber(m.powerW)},
+        {QLatin1String("smClockMHz"), optionalNumber(m.smClockMHz)},
+        {QLatin1String("xid"), optionalNumber(m.xid)},
+        {QLatin1String("pcieReplays"), optionalNumber(m.pcieReplays)},
+        {QLatin1String("uncorrectableRemappedRows"), optionalNumber(m.uncorrectableRemappedRows)},
+        {QLatin1String("rowRemapFailure"), optionalNumber(m.rowRemapFailure)},
+    };
+}
+
+} // namespace
+
+QJsonObject nodeToJson(const Node &n)
+{
+    QJsonArray gpus;
+    for (const Gpu &g : n.gpus)
+        gpus.append(gpuToJson(g));
+    QJsonArray allocated;
+    for (int i : n.gpuIndicesAllocated)
+        allocated.append(i);
+    return QJsonObject{
+        {QLatin1String("name"), n.name},
+        {QLatin1String("state"), n.state},
+        {QLatin1String("stateFlags"), strings(n.stateFlags)},
+        {QLatin1String("reason"), n.reason},
+        {QLatin1String("instanceType"), n.instanceType.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(n.instanceType)},
+        {QLatin1String("partitions"), strings(n.partitions)},
+        {QLatin1String("features"), strings(n.features)},
+        {QLatin1String("cpus"), n.cpus},
+        {QLatin1String("cpusAllocated"), n.cpusAllocated},
+        {QLatin1String("memoryMiB"), n.memoryMiB},
+        {QLatin1String("gpuModel"), n.gpuModel.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(n.gpuModel)},
+        {QLatin1String("gpuCount"), n.gpuCount},
+        {QLatin1String("gpusAllocated"), n.gpusAllocated},
+        {QLatin1String("gpuIndicesAllocated"), allocated},
+        {QLatin1String("gpus"), gpus},
+    };
+}
+
+QJsonObject jobToJson(const Job &j)
+{
+    QJsonObject gpus;
+    for (auto it = j.gpus.constBegin(); it != j.gpus.constEnd(); ++it) {
+        QJsonArray indices;
+        for (int i : it.value())
+            indices.append(i);
+        gpus[it.key()] = indices;
+    }
+    return QJsonObject{
+        {QLatin1String("id"), j.id},
+        {QLatin1String("arrayJobId"), j.arrayJobId.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(j.arrayJobId)},
+        {QLatin1String("arrayTaskId"), j.arrayTaskId.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(j.arrayTaskId)},
+        {QLatin1String("name"), j.name},
+        {QLatin1String("user"), j.user},
+        {QLatin1String("state"), j.state},
+        {QLatin1String("reason"), j.reason},
+        {QLatin1String("partition"), j.partition},
+        {QLatin1String("nodes"), strings(j.nodes)},
+        {QLatin1String("timeUsedSeconds"), seconds(j.timeUsedSeconds)},
+        {QLatin1String("timeLimitSeconds"), seconds(j.timeLimitSeconds)},
+        {QLatin1String("gpusRequested"), j.gpusRequested},
+        {QLatin1String("gpus"), gpus},
+        {QLatin1String("gpuUtilMean"), optionalNumber(j.gpuUtilMean)},
+        {QLatin1String("gpuUtilMin"), optionalNumber(j.gpuUtilMin)},
+        {QLatin1String("efficiency"), j.efficiencyVerdict.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(j.efficiencyVerdict)},
+    };
+}
+
+QJsonObject toJson(const ClusterSnapshot &s)
+{
+    QJsonArray nodes, jobs, partitions, findings, sources, instances;
+    for (const Node &n : s.nodes)
+        nodes.append(nodeToJson(n));
+    for (const Job &j : s.jobs)
+        jobs.append(jobToJson(j));
+    for (const Partition &p : s.partitions)
+        partitions.append(QJsonObject{{QLatin1String("name"), p.name},
+                                      {QLatin1String("state"), p.state},
+                                      {QLatin1String("default"), p.isDefault},
+                                      {QLatin1String("nodes"), strings(p.nodes)},
+                                      {QLatin1String("totalGpus"), p.totalGpus},
+                                      {QLatin1String("maxTimeSeconds"), seconds(p.maxTimeSeconds)}});
+    for (const Finding &f : s.findings)
+        findings.append(QJsonObject{{QLatin1String("severity"), Finding::severityName(f.severity)},
+                                    {QLatin1String("node"), f.node},
+                                    {QLatin1String("gpu"), f.gpu < 0 ? QJsonValue(QJsonValue::Null) : QJsonValue(f.gpu)},
+                                    {QLatin1String("code"), f.code},
+                                    {QLatin1String("message"), f.message}});
+    for (const SourceStatus &st : s.sources)
+        sources.append(QJsonObject{{QLatin1String("source"), st.source},
+                                   {QLatin1String("ok"), st.ok},
+                                   {QLatin1String("stale"), st.stale},
+                                   {QLatin1String("error"), st.error},
+                                   {QLatin1String("lastSuccess"), st.lastSuccess.isValid() ? QJsonValue(st.lastSuccess.toString(Qt::ISODate)) : QJsonValue(QJsonValue::Null)},
+                                   {QLatin1String("durationMs"), st.lastDurationMs}});
+    for (const InstanceGroup &g : s.instanceGroups)
+        instances.append(QJsonObject{{QLatin1String("instanceType"), g.instanceType},
+                                     {QLatin1String("gpuModel"), g.gpuModel},
+                                     {QLatin1String("nodes"), g.nodeCount},
+                                     {QLatin1String("gpus"), g.gpuCount}});
+    const ClusterSnapshot::Totals t = s.totals();
+    return QJsonObject{
+        {QLatin1String("schema"), QStringLiteral("strata.snapshot/1")},
+        {QLatin1String("cluster"), s.clusterName},
+        {QLatin1String("orchestrator"), s.orchestrator},
+        {QLatin1String("takenAt"), s.takenAt.toString(Qt::ISODate)},
+        {QLatin1String("metricsAvailable"), s.metricsAvailable},
+        {QLatin1String("sources"), sources},
+        {QLatin1String("instances"), instances},
+        {QLatin1String("nodes"), nodes},
+        {QLatin1String("partitions"), partitions},
+        {QLatin1String("jobs"), jobs},
+        {QLatin1String("findings"), findings},
+        {QLatin1String("totals"), QJsonObject{{QLatin1String("nodes"), t.nodes},
+                                              {QLatin1String("gpus"), t.gpus},
+                                              {QLatin1String("gpusBusy"), t.gpusBusy},
+                                              {QLatin1String("gpusIdle"), t.gpusIdle},
+                                              {QLatin1String("gpusUnavailable"), t.gpusUnavailable},
+                                              {QLatin1String("jobsRunning"), t.jobsRunning},
+                                              {QLatin1String("jobsPending"), t.jobsPending}}},
+    };
+}
+
+} // namespace strata::SnapshotJson

@@ -1,0 +1,61 @@
+#pragma once
+
+#include <QPair>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+#include <optional>
+
+namespace strata {
+
+// One point of a Prometheus series. Prometheus sends values as strings; "NaN", "+Inf" and
+// "-Inf" become the matching doubles (check with std::isfinite before showing one).
+struct PrometheusSample
+{
+    double time = 0;   // seconds since the epoch, with milliseconds
+    double value = 0;
+};
+
+// Label name -> value, in the order the server sent them (Prometheus sorts them by name).
+// A small vector beats a hash here: a DCGM series has about a dozen labels.
+using PrometheusLabels = QVector<QPair<QString, QString>>;
+
+struct PrometheusSeries
+{
+    PrometheusLabels labels;
+    QVector<PrometheusSample> samples; // one for a vector result, many for a matrix
+
+    // The value of label `name`, or an empty string when the series has no such label.
+    QString label(QStringView name) const;
+    bool hasLabel(QStringView name) const;
+};
+
+// The answer to one /api/v1/query or /api/v1/query_range request, or why there is none.
+// A value: copy it across threads freely.
+struct PrometheusResponse
+{
+    enum class ResultType { None, Vector, Matrix, Scalar, String };
+
+    bool ok = false;
+    // Filled when !ok: errorType is the API's own ("bad_data", "execution", "timeout", ...) or
+    // one of ours: "transport" (no HTTP answer), "http" (an answer that is not the API's JSON),
+    // "json" (malformed JSON), "unexpected" (JSON, but not the shape the API documents).
+    QString errorType;
+    QString error;       // a sentence a person can act on
+    int httpStatus = 0;  // 0: no HTTP answer (refused, timeout, TLS)
+    QStringList warnings; // the API's "warnings", kept even on success
+
+    ResultType resultType = ResultType::None;
+    QVector<PrometheusSeries> series;      // vector and matrix results
+    std::optional<PrometheusSample> scalar; // scalar results
+    QString stringValue;                   // string results
+
+    QString query;        // the PromQL asked, for messages and logs
+    qint64 bytes = 0;     // body size
+    qint64 elapsedMs = -1; // request sent -> parsed
+
+    static QString resultTypeName(ResultType type);
+};
+
+} // namespace strata

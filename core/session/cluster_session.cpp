@@ -1,0 +1,188 @@
+#include "cluster_session.h"
+
+#include "model/gpu_catalog.h"
+#include "model/orchestrator_source.h"
+#include "slurm/slurm_source.h"
+#include "ssh/ssh_remote_shell.h"
+
+#include <QLoggingCategory>
+
+Q_LOGGING_CATEGORY(lcSession, "strata.session")
+
+namespace strata {
+
+namespace {
+
+std::unique_ptr<OrchestratorSource> makeOrchestrator(const ClusterProfile &,
+                                                     const std::shared_ptr<RemoteShell> &shell)
+{
+    return std::make_unique<SlurmSource>(shell, GpuCatalog::builtIn());
+}
+
+} // namespace
+
+ClusterSession::ClusterSession(const ClusterProfile &profile, QObject *parent)
+    : ClusterSession(profile, std::make_shared<SshRemoteShell>(SshOptions::fromProfile(profile)), nullptr, parent)
+{
+}
+
+ClusterSession::ClusterSession(const ClusterProfile &profile, std::shared_ptr<RemoteShell> shell,
+                               std::unique_ptr<OrchestratorSource> orchestrator, QObject *parent)
+    : QObject(parent), m_profile(profile), m_shell(std::move(shell)),
+      m_orchestrator(orchestrator ? std::move(orchestrator) : makeOrchestrator(profile, m_shell))
+{
+    m_timer.setSingleShot(true);
+    connect(&m_timer, &QTimer::timeout, this, &ClusterSession::onTimer);
+    status(QStringLiteral("ssh")).configured = true;
+    status(m_orchestrator->kind()).configured = true;
+}
+
+ClusterSession::~ClusterSession() = default;
+
+SourceStatus &ClusterSession::status(const QString &source)
+{
+    for (SourceStatus &s : m_statuses)
+        if (s.source == source)
+            return s;
+    m_statuses.append(SourceStatus{});
+    m_statuses.last().source = source;
+    return m_statuses.last();
+}
+
+void ClusterSession::start()
+{
+    m_polling = true;
+    m_timer.start(0);
+}
+
+void ClusterSession::stop()
+{
+    m_polling = false;
+    m_timer.stop();
+}
+
+void ClusterSession::refreshNow()
+{
+    if (!m_refreshing)
+        m_timer.start(0);
+}
+
+void ClusterSession::setRefreshInterval(int seconds)
+{
+    m_profile.refreshIntervalSeconds = qMax(1, seconds);
+}
+
+void ClusterSession::acceptHostKey(const QString &fingerprint)
+{
+    if (auto *ssh = dynamic_cast<SshRemoteShell *>(m_shell.get()))
+        ssh->trustFingerprint(fingerprint);
+    m_announcedFingerprint.clear();
+    refreshNow();
+}
+
+void ClusterSession::onTimer()
+{
+    if (m_refreshing)
+        return; // no overlapping refreshes
+    m_refreshing = true;
+    Q_EMIT refreshStarted();
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    status(QStringLiteral("ssh")).lastAttempt = now;
+    status(m_orchestrator->kind()).lastAttempt = now;
+    m_orchestrator->refresh().then(this, [this](const OrchestratorPart &part) { finishRefresh(part); });
+}
+
+void ClusterSession::finishRefresh(const OrchestratorPart &part)
+{
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    SourceStatus &ssh = status(QStringLiteral("ssh"));
+    SourceStatus &orchestrator = status(m_orchestrator->kind());
+    if (part.error.isEmpty()) {
+        m_lastGoodPart = part;
+        m_haveGoodPart = true;
+        m_failures = 0;
+        for (SourceStatus *s : {&ssh, &orchestrator}) {
+            s->ok = true;
+            s->stale = false;
+            s->error.clear();
+            s->lastSuccess = now;
+        }
+        orchestrator.lastDurationMs = part.durationMs;
+        orchestrator.error = part.warnings.join(QLatin1String("; "));
+        m_announcedFingerprint.clear();
+    } else {
+        ++m_failures;
+        ssh.ok = !part.transportFailed;
+        ssh.error = part.transportFailed ? part.error : QString();
+        orchestrator.ok = false;
+        orchestrator.error = part.error;
+        ssh.stale = orchestrator.stale = m_haveGoodPart;
+        qCWarning(lcSession) << m_profile.name << "refresh failed:" << part.error;
+        if (part.hostKeyUnknown && part.hostKeyFingerprint != m_announcedFingerprint) {
+            m_announcedFingerprint = part.hostKeyFingerprint;
+            Q_EMIT hostKeyUnknown(m_shell->describe(), part.hostKeyFingerprint);
+        }
+    }
+    publish();
+    m_refreshing = false;
+    // Back off while failing: interval x 2^failures, at most 5 minutes.
+    const int base = qMax(1, m_profile.refreshIntervalSeconds);
+    const int delay = m_failures == 0 ? base : qMin(300, base << qMin(m_failures, 8));
+    if (m_polling)
+        m_timer.start(delay * 1000);
+}
+
+void ClusterSession::publish()
+{
+    auto snapshot = std::make_shared<ClusterSnapshot>();
+    snapshot->clusterName = m_profile.name;
+    snapshot->orchestrator = m_orchestrator->kind();
+    snapshot->takenAt = QDateTime::currentDateTimeUtc();
+    if (m_haveGoodPart) {
+        snapshot->nodes = m_lastGoodPart.nodes;
+        snapshot->partitions = m_lastGoodPart.partitions;
+        snapshot->jobs = m_lastGoodPart.jobs;
+    }
+    snapshot->sources = m_statuses;
+    snapshot->finalize();
+    m_latest = snapshot;
+    Q_EMIT snapshotReady(m_latest);
+}
+
+void ClusterSession::watchAction(const QFuture<ActionResult> &future)
+{
+    QFuture<ActionResult>(future).then(this, [this](const ActionResult &result) {
+        Q_EMIT actionFinished(result);
+        refreshNow();
+    });
+}
+
+QFuture<ActionResult> ClusterSession::submit(const JobSubmission &submission)
+{
+    QFuture<ActionResult> f = m_orchestrator->submit(submission);
+    watchAction(f);
+    return f;
+}
+
+QFuture<ActionResult> ClusterSession::cancel(const QString &jobId)
+{
+    QFuture<ActionResult> f = m_orchestrator->cancel(jobId);
+    watchAction(f);
+    return f;
+}
+
+QFuture<ActionResult> ClusterSession::drain(const QStringList &nodes, const QString &reason)
+{
+    QFuture<ActionResult> f = m_orchestrator->drain(nodes, reason);
+    watchAction(f);
+    return f;
+}
+
+QFuture<ActionResult> ClusterSession::resume(const QStringList &nodes)
+{
+    QFuture<ActionResult> f = m_orchestrator->resume(nodes);
+    watchAction(f);
+    return f;
+}
+
+} // namespace strata

@@ -1,0 +1,125 @@
+#include "profile_store.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSaveFile>
+#include <QStandardPaths>
+
+namespace strata {
+
+ProfileStore::ProfileStore(const QString &path) : m_path(path) {}
+
+QString ProfileStore::defaultPath()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation)
+        + QStringLiteral("/strata/clusters.json");
+}
+
+QJsonObject ProfileStore::toJson(const ClusterProfile &p)
+{
+    QJsonObject o;
+    o[QLatin1String("name")] = p.name;
+    o[QLatin1String("orchestrator")] = p.orchestrator;
+    o[QLatin1String("sshHost")] = p.sshHost;
+    o[QLatin1String("sshPort")] = p.sshPort;
+    o[QLatin1String("sshUser")] = p.sshUser;
+    o[QLatin1String("identityFile")] = p.identityFile;
+    o[QLatin1String("knownHostsFile")] = p.knownHostsFile;
+    o[QLatin1String("connectTimeoutSeconds")] = p.connectTimeoutSeconds;
+    o[QLatin1String("commandTimeoutSeconds")] = p.commandTimeoutSeconds;
+    QJsonArray env;
+    for (const auto &[key, value] : p.remoteEnvironment)
+        env.append(QJsonObject{{QLatin1String("name"), key}, {QLatin1String("value"), value}});
+    o[QLatin1String("remoteEnvironment")] = env;
+    o[QLatin1String("prometheusUrl")] = p.prometheusUrl;
+    o[QLatin1String("prometheusUser")] = p.prometheusUser;
+    o[QLatin1String("prometheusCaFile")] = p.prometheusCaFile;
+    o[QLatin1String("hostLabel")] = p.hostLabel;
+    QJsonObject relabel;
+    for (auto it = p.hostRelabel.begin(); it != p.hostRelabel.end(); ++it)
+        relabel[it.key()] = it.value();
+    o[QLatin1String("hostRelabel")] = relabel;
+    o[QLatin1String("kubeContext")] = p.kubeContext;
+    o[QLatin1String("kubeNamespace")] = p.kubeNamespace;
+    o[QLatin1String("burninAgentPath")] = p.burninAgentPath;
+    o[QLatin1String("burninImage")] = p.burninImage;
+    o[QLatin1String("refreshIntervalSeconds")] = p.refreshIntervalSeconds;
+    return o;
+}
+
+ClusterProfile ProfileStore::fromJson(const QJsonObject &o)
+{
+    ClusterProfile p;
+    p.name = o.value(QLatin1String("name")).toString();
+    p.orchestrator = o.value(QLatin1String("orchestrator")).toString(QStringLiteral("slurm"));
+    p.sshHost = o.value(QLatin1String("sshHost")).toString();
+    p.sshPort = o.value(QLatin1String("sshPort")).toInt(22);
+    p.sshUser = o.value(QLatin1String("sshUser")).toString();
+    p.identityFile = o.value(QLatin1String("identityFile")).toString();
+    p.knownHostsFile = o.value(QLatin1String("knownHostsFile")).toString();
+    p.connectTimeoutSeconds = o.value(QLatin1String("connectTimeoutSeconds")).toInt(10);
+    p.commandTimeoutSeconds = o.value(QLatin1String("commandTimeoutSeconds")).toInt(60);
+    for (const QJsonValue &v : o.value(QLatin1String("remoteEnvironment")).toArray()) {
+        const QJsonObject e = v.toObject();
+        p.remoteEnvironment.append({e.value(QLatin1String("name")).toString(), e.value(QLatin1String("value")).toString()});
+    }
+    p.prometheusUrl = o.value(QLatin1String("prometheusUrl")).toString();
+    p.prometheusUser = o.value(QLatin1String("prometheusUser")).toString();
+    p.prometheusCaFile = o.value(QLatin1String("prometheusCaFile")).toString();
+    p.hostLabel = o.value(QLatin1String("hostLabel")).toString();
+    const QJsonObject relabel = o.value(QLatin1String("hostRelabel")).toObject();
+    for (auto it = relabel.begin(); it != relabel.end(); ++it)
+        p.hostRelabel.insert(it.key(), it.value().toString());
+    p.kubeContext = o.value(QLatin1String("kubeContext")).toString();
+    p.kubeNamespace = o.value(QLatin1String("kubeNamespace")).toString();
+    p.burninAgentPath = o.value(QLatin1String("burninAgentPath")).toString();
+    p.burninImage = o.value(QLatin1String("burninImage")).toString();
+    p.refreshIntervalSeconds = o.value(QLatin1String("refreshIntervalSeconds")).toInt(10);
+    return p;
+}
+
+QVector<ClusterProfile> ProfileStore::load(QString *error) const
+{
+    QFile file(m_path);
+    if (!file.exists())
+        return {};
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("cannot read %1: %2").arg(m_path, file.errorString());
+        return {};
+    }
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parseError);
+    if (parseError.error != QJsonParseError::NoError || !doc.isObject()) {
+        *error = QStringLiteral("%1 is not a valid profile file: %2").arg(m_path, parseError.errorString());
+        return {};
+    }
+    QVector<ClusterProfile> profiles;
+    for (const QJsonValue &v : doc.object().value(QLatin1String("clusters")).toArray())
+        profiles.append(fromJson(v.toObject()));
+    return profiles;
+}
+
+bool ProfileStore::save(const QVector<ClusterProfile> &profiles, QString *error) const
+{
+    QDir().mkpath(QFileInfo(m_path).absolutePath());
+    QJsonArray list;
+    for (const ClusterProfile &p : profiles)
+        list.append(toJson(p));
+    QSaveFile file(m_path); // atomic: a crash never leaves half a file
+    if (!file.open(QIODevice::WriteOnly)) {
+        *error = QStringLiteral("cannot write %1: %2").arg(m_path, file.errorString());
+        return false;
+    }
+    file.write(QJsonDocument(QJsonObject{{QLatin1String("version"), 1}, {QLatin1String("clusters"), list}})
+                   .toJson(QJsonDocument::Indented));
+    if (!file.commit()) {
+        *error = QStringLiteral("cannot write %1: %2").arg(m_path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+} // namespace strata
