@@ -1,0 +1,97 @@
+#include "instance_type_model.h"
+
+#include "unit_formatter.h"
+
+#include "model/gpu_catalog.h"
+
+namespace strata {
+
+RowPlan InstanceTypeModel::plan(const SnapshotPtr &current, const QVector<int> &rows,
+                                const SnapshotPtr &next)
+{
+    const auto find = [&](const QString &type) {
+        for (int i = 0; i < next->instanceGroups.size(); ++i)
+            if (next->instanceGroups[i].instanceType == type)
+                return i;
+        return -1;
+    };
+    return diff(
+        current, rows, next, int(next->instanceGroups.size()),
+        [](const ClusterSnapshot &s, int item) -> const QString & {
+            return s.instanceGroups[item].instanceType;
+        },
+        find,
+        [&](int oldItem, int newItem) {
+            const InstanceGroup &a = current->instanceGroups[oldItem];
+            const InstanceGroup &b = next->instanceGroups[newItem];
+            return a.nodeCount != b.nodeCount || a.gpuCount != b.gpuCount || a.gpuModel != b.gpuModel;
+        });
+}
+
+int InstanceTypeModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QString InstanceTypeModel::key(int row) const
+{
+    return group(row).instanceType;
+}
+
+QVariant InstanceTypeModel::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid() || index.row() >= rowCount())
+        return {};
+    const InstanceGroup &g = group(index.row());
+    if (role == KeyRole)
+        return g.instanceType;
+    if (role == Qt::TextAlignmentRole && index.column() >= Nodes)
+        return int(Qt::AlignRight | Qt::AlignVCenter);
+    if (role != Qt::DisplayRole)
+        return {};
+    const GpuSpec *spec = GpuCatalog::builtIn().gpu(g.gpuModel);
+    switch (index.column()) {
+    case Type: return g.instanceType;
+    case GpuModel: return g.gpuModel.isEmpty() ? UnitFormatter::dash() : g.gpuModel;
+    case Nodes: return g.nodeCount;
+    case Gpus: return g.gpuCount;
+    case Bf16PetaFlops: return spec ? QString::number(spec->bf16PetaFlops, 'f', 3) : UnitFormatter::dash();
+    case HbmGiB: return spec ? QStringLiteral("%1 GiB %2").arg(spec->hbmGiB).arg(spec->hbmType) : UnitFormatter::dash();
+    case TotalPetaFlops:
+        return spec ? QString::number(spec->bf16PetaFlops * g.gpuCount, 'f', 1) : UnitFormatter::dash();
+    }
+    return {};
+}
+
+QVariant InstanceTypeModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case Type: return tr("Instance type");
+    case GpuModel: return tr("GPU");
+    case Nodes: return tr("Nodes");
+    case Gpus: return tr("GPUs");
+    case Bf16PetaFlops: return tr("BF16 PF/GPU");
+    case HbmGiB: return tr("HBM/GPU");
+    case TotalPetaFlops: return tr("BF16 PF total");
+    }
+    return {};
+}
+
+bool InstanceTypeModel::matches(int row, const RowFilter &filter) const
+{
+    return filter.text.isEmpty() || key(row).contains(filter.text, Qt::CaseInsensitive);
+}
+
+bool InstanceTypeModel::lessThan(int leftRow, int rightRow, int column) const
+{
+    const InstanceGroup &a = group(leftRow), &b = group(rightRow);
+    if (column == Nodes && a.nodeCount != b.nodeCount)
+        return a.nodeCount < b.nodeCount;
+    if ((column == Gpus || column == TotalPetaFlops) && a.gpuCount != b.gpuCount)
+        return a.gpuCount < b.gpuCount;
+    return a.instanceType < b.instanceType;
+}
+
+} // namespace strata

@@ -1,0 +1,31 @@
+#pragma once
+
+#include "snapshot_row_model.h"
+
+namespace strata {
+
+// The bottom layer of the stack: one row per instance type (snapshot->instanceGroups), with
+// the catalog's per-GPU specs and the totals they add up to. Keyed by type. GUI thread.
+class InstanceTypeModel : public SnapshotRowModel
+{
+    Q_OBJECT
+public:
+    enum Column { Type, GpuModel, Nodes, Gpus, Bf16PetaFlops, HbmGiB, TotalPetaFlops, ColumnCount };
+
+    using SnapshotRowModel::SnapshotRowModel;
+
+    static RowPlan plan(const SnapshotPtr &current, const QVector<int> &rows, const SnapshotPtr &next);
+    void apply(const RowPlan &plan) { applyPlan(plan); }
+    void setSnapshot(const SnapshotPtr &next) { apply(plan(m_snapshot, m_rows, next)); }
+    QVector<int> rows() const { return m_rows; }
+    const InstanceGroup &group(int row) const { return m_snapshot->instanceGroups[m_rows[row]]; }
+
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+    QString key(int row) const override;
+    bool matches(int row, const RowFilter &filter) const override;
+    bool lessThan(int leftRow, int rightRow, int column) const override;
+};
+
+} // namespace strata

@@ -1,0 +1,176 @@
+#include "job_table_model.h"
+
+#include "unit_formatter.h"
+#include "views/color_map.h"
+
+#include <QSet>
+
+namespace strata {
+
+namespace {
+
+bool sameRow(const Job &a, const Job &b)
+{
+    return a.state == b.state && a.reason == b.reason && a.timeUsedSeconds == b.timeUsedSeconds
+           && a.timeLimitSeconds == b.timeLimitSeconds && a.nodes == b.nodes
+           && a.gpusRequested == b.gpusRequested && a.gpuUtilMean == b.gpuUtilMean
+           && a.efficiencyVerdict == b.efficiencyVerdict && a.name == b.name && a.user == b.user
+           && a.partition == b.partition && a.gpus == b.gpus;
+}
+
+int gpuCount(const Job &job)
+{
+    const int held = job.gpuCountHeld();
+    return held > 0 ? held : job.gpusRequested;
+}
+
+} // namespace
+
+JobTableModel::Plan JobTableModel::plan(const Current &current, const SnapshotPtr &next)
+{
+    Plan plan;
+    plan.rows = diff(
+        current.snapshot, current.rows, next, int(next->jobs.size()),
+        [](const ClusterSnapshot &s, int item) -> const QString & { return s.jobs[item].id; },
+        [&](const QString &id) { return next->jobIndexById.value(id, -1); },
+        [&](int oldItem, int newItem) {
+            return !sameRow(current.snapshot->jobs[oldItem], next->jobs[newItem]);
+        });
+    QSet<QString> states, partitions, users;
+    for (const Job &j : next->jobs) {
+        states.insert(j.state);
+        partitions.insert(j.partition);
+        users.insert(j.user);
+    }
+    plan.choices.states = QStringList(states.begin(), states.end());
+    plan.choices.partitions = QStringList(partitions.begin(), partitions.end());
+    plan.choices.users = QStringList(users.begin(), users.end());
+    plan.choices.states.sort();
+    plan.choices.partitions.sort();
+    plan.choices.users.sort();
+    return plan;
+}
+
+int JobTableModel::compareIds(const QString &a, const QString &b)
+{
+    const auto split = [](const QString &id) {
+        const qsizetype underscore = id.indexOf(QLatin1Char('_'));
+        bool ok = false;
+        const qint64 main = QStringView(id).left(underscore < 0 ? id.size() : underscore).toLongLong(&ok);
+        const qint64 task = underscore < 0 ? -1 : QStringView(id).mid(underscore + 1).toLongLong();
+        return std::tuple(ok ? main : -1, task);
+    };
+    const auto ka = split(a), kb = split(b);
+    if (ka != kb)
+        return ka < kb ? -1 : 1;
+    return a.compare(b);
+}
+
+int JobTableModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QString JobTableModel::key(int row) const
+{
+    return job(row).id;
+}
+
+QString JobTableModel::text(int row, int column) const
+{
+    const Job &j = job(row);
+    switch (column) {
+    case Id: return j.id;
+    case Name: return j.name;
+    case User: return j.user;
+    case State: return j.state;
+    case Reason: return j.reason == QStringLiteral("None") ? QString() : j.reason;
+    case Partition: return j.partition;
+    case Nodes: return j.nodes.join(QLatin1Char(','));
+    case Gpus: return QString::number(gpuCount(j));
+    case TimeUsed: return UnitFormatter::duration(j.timeUsedSeconds);
+    case TimeLimit: return UnitFormatter::timeLimit(j.timeLimitSeconds);
+    case Util: return UnitFormatter::percent(j.gpuUtilMean);
+    case Efficiency: return j.efficiencyVerdict.isEmpty() ? UnitFormatter::dash() : j.efficiencyVerdict;
+    }
+    return {};
+}
+
+QVariant JobTableModel::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid() || index.row() >= rowCount())
+        return {};
+    switch (role) {
+    case Qt::DisplayRole: return text(index.row(), index.column());
+    case KeyRole: return key(index.row());
+    case Qt::TextAlignmentRole:
+        if (index.column() >= Gpus && index.column() <= Util)
+            return int(Qt::AlignRight | Qt::AlignVCenter);
+        return {};
+    case Qt::DecorationRole:
+        if (index.column() == State)
+            return ColorMap::jobStateColor(job(index.row()).state);
+        return {};
+    }
+    return {};
+}
+
+QVariant JobTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case Id: return tr("Job");
+    case Name: return tr("Name");
+    case User: return tr("User");
+    case State: return tr("State");
+    case Reason: return tr("Reason");
+    case Partition: return tr("Partition");
+    case Nodes: return tr("Nodes");
+    case Gpus: return tr("GPUs");
+    case TimeUsed: return tr("Time used");
+    case TimeLimit: return tr("Limit");
+    case Util: return tr("GPU util");
+    case Efficiency: return tr("Efficiency");
+    }
+    return {};
+}
+
+bool JobTableModel::matches(int row, const RowFilter &filter) const
+{
+    const Job &j = job(row);
+    if (!filter.state.isEmpty() && j.state != filter.state)
+        return false;
+    if (!filter.partition.isEmpty() && j.partition != filter.partition)
+        return false;
+    if (!filter.user.isEmpty() && j.user != filter.user)
+        return false;
+    if (filter.text.isEmpty())
+        return true;
+    const auto has = [&](const QString &field) {
+        return field.contains(filter.text, Qt::CaseInsensitive);
+    };
+    return has(j.id) || has(j.name) || has(j.user) || has(j.reason)
+           || std::any_of(j.nodes.cbegin(), j.nodes.cend(), has);
+}
+
+bool JobTableModel::lessThan(int leftRow, int rightRow, int column) const
+{
+    const Job &a = job(leftRow), &b = job(rightRow);
+    int c = 0;
+    switch (column) {
+    case Id: break;
+    case Gpus: c = gpuCount(a) - gpuCount(b); break;
+    case TimeUsed: c = a.timeUsedSeconds < b.timeUsedSeconds ? -1 : a.timeUsedSeconds > b.timeUsedSeconds; break;
+    case TimeLimit: c = a.timeLimitSeconds < b.timeLimitSeconds ? -1 : a.timeLimitSeconds > b.timeLimitSeconds; break;
+    case Util: {
+        const double ua = a.gpuUtilMean.value_or(-1), ub = b.gpuUtilMean.value_or(-1);
+        c = ua < ub ? -1 : ua > ub;
+        break;
+    }
+    default: c = text(leftRow, column).compare(text(rightRow, column)); break;
+    }
+    return c != 0 ? c < 0 : compareIds(a.id, b.id) < 0;
+}
+
+} // namespace strata

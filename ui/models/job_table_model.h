@@ -1,0 +1,52 @@
+#pragma once
+
+#include "filter_choices.h"
+#include "snapshot_row_model.h"
+
+namespace strata {
+
+// The Jobs table: one row per job, keyed by job id, updated by diff (see SnapshotRowModel).
+// At 50,000 jobs plan() takes tens of milliseconds: run it off the GUI thread. GUI thread.
+class JobTableModel : public SnapshotRowModel
+{
+    Q_OBJECT
+public:
+    enum Column {
+        Id, Name, User, State, Reason, Partition, Nodes, Gpus, TimeUsed, TimeLimit, Util,
+        Efficiency, ColumnCount
+    };
+
+    struct Plan
+    {
+        RowPlan rows;
+        FilterChoices choices;
+    };
+    struct Current
+    {
+        SnapshotPtr snapshot;
+        QVector<int> rows;
+    };
+
+    using SnapshotRowModel::SnapshotRowModel;
+
+    Current current() const { return {m_snapshot, m_rows}; }
+    static Plan plan(const Current &current, const SnapshotPtr &next); // thread-safe
+    void apply(const Plan &plan) { applyPlan(plan.rows); }
+    void setSnapshot(const SnapshotPtr &next) { apply(plan(current(), next)); }
+
+    const Job &job(int row) const { return m_snapshot->jobs[m_rows[row]]; }
+    // Job ids compare as numbers ("998" < "1000"), array tasks by task number.
+    static int compareIds(const QString &a, const QString &b);
+
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+    QString key(int row) const override;
+    bool matches(int row, const RowFilter &filter) const override;
+    bool lessThan(int leftRow, int rightRow, int column) const override;
+
+private:
+    QString text(int row, int column) const;
+};
+
+} // namespace strata

@@ -1,0 +1,35 @@
+#include "highlight_delegate.h"
+
+#include "models/snapshot_row_model.h"
+
+#include <QPainter>
+
+namespace strata {
+
+void HighlightDelegate::setRelated(const QSet<QString> &keys, bool active)
+{
+    m_related = keys;
+    m_active = active;
+}
+
+void HighlightDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option,
+                              const QModelIndex &index) const
+{
+    if (!m_active) {
+        QStyledItemDelegate::paint(painter, option, index);
+        return;
+    }
+    QStyleOptionViewItem opt = option;
+    const bool related = m_related.contains(index.data(SnapshotRowModel::KeyRole).toString());
+    if (related) {
+        QColor band = option.palette.color(QPalette::Highlight);
+        band.setAlphaF(0.35f);
+        painter->fillRect(option.rect, band);
+        opt.font.setBold(true);
+    } else {
+        opt.palette.setColor(QPalette::Text, option.palette.color(QPalette::PlaceholderText));
+    }
+    QStyledItemDelegate::paint(painter, opt, index);
+}
+
+} // namespace strata

@@ -1,0 +1,42 @@
+#pragma once
+
+#include "models/stack_element.h"
+
+#include <QWidget>
+
+class QAbstractItemModel;
+class QLabel;
+class QTreeView;
+
+namespace strata {
+
+class HighlightDelegate;
+
+// One layer of the stack overview: a title with a count and a compact list of the layer's
+// items (a few columns of one of the snapshot models). GUI thread.
+class LayerPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    LayerPanel(const QString &title, StackElement::Layer layer, QAbstractItemModel *model,
+               const QList<int> &columns, QWidget *parent = nullptr);
+
+    QTreeView *view() const { return m_view; }
+    StackElement::Layer layer() const { return m_layer; }
+    void setSubtitle(const QString &text);
+    // Highlights the related keys and scrolls the first of them into view.
+    void showRelated(const QSet<QString> &keys, bool active);
+    void clearSelection();
+
+Q_SIGNALS:
+    void picked(const strata::StackElement &element);
+
+private:
+    QString m_title;
+    StackElement::Layer m_layer;
+    QLabel *m_header;
+    QTreeView *m_view;
+    HighlightDelegate *m_delegate;
+};
+
+} // namespace strata

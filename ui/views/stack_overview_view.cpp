@@ -1,0 +1,184 @@
+#include "stack_overview_view.h"
+
+#include "gpu_heatmap_view.h"
+#include "layer_panel.h"
+#include "models/finding_table_model.h"
+#include "models/instance_type_model.h"
+#include "models/job_table_model.h"
+#include "models/node_table_model.h"
+#include "models/partition_model.h"
+#include "models/snapshot_row_model.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QSplitter>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace strata {
+
+StackOverviewView::StackOverviewView(InstanceTypeModel *instanceTypes, NodeTableModel *nodes,
+                                     PartitionModel *partitions, JobTableModel *jobs,
+                                     FindingTableModel *findings, QWidget *parent)
+    : QWidget(parent)
+{
+    auto *layout = new QVBoxLayout(this);
+    m_totals = new QLabel(this);
+    m_totals->setObjectName(QStringLiteral("totals"));
+    m_totals->setWordWrap(true);
+    m_totals->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_totals);
+
+    auto *vertical = new QSplitter(Qt::Vertical, this);
+    vertical->setObjectName(QStringLiteral("overviewVerticalSplitter"));
+    auto *layers = new QSplitter(Qt::Horizontal, vertical);
+    layers->setObjectName(QStringLiteral("overviewLayerSplitter"));
+    using L = StackElement::Layer;
+    m_instanceTypes = new LayerPanel(tr("Instance types"), L::InstanceType, instanceTypes,
+                                     {InstanceTypeModel::Type, InstanceTypeModel::Nodes,
+                                      InstanceTypeModel::GpuModel, InstanceTypeModel::Bf16PetaFlops,
+                                      InstanceTypeModel::HbmGiB},
+                                     layers);
+    m_nodes = new LayerPanel(tr("Nodes"), L::Node, nodes, {NodeTableModel::Name, NodeTableModel::State},
+                             layers);
+    auto *gpuBox = new QWidget(layers);
+    auto *gpuLayout = new QVBoxLayout(gpuBox);
+    gpuLayout->setContentsMargins(0, 0, 0, 0);
+    gpuLayout->setSpacing(2);
+    m_gpuHeader = new QLabel(tr("GPUs"), gpuBox);
+    QFont bold = m_gpuHeader->font();
+    bold.setBold(true);
+    m_gpuHeader->setFont(bold);
+    m_gpus = new GpuHeatmapView(gpuBox);
+    m_gpus->setObjectName(QStringLiteral("overviewGpus"));
+    m_gpus->setMetric(HeatmapMetric::Kind::Allocation);
+    m_gpus->setCellSize(QSize(12, 12), false);
+    gpuLayout->addWidget(m_gpuHeader);
+    gpuLayout->addWidget(m_gpus, 1);
+    m_partitions = new LayerPanel(tr("Partitions"), L::Partition, partitions,
+                                  {PartitionModel::Name, PartitionModel::Gpus,
+                                   PartitionModel::JobsRunning, PartitionModel::JobsPending},
+                                  layers);
+    m_jobs = new LayerPanel(tr("Jobs"), L::Job, jobs,
+                            {JobTableModel::Id, JobTableModel::User, JobTableModel::State,
+                             JobTableModel::Gpus},
+                            layers);
+    layers->setStretchFactor(0, 3);
+    layers->setStretchFactor(1, 2);
+    layers->setStretchFactor(2, 3);
+    layers->setStretchFactor(3, 2);
+    layers->setStretchFactor(4, 3);
+
+    auto *bottom = new QWidget(vertical);
+    auto *bottomLayout = new QVBoxLayout(bottom);
+    bottomLayout->setContentsMargins(0, 0, 0, 0);
+    m_relation = new QLabel(bottom);
+    m_relation->setObjectName(QStringLiteral("relation"));
+    m_relation->setWordWrap(true);
+    m_findingsHeader = new QLabel(tr("Health findings"), bottom);
+    m_findingsHeader->setFont(bold);
+    m_findings = new QTreeView(bottom);
+    m_findings->setObjectName(QStringLiteral("findings"));
+    m_findings->setModel(findings);
+    m_findings->setRootIsDecorated(false);
+    m_findings->setUniformRowHeights(true);
+    m_findings->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_findings->header()->setStretchLastSection(true);
+    bottomLayout->addWidget(m_relation);
+    bottomLayout->addWidget(m_findingsHeader);
+    bottomLayout->addWidget(m_findings, 1);
+    vertical->setStretchFactor(0, 3);
+    vertical->setStretchFactor(1, 1);
+    layout->addWidget(vertical, 1);
+
+    for (LayerPanel *panel : {m_instanceTypes, m_nodes, m_partitions, m_jobs})
+        connect(panel, &LayerPanel::picked, this, &StackOverviewView::picked);
+    connect(m_gpus, &GpuHeatmapView::gpuClicked, this, [this](const QString &node, int gpu) {
+        Q_EMIT picked(StackElement::gpuOf(node, gpu));
+    });
+    connect(m_gpus, &GpuHeatmapView::nodeClicked, this,
+            [this](const QString &node) { Q_EMIT picked(StackElement::node(node)); });
+    connect(m_findings, &QAbstractItemView::clicked, this, [this, findings](const QModelIndex &index) {
+        const Finding &f = findings->finding(index.row());
+        Q_EMIT picked(f.gpu >= 0 ? StackElement::gpuOf(f.node, f.gpu) : StackElement::node(f.node));
+    });
+    m_relation->setText(tr("Pick an instance type, node, GPU, partition or job to see what it relates to."));
+}
+
+LayerPanel *StackOverviewView::panel(StackElement::Layer layer) const
+{
+    switch (layer) {
+    case StackElement::Layer::InstanceType: return m_instanceTypes;
+    case StackElement::Layer::Node: return m_nodes;
+    case StackElement::Layer::Partition: return m_partitions;
+    case StackElement::Layer::Job: return m_jobs;
+    default: return nullptr;
+    }
+}
+
+void StackOverviewView::setSnapshot(const SnapshotPtr &snapshot, const ClusterSnapshot::Totals &t)
+{
+    m_gpus->setSnapshot(snapshot);
+    const QLocale locale;
+    m_totals->setText(
+        tr("<b>%1</b> nodes \u00b7 <b>%2</b> GPUs: %3 busy, %4 idle, %5 down or drained \u00b7 "
+           "jobs: <b>%6</b> running, <b>%7</b> pending, %8 other \u00b7 findings: %9 critical, %10 warning")
+            .arg(locale.toString(t.nodes), locale.toString(t.gpus), locale.toString(t.gpusBusy),
+                 locale.toString(t.gpusIdle), locale.toString(t.gpusUnavailable),
+                 locale.toString(t.jobsRunning), locale.toString(t.jobsPending),
+                 locale.toString(t.jobsOther), locale.toString(t.findingsCritical))
+            .arg(locale.toString(t.findingsWarning)));
+    m_instanceTypes->setSubtitle(locale.toString(snapshot->instanceGroups.size()));
+    m_nodes->setSubtitle(locale.toString(t.nodes));
+    m_gpuHeader->setText(tr("GPUs \u00b7 %1 (blue in use, green free, red out of service)")
+                             .arg(locale.toString(t.gpus)));
+    m_partitions->setSubtitle(locale.toString(snapshot->partitions.size()));
+    m_jobs->setSubtitle(locale.toString(snapshot->jobs.size()));
+    m_findingsHeader->setText(tr("Health findings \u00b7 %1").arg(snapshot->findings.size()));
+}
+
+void StackOverviewView::showRelations(const StackElement &picked, const Relations &r)
+{
+    const bool active = picked.isValid();
+    m_instanceTypes->showRelated(r.instanceTypes, active);
+    m_nodes->showRelated(r.nodes, active);
+    m_partitions->showRelated(r.partitions, active);
+    m_jobs->showRelated(r.jobs, active);
+    m_gpus->setRelations(r);
+    if (!r.nodes.isEmpty())
+        m_gpus->scrollToNode(*std::min_element(r.nodes.cbegin(), r.nodes.cend()));
+    for (LayerPanel *panel : {m_instanceTypes, m_nodes, m_partitions, m_jobs})
+        if (panel->layer() != picked.layer)
+            panel->clearSelection();
+    if (!active) {
+        m_relation->setText(tr("Pick an instance type, node, GPU, partition or job to see what it relates to."));
+        return;
+    }
+    QString what;
+    switch (picked.layer) {
+    case StackElement::Layer::InstanceType: what = tr("Instance type %1").arg(picked.key); break;
+    case StackElement::Layer::Node: what = tr("Node %1").arg(picked.key); break;
+    case StackElement::Layer::Gpu: what = tr("GPU %2 of %1").arg(picked.key).arg(picked.gpu); break;
+    case StackElement::Layer::Partition: what = tr("Partition %1").arg(picked.key); break;
+    case StackElement::Layer::Job: what = tr("Job %1").arg(picked.key); break;
+    case StackElement::Layer::None: break;
+    }
+    const QLocale locale;
+    m_relation->setText(tr("<b>%1</b> relates to %2 instance type(s), %3 node(s), %4 GPU(s), "
+                           "%5 partition(s), %6 job(s) (highlighted)")
+                            .arg(what.toHtmlEscaped(), locale.toString(r.instanceTypes.size()),
+                                 locale.toString(r.nodes.size()), locale.toString(r.gpuCount()),
+                                 locale.toString(r.partitions.size()), locale.toString(r.jobs.size())));
+}
+
+QString StackOverviewView::totalsText() const
+{
+    return m_totals->text();
+}
+
+QString StackOverviewView::relationText() const
+{
+    return m_relation->text();
+}
+
+} // namespace strata

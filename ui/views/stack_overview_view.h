@@ -1,0 +1,59 @@
+#pragma once
+
+#include "models/relations.h"
+#include "models/stack_element.h"
+
+#include "model/cluster_snapshot.h"
+
+#include <QWidget>
+
+class QLabel;
+class QTreeView;
+
+namespace strata {
+
+class FindingTableModel;
+class GpuHeatmapView;
+class InstanceTypeModel;
+class JobTableModel;
+class LayerPanel;
+class NodeTableModel;
+class PartitionModel;
+
+// The whole stack side by side: instance types -> nodes -> GPUs -> partitions -> jobs, the
+// totals above and the health findings below. Picking an element in one layer highlights
+// its relatives in the others (a job lights up its nodes and GPUs). Shares the window's
+// models; owns no data of its own. GUI thread.
+class StackOverviewView : public QWidget
+{
+    Q_OBJECT
+public:
+    StackOverviewView(InstanceTypeModel *instanceTypes, NodeTableModel *nodes,
+                      PartitionModel *partitions, JobTableModel *jobs, FindingTableModel *findings,
+                      QWidget *parent = nullptr);
+
+    void setSnapshot(const SnapshotPtr &snapshot, const ClusterSnapshot::Totals &totals);
+    void showRelations(const StackElement &picked, const Relations &relations);
+
+    GpuHeatmapView *gpuView() const { return m_gpus; }
+    LayerPanel *panel(StackElement::Layer layer) const;
+    QString totalsText() const;
+    QString relationText() const;
+
+Q_SIGNALS:
+    void picked(const strata::StackElement &element);
+
+private:
+    LayerPanel *m_instanceTypes;
+    LayerPanel *m_nodes;
+    GpuHeatmapView *m_gpus;
+    QLabel *m_gpuHeader;
+    LayerPanel *m_partitions;
+    LayerPanel *m_jobs;
+    QLabel *m_totals;
+    QLabel *m_relation;
+    QTreeView *m_findings;
+    QLabel *m_findingsHeader;
+};
+
+} // namespace strata
