@@ -1,0 +1,302 @@
+#include "backend.h"
+
+#include "gemm_check.h"
+#include "pattern_check.h"
+
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <thread>
+
+namespace strata::burn {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+// "Slow" self-test: the device idles three times as long as it worked, inside the timed window,
+// so its figures drop to about a quarter of its peers'.
+void slowDown(const TestParams &params, double workedSeconds)
+{
+    if (params.injection == Injection::Slow)
+        std::this_thread::sleep_for(std::chrono::duration<double>(3.0 * workedSeconds));
+}
+
+// Reports progress at most every 200 ms so a long test does not flood the protocol.
+class ProgressThrottle
+{
+public:
+    explicit ProgressThrottle(const TestParams &params) : m_params(params) {}
+    void report(double fraction, const char *figure, double value)
+    {
+        if (!m_params.progress || secondsSince(m_last) < 0.2)
+            return;
+        m_last = Clock::now();
+        m_params.progress(std::clamp(fraction, 0.0, 1.0), figure, value);
+    }
+
+private:
+    const TestParams &m_params;
+    Clock::time_point m_last = Clock::now();
+};
+
+// A host buffer standing in for one device's memory. Simulated devices share no memory, so
+// the per-device threads never race on it.
+struct CpuDevice
+{
+    DeviceInfo info;
+    std::vector<std::uint64_t> memory;
+    volatile std::uint64_t sink = 0; // keeps the read-bandwidth loop from being optimised away
+};
+
+class CpuBackend final : public Backend
+{
+public:
+    explicit CpuBackend(const CpuBackendConfig &config)
+    {
+        for (int i = 0; i < config.deviceCount; ++i) {
+            auto device = std::make_unique<CpuDevice>();
+            device->info.index = i;
+            device->info.uuid = "CPU-" + config.host + "-" + std::to_string(i);
+            device->info.name = "CPU simulated device";
+            device->info.memoryBytes = config.memoryBytes;
+            device->memory.resize(std::max<std::uint64_t>(config.memoryBytes / 8, 1024));
+            m_infos.push_back(device->info);
+            m_devices.push_back(std::move(device));
+        }
+    }
+
+    std::string name() const override { return "cpu"; }
+    const std::vector<DeviceInfo> &devices() const override { return m_infos; }
+
+    TestResult runGemm(int device, const TestParams &params) override;
+    TestResult runHbm(int device, const TestParams &params) override;
+    TestResult runPcie(int device, const TestParams &params) override;
+    TestResult runP2p(int device, const std::vector<int> &peers, const TestParams &params) override;
+
+private:
+    // Simulated devices share the host's few cores and memory bus. Work runs one device at a
+    // time so each device's figure is its own, not a share of contended cores, and peers
+    // compare like the GPUs of one node would.
+    std::mutex m_timedWork;
+    std::vector<std::unique_ptr<CpuDevice>> m_devices;
+    std::vector<DeviceInfo> m_infos;
+};
+
+TestResult CpuBackend::runGemm(int, const TestParams &params)
+{
+    const Clock::time_point started = Clock::now();
+    const int size = params.gemmSize > 0 ? params.gemmSize : 128;
+    const int m = size, n = size, k = size;
+    const std::vector<Bf16Bits> a = makeGemmInput(static_cast<std::size_t>(m) * k, 0xa11ce);
+    const std::vector<Bf16Bits> b = makeGemmInput(static_cast<std::size_t>(n) * k, 0xb0b);
+    std::vector<float> first(static_cast<std::size_t>(m) * n);
+    std::vector<float> again(first.size());
+
+    gemmBf16Reference(a.data(), b.data(), first.data(), m, n, k);
+    const SampledCheck sampled =
+        checkSampledElements(a.data(), b.data(), first.data(), m, n, k, 256, 0x5a3b1e);
+
+    GemmFigures figures;
+    figures.m = m;
+    figures.n = n;
+    figures.k = k;
+    figures.iterations = 1;
+    figures.sampledElements = sampled.elements;
+    figures.sampledOutOfBounds = sampled.outOfBounds;
+    figures.sampledRelError = sampled.worstRelError;
+
+    ProgressThrottle progress(params);
+    const double flopsPerProduct = 2.0 * m * n * k;
+    // The host is shared with other work, so a simulated device's figure is its best
+    // iteration, not the mean: other processes' noise then cannot make peers look unequal,
+    // and the slow self-test, which slows every iteration, still shows.
+    double bestSeconds = 0;
+    std::int64_t repeats = 0;
+    const Clock::time_point loopStart = Clock::now();
+    do {
+        double worked = 0;
+        {
+            const std::lock_guard lock(m_timedWork);
+            const Clock::time_point t0 = Clock::now();
+            gemmBf16Reference(a.data(), b.data(), again.data(), m, n, k);
+            worked = secondsSince(t0);
+        }
+        const Clock::time_point slept = Clock::now();
+        slowDown(params, worked);
+        const double iteration = worked + secondsSince(slept);
+        bestSeconds = repeats == 0 ? iteration : std::min(bestSeconds, iteration);
+        ++repeats;
+        if (params.injection == Injection::Bitflip && repeats == 1)
+            again[again.size() / 3] = floatFromBits(bitsFromFloat(again[again.size() / 3]) ^ (1u << 20));
+        figures.mismatches += countMismatches(first.data(), again.data(), first.size());
+        figures.tflops = flopsPerProduct / bestSeconds / 1e12;
+        progress.report(secondsSince(loopStart) / params.duration.count(), "tflops", figures.tflops);
+    } while (secondsSince(loopStart) < params.duration.count());
+
+    figures.iterations += repeats;
+    TestResult result;
+    result.test = "gemm";
+    result.figures = figures;
+    result.seconds = secondsSince(started);
+    return result;
+}
+
+TestResult CpuBackend::runHbm(int deviceIndex, const TestParams &params)
+{
+    const Clock::time_point started = Clock::now();
+    CpuDevice &device = *m_devices[static_cast<std::size_t>(deviceIndex)];
+    std::vector<std::uint64_t> &memory = device.memory;
+    const std::size_t words = memory.size();
+    const std::size_t half = words / 2;
+    const std::size_t halfBytes = half * 8;
+    HbmFigures figures;
+    figures.bandwidthBytes = halfBytes;
+    figures.patternBytes = words * 8;
+    ProgressThrottle progress(params);
+
+    // A third of the time measures bandwidth, the rest runs patterns over the whole buffer.
+    const double bandwidthBudget = params.duration.count() / 3.0;
+    double readS = 0, writeS = 0, copyS = 0;
+    std::int64_t reps = 0;
+    const Clock::time_point bandwidthStart = Clock::now();
+    // Best iteration, as for the GEMM (see there).
+    auto timed = [&](auto work, double &best) {
+        double worked = 0;
+        {
+            const std::lock_guard lock(m_timedWork);
+            const Clock::time_point t = Clock::now();
+            work();
+            worked = secondsSince(t);
+        }
+        const Clock::time_point slept = Clock::now();
+        slowDown(params, worked);
+        const double iteration = worked + secondsSince(slept);
+        best = best == 0 ? iteration : std::min(best, iteration);
+    };
+    do {
+        timed([&] { std::fill(memory.begin(), memory.begin() + static_cast<std::ptrdiff_t>(half), reps + 1); },
+              writeS);
+        timed([&] {
+            std::uint64_t sum = 0;
+            for (std::size_t i = 0; i < half; ++i)
+                sum += memory[i];
+            device.sink = sum;
+        }, readS);
+        timed([&] { std::memcpy(memory.data() + half, memory.data(), halfBytes); }, copyS);
+        ++reps;
+        figures.copyTBps = 2.0 * halfBytes / copyS / 1e12;
+        progress.report(secondsSince(bandwidthStart) / params.duration.count(), "copyTBps",
+                        figures.copyTBps);
+    } while (secondsSince(bandwidthStart) < bandwidthBudget);
+    figures.readTBps = static_cast<double>(halfBytes) / readS / 1e12;
+    figures.writeTBps = static_cast<double>(halfBytes) / writeS / 1e12;
+    figures.copyTBps = 2.0 * halfBytes / copyS / 1e12;
+
+    bool seen[patternKindCount] = {};
+    do {
+        const auto kind = static_cast<PatternKind>(figures.patternPasses % patternKindCount);
+        const std::uint64_t seed = static_cast<std::uint64_t>(figures.patternPasses);
+        PatternCheck check;
+        {
+            const std::lock_guard lock(m_timedWork);
+            fillPattern(memory.data(), words, kind, seed);
+            if (params.injection == Injection::Bitflip && figures.patternPasses == 0)
+                memory[words / 3] ^= 1ull << 17;
+            check = checkPattern(memory.data(), words, kind, seed,
+                                 maxReportedErrors - figures.errors.size());
+        }
+        figures.bitErrors += check.bitErrors;
+        figures.wordErrors += check.wordErrors;
+        figures.errors.insert(figures.errors.end(), check.errors.begin(), check.errors.end());
+        if (!seen[static_cast<int>(kind)]) {
+            seen[static_cast<int>(kind)] = true;
+            figures.patterns.push_back(patternName(kind));
+        }
+        ++figures.patternPasses;
+        progress.report(secondsSince(started) / params.duration.count(), "bitErrors",
+                        static_cast<double>(figures.bitErrors));
+    } while (secondsSince(started) < params.duration.count() || figures.patternPasses < patternKindCount);
+
+    TestResult result;
+    result.test = "hbm";
+    result.figures = figures;
+    result.seconds = secondsSince(started);
+    return result;
+}
+
+TestResult CpuBackend::runPcie(int device, const TestParams &params)
+{
+    const Clock::time_point started = Clock::now();
+    std::vector<std::uint64_t> &memory = m_devices[static_cast<std::size_t>(device)]->memory;
+    const std::size_t bytes = memory.size() * 8 / 2;
+    std::vector<std::uint64_t> host(bytes / 8, 0x5555aaaa5555aaaaull);
+    PcieFigures figures;
+    figures.bytes = bytes;
+    figures.standIn = true;
+    double h2dS = 0, d2hS = 0;
+    std::int64_t reps = 0;
+    do {
+        const std::lock_guard lock(m_timedWork);
+        Clock::time_point t = Clock::now();
+        std::memcpy(memory.data(), host.data(), bytes);
+        h2dS += secondsSince(t);
+        t = Clock::now();
+        std::memcpy(host.data(), memory.data(), bytes);
+        d2hS += secondsSince(t);
+        ++reps;
+    } while (secondsSince(started) < params.duration.count());
+    figures.hostToDeviceGBps = static_cast<double>(bytes) * reps / h2dS / 1e9;
+    figures.deviceToHostGBps = static_cast<double>(bytes) * reps / d2hS / 1e9;
+    TestResult result;
+    result.test = "pcie";
+    result.figures = figures;
+    result.seconds = secondsSince(started);
+    return result;
+}
+
+TestResult CpuBackend::runP2p(int device, const std::vector<int> &peers, const TestParams &params)
+{
+    const Clock::time_point started = Clock::now();
+    TestResult result;
+    result.test = "p2p";
+    if (peers.empty()) {
+        result.skipReason = "no peer device in this run";
+        return result;
+    }
+    const std::vector<std::uint64_t> &memory = m_devices[static_cast<std::size_t>(device)]->memory;
+    const std::size_t bytes = memory.size() * 8 / 2;
+    // A private buffer stands in for the peer's memory: the peer's own tests own its buffer.
+    std::vector<std::uint64_t> peerWindow(bytes / 8);
+    P2pFigures figures;
+    figures.bytes = bytes;
+    figures.standIn = true;
+    const double perPeer = params.duration.count() / static_cast<double>(peers.size());
+    for (int peer : peers) {
+        const Clock::time_point peerStart = Clock::now();
+        double seconds = 0;
+        std::int64_t reps = 0;
+        do {
+            const std::lock_guard lock(m_timedWork);
+            const Clock::time_point t = Clock::now();
+            std::memcpy(peerWindow.data(), memory.data(), bytes);
+            seconds += secondsSince(t);
+            ++reps;
+        } while (secondsSince(peerStart) < perPeer);
+        figures.peers.push_back({peer, static_cast<double>(bytes) * reps / seconds / 1e9});
+    }
+    result.figures = figures;
+    result.seconds = secondsSince(started);
+    return result;
+}
+
+} // namespace
+
+std::unique_ptr<Backend> makeCpuBackend(const CpuBackendConfig &config)
+{
+    return std::make_unique<CpuBackend>(config);
+}
+
+} // namespace strata::burn

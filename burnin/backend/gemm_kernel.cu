@@ -1,0 +1,237 @@
+#include "gemm_kernel.h"
+
+namespace strata::burn {
+
+namespace {
+
+constexpr int threads = 256;           // 8 warps: 2 along M x 4 along N, each 64 x 32 of C
+constexpr int stages = 3;              // cp.async pipeline depth
+constexpr int pad = 8;                 // bf16 per smem row of padding: rows 80 bytes apart,
+                                       // so ldmatrix's 8 row addresses hit distinct banks
+constexpr int rowStride = gemmTileK + pad;
+constexpr int tileElements = gemmTileM * rowStride; // A and B tiles have the same shape
+constexpr int stageElements = 2 * tileElements;
+constexpr std::size_t sharedBytes = std::size_t(stages) * stageElements * sizeof(std::uint16_t);
+
+__device__ __forceinline__ unsigned sharedAddress(const void *p)
+{
+    return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+
+__device__ __forceinline__ void copyAsync16(void *shared, const void *global)
+{
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(sharedAddress(shared)), "l"(global));
+}
+
+__device__ __forceinline__ void commitGroup() { asm volatile("cp.async.commit_group;\n" ::); }
+
+template <int pending>
+__device__ __forceinline__ void waitGroup()
+{
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(pending));
+}
+
+__device__ __forceinline__ void loadMatrixX4(unsigned (&r)[4], const void *shared)
+{
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(sharedAddress(shared)));
+}
+
+__device__ __forceinline__ void mmaBf16(float (&c)[4], const unsigned (&a)[4], unsigned b0, unsigned b1)
+{
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+                 "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
+// One 128 x 32 tile of A and of B into shared memory: 512 16-byte chunks each, 2 per thread.
+__device__ __forceinline__ void loadTiles(std::uint16_t *stage, const std::uint16_t *a,
+                                          const std::uint16_t *b, int k, int row0, int col0,
+                                          int kTile)
+{
+    std::uint16_t *sa = stage;
+    std::uint16_t *sb = stage + tileElements;
+#pragma unroll
+    for (int i = 0; i < 2; ++i) {
+        const int chunk = threadIdx.x + i * threads;
+        const int r = chunk / 4;
+        const int c = (chunk % 4) * 8;
+        const std::size_t kOffset = std::size_t(kTile) * gemmTileK + c;
+        copyAsync16(sa + r * rowStride + c, a + std::size_t(row0 + r) * k + kOffset);
+        copyAsync16(sb + r * rowStride + c, b + std::size_t(col0 + r) * k + kOffset);
+    }
+}
+
+__global__ void __launch_bounds__(threads) bf16GemmKernel(const std::uint16_t *__restrict__ a,
+                                                          const std::uint16_t *__restrict__ b,
+                                                          float *__restrict__ c, int m, int n, int k)
+{
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+    extern __shared__ __align__(16) std::uint16_t shared[];
+    const int lane = threadIdx.x % 32;
+    const int warp = threadIdx.x / 32;
+    const int warpM = warp / 4;        // 0..1, 64 rows each
+    const int warpN = warp % 4;        // 0..3, 32 columns each
+    const int row0 = blockIdx.y * gemmTileM;
+    const int col0 = blockIdx.x * gemmTileN;
+    const int kTiles = k / gemmTileK;
+
+    float acc[4][4][4] = {};           // [m16 tile][n8 tile][fragment]
+
+#pragma unroll
+    for (int s = 0; s < stages - 1; ++s) {
+        if (s < kTiles)
+            loadTiles(shared + s * stageElements, a, b, k, row0, col0, s);
+        commitGroup();
+    }
+
+    for (int kt = 0; kt < kTiles; ++kt) {
+        waitGroup<stages - 2>();
+        __syncthreads();
+        // Refills the stage every warp finished reading in the previous iteration.
+        const int next = kt + stages - 1;
+        if (next < kTiles)
+            loadTiles(shared + (next % stages) * stageElements, a, b, k, row0, col0, next);
+        commitGroup();
+
+        const std::uint16_t *sa = shared + (kt % stages) * stageElements;
+        const std::uint16_t *sb = sa + tileElements;
+#pragma unroll
+        for (int kk = 0; kk < gemmTileK; kk += 16) {
+            unsigned af[4][4];
+            unsigned bf[4][2];
+#pragma unroll
+            for (int mt = 0; mt < 4; ++mt) {
+                // Lanes 0-15 address rows 0-15 at k, lanes 16-31 the same rows at k + 8.
+                const int r = warpM * 64 + mt * 16 + (lane % 16);
+                const int col = kk + (lane / 16) * 8;
+                loadMatrixX4(af[mt], sa + r * rowStride + col);
+            }
+#pragma unroll
+            for (int np = 0; np < 2; ++np) {
+                // Matrices: (n 0-7, k 0-7), (n 0-7, k 8-15), (n 8-15, k 0-7), (n 8-15, k 8-15).
+                const int r = warpN * 32 + np * 16 + (lane % 8) + (lane / 16) * 8;
+                const int col = kk + ((lane / 8) % 2) * 8;
+                unsigned q[4];
+                loadMatrixX4(q, sb + r * rowStride + col);
+                bf[np * 2][0] = q[0];
+                bf[np * 2][1] = q[1];
+                bf[np * 2 + 1][0] = q[2];
+                bf[np * 2 + 1][1] = q[3];
+            }
+#pragma unroll
+            for (int mt = 0; mt < 4; ++mt)
+#pragma unroll
+                for (int nt = 0; nt < 4; ++nt)
+                    mmaBf16(acc[mt][nt], af[mt], bf[nt][0], bf[nt][1]);
+        }
+    }
+    waitGroup<0>();
+
+    const int group = lane / 4;
+    const int pair = (lane % 4) * 2;
+#pragma unroll
+    for (int mt = 0; mt < 4; ++mt) {
+#pragma unroll
+        for (int nt = 0; nt < 4; ++nt) {
+            const int r = row0 + warpM * 64 + mt * 16 + group;
+            const int col = col0 + warpN * 32 + nt * 8 + pair;
+            *reinterpret_cast<float2 *>(c + std::size_t(r) * n + col) = make_float2(acc[mt][nt][0], acc[mt][nt][1]);
+            *reinterpret_cast<float2 *>(c + std::size_t(r + 8) * n + col) = make_float2(acc[mt][nt][2], acc[mt][nt][3]);
+        }
+    }
+#else
+    // Only reached if someone builds for a pre-sm_80 target: the host refuses such GPUs first.
+    __trap();
+#endif
+}
+
+__global__ void countMismatchesKernel(const uint4 *__restrict__ first, const uint4 *__restrict__ other,
+                                      std::size_t count4, unsigned long long *mismatches)
+{
+    unsigned long long local = 0;
+    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count4;
+         i += std::size_t(gridDim.x) * blockDim.x) {
+        const uint4 x = first[i];
+        const uint4 y = other[i];
+        local += (x.x != y.x) + (x.y != y.y) + (x.z != y.z) + (x.w != y.w);
+    }
+#pragma unroll
+    for (int offset = 16; offset > 0; offset /= 2)
+        local += __shfl_down_sync(0xffffffffu, local, offset);
+    if (threadIdx.x % 32 == 0 && local)
+        atomicAdd(mismatches, local);
+}
+
+__global__ void countMismatchesTailKernel(const unsigned *first, const unsigned *other,
+                                          std::size_t begin, std::size_t count,
+                                          unsigned long long *mismatches)
+{
+    const std::size_t i = begin + blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+    if (i < count && first[i] != other[i])
+        atomicAdd(mismatches, 1ull);
+}
+
+__global__ void flipBitKernel(unsigned *words, std::size_t index, unsigned bit)
+{
+    words[index] ^= 1u << bit;
+}
+
+__global__ void spinKernel(unsigned long long ns)
+{
+    unsigned long long start, now;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+    do {
+        __nanosleep(1000);
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+    } while (now - start < ns);
+}
+
+} // namespace
+
+cudaError_t launchBf16Gemm(const std::uint16_t *a, const std::uint16_t *b, float *c, int m, int n,
+                           int k, cudaStream_t stream)
+{
+    if (m % gemmTileM || n % gemmTileN || k % gemmTileK || m <= 0 || n <= 0 || k <= 0)
+        return cudaErrorInvalidValue;
+    // More than 48 KiB of dynamic shared memory must be asked for per kernel and per device
+    // (each GPU thread has its own current device), so on every launch; it is a cheap call.
+    const cudaError_t attribute = cudaFuncSetAttribute(
+        bf16GemmKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(sharedBytes));
+    if (attribute != cudaSuccess)
+        return attribute;
+    const dim3 grid(n / gemmTileN, m / gemmTileM);
+    bf16GemmKernel<<<grid, threads, sharedBytes, stream>>>(a, b, c, m, n, k);
+    return cudaGetLastError();
+}
+
+cudaError_t launchCountMismatches(const float *first, const float *other, std::size_t count,
+                                  unsigned long long *mismatches, cudaStream_t stream)
+{
+    const std::size_t count4 = count / 4;
+    if (count4)
+        countMismatchesKernel<<<1024, 256, 0, stream>>>(reinterpret_cast<const uint4 *>(first),
+                                                        reinterpret_cast<const uint4 *>(other),
+                                                        count4, mismatches);
+    if (count % 4)
+        countMismatchesTailKernel<<<1, 4, 0, stream>>>(reinterpret_cast<const unsigned *>(first),
+                                                       reinterpret_cast<const unsigned *>(other),
+                                                       count4 * 4, count, mismatches);
+    return cudaGetLastError();
+}
+
+cudaError_t launchFlipBit(void *words32, std::size_t index, unsigned bit, cudaStream_t stream)
+{
+    flipBitKernel<<<1, 1, 0, stream>>>(static_cast<unsigned *>(words32), index, bit % 32);
+    return cudaGetLastError();
+}
+
+cudaError_t launchSpin(unsigned long long ns, cudaStream_t stream)
+{
+    spinKernel<<<1, 1, 0, stream>>>(ns);
+    return cudaGetLastError();
+}
+
+} // namespace strata::burn

@@ -1,0 +1,57 @@
+#include "result_judge.h"
+
+#include <cstdio>
+
+namespace strata::burn {
+
+namespace {
+
+std::string format(const char *fmt, double a, double b = 0)
+{
+    char buffer[256];
+    std::snprintf(buffer, sizeof buffer, fmt, a, b);
+    return buffer;
+}
+
+void judgeGemm(const GemmFigures &g, const JudgeLimits &limits, Judgement &j)
+{
+    if (g.mismatches > 0)
+        j.reasons.push_back(format("%.0f mismatches in repeated GEMM: silent data corruption",
+                                   static_cast<double>(g.mismatches)));
+    if (g.sampledOutOfBounds > 0)
+        j.reasons.push_back(format("%.0f sampled elements differ from the host reference "
+                                   "(worst relative error %.3g)",
+                                   static_cast<double>(g.sampledOutOfBounds), g.sampledRelError));
+    if (limits.floorTflops && g.tflops < *limits.floorTflops)
+        j.reasons.push_back(format("%.1f TFLOPS is below the floor of %.1f", g.tflops,
+                                   *limits.floorTflops));
+}
+
+void judgeHbm(const HbmFigures &h, const JudgeLimits &limits, Judgement &j)
+{
+    if (h.bitErrors > 0)
+        j.reasons.push_back(format("%.0f bit errors in %.0f words of the memory pattern test",
+                                   static_cast<double>(h.bitErrors),
+                                   static_cast<double>(h.wordErrors)));
+    if (limits.floorTBps && h.copyTBps < *limits.floorTBps)
+        j.reasons.push_back(format("copy bandwidth %.3f TB/s is below the floor of %.3f",
+                                   h.copyTBps, *limits.floorTBps));
+}
+
+} // namespace
+
+Judgement judgeResult(const TestResult &result, const JudgeLimits &limits)
+{
+    Judgement j;
+    if (result.error) {
+        j.reasons.push_back(*result.error);
+    } else if (const auto *g = std::get_if<GemmFigures>(&result.figures)) {
+        judgeGemm(*g, limits, j);
+    } else if (const auto *h = std::get_if<HbmFigures>(&result.figures)) {
+        judgeHbm(*h, limits, j);
+    }
+    j.passed = j.reasons.empty();
+    return j;
+}
+
+} // namespace strata::burn

@@ -1,0 +1,16 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace strata::burn {
+
+// Names of NVML's clocks-event (throttle) reason bits, nvmlClocksEventReason* in nvml.h.
+// Unknown bits come out as "bit_N" so a newer driver's reason is reported, not dropped.
+std::vector<std::string> throttleReasonNames(unsigned long long mask);
+
+// Reasons that mean the GPU ran slower than it could while under load. gpu_idle and
+// applications_clocks are not faults.
+bool isPerformanceThrottle(unsigned long long mask);
+
+} // namespace strata::burn
