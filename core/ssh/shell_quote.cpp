@@ -85,6 +85,9 @@ QString join(const QStringList &argv)
     quoted.reserve(argv.size());
     for (const QString &a : argv)
         quoted << quote(a);
+    // An unquoted first word with '=' would be a variable assignment, not the command to run.
+    if (!argv.isEmpty() && quoted.first() == argv.first() && argv.first().contains(QLatin1Char('=')))
+        quoted.first() = QLatin1Char('\'') + argv.first() + QLatin1Char('\'');
     return quoted.join(QLatin1Char(' '));
 }
 
