@@ -1,0 +1,96 @@
+#pragma once
+
+#include "model/gpu.h"
+#include "model/source_status.h"
+
+#include <QDateTime>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+#include <optional>
+
+namespace strata {
+
+// Host names a series offers, best first (see HostNameResolver for the order). The join takes
+// the first that names a cluster node, so an exporter whose `Hostname` is its own pod name
+// still lands on the right node through the target's `node` label.
+using HostCandidates = QStringList;
+
+// One GPU as the exporter labels it, with its latest metrics.
+struct GpuSample
+{
+    HostCandidates hosts;
+    int gpu = -1;            // the `gpu` label (index on the node)
+    QString uuid;            // `UUID`
+    QString modelName;       // `modelName`, e.g. "NVIDIA H100 80GB HBM3"
+    QString jobKey;          // `hpc_job` (Slurm job id) or "namespace/pod" (Kubernetes); empty if none
+    GpuMetrics metrics;      // missing metrics stay nullopt (NaN/Inf values count as missing)
+    std::optional<double> pcieReplaysIncrease; // over HealthThresholds::pcieReplayWindowMinutes
+};
+
+// One scrape target of the DCGM exporter job (`up{job=~...}`).
+struct ExporterTarget
+{
+    HostCandidates hosts;    // target label `node`, then the host of `instance`
+    QString instance;
+    QString job;
+    bool up = false;
+};
+
+// One point of a GPU's usage history.
+struct UsagePoint
+{
+    qint64 time = 0;        // seconds since the epoch
+    float utilPercent = -1; // < 0: no value at this step
+    float memUsedMiB = -1;
+};
+
+// The usage history of one GPU (for one job when the exporter labels jobs).
+struct GpuUsageSeries
+{
+    HostCandidates hosts;
+    int gpu = -1;
+    QString jobKey;
+    QVector<UsagePoint> points; // time order
+};
+
+struct MetricsQueryStat
+{
+    QString name;        // "gauges", "pcie-replays", "targets", "usage"
+    QString promql;
+    bool ok = false;
+    QString error;
+    qint64 elapsedMs = -1; // sent -> parsed
+    qint64 bytes = 0;
+    int series = 0;
+};
+
+// What one metrics refresh produced. A value: built on a worker, handed to the GUI thread.
+// error non-empty: the refresh failed as a whole (nothing usable: Prometheus unreachable, or
+// the gauge query itself failed) and the snapshot keeps its scheduler data only.
+struct MetricsPart
+{
+    QString prometheusUrl;
+    QString error;            // "metrics unavailable: ..."
+    QStringList warnings;     // queries that failed while the refresh as a whole worked
+    QVector<GpuSample> gpus;
+    QVector<ExporterTarget> targets;
+    bool targetsKnown = false; // the target query answered
+
+    QVector<GpuUsageSeries> usage;
+    bool usageKnown = false;   // a usage query answered (this refresh or a cached one)
+    QDateTime usageTakenAt;    // when that usage query ran (it is refreshed less often)
+    qint64 usageStart = 0, usageEnd = 0, usageStepSeconds = 0;
+
+    QVector<MetricsQueryStat> queries;
+    QDateTime takenAt;         // UTC, when the refresh started
+    qint64 durationMs = -1;
+    qint64 bytesRead = 0;
+
+    bool ok() const { return error.isEmpty(); }
+    // Status of this refresh for the snapshot; the session adds staleness from its history.
+    SourceStatus status() const;
+};
+
+} // namespace strata

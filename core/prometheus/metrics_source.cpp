@@ -1,0 +1,272 @@
+#include "metrics_source.h"
+
+#include "metrics_part_builder.h"
+#include "prometheus_client.h"
+#include "session/cluster_profile.h"
+
+#include <QElapsedTimer>
+#include <QPromise>
+#include <QThreadPool>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <limits>
+
+namespace strata {
+
+using ResultType = PrometheusResponse::ResultType;
+
+struct MetricsRefreshState
+{
+    QPromise<MetricsPart> promise;
+    MetricsPart part;
+    QElapsedTimer timer;
+    int pending = 0;
+
+    MetricsQueryStat gaugesStat;
+    QVector<GpuSample> samples;
+    int skippedSeries = 0;
+    std::optional<PrometheusResponse> pcie;
+    MetricsQueryStat pcieStat;
+    MetricsQueryStat targetsStat;
+    MetricsQueryStat usageStat;
+    bool usageQueried = false;
+};
+
+namespace {
+
+MetricsQueryStat statOf(const QString &name, const PrometheusResponse &r)
+{
+    MetricsQueryStat s;
+    s.name = name;
+    s.promql = r.query;
+    s.ok = r.ok;
+    s.error = r.error;
+    s.elapsedMs = r.elapsedMs;
+    s.bytes = r.bytes;
+    s.series = int(r.series.size());
+    return s;
+}
+
+// Runs `convert` where the response was parsed (the pool for big bodies), then `store` on the
+// source's thread, then counts the query done.
+template <typename Convert, typename Store>
+void track(MetricsSource *source, const std::shared_ptr<MetricsRefreshState> &state, QFuture<PrometheusResponse> future,
+           Convert convert, Store store, std::function<void()> done)
+{
+    using Piece = std::invoke_result_t<Convert, PrometheusResponse>;
+    ++state->pending;
+    future.then([convert](PrometheusResponse r) { return convert(std::move(r)); })
+        .then(source, [state, store, done](Piece piece) {
+            store(*state, std::move(piece));
+            if (--state->pending == 0)
+                done();
+        });
+}
+
+} // namespace
+
+MetricsSource::Request MetricsSource::Request::forJobs(const QVector<Job> &jobs)
+{
+    Request r;
+    qint64 oldest = std::numeric_limits<qint64>::max();
+    for (const Job &j : jobs)
+        if (j.isRunning() && j.startTime > 0 && j.startTime < oldest)
+            oldest = j.startTime;
+    if (oldest != std::numeric_limits<qint64>::max())
+        r.oldestRunningJobStart = oldest;
+    return r;
+}
+
+MetricsSource::MetricsSource(const ClusterProfile &profile, QObject *parent)
+    : MetricsSource(profile, Options{}, parent)
+{
+}
+
+MetricsSource::MetricsSource(const ClusterProfile &profile, Options options, QObject *parent)
+    : QObject(parent), m_url(profile.prometheusUrl), m_hostLabel(profile.hostLabel), m_options(std::move(options)),
+      m_plan([&] {
+          MetricsQueryPlan::Options plan = m_options.plan;
+          plan.hostLabel = profile.hostLabel;
+          return plan;
+      }())
+{
+    PrometheusClient::Config config = PrometheusClient::Config::fromProfile(profile);
+    config.timeoutMs = m_options.timeoutMs;
+    m_client = std::make_unique<PrometheusClient>(config);
+}
+
+MetricsSource::~MetricsSource()
+{
+    // The client aborts its requests; their continuations may still touch the usage cache,
+    // so it goes first, while every other member is alive.
+    m_client.reset();
+}
+
+QFuture<MetricsPart> MetricsSource::refresh()
+{
+    return refresh(Request{});
+}
+
+QFuture<MetricsPart> MetricsSource::refresh(const Request &request)
+{
+    if (m_running)
+        return *m_running;
+
+    auto state = std::make_shared<MetricsRefreshState>();
+    state->promise.start();
+    state->timer.start();
+    MetricsPart &part = state->part;
+    part.prometheusUrl = m_url;
+    part.takenAt = QDateTime::currentDateTimeUtc();
+    QFuture<MetricsPart> future = state->promise.future();
+
+    if (m_url.isEmpty() || !m_client->configError().isEmpty()) {
+        part.error = QStringLiteral("metrics unavailable: %1")
+                         .arg(m_url.isEmpty() ? QStringLiteral("the profile has no Prometheus URL") : m_client->configError());
+        part.durationMs = 0;
+        state->promise.addResult(part);
+        state->promise.finish();
+        return future;
+    }
+
+    const qint64 now = request.now > 0 ? request.now : part.takenAt.toSecsSinceEpoch();
+    const MetricsQueryPlan::Range range =
+        MetricsQueryPlan::usageRange(request.oldestRunningJobStart, now, m_options.usageMaxPoints,
+                                     m_options.usageMinStepSeconds, m_options.usageMaxWindowSeconds);
+    const bool cacheFresh = !m_usageTakenAt.isNull()
+        && m_usageTakenAt.secsTo(part.takenAt) < m_options.usageRefreshSeconds
+        && range.start >= m_usageStart - m_usageStep;
+    state->usageQueried = range.isValid() && !cacheFresh;
+
+    const auto done = [this, state] { finish(state); };
+    const QString hostLabel = m_hostLabel;
+
+    PrometheusResponseParser::Options vector;
+    vector.expect = ResultType::Vector;
+    vector.keepLabels = m_plan.keptLabels();
+    struct Gauges
+    {
+        MetricsQueryStat stat;
+        QVector<GpuSample> samples;
+        int skipped = 0;
+    };
+    track(this, state, m_client->query(m_plan.gauges(), vector),
+          [hostLabel](PrometheusResponse r) {
+              Gauges g{statOf(QStringLiteral("gauges"), r), {}, 0};
+              if (r.ok)
+                  g.samples = MetricsPartBuilder::gpuSamples(r, hostLabel, &g.skipped);
+              return g;
+          },
+          [](MetricsRefreshState &s, Gauges g) {
+              s.gaugesStat = std::move(g.stat);
+              s.samples = std::move(g.samples);
+              s.skippedSeries = g.skipped;
+          },
+          done);
+
+    track(this, state, m_client->query(m_plan.pcieReplayIncrease(m_options.pcieReplayWindowMinutes), vector),
+          [](PrometheusResponse r) { return r; },
+          [](MetricsRefreshState &s, PrometheusResponse r) {
+              s.pcieStat = statOf(QStringLiteral("pcie-replays"), r);
+              if (r.ok)
+                  s.pcie = std::move(r);
+          },
+          done);
+
+    PrometheusResponseParser::Options targets;
+    targets.expect = ResultType::Vector;
+    track(this, state, m_client->query(m_plan.exporterTargets(), targets),
+          [](PrometheusResponse r) {
+              return std::make_pair(statOf(QStringLiteral("targets"), r),
+                                    r.ok ? MetricsPartBuilder::exporterTargets(r) : QVector<ExporterTarget>{});
+          },
+          [](MetricsRefreshState &s, std::pair<MetricsQueryStat, QVector<ExporterTarget>> piece) {
+              s.targetsStat = piece.first;
+              s.part.targets = std::move(piece.second);
+              s.part.targetsKnown = piece.first.ok;
+          },
+          done);
+
+    if (state->usageQueried) {
+        PrometheusResponseParser::Options matrix;
+        matrix.expect = ResultType::Matrix;
+        matrix.keepLabels = m_plan.keptLabels();
+        track(this, state, m_client->queryRange(m_plan.usage(), range.start, range.end, range.stepSeconds, matrix),
+              [hostLabel](PrometheusResponse r) {
+                  return std::make_pair(statOf(QStringLiteral("usage"), r),
+                                        r.ok ? MetricsPartBuilder::usageSeries(r, hostLabel) : QVector<GpuUsageSeries>{});
+              },
+              [this, range](MetricsRefreshState &s, std::pair<MetricsQueryStat, QVector<GpuUsageSeries>> piece) {
+                  s.usageStat = piece.first;
+                  if (!piece.first.ok)
+                      return;
+                  m_usage = std::move(piece.second);
+                  m_usageTakenAt = s.part.takenAt;
+                  m_usageStart = range.start;
+                  m_usageEnd = range.end;
+                  m_usageStep = range.stepSeconds;
+              },
+              done);
+    }
+    if (range.isValid() && !m_usageTakenAt.isNull()) {
+        // Attached in finish() once the (possible) new answer is in; decided here so a refresh
+        // without running jobs carries no usage.
+        part.usageKnown = true;
+    }
+    m_running = future;
+    return future;
+}
+
+void MetricsSource::finish(const std::shared_ptr<MetricsRefreshState> &state)
+{
+    m_running.reset();
+    MetricsPart &part = state->part;
+    if (state->usageQueried || part.usageKnown) {
+        part.usageKnown = !m_usageTakenAt.isNull();
+        part.usage = m_usage;
+        part.usageTakenAt = m_usageTakenAt;
+        part.usageStart = m_usageStart;
+        part.usageEnd = m_usageEnd;
+        part.usageStepSeconds = m_usageStep;
+    }
+    // The join of the PCIe increase into 16,000 samples is a hash pass: off this thread too.
+    (void)QtConcurrent::run(QThreadPool::globalInstance(), [state, hostLabel = m_hostLabel] {
+        MetricsPart &p = state->part;
+        p.queries = {state->gaugesStat, state->pcieStat, state->targetsStat};
+        if (state->usageQueried)
+            p.queries << state->usageStat;
+        for (const MetricsQueryStat &q : std::as_const(p.queries))
+            p.bytesRead += q.bytes;
+
+        if (!state->gaugesStat.ok) {
+            p.error = QStringLiteral("metrics unavailable: %1").arg(state->gaugesStat.error);
+            p.gpus.clear();
+            p.targets.clear();
+            p.targetsKnown = false;
+            p.usage.clear();
+            p.usageKnown = false;
+        } else {
+            p.gpus = std::move(state->samples);
+            if (state->pcie)
+                MetricsPartBuilder::addPcieReplayIncrease(p.gpus, *state->pcie, hostLabel);
+            if (state->skippedSeries > 0)
+                p.warnings << QStringLiteral("%1 DCGM series without a numeric gpu label were ignored")
+                                  .arg(state->skippedSeries);
+            if (!state->pcieStat.ok)
+                p.warnings << QStringLiteral("PCIe replay query failed: %1").arg(state->pcieStat.error);
+            if (!state->targetsStat.ok)
+                p.warnings << QStringLiteral("exporter target query failed: %1").arg(state->targetsStat.error);
+            if (state->usageQueried && !state->usageStat.ok)
+                p.warnings << QStringLiteral("GPU usage history query failed: %1%2")
+                                  .arg(state->usageStat.error,
+                                       p.usageKnown ? QStringLiteral(" (job usage from %1)")
+                                                          .arg(p.usageTakenAt.toString(Qt::ISODate))
+                                                    : QString());
+        }
+        p.durationMs = state->timer.elapsed();
+        state->promise.addResult(p);
+        state->promise.finish();
+    });
+}
+
+} // namespace strata

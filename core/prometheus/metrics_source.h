@@ -1,0 +1,85 @@
+#pragma once
+
+#include "metrics_part.h"
+#include "metrics_query_plan.h"
+
+#include "model/job.h"
+
+#include <QFuture>
+#include <QObject>
+
+#include <memory>
+
+namespace strata {
+
+class PrometheusClient;
+struct ClusterProfile;
+struct MetricsRefreshState; // one refresh in flight (metrics_source.cpp)
+
+// One whole metrics refresh: the MetricsQueryPlan queries, sent at once (they run in parallel
+// on the server and over up to six connections), each answer parsed and converted on the
+// QtConcurrent pool, combined into one MetricsPart. Per refresh that is 3 HTTP requests, plus
+// a 4th (the usage range) at most once per usageRefreshSeconds while jobs run: the same at 4
+// nodes as at 2,000 nodes / 16,000 GPUs / 50,000 jobs.
+//
+// Lives on the thread that creates it (it owns a PrometheusClient, which needs that thread's
+// event loop); owned by ClusterSession. The future finishes on a pool thread: chain with a
+// context object. A refresh() while one runs returns the running one's future (no overlap).
+//
+// How ClusterSession uses it, each poll:
+//   auto request = MetricsSource::Request::forJobs(previousSnapshot->jobs);
+//   m_metrics->refresh(request).then(this, [](MetricsPart part) { ... keep it ... });
+//   ... when merging the orchestrator part into the new snapshot:
+//   MetricsJoin::apply(snapshot, part, profile);     // fills GPUs, jobs, findings
+//   snapshot.sources << part.status();                // ok=false, "metrics unavailable: ..."
+// If the part failed the session may join its last good part instead (marked stale).
+class MetricsSource : public QObject
+{
+    Q_OBJECT
+public:
+    struct Options
+    {
+        MetricsQueryPlan::Options plan; // hostLabel comes from the profile
+        int pcieReplayWindowMinutes = 10;
+        int usageRefreshSeconds = 60;    // the usage history changes slowly; it is the big query
+        int usageMaxPoints = 120;        // per GPU series
+        int usageMinStepSeconds = 60;
+        qint64 usageMaxWindowSeconds = 7 * 24 * 3600;
+        int timeoutMs = 20000;
+    };
+
+    struct Request
+    {
+        qint64 oldestRunningJobStart = 0; // seconds since epoch; 0: no running jobs, no usage query
+        qint64 now = 0;                   // 0: the current time
+        // The oldest start among running jobs (jobs without a start time are skipped).
+        static Request forJobs(const QVector<Job> &jobs);
+    };
+
+    explicit MetricsSource(const ClusterProfile &profile, QObject *parent = nullptr);
+    MetricsSource(const ClusterProfile &profile, Options options, QObject *parent = nullptr);
+    ~MetricsSource() override;
+
+    QFuture<MetricsPart> refresh(const Request &request);
+    QFuture<MetricsPart> refresh(); // no running jobs: no usage query
+    bool isRefreshing() const { return m_running.has_value(); }
+    const MetricsQueryPlan &plan() const { return m_plan; }
+    PrometheusClient &client() { return *m_client; }
+
+private:
+    void finish(const std::shared_ptr<MetricsRefreshState> &state);
+
+    QString m_url;
+    QString m_hostLabel;
+    Options m_options;
+    MetricsQueryPlan m_plan;
+    std::unique_ptr<PrometheusClient> m_client;
+    std::optional<QFuture<MetricsPart>> m_running;
+
+    // The last usage answer, reused until it is usageRefreshSeconds old.
+    QVector<GpuUsageSeries> m_usage;
+    QDateTime m_usageTakenAt;
+    qint64 m_usageStart = 0, m_usageEnd = 0, m_usageStep = 0;
+};
+
+} // namespace strata

@@ -1,0 +1,213 @@
+#include "prometheus_client.h"
+
+#include "session/cluster_profile.h"
+
+#include <QElapsedTimer>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QPromise>
+#include <QThreadPool>
+#include <QtConcurrent/QtConcurrentRun>
+
+#if QT_CONFIG(ssl)
+#include <QSslCertificate>
+#include <QSslConfiguration>
+#endif
+
+#include <memory>
+
+namespace strata {
+
+namespace {
+
+constexpr char kAbortedProperty[] = "strataAborted";
+// Past this a GET URL risks proxy limits; Prometheus takes the same form as a POST body.
+constexpr qsizetype kMaxGetUrl = 4000;
+
+PrometheusResponse failed(const QString &promql, const QString &type, const QString &message, int status = 0)
+{
+    PrometheusResponse r;
+    r.query = promql;
+    r.errorType = type;
+    r.error = message;
+    r.httpStatus = status;
+    return r;
+}
+
+QFuture<PrometheusResponse> ready(PrometheusResponse response)
+{
+    QPromise<PrometheusResponse> promise;
+    promise.start();
+    promise.addResult(std::move(response));
+    promise.finish();
+    return promise.future();
+}
+
+} // namespace
+
+PrometheusClient::Config PrometheusClient::Config::fromProfile(const ClusterProfile &profile)
+{
+    Config c;
+    c.baseUrl = QUrl(profile.prometheusUrl);
+    c.bearerToken = profile.prometheusToken;
+    c.user = profile.prometheusUser;
+    c.password = profile.prometheusPassword;
+    c.caFile = profile.prometheusCaFile;
+    return c;
+}
+
+PrometheusClient::PrometheusClient(Config config, QObject *parent)
+    : QObject(parent), m_config(std::move(config))
+{
+    const QUrl &url = m_config.baseUrl;
+    if (!url.isValid() || url.host().isEmpty()
+        || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https")))
+        m_configError = QStringLiteral("Prometheus URL \"%1\" is not an http(s) URL with a host")
+                            .arg(url.toString());
+    if (!m_config.caFile.isEmpty()) {
+#if QT_CONFIG(ssl)
+        if (QSslCertificate::fromPath(m_config.caFile).isEmpty())
+            m_configError = QStringLiteral("cannot read a PEM certificate from the Prometheus CA file %1")
+                                .arg(m_config.caFile);
+#else
+        m_configError = QStringLiteral("this build has no TLS support, so the CA file %1 cannot be used")
+                            .arg(m_config.caFile);
+#endif
+    }
+}
+
+PrometheusClient::~PrometheusClient()
+{
+    // abort() emits finished() at once: each pending future gets its "canceled" result here,
+    // while this object (the connections' context) still exists.
+    const QSet<QNetworkReply *> replies = m_replies;
+    for (QNetworkReply *reply : replies) {
+        reply->setProperty(kAbortedProperty, true);
+        reply->abort();
+    }
+}
+
+QString PrometheusClient::displayUrl() const
+{
+    return m_config.baseUrl.toString(QUrl::RemoveUserInfo | QUrl::RemoveQuery | QUrl::StripTrailingSlash);
+}
+
+QFuture<PrometheusResponse> PrometheusClient::query(const QString &promql,
+                                                    const PrometheusResponseParser::Options &options,
+                                                    std::optional<double> timeSeconds)
+{
+    QUrlQuery parameters;
+    parameters.addQueryItem(QStringLiteral("query"), promql);
+    if (timeSeconds)
+        parameters.addQueryItem(QStringLiteral("time"), QString::number(*timeSeconds, 'f', 3));
+    return send(QStringLiteral("/api/v1/query"), parameters, promql, options);
+}
+
+QFuture<PrometheusResponse> PrometheusClient::queryRange(const QString &promql, qint64 start, qint64 end,
+                                                         qint64 stepSeconds,
+                                                         const PrometheusResponseParser::Options &options)
+{
+    QUrlQuery parameters;
+    parameters.addQueryItem(QStringLiteral("query"), promql);
+    parameters.addQueryItem(QStringLiteral("start"), QString::number(start));
+    parameters.addQueryItem(QStringLiteral("end"), QString::number(end));
+    parameters.addQueryItem(QStringLiteral("step"), QString::number(stepSeconds));
+    return send(QStringLiteral("/api/v1/query_range"), parameters, promql, options);
+}
+
+QFuture<PrometheusResponse> PrometheusClient::send(const QString &path, QUrlQuery parameters,
+                                                   const QString &promql,
+                                                   const PrometheusResponseParser::Options &options)
+{
+    if (!m_configError.isEmpty())
+        return ready(failed(promql, QStringLiteral("config"), m_configError));
+
+    QUrl url = m_config.baseUrl;
+    QString basePath = url.path();
+    while (basePath.endsWith(QLatin1Char('/')))
+        basePath.chop(1);
+    url.setPath(basePath + path);
+    // A literal '+' in PromQL must reach the server as %2B, not as a space.
+    const QByteArray encoded = parameters.toString(QUrl::FullyEncoded).replace('+', "%2B").toUtf8();
+
+    QNetworkRequest request;
+    request.setTransferTimeout(m_config.timeoutMs);
+    request.setRawHeader("Accept", "application/json");
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::NoLessSafeRedirectPolicy);
+    if (!m_config.bearerToken.isEmpty())
+        request.setRawHeader("Authorization", "Bearer " + m_config.bearerToken.toUtf8());
+    else if (!m_config.user.isEmpty())
+        request.setRawHeader("Authorization",
+                             "Basic " + (m_config.user + QLatin1Char(':') + m_config.password).toUtf8().toBase64());
+#if QT_CONFIG(ssl)
+    if (!m_config.caFile.isEmpty()) {
+        QSslConfiguration ssl = QSslConfiguration::defaultConfiguration();
+        ssl.addCaCertificates(QSslCertificate::fromPath(m_config.caFile));
+        request.setSslConfiguration(ssl);
+    }
+#endif
+
+    QNetworkReply *reply = nullptr;
+    QUrl getUrl = url;
+    getUrl.setQuery(QString::fromUtf8(encoded), QUrl::StrictMode);
+    if (getUrl.toEncoded().size() <= kMaxGetUrl) {
+        request.setUrl(getUrl);
+        reply = m_network.get(request);
+    } else {
+        request.setUrl(url);
+        request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/x-www-form-urlencoded"));
+        reply = m_network.post(request, encoded);
+    }
+    m_replies.insert(reply);
+
+    auto promise = std::make_shared<QPromise<PrometheusResponse>>();
+    promise->start();
+    QFuture<PrometheusResponse> future = promise->future();
+    QElapsedTimer timer;
+    timer.start();
+    const QString where = displayUrl();
+    const int timeoutMs = m_config.timeoutMs;
+
+    connect(reply, &QNetworkReply::finished, this, [this, reply, promise, timer, where, promql, options, timeoutMs] {
+        m_replies.remove(reply);
+        reply->deleteLater();
+        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        const auto finish = [promise, timer](PrometheusResponse r) {
+            r.elapsedMs = timer.elapsed();
+            promise->addResult(std::move(r));
+            promise->finish();
+        };
+        if (status == 0) {
+            const QNetworkReply::NetworkError error = reply->error();
+            if (reply->property(kAbortedProperty).toBool())
+                return finish(failed(promql, QStringLiteral("canceled"),
+                                     QStringLiteral("request to Prometheus at %1 canceled: the client was closed").arg(where)));
+            if (error == QNetworkReply::OperationCanceledError || error == QNetworkReply::TimeoutError)
+                return finish(failed(promql, QStringLiteral("timeout"),
+                                     QStringLiteral("Prometheus at %1 did not answer within %2 s")
+                                         .arg(where).arg(timeoutMs / 1000.0)));
+            return finish(failed(promql, QStringLiteral("transport"),
+                                 QStringLiteral("Prometheus at %1 not reachable: %2").arg(where, reply->errorString())));
+        }
+        if (status == 401 || status == 403)
+            return finish(failed(promql, QStringLiteral("auth"),
+                                 QStringLiteral("Prometheus at %1 refused the request (HTTP %2): check the token or "
+                                                "user/password in the profile")
+                                     .arg(where).arg(status),
+                                 status));
+        const QByteArray body = reply->readAll();
+        if (body.size() <= kInlineParseBytes) {
+            PrometheusResponse r = PrometheusResponseParser::parse(body, status, options);
+            r.query = promql;
+            return finish(std::move(r));
+        }
+        (void)QtConcurrent::run(QThreadPool::globalInstance(), [body, status, options, promql, finish] {
+            PrometheusResponse r = PrometheusResponseParser::parse(body, status, options);
+            r.query = promql;
+            finish(std::move(r));
+        });
+    });
+    return future;
+}
+
+} // namespace strata

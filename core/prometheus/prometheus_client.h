@@ -1,0 +1,79 @@
+#pragma once
+
+#include "prometheus_response.h"
+#include "prometheus_response_parser.h"
+
+#include <QFuture>
+#include <QNetworkAccessManager>
+#include <QObject>
+#include <QSet>
+#include <QUrl>
+#include <QUrlQuery>
+
+#include <optional>
+
+class QNetworkReply;
+
+namespace strata {
+
+struct ClusterProfile;
+
+// Asynchronous client of the Prometheus HTTP API over QNetworkAccessManager. Lives on the
+// thread that creates it (the GUI thread in the window, the main thread in the CLI) and needs
+// that thread's event loop; no call blocks. Owned by MetricsSource (or the CLI command).
+//
+// Results come as QFuture<PrometheusResponse>, fulfilled through a QPromise: every future
+// gets exactly one result and is never cancelled or exceptional, so callers chain
+// `.then(context, ...)` without checks. Failures are values: ok=false with an errorType and a
+// sentence (transport errors such as "Prometheus at URL not reachable: Connection refused",
+// timeouts, HTTP 401/403, the API's own 400/422/503 errors, malformed JSON). Bodies over
+// kInlineParseBytes are parsed on the QtConcurrent pool, so the future may finish on a pool
+// thread: use a context object in `.then` to come back. Destroying the client aborts what is in
+// flight; those futures finish with errorType "canceled".
+class PrometheusClient : public QObject
+{
+    Q_OBJECT
+public:
+    struct Config
+    {
+        QUrl baseUrl;          // "http://127.0.0.1:19090" or "https://host/prometheus"
+        QString bearerToken;   // sent as "Authorization: Bearer ..." when set (wins over basic)
+        QString user;          // basic auth, with password
+        QString password;
+        QString caFile;        // PEM file of CAs to trust in addition to the system's
+        int timeoutMs = 20000; // whole transfer, QNetworkRequest::setTransferTimeout
+
+        static Config fromProfile(const ClusterProfile &profile);
+    };
+
+    static constexpr qint64 kInlineParseBytes = 64 * 1024;
+
+    explicit PrometheusClient(Config config, QObject *parent = nullptr);
+    ~PrometheusClient() override;
+
+    // /api/v1/query. timeSeconds: evaluation time (default: the server's now).
+    QFuture<PrometheusResponse> query(const QString &promql,
+                                      const PrometheusResponseParser::Options &options = {},
+                                      std::optional<double> timeSeconds = std::nullopt);
+    // /api/v1/query_range from start to end (seconds since the epoch) at step seconds.
+    QFuture<PrometheusResponse> queryRange(const QString &promql, qint64 start, qint64 end, qint64 stepSeconds,
+                                           const PrometheusResponseParser::Options &options = {});
+
+    const Config &config() const { return m_config; }
+    // Set when the configuration cannot work (bad URL, unreadable CA file); every query then
+    // fails at once with this message.
+    QString configError() const { return m_configError; }
+    int inFlight() const { return int(m_replies.size()); }
+
+private:
+    QFuture<PrometheusResponse> send(const QString &path, QUrlQuery parameters, const QString &promql,
+                                     const PrometheusResponseParser::Options &options);
+    QString displayUrl() const;
+
+    Config m_config;
+    QString m_configError;
+    QNetworkAccessManager m_network;
+    QSet<QNetworkReply *> m_replies;
+};
+
+} // namespace strata
