@@ -1,0 +1,234 @@
+#include "burnin_history.h"
+
+#include <QAtomicInteger>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QVariant>
+
+namespace strata {
+
+namespace {
+
+QAtomicInteger<quint64> connectionCounter;
+
+QString sqlError(const QString &what, const QSqlError &error)
+{
+    return QStringLiteral("burn-in history: %1: %2").arg(what, error.text());
+}
+
+const char *const createStatements[] = {
+    "CREATE TABLE burnin_results ("
+    " id INTEGER PRIMARY KEY,"
+    " run_id TEXT NOT NULL, job_id TEXT, node TEXT NOT NULL,"
+    " gpu_index INTEGER NOT NULL, gpu_uuid TEXT NOT NULL, model TEXT,"
+    " test TEXT NOT NULL, backend TEXT NOT NULL,"
+    " figure REAL, figures TEXT,"
+    " verdict TEXT NOT NULL CHECK (verdict IN ('pass', 'fail', 'skip')), reason TEXT,"
+    " recorded_at TEXT NOT NULL)",
+    "CREATE INDEX burnin_results_gpu ON burnin_results (gpu_uuid, test, recorded_at)",
+    "CREATE INDEX burnin_results_run ON burnin_results (run_id)",
+};
+
+constexpr const char *selectColumns =
+    "SELECT run_id, job_id, node, gpu_index, gpu_uuid, model, test, backend, figure, figures,"
+    " verdict, reason, recorded_at FROM burnin_results ";
+
+BurninHistoryRecord readRecord(const QSqlQuery &q)
+{
+    BurninHistoryRecord r;
+    r.runId = q.value(0).toString();
+    r.jobId = q.value(1).toString();
+    r.node = q.value(2).toString();
+    r.gpuIndex = q.value(3).toInt();
+    r.gpuUuid = q.value(4).toString();
+    r.model = q.value(5).toString();
+    r.test = q.value(6).toString();
+    r.backend = q.value(7).toString();
+    if (!q.value(8).isNull())
+        r.figure = q.value(8).toDouble();
+    r.figuresJson = q.value(9).toByteArray();
+    r.verdict = q.value(10).toString();
+    r.reason = q.value(11).toString();
+    r.time = QDateTime::fromString(q.value(12).toString(), Qt::ISODateWithMs);
+    r.time.setTimeSpec(Qt::UTC);
+    return r;
+}
+
+QString runSelect(QSqlQuery &q, QVector<BurninHistoryRecord> *out, const QString &what)
+{
+    if (!q.exec())
+        return sqlError(what, q.lastError());
+    out->clear();
+    while (q.next())
+        out->append(readRecord(q));
+    return {};
+}
+
+} // namespace
+
+BurninHistory::BurninHistory()
+    : m_connection(QStringLiteral("strata-burnin-history-%1").arg(connectionCounter.fetchAndAddRelaxed(1)))
+{
+}
+
+BurninHistory::~BurninHistory() { close(); }
+
+void BurninHistory::close()
+{
+    if (!QSqlDatabase::contains(m_connection))
+        return;
+    {
+        QSqlDatabase db = QSqlDatabase::database(m_connection, false);
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(m_connection);
+    m_open = false;
+}
+
+QString BurninHistory::open(const QString &path)
+{
+    close();
+    if (!QSqlDatabase::isDriverAvailable(QStringLiteral("QSQLITE")))
+        return QStringLiteral("burn-in history: Qt's SQLite driver (QSQLITE) is missing; install libqt6sql6-sqlite");
+    QString error;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connection);
+        db.setDatabaseName(path);
+        if (!db.open()) {
+            error = sqlError(QStringLiteral("cannot open %1").arg(path), db.lastError());
+        } else {
+            QSqlQuery q(db);
+            int version = -1;
+            if (!q.exec(QStringLiteral("PRAGMA user_version")) || !q.next())
+                error = sqlError(QStringLiteral("%1 is not an SQLite database").arg(path), q.lastError());
+            else
+                version = q.value(0).toInt();
+            if (error.isEmpty() && version > schemaVersion)
+                error = QStringLiteral("burn-in history: %1 has schema version %2, newer than this "
+                                       "Strata understands (%3); use a newer Strata or another file")
+                            .arg(path).arg(version).arg(schemaVersion);
+            if (error.isEmpty() && version == 0) {
+                db.transaction();
+                for (const char *statement : createStatements)
+                    if (error.isEmpty() && !q.exec(QString::fromLatin1(statement)))
+                        error = sqlError(QStringLiteral("creating the schema in %1").arg(path), q.lastError());
+                if (error.isEmpty()
+                    && !q.exec(QStringLiteral("PRAGMA user_version = %1").arg(schemaVersion)))
+                    error = sqlError(QStringLiteral("setting the schema version"), q.lastError());
+                if (error.isEmpty())
+                    db.commit();
+                else
+                    db.rollback();
+            }
+        }
+    }
+    if (!error.isEmpty()) {
+        close();
+        return error;
+    }
+    m_path = path;
+    m_open = true;
+    return {};
+}
+
+QString BurninHistory::record(const BurninHistoryRun &run)
+{
+    if (!m_open)
+        return QStringLiteral("burn-in history: not open");
+    if (run.runId.isEmpty())
+        return QStringLiteral("burn-in history: a run needs a run id");
+    QSqlDatabase db = QSqlDatabase::database(m_connection, false);
+    QSqlQuery exists(db);
+    exists.prepare(QStringLiteral("SELECT COUNT(*) FROM burnin_results WHERE run_id = ?"));
+    exists.addBindValue(run.runId);
+    if (!exists.exec() || !exists.next())
+        return sqlError(QStringLiteral("looking up run %1").arg(run.runId), exists.lastError());
+    if (exists.value(0).toInt() > 0)
+        return QStringLiteral("burn-in history: run %1 is already recorded").arg(run.runId);
+
+    const QString time = run.time.toUTC().toString(Qt::ISODateWithMs);
+    if (!db.transaction())
+        return sqlError(QStringLiteral("starting a transaction"), db.lastError());
+    QSqlQuery q(db);
+    q.prepare(QStringLiteral(
+        "INSERT INTO burnin_results (run_id, job_id, node, gpu_index, gpu_uuid, model, test, backend,"
+        " figure, figures, verdict, reason, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    for (const BurninNodeRun &node : run.nodes) {
+        for (const BurninResult &r : node.results) {
+            const BurninGpuVerdict *gpu = run.verdict.gpu(node.node, r.gpu);
+            const BurninTestVerdict *test = gpu ? gpu->test(r.test) : nullptr;
+            QString verdict = r.passed ? QStringLiteral("pass") : QStringLiteral("fail");
+            QString reason = r.reasons.join(QLatin1Char('\n'));
+            if (test) {
+                verdict = test->skipped ? QStringLiteral("skip")
+                                        : (test->passed ? QStringLiteral("pass") : QStringLiteral("fail"));
+                reason = test->reasons.join(QLatin1Char('\n'));
+            }
+            const QVariant figure = test && test->figure ? QVariant(*test->figure) : QVariant();
+            q.addBindValue(run.runId);
+            q.addBindValue(run.jobId.isEmpty() ? QVariant() : QVariant(run.jobId));
+            q.addBindValue(node.node);
+            q.addBindValue(r.gpu);
+            q.addBindValue(r.uuid);
+            q.addBindValue(gpu ? QVariant(gpu->model) : QVariant());
+            q.addBindValue(r.test);
+            q.addBindValue(r.backend);
+            q.addBindValue(figure);
+            q.addBindValue(r.figuresJson.isEmpty() ? QVariant() : QVariant(QString::fromUtf8(r.figuresJson)));
+            q.addBindValue(verdict);
+            q.addBindValue(reason);
+            q.addBindValue(time);
+            if (!q.exec()) {
+                const QString error = sqlError(QStringLiteral("recording run %1").arg(run.runId), q.lastError());
+                db.rollback();
+                return error;
+            }
+        }
+    }
+    if (!db.commit())
+        return sqlError(QStringLiteral("committing run %1").arg(run.runId), db.lastError());
+    return {};
+}
+
+QString BurninHistory::recordsForGpu(const QString &gpuUuid, const QString &test,
+                                     QVector<BurninHistoryRecord> *out) const
+{
+    if (!m_open)
+        return QStringLiteral("burn-in history: not open");
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    q.prepare(QString::fromLatin1(selectColumns)
+              + QStringLiteral("WHERE gpu_uuid = ? AND (? = '' OR test = ?) ORDER BY recorded_at, id"));
+    q.addBindValue(gpuUuid);
+    q.addBindValue(test);
+    q.addBindValue(test);
+    return runSelect(q, out, QStringLiteral("reading GPU %1").arg(gpuUuid));
+}
+
+QString BurninHistory::recordsForRun(const QString &runId, QVector<BurninHistoryRecord> *out) const
+{
+    if (!m_open)
+        return QStringLiteral("burn-in history: not open");
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    q.prepare(QString::fromLatin1(selectColumns) + QStringLiteral("WHERE run_id = ? ORDER BY node, gpu_index, id"));
+    q.addBindValue(runId);
+    return runSelect(q, out, QStringLiteral("reading run %1").arg(runId));
+}
+
+QString BurninHistory::runIds(int limit, QStringList *out) const
+{
+    if (!m_open)
+        return QStringLiteral("burn-in history: not open");
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    q.prepare(QStringLiteral("SELECT run_id FROM burnin_results GROUP BY run_id"
+                             " ORDER BY MAX(recorded_at) DESC, MAX(id) DESC LIMIT ?"));
+    q.addBindValue(limit);
+    if (!q.exec())
+        return sqlError(QStringLiteral("listing runs"), q.lastError());
+    out->clear();
+    while (q.next())
+        out->append(q.value(0).toString());
+    return {};
+}
+
+} // namespace strata

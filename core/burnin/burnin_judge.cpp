@@ -1,0 +1,231 @@
+#include "burnin_judge.h"
+
+#include <QHash>
+#include <QSet>
+
+#include <algorithm>
+#include <cmath>
+
+namespace strata {
+
+namespace {
+
+QString number(double v)
+{
+    if (std::fabs(v) >= 100)
+        return QString::number(v, 'f', 1);
+    if (std::fabs(v) >= 1)
+        return QString::number(v, 'f', 2);
+    return QString::number(v, 'g', 3);
+}
+
+QString percent(double fraction) { return QString::number(std::lround(fraction * 100)) + QLatin1Char('%'); }
+
+// Throttle reasons that mean the GPU was slowed by heat or a hardware signal: a fault.
+// power_cap under a full GEMM is normal on many nodes and only noted.
+const QStringList faultThrottles{QStringLiteral("sw_thermal"), QStringLiteral("hw_slowdown"),
+                                 QStringLiteral("hw_thermal"), QStringLiteral("hw_power_brake")};
+
+struct GpuEntry
+{
+    const BurninNodeRun *run = nullptr;
+    BurninGpuInfo info;
+    QString model;
+    QString backend;
+};
+
+QString peerGroup(const GpuEntry &e) { return e.backend + QLatin1Char('/') + e.model; }
+
+const BurninResult *findResult(const BurninNodeRun &run, int gpu, const QString &test)
+{
+    for (const BurninResult &r : run.results)
+        if (r.gpu == gpu && r.test == test)
+            return &r;
+    return nullptr;
+}
+
+std::optional<double> headline(const BurninResult &r)
+{
+    if (r.test == QLatin1String("gemm"))
+        return r.tflops;
+    if (r.test == QLatin1String("hbm"))
+        return r.copyTBps;
+    if (r.test == QLatin1String("pcie"))
+        return r.hostToDeviceGBps;
+    if (r.test == QLatin1String("p2p") && !r.peers.isEmpty()) {
+        double lowest = r.peers.first().second;
+        for (const auto &p : r.peers)
+            lowest = std::min(lowest, p.second);
+        return lowest;
+    }
+    return std::nullopt;
+}
+
+struct Judging
+{
+    const GpuCatalog &catalog;
+    QHash<QString, double> bestTflops;   // by peer group
+    QHash<QString, double> bestCopyTBps;
+};
+
+void judgePerformance(const GpuEntry &e, const BurninResult &r, const BurninCriteria &criteria,
+                      bool haveCriteria, const Judging &j, const QString &prefix, BurninTestVerdict &t)
+{
+    const bool cpu = e.backend == QLatin1String("cpu");
+    const double peerFraction = haveCriteria ? criteria.peerFraction : BurninJudge::defaultPeerFraction;
+    auto check = [&](double value, double floor, double best, const QString &unit, const QString &what) {
+        if (!cpu && haveCriteria && floor > 0 && value < floor)
+            t.reasons << QStringLiteral("%1 %2: %3%4 is below the %5 floor of %6")
+                             .arg(prefix, t.test, what, number(value) + unit, e.model, number(floor));
+        if (best > 0 && value < peerFraction * best)
+            t.reasons << QStringLiteral("%1 %2: %3%4 is %5 of the best GPU in this run (%6); needs %7")
+                             .arg(prefix, t.test, what, number(value) + unit, percent(value / best),
+                                  number(best), percent(peerFraction));
+    };
+    if (r.test == QLatin1String("gemm") && r.tflops)
+        check(*r.tflops, criteria.gemmFloorTflops, j.bestTflops.value(peerGroup(e)),
+              QStringLiteral(" TFLOPS"), QString());
+    if (r.test == QLatin1String("hbm") && r.copyTBps)
+        check(*r.copyTBps, criteria.hbmFloorTBps, j.bestCopyTBps.value(peerGroup(e)),
+              QStringLiteral(" TB/s"), QStringLiteral("copy bandwidth "));
+}
+
+void judgeTelemetry(const GpuEntry &e, const BurninResult &r, const BurninCriteria &criteria,
+                    bool haveCriteria, const QString &prefix, BurninTestVerdict &t, QStringList &notes)
+{
+    if (!r.telemetry || e.backend == QLatin1String("cpu"))
+        return;
+    const BurninTelemetrySummary &tel = *r.telemetry;
+    // The mean, not the minimum: the first sample of a test may catch the clock still ramping.
+    if (haveCriteria && criteria.minSmClockMHz > 0 && r.test == QLatin1String("gemm")
+        && tel.meanSmClockMHz && *tel.meanSmClockMHz < criteria.minSmClockMHz)
+        t.reasons << QStringLiteral("%1 %2: mean SM clock %3 MHz under load (needs %4 MHz)")
+                         .arg(prefix, t.test, number(*tel.meanSmClockMHz), number(criteria.minSmClockMHz));
+    if (haveCriteria && criteria.maxTempC > 0 && tel.maxTempC && *tel.maxTempC > criteria.maxTempC)
+        t.reasons << QStringLiteral("%1 %2: reached %3 °C (limit %4 °C)")
+                         .arg(prefix, t.test, number(*tel.maxTempC), number(criteria.maxTempC));
+    QStringList faults;
+    for (const QString &reason : tel.throttleReasons)
+        if (faultThrottles.contains(reason))
+            faults << reason;
+    if (!faults.isEmpty())
+        t.reasons << QStringLiteral("%1 %2: throttled (%3)").arg(prefix, t.test, faults.join(QStringLiteral(", ")));
+    if (tel.throttleReasons.contains(QStringLiteral("power_cap")))
+        notes << QStringLiteral("%1 %2: ran at its power cap").arg(prefix, t.test);
+}
+
+} // namespace
+
+BurninVerdict BurninJudge::judge(const QVector<BurninNodeRun> &runs, const GpuCatalog &catalog,
+                                 const BurninExpectation &expectation)
+{
+    BurninVerdict v;
+    auto problem = [&v](const QString &node, const QString &text) {
+        v.problems << QStringLiteral("%1: %2").arg(node, text);
+        if (!v.problemNodes.contains(node))
+            v.problemNodes << node;
+    };
+
+    QSet<QString> reported;
+    for (const BurninNodeRun &run : runs)
+        reported.insert(run.node);
+    for (auto it = expectation.gpusByNode.cbegin(); it != expectation.gpusByNode.cend(); ++it)
+        if (!reported.contains(it.key()))
+            problem(it.key(), QStringLiteral("no output from the agent"));
+
+    QVector<GpuEntry> entries;
+    bool anyCpu = false;
+    for (const BurninNodeRun &run : runs) {
+        if (!run.launchError.isEmpty()) {
+            problem(run.node, QStringLiteral("the agent did not run: %1").arg(run.launchError));
+            continue;
+        }
+        for (const BurninParseError &e : run.parseErrors)
+            problem(run.node, QStringLiteral("unreadable agent output, %1").arg(e.message));
+        for (const BurninError &e : run.errors)
+            if (!e.gpu)
+                problem(run.node, QStringLiteral("agent error: %1").arg(e.message));
+        if (!run.start) {
+            problem(run.node, QStringLiteral("the agent never reported its GPUs (no start event)"));
+            continue;
+        }
+        if (!run.summary)
+            problem(run.node, QStringLiteral("the agent's output ended without a summary (killed, "
+                                             "or the connection was lost)"));
+        const int expected = expectation.gpusByNode.value(run.node, -1);
+        if (expected >= 0 && run.start->gpus.size() < expected)
+            problem(run.node, QStringLiteral("%1 of %2 expected GPUs reported")
+                                  .arg(run.start->gpus.size()).arg(expected));
+        anyCpu = anyCpu || run.start->backend == QLatin1String("cpu");
+        for (const BurninGpuInfo &gpu : run.start->gpus) {
+            GpuEntry e;
+            e.run = &run;
+            e.info = gpu;
+            e.backend = run.start->backend;
+            const QString byName = catalog.modelForName(gpu.model.isEmpty() ? gpu.name : gpu.model);
+            e.model = byName.isEmpty() ? gpu.model : byName;
+            entries << e;
+        }
+    }
+
+    Judging j{catalog, {}, {}};
+    for (const GpuEntry &e : entries) {
+        for (const BurninResult &r : e.run->results) {
+            if (r.gpu != e.info.index)
+                continue;
+            if (r.test == QLatin1String("gemm") && r.tflops)
+                j.bestTflops[peerGroup(e)] = std::max(j.bestTflops.value(peerGroup(e)), *r.tflops);
+            if (r.test == QLatin1String("hbm") && r.copyTBps)
+                j.bestCopyTBps[peerGroup(e)] = std::max(j.bestCopyTBps.value(peerGroup(e)), *r.copyTBps);
+        }
+    }
+
+    for (const GpuEntry &e : entries) {
+        BurninGpuVerdict g;
+        g.node = e.run->node;
+        g.gpu = e.info.index;
+        g.uuid = e.info.uuid;
+        g.model = e.model;
+        g.backend = e.backend;
+        const GpuSpec *spec = catalog.gpu(e.model);
+        const BurninCriteria criteria = spec ? spec->burnin : BurninCriteria{};
+        const QString prefix = QStringLiteral("%1 GPU %2").arg(g.node).arg(g.gpu);
+        for (const QString &test : e.run->start->tests) {
+            BurninTestVerdict t;
+            t.test = test;
+            const BurninResult *r = findResult(*e.run, g.gpu, test);
+            if (!r) {
+                t.reasons << QStringLiteral("%1 %2: no result (the agent stopped before it)").arg(prefix, test);
+            } else if (!r->skipped.isEmpty()) {
+                t.skipped = true;
+            } else if (!r->error.isEmpty()) {
+                t.reasons << QStringLiteral("%1 %2: %3").arg(prefix, test, r->error);
+            } else {
+                t.figure = headline(*r);
+                if (!r->passed)
+                    for (const QString &reason : r->reasons)
+                        t.reasons << QStringLiteral("%1 %2: %3").arg(prefix, test, reason);
+                judgePerformance(e, *r, criteria, spec != nullptr, j, prefix, t);
+                judgeTelemetry(e, *r, criteria, spec != nullptr, prefix, t, g.notes);
+                if (r->test == QLatin1String("p2p"))
+                    for (int peer : r->unreachablePeers)
+                        g.notes << QStringLiteral("%1 p2p: no peer access to GPU %2").arg(prefix).arg(peer);
+            }
+            t.passed = t.reasons.isEmpty();
+            g.reasons << t.reasons;
+            g.tests << t;
+        }
+        g.passed = g.reasons.isEmpty();
+        v.gpus << g;
+    }
+    if (anyCpu)
+        v.notes << QStringLiteral("backend cpu: simulated devices, so the per-model floors, clock and "
+                                  "temperature limits do not apply; correctness and the peer fraction "
+                                  "(%1 of the best device) do")
+                       .arg(percent(defaultPeerFraction));
+    v.passed = v.problems.isEmpty()
+        && std::all_of(v.gpus.cbegin(), v.gpus.cend(), [](const BurninGpuVerdict &g) { return g.passed; });
+    return v;
+}
+
+} // namespace strata

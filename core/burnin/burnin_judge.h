@@ -1,0 +1,28 @@
+#pragma once
+
+#include "burnin_node_run.h"
+#include "burnin_verdict.h"
+
+#include "model/gpu_catalog.h"
+
+namespace strata {
+
+// Judges all GPU results of one burn-in run (one or more nodes) against the catalog's burn-in
+// criteria and against the best GPU of the same model in the same run. Pure function.
+//
+// A GPU fails on: the agent's own correctness failure (mismatches, bit errors, reference
+// check), a test error or missing result, a figure below the model's absolute floor (not for
+// the cpu backend), a figure below peerFraction of the best peer, SM clock below
+// minSmClockMHz or temperature above maxTempC while under load, or thermal/hardware slowdown.
+// The run fails too when an expected node or GPU is missing or the output is broken.
+class BurninJudge
+{
+public:
+    static BurninVerdict judge(const QVector<BurninNodeRun> &runs, const GpuCatalog &catalog,
+                               const BurninExpectation &expectation);
+
+    // Peer fraction used when the model is unknown to the catalog (the cpu backend).
+    static constexpr double defaultPeerFraction = 0.9;
+};
+
+} // namespace strata

@@ -1,0 +1,30 @@
+#include "burnin_verdict.h"
+
+namespace strata {
+
+const BurninTestVerdict *BurninGpuVerdict::test(const QString &name) const
+{
+    for (const BurninTestVerdict &t : tests)
+        if (t.test == name)
+            return &t;
+    return nullptr;
+}
+
+QStringList BurninVerdict::failedNodes() const
+{
+    QStringList nodes = problemNodes;
+    for (const BurninGpuVerdict &g : gpus)
+        if (!g.passed && !nodes.contains(g.node))
+            nodes << g.node;
+    return nodes;
+}
+
+const BurninGpuVerdict *BurninVerdict::gpu(const QString &node, int index) const
+{
+    for (const BurninGpuVerdict &g : gpus)
+        if (g.node == node && g.gpu == index)
+            return &g;
+    return nullptr;
+}
+
+} // namespace strata
