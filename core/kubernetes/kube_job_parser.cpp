@@ -1,0 +1,84 @@
+#include "kube_job_parser.h"
+
+#include "kube_json.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+
+#include <cmath>
+
+namespace strata {
+
+namespace {
+
+using namespace Qt::StringLiterals;
+
+KubeJob parseJob(const QJsonObject &object)
+{
+    KubeJob job;
+    const QJsonObject metadata = object.value("metadata"_L1).toObject();
+    const QJsonObject spec = object.value("spec"_L1).toObject();
+    const QJsonObject status = object.value("status"_L1).toObject();
+    job.namespaceName = KubeJson::string(metadata, "namespace"_L1);
+    job.name = KubeJson::string(metadata, "name"_L1);
+    job.uid = KubeJson::string(metadata, "uid"_L1);
+    job.labels = KubeJson::stringMap(metadata, "labels"_L1);
+    job.annotations = KubeJson::stringMap(metadata, "annotations"_L1);
+    job.createdAt = KubeJson::timestamp(metadata, "creationTimestamp"_L1);
+    job.deleting = metadata.contains("deletionTimestamp"_L1);
+
+    job.parallelism = spec.value("parallelism"_L1).toInt(1);
+    if (spec.contains("completions"_L1) && !spec.value("completions"_L1).isNull())
+        job.completions = spec.value("completions"_L1).toInt();
+    job.backoffLimit = spec.value("backoffLimit"_L1).toInt(6);
+    job.activeDeadlineSeconds = qint64(spec.value("activeDeadlineSeconds"_L1).toDouble(0));
+    job.suspended = spec.value("suspend"_L1).toBool();
+    job.indexed = KubeJson::string(spec, "completionMode"_L1) == QLatin1String("Indexed");
+    const QJsonObject podSpec = spec.value("template"_L1).toObject().value("spec"_L1).toObject();
+    const QJsonArray containers = podSpec.value("containers"_L1).toArray();
+    job.gpusPerPod = int(std::lround(KubeJson::containerRequest(containers, "nvidia.com/gpu"_L1)));
+    job.nodeSelector = KubeJson::stringMap(podSpec, "nodeSelector"_L1);
+    if (!containers.isEmpty()) {
+        const QJsonObject first = containers.first().toObject();
+        job.image = KubeJson::string(first, "image"_L1);
+        job.command = KubeJson::commandLine(first);
+        job.workDir = KubeJson::string(first, "workingDir"_L1);
+    }
+
+    job.active = status.value("active"_L1).toInt();
+    job.ready = status.value("ready"_L1).toInt();
+    job.succeeded = status.value("succeeded"_L1).toInt();
+    job.failed = status.value("failed"_L1).toInt();
+    job.startedAt = KubeJson::timestamp(status, "startTime"_L1);
+    job.finishedAt = KubeJson::timestamp(status, "completionTime"_L1);
+    for (const QJsonValue &value : status.value("conditions"_L1).toArray()) {
+        const QJsonObject condition = value.toObject();
+        const QString type = KubeJson::string(condition, "type"_L1);
+        if (KubeJson::string(condition, "status"_L1) != QLatin1String("True"))
+            continue;
+        if (type == QLatin1String("Complete") || type == QLatin1String("Failed")) {
+            job.finishedCondition = type;
+            job.finishedReason = KubeJson::string(condition, "reason"_L1);
+            job.finishedMessage = KubeJson::string(condition, "message"_L1);
+            if (job.finishedAt == 0)
+                job.finishedAt = KubeJson::timestamp(condition, "lastTransitionTime"_L1);
+        }
+    }
+    return job;
+}
+
+} // namespace
+
+KubeJobParseResult KubeJobParser::parse(const QByteArray &json)
+{
+    KubeJobParseResult result;
+    QJsonArray items;
+    if (!KubeJson::listItems(json, "Job"_L1, &items, &result.error))
+        return result;
+    result.jobs.reserve(items.size());
+    for (const QJsonValue &item : std::as_const(items))
+        result.jobs << parseJob(item.toObject());
+    return result;
+}
+
+} // namespace strata

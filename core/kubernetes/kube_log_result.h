@@ -1,0 +1,16 @@
+#pragma once
+
+#include <QString>
+
+namespace strata {
+
+// Logs of a Kubernetes job or pod, or why they could not be read (kubectl's own words).
+struct KubeLogResult
+{
+    bool ok = false;
+    QString target; // "namespace/name"
+    QString text;
+    QString error;
+};
+
+} // namespace strata

@@ -1,0 +1,127 @@
+#include "kube_pod_parser.h"
+
+#include "kube_json.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+
+#include <algorithm>
+#include <cmath>
+
+namespace strata {
+
+namespace {
+
+using namespace Qt::StringLiterals;
+
+QVector<int> parseIndices(const QString &text)
+{
+    QVector<int> indices;
+    for (QStringView part : QStringView(text).split(u',', Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const int index = part.trimmed().toInt(&ok);
+        if (ok && index >= 0)
+            indices << index;
+    }
+    std::sort(indices.begin(), indices.end());
+    return indices;
+}
+
+// kubectl's STATUS column (printPod): the phase, overridden by container states.
+void fillStatus(KubePod &pod, const QJsonObject &status, const QJsonObject &metadata)
+{
+    pod.status = KubeJson::string(status, "reason"_L1);
+    if (pod.status.isEmpty())
+        pod.status = pod.phase.isEmpty() ? u"Pending"_s : pod.phase;
+    bool running = false;
+    const QJsonArray containers = status.value("containerStatuses"_L1).toArray();
+    for (qsizetype i = containers.size() - 1; i >= 0; --i) {
+        const QJsonObject cs = containers.at(i).toObject();
+        pod.restarts += cs.value("restartCount"_L1).toInt();
+        const QJsonObject state = cs.value("state"_L1).toObject();
+        const QJsonObject waiting = state.value("waiting"_L1).toObject();
+        const QJsonObject terminated = state.value("terminated"_L1).toObject();
+        if (!KubeJson::string(waiting, "reason"_L1).isEmpty()) {
+            pod.status = KubeJson::string(waiting, "reason"_L1);
+            if (pod.message.isEmpty())
+                pod.message = KubeJson::string(waiting, "message"_L1);
+        } else if (state.contains("terminated"_L1)) {
+            pod.status = KubeJson::string(terminated, "reason"_L1);
+            if (pod.status.isEmpty())
+                pod.status = u"ExitCode:%1"_s.arg(terminated.value("exitCode"_L1).toInt());
+            pod.finishedAt = std::max(pod.finishedAt, KubeJson::timestamp(terminated, "finishedAt"_L1));
+        } else if (state.contains("running"_L1) && cs.value("ready"_L1).toBool()) {
+            running = true;
+        }
+    }
+    if (pod.status == QLatin1String("Completed") && running)
+        pod.status = u"Running"_s;
+    if (pod.deleting || !KubeJson::string(metadata, "deletionTimestamp"_L1).isEmpty())
+        pod.status = u"Terminating"_s;
+}
+
+KubePod parsePod(const QJsonObject &object)
+{
+    KubePod pod;
+    const QJsonObject metadata = object.value("metadata"_L1).toObject();
+    const QJsonObject spec = object.value("spec"_L1).toObject();
+    const QJsonObject status = object.value("status"_L1).toObject();
+    pod.namespaceName = KubeJson::string(metadata, "namespace"_L1);
+    pod.name = KubeJson::string(metadata, "name"_L1);
+    pod.uid = KubeJson::string(metadata, "uid"_L1);
+    pod.labels = KubeJson::stringMap(metadata, "labels"_L1);
+    pod.createdAt = KubeJson::timestamp(metadata, "creationTimestamp"_L1);
+    pod.deleting = metadata.contains("deletionTimestamp"_L1);
+    for (const QJsonValue &ref : metadata.value("ownerReferences"_L1).toArray()) {
+        const QJsonObject owner = ref.toObject();
+        if (owner.value("controller"_L1).toBool() || pod.ownerKind.isEmpty()) {
+            pod.ownerKind = KubeJson::string(owner, "kind"_L1);
+            pod.ownerName = KubeJson::string(owner, "name"_L1);
+            pod.ownerUid = KubeJson::string(owner, "uid"_L1);
+        }
+    }
+    const QJsonObject annotations = metadata.value("annotations"_L1).toObject();
+    pod.gpuIndices = parseIndices(annotations.value(KubePodParser::gpuIndicesAnnotation()).toString());
+
+    pod.nodeName = KubeJson::string(spec, "nodeName"_L1);
+    const QJsonArray containers = spec.value("containers"_L1).toArray();
+    pod.gpus = int(std::lround(KubeJson::containerRequest(containers, "nvidia.com/gpu"_L1)));
+    pod.cpus = KubeJson::containerRequest(containers, "cpu"_L1);
+    if (!containers.isEmpty()) {
+        const QJsonObject first = containers.first().toObject();
+        pod.image = KubeJson::string(first, "image"_L1);
+        pod.command = KubeJson::commandLine(first);
+        pod.workDir = KubeJson::string(first, "workingDir"_L1);
+    }
+
+    pod.phase = KubeJson::string(status, "phase"_L1);
+    pod.startedAt = KubeJson::timestamp(status, "startTime"_L1);
+    pod.reason = KubeJson::string(status, "reason"_L1);
+    pod.message = KubeJson::string(status, "message"_L1);
+    for (const QJsonValue &value : status.value("conditions"_L1).toArray()) {
+        const QJsonObject condition = value.toObject();
+        if (KubeJson::string(condition, "type"_L1) == QLatin1String("PodScheduled")
+            && KubeJson::string(condition, "status"_L1) == QLatin1String("False")) {
+            pod.reason = KubeJson::string(condition, "reason"_L1);
+            pod.message = KubeJson::string(condition, "message"_L1);
+        }
+    }
+    fillStatus(pod, status, metadata);
+    return pod;
+}
+
+} // namespace
+
+KubePodParseResult KubePodParser::parse(const QByteArray &json)
+{
+    KubePodParseResult result;
+    QJsonArray items;
+    if (!KubeJson::listItems(json, "Pod"_L1, &items, &result.error))
+        return result;
+    result.pods.reserve(items.size());
+    for (const QJsonValue &item : std::as_const(items))
+        result.pods << parsePod(item.toObject());
+    return result;
+}
+
+} // namespace strata

@@ -1,0 +1,135 @@
+#include "kubectl_commands.h"
+
+#include <QRegularExpression>
+
+namespace strata {
+
+using namespace Qt::StringLiterals;
+
+KubectlCommands::KubectlCommands(QString kubectl, QString context, int requestTimeoutSeconds)
+    : m_kubectl(kubectl.isEmpty() ? u"kubectl"_s : std::move(kubectl)), m_context(std::move(context)),
+      m_requestTimeoutSeconds(requestTimeoutSeconds)
+{
+}
+
+QStringList KubectlCommands::command(const QStringList &args) const
+{
+    QStringList argv{m_kubectl};
+    if (!m_context.isEmpty())
+        argv << u"--context"_s << m_context;
+    if (m_requestTimeoutSeconds > 0)
+        argv << u"--request-timeout=%1s"_s.arg(m_requestTimeoutSeconds);
+    return argv + args;
+}
+
+static QStringList scope(const QString &namespaceName)
+{
+    return namespaceName.isEmpty() ? QStringList{u"--all-namespaces"_s} : QStringList{u"-n"_s, namespaceName};
+}
+
+QStringList KubectlCommands::getNodes() const
+{
+    return command({u"get"_s, u"nodes"_s, u"-o"_s, u"json"_s});
+}
+
+QStringList KubectlCommands::getPods(const QString &namespaceName) const
+{
+    return command(QStringList{u"get"_s, u"pods"_s} + scope(namespaceName) + QStringList{u"-o"_s, u"json"_s});
+}
+
+QStringList KubectlCommands::getJobs(const QString &namespaceName) const
+{
+    return command(QStringList{u"get"_s, u"jobs"_s} + scope(namespaceName) + QStringList{u"-o"_s, u"json"_s});
+}
+
+QStringList KubectlCommands::createFromStdin() const
+{
+    return command({u"create"_s, u"-f"_s, u"-"_s, u"-o"_s, u"json"_s});
+}
+
+QStringList KubectlCommands::deleteJob(const QString &namespaceName, const QString &name) const
+{
+    return command({u"delete"_s, u"job"_s, name, u"-n"_s, namespaceName, u"--cascade=background"_s,
+                    u"--wait=false"_s});
+}
+
+QStringList KubectlCommands::deletePod(const QString &namespaceName, const QString &name) const
+{
+    return command({u"delete"_s, u"pod"_s, name, u"-n"_s, namespaceName, u"--wait=false"_s});
+}
+
+QStringList KubectlCommands::cordon(const QStringList &nodes) const
+{
+    return command(QStringList{u"cordon"_s} + nodes);
+}
+
+QStringList KubectlCommands::uncordon(const QStringList &nodes) const
+{
+    return command(QStringList{u"uncordon"_s} + nodes);
+}
+
+QStringList KubectlCommands::annotateNodes(const QStringList &nodes, const QString &key, const QString &value) const
+{
+    return command(QStringList{u"annotate"_s, u"--overwrite"_s, u"node"_s} + nodes
+                   + QStringList{key + u'=' + value});
+}
+
+QStringList KubectlCommands::removeNodeAnnotation(const QStringList &nodes, const QString &key) const
+{
+    return command(QStringList{u"annotate"_s, u"node"_s} + nodes + QStringList{key + u'-'});
+}
+
+QStringList KubectlCommands::jobLogs(const QString &namespaceName, const QString &job, int tailLines) const
+{
+    return command({u"logs"_s, u"-n"_s, namespaceName, u"-l"_s, u"job-name="_s + job, u"--prefix"_s,
+                    u"--max-log-requests=20"_s, u"--tail=%1"_s.arg(tailLines)});
+}
+
+QStringList KubectlCommands::podLogs(const QString &namespaceName, const QString &pod, const QString &container,
+                                     int tailLines) const
+{
+    QStringList args{u"logs"_s, u"-n"_s, namespaceName, pod, u"--tail=%1"_s.arg(tailLines)};
+    if (!container.isEmpty())
+        args << u"-c"_s << container;
+    return command(args);
+}
+
+bool KubectlCommands::isValidObjectName(const QString &name)
+{
+    static const QRegularExpression re(u"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"_s);
+    return name.size() <= 253 && re.match(name).hasMatch();
+}
+
+bool KubectlCommands::isValidNamespace(const QString &name)
+{
+    static const QRegularExpression re(u"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"_s);
+    return name.size() <= 63 && re.match(name).hasMatch();
+}
+
+bool KubectlCommands::splitId(const QString &id, QString *namespaceName, QString *name, QString *error)
+{
+    const qsizetype slash = id.indexOf(u'/');
+    *namespaceName = id.left(slash);
+    *name = id.mid(slash + 1);
+    if (slash <= 0 || !isValidNamespace(*namespaceName) || !isValidObjectName(*name)) {
+        *error = u"\"%1\" is not a Kubernetes job id: expected NAMESPACE/NAME, e.g. default/train-1"_s.arg(id);
+        return false;
+    }
+    return true;
+}
+
+bool KubectlCommands::validNodes(const QStringList &nodes, QString *error)
+{
+    if (nodes.isEmpty()) {
+        *error = u"no nodes given"_s;
+        return false;
+    }
+    for (const QString &node : nodes)
+        if (!isValidObjectName(node)) {
+            *error = u"\"%1\" is not a Kubernetes node name"_s.arg(node);
+            return false;
+        }
+    return true;
+}
+
+} // namespace strata

@@ -1,0 +1,46 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+namespace strata {
+
+// kubectl argument lists for KubernetesSource: one place that knows the flags, and refuses
+// names that kubectl would read as options or that the API would reject anyway.
+class KubectlCommands
+{
+public:
+    KubectlCommands(QString kubectl, QString context, int requestTimeoutSeconds);
+
+    // `kubectl [--context C] --request-timeout=Ns ARGS...`
+    QStringList command(const QStringList &args) const;
+
+    QStringList getNodes() const;
+    // All namespaces when namespaceName is empty.
+    QStringList getPods(const QString &namespaceName) const;
+    QStringList getJobs(const QString &namespaceName) const;
+    QStringList createFromStdin() const;
+    QStringList deleteJob(const QString &namespaceName, const QString &name) const;
+    QStringList deletePod(const QString &namespaceName, const QString &name) const;
+    QStringList cordon(const QStringList &nodes) const;
+    QStringList uncordon(const QStringList &nodes) const;
+    QStringList annotateNodes(const QStringList &nodes, const QString &key, const QString &value) const;
+    QStringList removeNodeAnnotation(const QStringList &nodes, const QString &key) const;
+    // Logs of every pod of a Job (prefixed by pod), or of one pod.
+    QStringList jobLogs(const QString &namespaceName, const QString &job, int tailLines) const;
+    QStringList podLogs(const QString &namespaceName, const QString &pod, const QString &container,
+                        int tailLines) const;
+
+    // "namespace/name" -> (namespace, name); false with *error when it is not such an id.
+    static bool splitId(const QString &id, QString *namespaceName, QString *name, QString *error);
+    static bool isValidObjectName(const QString &name); // RFC 1123 subdomain, at most 253
+    static bool isValidNamespace(const QString &name);  // RFC 1123 label, at most 63
+    static bool validNodes(const QStringList &nodes, QString *error);
+
+private:
+    QString m_kubectl;
+    QString m_context;
+    int m_requestTimeoutSeconds;
+};
+
+} // namespace strata

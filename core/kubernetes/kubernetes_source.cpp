@@ -1,0 +1,260 @@
+#include "kubernetes_source.h"
+
+#include "kube_job_manifest.h"
+#include "kube_job_parser.h"
+#include "kube_node_parser.h"
+#include "kube_pod_parser.h"
+#include "kube_status_parser.h"
+#include "kubernetes_part_builder.h"
+#include "ssh/remote_shell.h"
+
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLoggingCategory>
+#include <QRandomGenerator>
+#include <QtConcurrent/QtConcurrentRun>
+
+Q_LOGGING_CATEGORY(lcKubernetes, "strata.kubernetes")
+
+namespace strata {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+QString randomSuffix()
+{
+    static const char alphabet[] = "bcdfghjklmnpqrstvwxz2456789";
+    QString suffix;
+    for (int i = 0; i < 5; ++i)
+        suffix += QLatin1Char(alphabet[QRandomGenerator::global()->bounded(int(sizeof(alphabet) - 1))]);
+    return suffix;
+}
+
+void failPart(OrchestratorPart &part, const QString &message, const CommandResult &r)
+{
+    part.error = message;
+    part.transportFailed = !r.ran();
+    part.hostKeyUnknown = r.failure == CommandResult::Failure::HostKeyUnknown;
+    part.hostKeyFingerprint = r.hostKeyFingerprint;
+}
+
+} // namespace
+
+KubernetesSource::KubernetesSource(std::shared_ptr<RemoteShell> shell, const GpuCatalog &catalog,
+                                   KubernetesSourceOptions options)
+    : m_shell(std::move(shell)), m_catalog(catalog), m_options(std::move(options)),
+      m_commands(m_options.kubectl, m_options.context, m_options.requestTimeoutSeconds)
+{
+    m_pool.setMaxThreadCount(1);
+}
+
+KubernetesSource::~KubernetesSource()
+{
+    m_pool.waitForDone();
+}
+
+QString KubernetesSource::failure(const QString &what, const CommandResult &result)
+{
+    if (!result.ran())
+        return result.errorText();
+    const std::optional<KubeStatus> status = KubeStatusParser::parseKubectlError(result.stderrData);
+    const QString text = status && status->reason == QLatin1String("KubectlMissing") ? status->message
+                                                                                        : result.errorText();
+    return u"%1 failed: %2"_s.arg(what, text);
+}
+
+QFuture<OrchestratorPart> KubernetesSource::refresh()
+{
+    return QtConcurrent::run(&m_pool, [this] { return refreshBlocking(); });
+}
+
+OrchestratorPart KubernetesSource::refreshBlocking()
+{
+    QElapsedTimer clock;
+    clock.start();
+    OrchestratorPart part;
+    const QString ns = m_options.namespaceName;
+    // Started together: a transport that runs commands in parallel overlaps them.
+    QFuture<CommandResult> nodesRun = m_shell->run(m_commands.getNodes());
+    QFuture<CommandResult> podsRun = m_shell->run(m_commands.getPods(ns));
+    QFuture<CommandResult> jobsRun = m_shell->run(m_commands.getJobs(ns));
+    const CommandResult nodesResult = nodesRun.result();
+    const CommandResult podsResult = podsRun.result();
+    const CommandResult jobsResult = jobsRun.result();
+    const struct { const char *what; const CommandResult &result; } runs[] = {
+        {"kubectl get nodes", nodesResult}, {"kubectl get pods", podsResult}, {"kubectl get jobs", jobsResult}};
+    for (const auto &run : runs)
+        if (!run.result.ok()) {
+            failPart(part, failure(QString::fromLatin1(run.what), run.result), run.result);
+            return part;
+        }
+
+    KubeNodeParseResult nodes = KubeNodeParser::parse(nodesResult.stdoutData, m_catalog);
+    KubePodParseResult pods = KubePodParser::parse(podsResult.stdoutData);
+    KubeJobParseResult jobs = KubeJobParser::parse(jobsResult.stdoutData);
+    for (const auto &[what, error] : {std::pair{"nodes", nodes.error}, std::pair{"pods", pods.error},
+                                      std::pair{"jobs", jobs.error}})
+        if (!error.isEmpty()) {
+            part.error = u"kubectl get %1: %2"_s.arg(QLatin1String(what), error);
+            return part;
+        }
+    part = KubernetesPartBuilder::build(std::move(nodes.nodes), pods.pods, jobs.jobs,
+                                        QDateTime::currentSecsSinceEpoch());
+    m_barePods.clear();
+    for (const KubePod &pod : std::as_const(pods.pods))
+        if (pod.ownerKind != QLatin1String("Job"))
+            m_barePods.insert(pod.key());
+    if (!ns.isEmpty())
+        part.warnings << u"pods and jobs of namespace %1 only: GPUs other namespaces hold on these nodes "
+                         u"are not counted"_s.arg(ns);
+    part.durationMs = clock.elapsed();
+    part.bytesRead = nodesResult.stdoutData.size() + podsResult.stdoutData.size() + jobsResult.stdoutData.size();
+    return part;
+}
+
+QFuture<ActionResult> KubernetesSource::submit(const JobSubmission &submission)
+{
+    return QtConcurrent::run(&m_pool, [this, submission] { return submitBlocking(submission); });
+}
+
+ActionResult KubernetesSource::submitBlocking(const JobSubmission &submission)
+{
+    ActionResult result;
+    result.action = u"submit"_s;
+    result.target = submission.name;
+    QString error;
+    const QByteArray manifest = KubeJobManifest::build(submission, m_options.namespaceName,
+                                                       m_options.submittedBy, randomSuffix(), &error);
+    if (manifest.isEmpty()) {
+        result.message = error;
+        return result;
+    }
+    const CommandResult r = m_shell->run(m_commands.createFromStdin(), manifest).result();
+    if (!r.ok()) {
+        result.message = failure(u"kubectl create"_s, r);
+        return result;
+    }
+    const QJsonObject metadata = QJsonDocument::fromJson(r.stdoutData).object().value("metadata"_L1).toObject();
+    const QString name = metadata.value("name"_L1).toString();
+    const QString ns = metadata.value("namespace"_L1).toString();
+    if (name.isEmpty()) {
+        result.message = u"kubectl create answered without a job name: %1"_s.arg(QString::fromUtf8(r.stdoutData.left(300)));
+        return result;
+    }
+    result.ok = true;
+    result.jobId = ns + u'/' + name;
+    result.message = u"Created job %1"_s.arg(result.jobId);
+    return result;
+}
+
+QFuture<ActionResult> KubernetesSource::cancel(const QString &jobId)
+{
+    return QtConcurrent::run(&m_pool, [this, jobId] { return cancelBlocking(jobId); });
+}
+
+ActionResult KubernetesSource::cancelBlocking(const QString &jobId)
+{
+    ActionResult result;
+    result.action = u"cancel"_s;
+    result.target = jobId;
+    QString ns, name, error;
+    if (!KubectlCommands::splitId(jobId, &ns, &name, &error)) {
+        result.message = error;
+        return result;
+    }
+    const bool barePod = m_barePods.contains(jobId);
+    const CommandResult r = m_shell->run(barePod ? m_commands.deletePod(ns, name) : m_commands.deleteJob(ns, name)).result();
+    if (!r.ok()) {
+        result.message = failure(u"kubectl delete"_s, r);
+        return result;
+    }
+    result.ok = true;
+    result.message = barePod ? u"Cancelled pod %1"_s.arg(jobId)
+                             : u"Cancelled job %1 (its pods are deleted in the background)"_s.arg(jobId);
+    return result;
+}
+
+QFuture<ActionResult> KubernetesSource::drain(const QStringList &nodes, const QString &reason)
+{
+    return QtConcurrent::run(&m_pool, [this, nodes, reason] {
+        if (reason.trimmed().isEmpty())
+            return ActionResult{false, u"drain"_s, nodes.join(u','),
+                                u"a drain needs a reason (kept in the node annotation %1)"_s.arg(
+                                    KubeNodeParser::drainReasonAnnotation()),
+                                {}};
+        return nodeAction(u"drain"_s, nodes, m_commands.cordon(nodes),
+                          m_commands.annotateNodes(nodes, KubeNodeParser::drainReasonAnnotation(), reason),
+                          u"Cordoned %1: %2"_s.arg(nodes.join(u','), reason));
+    });
+}
+
+QFuture<ActionResult> KubernetesSource::resume(const QStringList &nodes)
+{
+    return QtConcurrent::run(&m_pool, [this, nodes] {
+        return nodeAction(u"resume"_s, nodes, m_commands.uncordon(nodes),
+                          m_commands.removeNodeAnnotation(nodes, KubeNodeParser::drainReasonAnnotation()),
+                          u"Uncordoned %1"_s.arg(nodes.join(u',')));
+    });
+}
+
+ActionResult KubernetesSource::nodeAction(const QString &action, const QStringList &nodes, const QStringList &first,
+                                          const QStringList &second, const QString &done)
+{
+    ActionResult result;
+    result.action = action;
+    result.target = nodes.join(u',');
+    QString error;
+    if (!KubectlCommands::validNodes(nodes, &error)) {
+        result.message = error;
+        return result;
+    }
+    const QString firstWhat = action == u"drain"_s ? u"cordon"_s : u"uncordon"_s;
+    const CommandResult r1 = m_shell->run(first).result();
+    if (!r1.ok()) {
+        result.message = failure(u"kubectl "_s + firstWhat, r1);
+        return result;
+    }
+    const CommandResult r2 = m_shell->run(second).result();
+    if (!r2.ok()) {
+        result.message = u"%1 done, but %2"_s.arg(firstWhat, failure(u"kubectl annotate"_s, r2));
+        return result;
+    }
+    result.ok = true;
+    result.message = done;
+    return result;
+}
+
+QFuture<KubeLogResult> KubernetesSource::logs(const QString &jobId, int tailLines)
+{
+    return QtConcurrent::run(&m_pool, [this, jobId, tailLines] {
+        QString ns, name, error;
+        if (!KubectlCommands::splitId(jobId, &ns, &name, &error))
+            return KubeLogResult{false, jobId, {}, error};
+        const QStringList argv = m_barePods.contains(jobId) ? m_commands.podLogs(ns, name, {}, tailLines)
+                                                            : m_commands.jobLogs(ns, name, tailLines);
+        return logsBlocking(jobId, argv);
+    });
+}
+
+QFuture<KubeLogResult> KubernetesSource::podLogs(const QString &podId, const QString &container, int tailLines)
+{
+    return QtConcurrent::run(&m_pool, [this, podId, container, tailLines] {
+        QString ns, name, error;
+        if (!KubectlCommands::splitId(podId, &ns, &name, &error))
+            return KubeLogResult{false, podId, {}, error};
+        return logsBlocking(podId, m_commands.podLogs(ns, name, container, tailLines));
+    });
+}
+
+KubeLogResult KubernetesSource::logsBlocking(const QString &id, const QStringList &argv)
+{
+    const CommandResult r = m_shell->run(argv).result();
+    if (!r.ok())
+        return KubeLogResult{false, id, {}, failure(u"kubectl logs"_s, r)};
+    return KubeLogResult{true, id, QString::fromUtf8(r.stdoutData), {}};
+}
+
+} // namespace strata

@@ -1,0 +1,73 @@
+#pragma once
+
+#include "kube_log_result.h"
+#include "kubectl_commands.h"
+#include "model/orchestrator_source.h"
+
+#include <QSet>
+#include <QThreadPool>
+
+#include <memory>
+
+namespace strata {
+
+class GpuCatalog;
+class RemoteShell;
+struct CommandResult;
+
+struct KubernetesSourceOptions
+{
+    QString kubectl = QStringLiteral("kubectl"); // path of kubectl on the remote host
+    QString context;       // --context; empty: the kubeconfig's current context
+    QString namespaceName; // pods and jobs of this namespace only; empty: all namespaces
+    QString submittedBy;   // written to strata.io/submitted-by on submitted Jobs
+    int requestTimeoutSeconds = 30;
+};
+
+// Kubernetes through kubectl over a RemoteShell (SSH to a bastion with a kubeconfig, or a
+// local runner in tests). A refresh runs `kubectl get nodes`, `get pods` and `get jobs`
+// (`-o json`, all namespaces unless a namespace is set) and joins them with
+// KubernetesPartBuilder. Actions: submit = `kubectl create -f -` of a KubeJobManifest;
+// cancel = `kubectl delete job` (pods deleted in the background; a bare pod is deleted
+// itself); drain = cordon + annotation strata.io/drain-reason; resume = uncordon + remove it.
+// Errors carry kubectl's (the API's) own words.
+//
+// Work runs on a private one-thread pool, so refreshes and actions never overlap and never
+// block the caller; m_barePods is touched only there.
+class KubernetesSource : public OrchestratorSource
+{
+public:
+    KubernetesSource(std::shared_ptr<RemoteShell> shell, const GpuCatalog &catalog,
+                     KubernetesSourceOptions options = {});
+    ~KubernetesSource() override;
+
+    QString kind() const override { return QStringLiteral("kubernetes"); }
+    QFuture<OrchestratorPart> refresh() override;
+    QFuture<ActionResult> submit(const JobSubmission &submission) override;
+    QFuture<ActionResult> cancel(const QString &jobId) override;
+    QFuture<ActionResult> drain(const QStringList &nodes, const QString &reason) override;
+    QFuture<ActionResult> resume(const QStringList &nodes) override;
+
+    // Last lines of a job's pods (each prefixed by its pod) or of one bare pod; id as in Job::id.
+    QFuture<KubeLogResult> logs(const QString &jobId, int tailLines = 200);
+    // One pod's container log ("namespace/pod"; container may be empty for one-container pods).
+    QFuture<KubeLogResult> podLogs(const QString &podId, const QString &container = {}, int tailLines = 200);
+
+private:
+    OrchestratorPart refreshBlocking();
+    ActionResult submitBlocking(const JobSubmission &submission);
+    ActionResult cancelBlocking(const QString &jobId);
+    ActionResult nodeAction(const QString &action, const QStringList &nodes, const QStringList &first,
+                            const QStringList &second, const QString &done);
+    KubeLogResult logsBlocking(const QString &id, const QStringList &argv);
+    static QString failure(const QString &what, const CommandResult &result);
+
+    std::shared_ptr<RemoteShell> m_shell;
+    const GpuCatalog &m_catalog;
+    KubernetesSourceOptions m_options;
+    KubectlCommands m_commands;
+    QThreadPool m_pool;
+    QSet<QString> m_barePods; // pool thread only: ids of jobs that are bare pods
+};
+
+} // namespace strata

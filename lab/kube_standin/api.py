@@ -1,0 +1,492 @@
+"""Request handling of the kube stand-in: routes REST paths the way the real API server lays
+them out (/api/v1/..., /apis/batch/v1/..., namespaced and cluster-scoped) and implements get,
+list (with selectors and paging), watch, create, replace, patch, delete and pod logs.
+All reads and writes of the store happen under its lock; streams take it per step.
+"""
+
+import base64
+import copy
+import json
+import time
+
+import admission
+import discovery
+import lab_cluster
+import tables
+from api_errors import (ApiError, FieldError, already_exists, bad_request, conflict, invalid,
+                        method_not_allowed, not_found, path_not_found, unsupported_media_type)
+from job_controller import delete_job
+from object_selectors import Selector
+from patches import apply_patch
+from store import RESOURCES, api_version, now_rfc3339
+
+TABLE_MARK = "as=Table"
+
+
+class Response:
+    def __init__(self, code, body=None, content_type="application/json", headers=None, stream=None):
+        self.code = code
+        self.body = body  # dict (JSON), str or bytes
+        self.content_type = content_type
+        self.headers = headers or []
+        self.stream = stream  # generator of bytes chunks, sent chunked
+
+
+def json_response(code, obj, warnings=None, content_type="application/json"):
+    """Serializes at once: callers hold the store lock, so the bytes are a consistent copy."""
+    headers = [("Warning", '299 - ' + json.dumps(w)) for w in warnings or []]
+    return Response(code, json.dumps(obj).encode(), content_type, headers)
+
+
+def list_kind(resource):
+    return RESOURCES[resource][2] + "List"
+
+
+def first(query, key, default=None):
+    values = query.get(key)
+    return values[0] if values else default
+
+
+class Api:
+    def __init__(self, store, loop, options):
+        self.store = store
+        self.loop = loop
+        self.options = options
+
+    # Routing
+    def handle(self, method, path, query, headers, body):
+        accept = headers.get("Accept", "")
+        if path == "/version":
+            return json_response(200, discovery.version_info(self.options.kube_version))
+        if path in ("/healthz", "/livez", "/readyz"):
+            return Response(200, "ok", "text/plain; charset=utf-8")
+        if path in ("/api", "/apis"):
+            wanted = discovery.wanted_discovery_version(accept) if self.options.discovery == "aggregated" else None
+            if wanted in ("v2", "v2beta1"):
+                return json_response(200, discovery.aggregated(path == "/api", wanted),
+                                     content_type=f"application/json;g=apidiscovery.k8s.io;v={wanted};"
+                                                  "as=APIGroupDiscoveryList")
+            if path == "/api":
+                return json_response(200, discovery.legacy_core_versions(self.options.listen))
+            return json_response(200, discovery.legacy_group_list())
+        if path == "/openapi/v3":
+            return json_response(200, discovery.openapi_root())
+        if path.startswith("/openapi/v3/"):
+            rest = path[len("/openapi/v3/"):].split("/")
+            doc = None
+            if rest[0] == "api" and len(rest) == 2:
+                doc = discovery.openapi_group("", rest[1])
+            elif rest[0] == "apis" and len(rest) == 3:
+                doc = discovery.openapi_group(rest[1], rest[2])
+            if doc is None:
+                raise path_not_found()
+            return json_response(200, doc)
+        if path == "/strata-lab/v1/gpu-allocations":
+            return json_response(200, self.loop.allocations())
+        parts = [p for p in path.split("/") if p]
+        if len(parts) >= 2 and parts[0] == "api":
+            group, version, rest = "", parts[1], parts[2:]
+        elif len(parts) >= 3 and parts[0] == "apis":
+            group, version, rest = parts[1], parts[2], parts[3:]
+        elif len(parts) == 2 and parts[0] == "apis" and parts[1] == "batch":
+            gv = {"groupVersion": "batch/v1", "version": "v1"}
+            return json_response(200, {"kind": "APIGroup", "apiVersion": "v1", "name": "batch",
+                                       "versions": [gv], "preferredVersion": gv})
+        else:
+            return Response(404, "404 page not found\n", "text/plain; charset=utf-8")
+        if not rest:
+            resources = discovery.legacy_resource_list(group, version)
+            if resources is None:
+                raise path_not_found()
+            return json_response(200, resources)
+        served = {n for n, r in RESOURCES.items() if (r[0], r[1]) == (group, version)}
+        namespace = None
+        if rest[0] == "namespaces" and len(rest) >= 3 and rest[2] in served and RESOURCES[rest[2]][3]:
+            namespace, rest = rest[1], rest[2:]
+        resource = rest[0]
+        if resource not in served or len(rest) > 3:
+            raise path_not_found()
+        name = rest[1] if len(rest) > 1 else None
+        sub = rest[2] if len(rest) > 2 else None
+        if namespace is not None and not RESOURCES[resource][3]:
+            raise path_not_found()
+        if sub not in (None, "status", "log") or (sub == "log" and resource != "pods"):
+            raise path_not_found()
+        return self.dispatch(method, resource, namespace, name, sub, query, headers, body)
+
+    def dispatch(self, method, resource, namespace, name, sub, query, headers, body):
+        table = TABLE_MARK in headers.get("Accept", "")
+        if name is None:
+            if method == "GET":
+                if first(query, "watch") in ("true", "1"):
+                    return self.watch(resource, namespace, query, table)
+                return self.list(resource, namespace, query, table)
+            if method == "POST":
+                return self.create(resource, namespace, query, body)
+            if method == "DELETE":
+                return self.delete_collection(resource, namespace, query)
+            raise method_not_allowed()
+        if sub == "log":
+            if method != "GET":
+                raise method_not_allowed()
+            return self.pod_log(namespace, name, query)
+        if method == "GET":
+            return self.get(resource, namespace, name, table, query)
+        if method == "PATCH":
+            return self.patch(resource, namespace, name, sub, query, headers, body)
+        if method == "PUT":
+            return self.replace(resource, namespace, name, sub, query, body)
+        if method == "DELETE":
+            return self.delete(resource, namespace, name, query, body)
+        raise method_not_allowed()
+
+    # Helpers
+    def lookup(self, resource, namespace, name):
+        obj = self.store.get(resource, namespace, name)
+        if obj is None:
+            raise not_found(resource, RESOURCES[resource][0], name)
+        return obj
+
+    def require_namespace(self, namespace):
+        if namespace and self.store.get("namespaces", "", namespace) is None:
+            raise not_found("namespaces", "", namespace)
+
+    @staticmethod
+    def decode(body):
+        try:
+            obj = json.loads(body or b"{}")
+        except ValueError as e:
+            raise bad_request(f"couldn't get version/kind; json parse error: {e}") from None
+        return obj
+
+    # Reads
+    def get(self, resource, namespace, name, table, query):
+        with self.store.lock:
+            obj = self.lookup(resource, namespace, name)
+            if table:
+                return json_response(200, tables.table(resource, [obj], {"resourceVersion": obj["metadata"]["resourceVersion"]},
+                                                       first(query, "includeObject", "Metadata")))
+            return json_response(200, obj)
+
+    def list(self, resource, namespace, query, table):
+        selector = Selector(resource, first(query, "labelSelector"), first(query, "fieldSelector"))
+        limit = int(first(query, "limit", "0") or 0)
+        token = first(query, "continue")
+        with self.store.lock:
+            items = [o for o in self.store.items(resource, namespace) if selector.matches(o)]
+            revision = str(self.store.revision)
+            start = 0
+            if token:
+                try:
+                    state = json.loads(base64.b64decode(token))
+                    revision, after = state["rv"], tuple(state["start"])
+                except (ValueError, KeyError, TypeError):
+                    raise bad_request("continue key is not valid: incorrect encoded start "
+                                      "resourceVersion (version meta.k8s.io/v1)") from None
+                start = next((i for i, o in enumerate(items)
+                              if (o["metadata"].get("namespace", ""), o["metadata"]["name"]) > after), len(items))
+            page = items[start:start + limit] if limit > 0 else items[start:]
+            meta = {"resourceVersion": revision}
+            if limit > 0 and start + limit < len(items):
+                last = page[-1]["metadata"]
+                meta["continue"] = base64.b64encode(json.dumps(
+                    {"rv": revision, "start": [last.get("namespace", ""), last["name"]]}).encode()).decode()
+                meta["remainingItemCount"] = len(items) - start - limit
+            if table:
+                body = tables.table(resource, page, meta, first(query, "includeObject", "Metadata"))
+            else:
+                body = {"kind": list_kind(resource), "apiVersion": api_version(resource), "metadata": meta,
+                        "items": [{k: v for k, v in o.items() if k not in ("kind", "apiVersion")} for o in page]}
+            return Response(200, json.dumps(body).encode())
+
+    def watch(self, resource, namespace, query, table):
+        selector = Selector(resource, first(query, "labelSelector"), first(query, "fieldSelector"))
+        timeout = min(float(first(query, "timeoutSeconds", "1800") or 1800), 1800)
+        since_text = first(query, "resourceVersion", "")
+        initial_events = first(query, "sendInitialEvents") == "true"
+        include = first(query, "includeObject", "Metadata")
+        store = self.store
+
+        def in_scope(obj):
+            return namespace is None or obj["metadata"].get("namespace") == namespace
+
+        def encode(event_type, obj, first_table=[True]):
+            if table and event_type != "BOOKMARK":
+                wrapped = tables.table(resource, [obj], {"resourceVersion": obj["metadata"]["resourceVersion"]},
+                                       include, with_columns=first_table[0])
+                first_table[0] = False
+                obj = wrapped
+            return (json.dumps({"type": event_type, "object": obj}) + "\n").encode()
+
+        with store.lock:
+            matching, chunks = set(), []
+            if since_text in ("", "0") or initial_events:
+                for obj in store.items(resource, namespace):
+                    if selector.matches(obj):
+                        matching.add((obj["metadata"].get("namespace", ""), obj["metadata"]["name"]))
+                        chunks.append(encode("ADDED", obj))
+                since = store.revision
+                if initial_events:
+                    chunks.append(encode("BOOKMARK", {
+                        "kind": RESOURCES[resource][2], "apiVersion": api_version(resource),
+                        "metadata": {"resourceVersion": str(since),
+                                     "annotations": {"k8s.io/initial-events-end": "true"}}}))
+            else:
+                try:
+                    since = int(since_text)
+                except ValueError:
+                    raise bad_request(f"invalid resource version: {since_text}") from None
+                if since < store.oldest_event_revision() - 1 and since < store.revision:
+                    expired = ApiError(410, "Expired", f"too old resource version: {since} ({store.revision})")
+                    chunks.append((json.dumps({"type": "ERROR", "object": expired.status}) + "\n").encode())
+                    return Response(200, stream=iter(chunks))
+                for obj in store.items(resource, namespace):
+                    if selector.matches(obj):
+                        matching.add((obj["metadata"].get("namespace", ""), obj["metadata"]["name"]))
+
+        def stream():
+            nonlocal since
+            yield from chunks
+            deadline = time.time() + timeout
+            while time.time() < deadline:
+                out = []
+                with store.changed:
+                    if store.revision <= since:
+                        store.changed.wait(min(1.0, max(0.0, deadline - time.time())))
+                    for revision, kind, event_type, obj in store.events_since(since):
+                        since = revision
+                        if kind != resource or not in_scope(obj):
+                            continue
+                        key = (obj["metadata"].get("namespace", ""), obj["metadata"]["name"])
+                        now_matches = event_type != "DELETED" and selector.matches(obj)
+                        if key in matching and not now_matches:
+                            matching.discard(key)
+                            out.append(encode("DELETED", obj))
+                        elif now_matches:
+                            out.append(encode("MODIFIED" if key in matching else "ADDED", obj))
+                            matching.add(key)
+                yield from out
+
+        return Response(200, stream=stream())
+
+    def pod_log(self, namespace, name, query):
+        with self.store.lock:
+            pod = self.lookup("pods", namespace, name)
+            containers = [c["name"] for c in pod["spec"].get("containers", [])]
+            container = first(query, "container")
+            if not container:
+                if len(containers) != 1:
+                    raise bad_request(f"a container name must be specified for pod {name}, "
+                                      f"choose one of: [{' '.join(containers)}]")
+                container = containers[0]
+            if container not in containers:
+                raise bad_request(f"container {container} is not valid for pod {name}")
+            previous = first(query, "previous") == "true"
+            log = self.loop.kubelets.container_log(namespace, name, container, previous)
+            statuses = {cs["name"]: cs for cs in pod.get("status", {}).get("containerStatuses") or []}
+            state = statuses.get(container, {}).get("state", {})
+            if previous and log is None:
+                raise bad_request(f'previous terminated container "{container}" in pod "{name}" not found')
+            if log is None:
+                if not pod["spec"].get("nodeName"):
+                    raise bad_request(f"pod {name} does not have a host assigned")
+                if "waiting" in state or not state:
+                    reason = state.get("waiting", {}).get("reason", "ContainerCreating")
+                    raise bad_request(f'container "{container}" in pod "{name}" is waiting to start: {reason}')
+            uid = pod["metadata"]["uid"]
+        tail = first(query, "tailLines")
+        since_seconds = first(query, "sinceSeconds")
+        options = dict(timestamps=first(query, "timestamps") == "true",
+                       since=time.time() - float(since_seconds) if since_seconds else None,
+                       tail=int(tail) if tail is not None else None,
+                       limit_bytes=int(first(query, "limitBytes")) if first(query, "limitBytes") else None)
+        if log is None:
+            return Response(200, "", "text/plain")
+        if first(query, "follow") != "true" or previous:
+            text, _ = log.render(**options)
+            return Response(200, text, "text/plain")
+
+        def running():
+            with self.store.lock:
+                current = self.store.get("pods", namespace, name)
+                if current is None or current["metadata"]["uid"] != uid:
+                    return False
+                return (uid, container) in self.loop.kubelets.runs or \
+                    (uid, container) in self.loop.kubelets.restart_at
+
+        def stream():
+            text, position = log.render(**options)
+            if text:
+                yield text.encode()
+            while True:
+                alive = running()
+                text, position = log.render(position, timestamps=options["timestamps"])
+                if text:
+                    yield text.encode()
+                if not alive:
+                    return
+                time.sleep(0.2)
+
+        return Response(200, content_type="text/plain", stream=stream())
+
+    # Writes
+    def create(self, resource, namespace, query, body):
+        obj = self.decode(body)
+        group, version, kind, namespaced = RESOURCES[resource]
+        if not isinstance(obj, dict):
+            raise bad_request("Object 'Kind' is missing in request body")
+        if obj.get("kind") and obj["kind"] != kind:
+            raise bad_request(f"the server could not find the requested resource (post {resource})")
+        if obj.get("apiVersion") and obj["apiVersion"] != api_version(resource):
+            raise bad_request(f"the API version in the data ({obj['apiVersion']}) does not match the "
+                              f"expected API version ({api_version(resource)})")
+        obj["kind"], obj["apiVersion"] = kind, api_version(resource)
+        meta = obj.setdefault("metadata", {})
+        if namespaced:
+            if meta.get("namespace") and meta["namespace"] != namespace:
+                raise bad_request("the namespace of the provided object does not match the "
+                                  "namespace sent on the request")
+        warnings = []
+        with self.store.lock:
+            if namespaced:
+                self.require_namespace(namespace)
+            if kind in admission.SCHEMAS:
+                warnings = admission.check_fields(kind, obj, first(query, "fieldValidation", "Warn"))
+            if resource == "jobs":
+                admission.default_job(obj, namespace)
+                admission.validate_job(obj)
+            elif resource == "pods":
+                admission.default_pod(obj, namespace)
+                admission.validate_pod(obj)
+            elif resource == "namespaces":
+                name = meta.get("name", "")
+                if not admission.DNS_LABEL.match(name):
+                    raise invalid("Namespace", "", name, [FieldError(
+                        "metadata.name", "Invalid" if name else "Required", admission.LABEL_MESSAGE,
+                        name or None)])
+                labels = meta.get("labels") or {}
+                obj = lab_cluster.make_namespace(name, now_rfc3339())
+                obj["metadata"]["labels"].update(labels)
+            else:
+                admission.default_metadata(obj, namespace if namespaced else None)
+                if not namespaced:
+                    obj["metadata"].pop("namespace", None)
+            name = obj["metadata"]["name"]
+            if self.store.get(resource, namespace, name) is not None:
+                raise already_exists(resource, group, name)
+            if first(query, "dryRun") != "All":
+                self.store.put(resource, obj)
+            return json_response(201, obj, warnings)
+
+    def patch(self, resource, namespace, name, sub, query, headers, body):
+        content_type = headers.get("Content-Type", "")
+        if content_type.startswith("application/apply-patch"):
+            raise unsupported_media_type(content_type)
+        patch = self.decode(body)
+        with self.store.lock:
+            old = self.lookup(resource, namespace, name)
+            new = apply_patch(content_type, old, patch)
+            if new is None:
+                raise unsupported_media_type(content_type)
+            wanted_rv = (patch.get("metadata") or {}).get("resourceVersion") if isinstance(patch, dict) else None
+            if wanted_rv and wanted_rv != old["metadata"]["resourceVersion"]:
+                raise conflict(resource, RESOURCES[resource][0], name)
+            return self.store_update(resource, old, new, sub, query)
+
+    def replace(self, resource, namespace, name, sub, query, body):
+        new = self.decode(body)
+        with self.store.lock:
+            old = self.lookup(resource, namespace, name)
+            wanted_rv = (new.get("metadata") or {}).get("resourceVersion")
+            if wanted_rv and wanted_rv != old["metadata"]["resourceVersion"]:
+                raise conflict(resource, RESOURCES[resource][0], name)
+            return self.store_update(resource, old, new, sub, query)
+
+    def store_update(self, resource, old, new, sub, query):
+        if not isinstance(new, dict):
+            raise bad_request("the body of the request was not a JSON object")
+        group, _, kind, _ = RESOURCES[resource]
+        name = old["metadata"]["name"]
+        new["kind"], new["apiVersion"] = old["kind"], old["apiVersion"]
+        meta = new.setdefault("metadata", {})
+        for field in ("name", "namespace", "uid", "creationTimestamp", "generation", "ownerReferences"):
+            if field in old["metadata"] and field not in ("ownerReferences", "generation"):
+                meta[field] = old["metadata"][field]
+        if sub == "status":
+            result = copy.deepcopy(old)
+            result["status"] = new.get("status", {})
+        else:
+            result = new
+            result["status"] = copy.deepcopy(old.get("status", {}))
+            self.check_immutable(resource, kind, group, name, old, result)
+            if old.get("spec") != result.get("spec") and "generation" in old["metadata"]:
+                meta["generation"] = old["metadata"]["generation"] + 1
+        if first(query, "dryRun") == "All":
+            return json_response(200, result)
+        self.store.put(resource, result)
+        return json_response(200, result)
+
+    def check_immutable(self, resource, kind, group, name, old, new):
+        errors = []
+        if resource == "jobs":
+            for field in ("template", "selector", "completionMode"):
+                if old["spec"].get(field) != new.get("spec", {}).get(field):
+                    errors.append(FieldError(f"spec.{field}", "Invalid", "field is immutable"))
+        elif resource == "pods":
+            allowed = ("activeDeadlineSeconds", "tolerations", "containers")
+            old_spec, new_spec = old["spec"], new.get("spec", {})
+            strip = lambda s: {k: v for k, v in s.items() if k not in allowed}
+            images_only = [{k: v for k, v in c.items() if k != "image"} for c in old_spec.get("containers", [])] == \
+                [{k: v for k, v in c.items() if k != "image"} for c in new_spec.get("containers", [])]
+            if strip(old_spec) != strip(new_spec) or not images_only:
+                errors.append(FieldError("spec", "Forbidden",
+                                         "pod updates may not change fields other than `spec.containers[*].image`,"
+                                         "`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,"
+                                         "`spec.tolerations` (only additions to existing tolerations),"
+                                         "`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it "
+                                         "was previously negative)"))
+        if errors:
+            raise invalid(kind, group, name, errors)
+
+    def delete(self, resource, namespace, name, query, body):
+        options = self.decode(body) if body else {}
+        policy = options.get("propagationPolicy") or first(query, "propagationPolicy")
+        if options.get("orphanDependents") is True:
+            policy = "Orphan"
+        with self.store.lock:
+            obj = self.lookup(resource, namespace, name)
+            preconditions = options.get("preconditions") or {}
+            if preconditions.get("uid") and preconditions["uid"] != obj["metadata"]["uid"]:
+                raise conflict(resource, RESOURCES[resource][0], name)
+            if preconditions.get("resourceVersion") and \
+                    preconditions["resourceVersion"] != obj["metadata"]["resourceVersion"]:
+                raise conflict(resource, RESOURCES[resource][0], name)
+            if first(query, "dryRun") == "All" or "All" in (options.get("dryRun") or []):
+                return json_response(200, obj)
+            return json_response(200, self.remove(resource, obj, policy))
+
+    def remove(self, resource, obj, policy):
+        namespace, name = obj["metadata"].get("namespace", ""), obj["metadata"]["name"]
+        if resource == "jobs":
+            # batch/v1 Jobs default to orphaning their pods when the client names no policy.
+            return delete_job(self.store, obj, policy or "Orphan")
+        if resource == "namespaces":
+            for kind in ("jobs", "pods", "events"):
+                for item in self.store.items(kind, name):
+                    self.store.remove(kind, name, item["metadata"]["name"])
+        elif resource == "nodes":
+            for pod in self.store.items("pods"):
+                if pod["spec"].get("nodeName") == name:
+                    self.store.remove("pods", pod["metadata"]["namespace"], pod["metadata"]["name"])
+        obj["metadata"]["deletionTimestamp"] = now_rfc3339()
+        return self.store.remove(resource, namespace, name)
+
+    def delete_collection(self, resource, namespace, query):
+        selector = Selector(resource, first(query, "labelSelector"), first(query, "fieldSelector"))
+        policy = first(query, "propagationPolicy")
+        with self.store.lock:
+            removed = [self.remove(resource, o, policy) for o in self.store.items(resource, namespace)
+                       if selector.matches(o)]
+            return json_response(200, {"kind": list_kind(resource), "apiVersion": api_version(resource),
+                                       "metadata": {"resourceVersion": str(self.store.revision)},
+                                       "items": removed})

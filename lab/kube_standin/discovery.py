@@ -1,0 +1,151 @@
+"""Version, API discovery and a minimal OpenAPI v3 document for the kube stand-in.
+
+kubectl's /usr/bin/kubectl (the gcloud dispatcher) reads /version and runs the kubectl whose
+minor version matches gitVersion. Discovery is served both ways: aggregated
+(apidiscovery.k8s.io v2 and v2beta1, when the Accept header asks for it) and legacy
+(/api/v1, /apis/batch/v1 APIResourceLists). The OpenAPI v3 documents describe only the
+operations and parameters kubectl checks before `create`/`apply`: they declare that PATCH
+and POST accept `fieldValidation`, so kubectl validates on the server (fieldValidation=Strict)
+instead of downloading schemas. They carry no type schemas: `kubectl explain` is not served.
+"""
+
+import hashlib
+import json
+
+from store import RESOURCES
+
+VERBS = {
+    "nodes": ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"],
+    "namespaces": ["create", "delete", "get", "list", "patch", "update", "watch"],
+    "pods": ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"],
+    "events": ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"],
+    "jobs": ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"],
+}
+SHORT_NAMES = {"nodes": ["no"], "namespaces": ["ns"], "pods": ["po"], "events": ["ev"], "jobs": []}
+SINGULAR = {"nodes": "node", "namespaces": "namespace", "pods": "pod", "events": "event", "jobs": "job"}
+CATEGORIES = {"pods": ["all"], "jobs": ["all"]}
+SUBRESOURCES = {"nodes": {"status": ["get", "patch", "update"]},
+                "namespaces": {"status": ["get", "patch", "update"]},
+                "pods": {"status": ["get", "patch", "update"], "log": ["get"]},
+                "jobs": {"status": ["get", "patch", "update"]}}
+
+
+def version_info(git_version):
+    major_minor = git_version.lstrip("v").split("-")[0].split(".")
+    return {"major": major_minor[0], "minor": major_minor[1], "gitVersion": git_version,
+            "gitCommit": "0000000000000000000000000000000000000000", "gitTreeState": "clean",
+            "buildDate": "2025-01-01T00:00:00Z", "goVersion": "go1.22.0", "compiler": "gc",
+            "platform": "linux/amd64"}
+
+
+def group_versions():
+    result = {}
+    for name, (group, version, _, _) in RESOURCES.items():
+        result.setdefault((group, version), []).append(name)
+    return result
+
+
+def legacy_resource_list(group, version):
+    names = group_versions().get((group, version))
+    if names is None:
+        return None
+    resources = []
+    for name in names:
+        _, _, kind, namespaced = RESOURCES[name]
+        entry = {"name": name, "singularName": SINGULAR[name], "namespaced": namespaced,
+                 "kind": kind, "verbs": VERBS[name],
+                 "storageVersionHash": hashlib.sha256(name.encode()).hexdigest()[:12]}
+        if SHORT_NAMES[name]:
+            entry["shortNames"] = SHORT_NAMES[name]
+        if name in CATEGORIES:
+            entry["categories"] = CATEGORIES[name]
+        resources.append(entry)
+        for sub, verbs in SUBRESOURCES.get(name, {}).items():
+            resources.append({"name": f"{name}/{sub}", "singularName": "", "namespaced": namespaced,
+                              "kind": "Pod" if sub == "log" else kind, "verbs": verbs})
+    return {"kind": "APIResourceList", "apiVersion": "v1",
+            "groupVersion": f"{group}/{version}" if group else version, "resources": resources}
+
+
+def legacy_core_versions(server_address):
+    return {"kind": "APIVersions", "versions": ["v1"],
+            "serverAddressByClientCIDRs": [{"clientCIDR": "0.0.0.0/0", "serverAddress": server_address}]}
+
+
+def legacy_group_list():
+    groups = []
+    for group, version in group_versions():
+        if group:
+            gv = {"groupVersion": f"{group}/{version}", "version": version}
+            groups.append({"name": group, "versions": [gv], "preferredVersion": gv})
+    return {"kind": "APIGroupList", "apiVersion": "v1", "groups": groups}
+
+
+def aggregated(core, discovery_version):
+    """APIGroupDiscoveryList for /api (core=True) or /apis."""
+    items = []
+    for (group, version), names in group_versions().items():
+        if bool(group) == core:
+            continue
+        resources = []
+        for name in names:
+            _, _, kind, namespaced = RESOURCES[name]
+            entry = {"resource": name, "responseKind": {"group": group, "version": version, "kind": kind},
+                     "scope": "Namespaced" if namespaced else "Cluster",
+                     "singularResource": SINGULAR[name], "verbs": VERBS[name]}
+            if SHORT_NAMES[name]:
+                entry["shortNames"] = SHORT_NAMES[name]
+            if name in CATEGORIES:
+                entry["categories"] = CATEGORIES[name]
+            subs = [{"subresource": sub, "verbs": verbs,
+                     "responseKind": {"group": group, "version": version,
+                                      "kind": "Pod" if sub == "log" else kind}}
+                    for sub, verbs in SUBRESOURCES.get(name, {}).items()]
+            if subs:
+                entry["subresources"] = subs
+            resources.append(entry)
+        items.append({"metadata": {"name": group, "creationTimestamp": None},
+                      "versions": [{"version": version, "resources": resources, "freshness": "Current"}]})
+    return {"kind": "APIGroupDiscoveryList", "apiVersion": f"apidiscovery.k8s.io/{discovery_version}",
+            "metadata": {}, "items": items}
+
+
+def wanted_discovery_version(accept):
+    """v2 or v2beta1 if the client accepts aggregated discovery, else None (legacy)."""
+    for part in (accept or "").split(","):
+        params = dict(p.strip().split("=", 1) for p in part.split(";")[1:] if "=" in p)
+        if params.get("g") == "apidiscovery.k8s.io" and params.get("as") == "APIGroupDiscoveryList":
+            return params.get("v")
+    return None
+
+
+def openapi_root():
+    paths = {}
+    for group, version in group_versions():
+        key = f"apis/{group}/{version}" if group else f"api/{version}"
+        document = json.dumps(openapi_group(group, version), sort_keys=True).encode()
+        paths[key] = {"serverRelativeURL": f"/openapi/v3/{key}?hash={hashlib.sha512(document).hexdigest()[:32].upper()}"}
+    return {"paths": paths}
+
+
+def openapi_group(group, version):
+    names = group_versions().get((group, version))
+    if names is None:
+        return None
+    prefix = f"/apis/{group}/{version}" if group else f"/api/{version}"
+    validation = {"name": "fieldValidation", "in": "query", "schema": {"type": "string", "uniqueItems": True},
+                  "description": "fieldValidation instructs the server on how to handle objects in the "
+                                 "request containing unknown or duplicate fields (Ignore, Warn, Strict)."}
+    dry_run = {"name": "dryRun", "in": "query", "schema": {"type": "string", "uniqueItems": True}}
+    paths = {}
+    for name in names:
+        _, _, kind, namespaced = RESOURCES[name]
+        gvk = {"group": group, "version": version, "kind": kind}
+        base = f"{prefix}/namespaces/{{namespace}}/{name}" if namespaced else f"{prefix}/{name}"
+        op = lambda action: {"operationId": f"{action}{kind}", "parameters": [validation, dry_run],
+                             "responses": {"200": {"description": "OK"}},
+                             "x-kubernetes-action": action, "x-kubernetes-group-version-kind": gvk}
+        paths[base] = {"post": op("post")}
+        paths[f"{base}/{{name}}"] = {"patch": op("patch"), "put": op("put")}
+    return {"openapi": "3.0.0", "info": {"title": "Kubernetes (Strata kube stand-in)", "version": "unversioned"},
+            "paths": paths, "components": {"schemas": {}}}

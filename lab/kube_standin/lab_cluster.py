@@ -1,0 +1,133 @@
+"""The kube stand-in's initial cluster: four GPU nodes shaped like EKS p5/p5en nodes.
+
+Same hardware as the Slurm lab (2x H100 nodes, 2x H200 nodes, 8 GPUs each), but named and
+labelled the way an EKS cluster with the NVIDIA GPU operator and SageMaker HyperPod health
+agents labels them. Names and addresses are lab-only: nothing here is a real host.
+"""
+
+import random
+
+from store import new_uid, now_rfc3339
+
+NODE_POOLS = [
+    # name, instance type, product label, node group, GPU memory MiB, EFA count
+    ("kube-gpu-01", "p5.48xlarge", "NVIDIA-H100-80GB-HBM3", "p5-train", 81559, 32),
+    ("kube-gpu-02", "p5.48xlarge", "NVIDIA-H100-80GB-HBM3", "p5-train", 81559, 32),
+    ("kube-gpu-03", "p5en.48xlarge", "NVIDIA-H200", "p5en-serve", 143771, 16),
+    ("kube-gpu-04", "p5en.48xlarge", "NVIDIA-H200", "p5en-serve", 143771, 16),
+]
+
+NAMESPACES = ["default", "kube-system", "kube-public", "kube-node-lease", "ml-research"]
+
+
+def make_node(index, name, instance_type, product, nodegroup, gpu_memory_mib, efa,
+              kubelet_version, created):
+    zone = "lab-zone-a" if index % 2 == 0 else "lab-zone-b"
+    rng = random.Random(name)
+    capacity = {
+        "cpu": "192",
+        "ephemeral-storage": "3748905368Ki",
+        "hugepages-1Gi": "0",
+        "hugepages-2Mi": "0",
+        "memory": "2097027192Ki",
+        "nvidia.com/gpu": "8",
+        "pods": "100",
+        "vpc.amazonaws.com/efa": str(efa),
+    }
+    allocatable = dict(capacity, cpu="191450m", memory="2070762616Ki",
+                       **{"ephemeral-storage": "3454792176768"})
+    condition_times = {"lastHeartbeatTime": created, "lastTransitionTime": created}
+    return {
+        "apiVersion": "v1",
+        "kind": "Node",
+        "metadata": {
+            "name": name,
+            "uid": new_uid(),
+            "creationTimestamp": created,
+            "labels": {
+                "beta.kubernetes.io/arch": "amd64",
+                "beta.kubernetes.io/instance-type": instance_type,
+                "beta.kubernetes.io/os": "linux",
+                "eks.amazonaws.com/capacityType": "ON_DEMAND",
+                "eks.amazonaws.com/nodegroup": nodegroup,
+                "k8s.io/cloud-provider-aws": "strata-lab",
+                "kubernetes.io/arch": "amd64",
+                "kubernetes.io/hostname": name,
+                "kubernetes.io/os": "linux",
+                "node.kubernetes.io/instance-type": instance_type,
+                "nvidia.com/gpu.count": "8",
+                "nvidia.com/gpu.memory": str(gpu_memory_mib),
+                "nvidia.com/gpu.present": "true",
+                "nvidia.com/gpu.product": product,
+                "sagemaker.amazonaws.com/node-health-status": "Schedulable",
+                "topology.kubernetes.io/region": "lab-region-1",
+                "topology.kubernetes.io/zone": zone,
+                "vpc.amazonaws.com/efa.present": "true",
+            },
+            "annotations": {
+                "node.alpha.kubernetes.io/ttl": "0",
+                "volumes.kubernetes.io/controller-managed-attach-detach": "true",
+            },
+        },
+        "spec": {
+            "providerID": f"strata-lab:///{zone}/{name}",
+            "taints": [{"key": "nvidia.com/gpu", "effect": "NoSchedule"}],
+        },
+        "status": {
+            "capacity": capacity,
+            "allocatable": allocatable,
+            "conditions": [
+                dict(type="MemoryPressure", status="False", reason="KubeletHasSufficientMemory",
+                     message="kubelet has sufficient memory available", **condition_times),
+                dict(type="DiskPressure", status="False", reason="KubeletHasNoDiskPressure",
+                     message="kubelet has no disk pressure", **condition_times),
+                dict(type="PIDPressure", status="False", reason="KubeletHasSufficientPID",
+                     message="kubelet has sufficient PID available", **condition_times),
+                dict(type="Ready", status="True", reason="KubeletReady",
+                     message="kubelet is posting ready status", **condition_times),
+            ],
+            # Loopback addresses: lab data only, nothing ever connects to them.
+            "addresses": [
+                {"type": "InternalIP", "address": f"127.0.10.{index + 1}"},
+                {"type": "Hostname", "address": name},
+                {"type": "InternalDNS", "address": f"{name}.lab.internal"},
+            ],
+            "daemonEndpoints": {"kubeletEndpoint": {"Port": 10250}},
+            "nodeInfo": {
+                "architecture": "amd64",
+                "bootID": str(rng.getrandbits(128)),
+                "containerRuntimeVersion": "containerd://1.7.27",
+                "kernelVersion": "6.1.134-strata-lab",
+                "kubeProxyVersion": kubelet_version,
+                "kubeletVersion": kubelet_version,
+                "machineID": "%032x" % rng.getrandbits(128),
+                "operatingSystem": "linux",
+                "osImage": "Amazon Linux 2023.7.20250512 (stand-in)",
+                "systemUUID": "%08x-0000-0000-0000-%012x" % (index + 1, rng.getrandbits(48)),
+            },
+        },
+    }
+
+
+def make_namespace(name, created):
+    return {
+        "apiVersion": "v1",
+        "kind": "Namespace",
+        "metadata": {
+            "name": name,
+            "uid": new_uid(),
+            "creationTimestamp": created,
+            "labels": {"kubernetes.io/metadata.name": name},
+        },
+        "spec": {"finalizers": ["kubernetes"]},
+        "status": {"phase": "Active"},
+    }
+
+
+def populate(store, kube_version):
+    created = now_rfc3339()
+    kubelet_version = f"{kube_version}-eks-lab"
+    for name in NAMESPACES:
+        store.put("namespaces", make_namespace(name, created), record_event=False)
+    for index, pool in enumerate(NODE_POOLS):
+        store.put("nodes", make_node(index, *pool, kubelet_version, created), record_event=False)

@@ -1,0 +1,147 @@
+"""The kube stand-in's object store: nodes, namespaces, pods, jobs and their watch events.
+
+One lock guards everything; HTTP handler threads and the controller thread both take it.
+Every write bumps a cluster-wide resourceVersion and records a watch event, the way etcd's
+revision does for the real API server. Optionally persisted as JSON in the state directory.
+"""
+
+import collections
+import copy
+import json
+import os
+import threading
+import time
+import uuid
+
+# resource name -> (group, version, kind, namespaced)
+RESOURCES = {
+    "nodes": ("", "v1", "Node", False),
+    "namespaces": ("", "v1", "Namespace", False),
+    "pods": ("", "v1", "Pod", True),
+    "events": ("", "v1", "Event", True),
+    "jobs": ("batch", "v1", "Job", True),
+}
+
+
+def api_version(resource):
+    group, version, _, _ = RESOURCES[resource]
+    return f"{group}/{version}" if group else version
+
+
+def now_rfc3339(t=None):
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() if t is None else t))
+
+
+def parse_rfc3339(text):
+    if not text:
+        return None
+    import calendar
+    base = text[:19]
+    return calendar.timegm(time.strptime(base, "%Y-%m-%dT%H:%M:%S"))
+
+
+def new_uid():
+    return str(uuid.uuid4())
+
+
+class Store:
+    """Owned by the server; shared by handler threads and the controller loop (see lock)."""
+
+    EVENT_HISTORY = 20000
+
+    def __init__(self, state_dir=None):
+        self.lock = threading.RLock()
+        self.changed = threading.Condition(self.lock)
+        self.state_dir = state_dir
+        self.revision = 1
+        self.objects = {name: {} for name in RESOURCES}
+        self.events = collections.deque(maxlen=self.EVENT_HISTORY)
+        self.dirty = False
+        self.change_listeners = []
+
+    # Reads: callers hold self.lock and copy before handing objects out of it.
+    def get(self, resource, namespace, name):
+        return self.objects[resource].get((namespace or "", name))
+
+    def items(self, resource, namespace=None):
+        objects = self.objects[resource]
+        if namespace:
+            keys = [k for k in objects if k[0] == namespace]
+        else:
+            keys = list(objects)
+        keys.sort()
+        return [objects[k] for k in keys]
+
+    def oldest_event_revision(self):
+        return self.events[0][0] if self.events else self.revision + 1
+
+    # Writes
+    def put(self, resource, obj, record_event=True):
+        """Stores obj (a new or changed object), stamps resourceVersion, records the event."""
+        with self.lock:
+            meta = obj["metadata"]
+            key = (meta.get("namespace", ""), meta["name"])
+            event_type = "MODIFIED" if key in self.objects[resource] else "ADDED"
+            self.revision += 1
+            meta["resourceVersion"] = str(self.revision)
+            self.objects[resource][key] = obj
+            if record_event:
+                self.events.append((self.revision, resource, event_type, copy.deepcopy(obj)))
+            self.dirty = True
+            self.changed.notify_all()
+            return obj
+
+    def remove(self, resource, namespace, name):
+        with self.lock:
+            obj = self.objects[resource].pop((namespace or "", name), None)
+            if obj is None:
+                return None
+            self.revision += 1
+            obj["metadata"]["resourceVersion"] = str(self.revision)
+            self.events.append((self.revision, resource, "DELETED", copy.deepcopy(obj)))
+            self.dirty = True
+            self.changed.notify_all()
+            return obj
+
+    def events_since(self, revision):
+        return [e for e in self.events if e[0] > revision]
+
+    # Persistence
+    def state_path(self):
+        return os.path.join(self.state_dir, "state.json") if self.state_dir else None
+
+    def save(self):
+        path = self.state_path()
+        if not path:
+            return
+        with self.lock:
+            data = {
+                "comment": "State of the Strata kube stand-in (not a Kubernetes API server).",
+                "revision": self.revision,
+                "objects": {r: list(objs.values()) for r, objs in self.objects.items()},
+            }
+            text = json.dumps(data, indent=1, sort_keys=True)
+            self.dirty = False
+        write_atomically(path, text)
+
+    def load(self):
+        path = self.state_path()
+        if not path or not os.path.exists(path):
+            return False
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+        with self.lock:
+            self.revision = int(data["revision"])
+            for resource, objs in data["objects"].items():
+                if resource in self.objects:
+                    for obj in objs:
+                        meta = obj["metadata"]
+                        self.objects[resource][(meta.get("namespace", ""), meta["name"])] = obj
+        return True
+
+
+def write_atomically(path, text):
+    tmp = f"{path}.tmp.{os.getpid()}.{threading.get_ident()}"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)
