@@ -105,9 +105,12 @@ QStringList drainArguments(const QStringList &nodes, const QString &reason, QStr
         *error = QStringLiteral("draining a node needs a reason");
         return {};
     }
-    if (reason.contains(QLatin1Char('\n'))) {
-        *error = QStringLiteral("the drain reason must be one line");
-        return {};
+    // Reasons are shown raw by sinfo/scontrol in other people's terminals: no control bytes.
+    for (QChar c : reason) {
+        if (c.unicode() < 0x20 || c.unicode() == 0x7f) {
+            *error = QStringLiteral("the drain reason must be one line of printable text");
+            return {};
+        }
     }
     return {QStringLiteral("scontrol"), QStringLiteral("update"),
             QStringLiteral("NodeName=") + Hostlist::compress(nodes), QStringLiteral("State=DRAIN"),
