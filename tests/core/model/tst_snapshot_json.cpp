@@ -1,0 +1,289 @@
+// SnapshotJson: the documented keys of `strata snapshot --format json`, their types, and that
+// a missing metric is null (never 0) while a real 0 stays 0.
+#include "model/snapshot_json.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTest>
+
+using namespace strata;
+
+namespace {
+
+Node h100Node(const QString &name, int gpusAllocated)
+{
+    Node n;
+    n.name = name;
+    n.state = gpusAllocated > 0 ? QStringLiteral("mixed") : QStringLiteral("idle");
+    n.partitions = {QStringLiteral("train")};
+    n.features = {QStringLiteral("p5.48xlarge")};
+    n.instanceType = QStringLiteral("p5.48xlarge");
+    n.cpus = 192;
+    n.memoryMiB = 2000000;
+    n.gpuModel = QStringLiteral("H100");
+    n.gpuCount = 8;
+    n.gpusAllocated = gpusAllocated;
+    for (int i = 0; i < 8; ++i) {
+        Gpu g;
+        g.index = i;
+        g.model = n.gpuModel;
+        n.gpus << g;
+    }
+    return n;
+}
+
+// Two nodes, a 2-node job holding GPUs 6 on node01 and 0 on node02, a pending job, a drained
+// node without GPUs, and metrics on exactly one GPU (one of them a real zero).
+ClusterSnapshot sampleSnapshot()
+{
+    ClusterSnapshot s;
+    s.clusterName = QStringLiteral("strata-lab");
+    s.orchestrator = QStringLiteral("slurm");
+    s.takenAt = QDateTime(QDate(2026, 12, 2), QTime(13, 55, 20), Qt::UTC);
+    Node a = h100Node(QStringLiteral("gpu-node01"), 1);
+    a.gpuIndicesAllocated = {6};
+    a.gpus[6].jobId = QStringLiteral("6");
+    a.gpus[6].metrics.utilPercent = 97.5;
+    a.gpus[6].metrics.xid = 0.0;
+    a.gpus[6].seenByExporter = true;
+    Node b = h100Node(QStringLiteral("gpu-node02"), 1);
+    b.gpuIndicesAllocated = {0};
+    b.gpus[0].jobId = QStringLiteral("6");
+    Node c;
+    c.name = QStringLiteral("cpu-node01");
+    c.state = QStringLiteral("drained");
+    c.stateFlags = {QStringLiteral("DRAIN")};
+    c.reason = QStringLiteral("Action:Reboot xid=79");
+    c.partitions = {QStringLiteral("train"), QStringLiteral("inference")};
+    s.nodes = {c, a, b};
+
+    Job running;
+    running.id = QStringLiteral("6");
+    running.name = QStringLiteral("multi;node $(rm -rf /) `id`\n");
+    running.user = QStringLiteral("root");
+    running.state = QStringLiteral("RUNNING");
+    running.partition = QStringLiteral("train");
+    running.nodes = {QStringLiteral("gpu-node01"), QStringLiteral("gpu-node02")};
+    running.gpus = {{QStringLiteral("gpu-node01"), {6}}, {QStringLiteral("gpu-node02"), {0}}};
+    running.gpusRequested = 2;
+    running.timeUsedSeconds = 12;
+    running.timeLimitSeconds = 0;
+    Job pending;
+    pending.id = QStringLiteral("7_3");
+    pending.arrayJobId = QStringLiteral("7");
+    pending.arrayTaskId = QStringLiteral("3");
+    pending.name = QStringLiteral("sweep");
+    pending.user = QStringLiteral("alice");
+    pending.state = QStringLiteral("PENDING");
+    pending.reason = QStringLiteral("Resources");
+    pending.partition = QStringLiteral("train");
+    pending.gpusRequested = 3;
+    s.jobs = {running, pending};
+    Partition p;
+    p.name = QStringLiteral("train");
+    p.state = QStringLiteral("UP");
+    p.isDefault = true;
+    p.nodes = {QStringLiteral("cpu-node01"), QStringLiteral("gpu-node01"), QStringLiteral("gpu-node02")};
+    p.maxTimeSeconds = 0;
+    p.totalGpus = 16;
+    s.partitions = {p};
+    SourceStatus st;
+    st.source = QStringLiteral("slurm");
+    st.configured = st.ok = true;
+    s.sources = {st};
+    s.finalize();
+    return s;
+}
+
+// Through text and back, as a consumer of `strata snapshot --format json` reads it.
+QJsonObject roundTrip(const QJsonObject &o)
+{
+    return QJsonDocument::fromJson(QJsonDocument(o).toJson()).object();
+}
+
+QJsonObject byKey(const QJsonArray &array, const QString &key, const QString &value)
+{
+    for (const QJsonValue &v : array)
+        if (v.toObject().value(key).toString() == value)
+            return v.toObject();
+    return {};
+}
+
+} // namespace
+
+class TestSnapshotJson : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void nodeKeys_data();
+    void nodeKeys();
+    void jobKeys_data();
+    void jobKeys();
+    void jobGpusMapNodeToIndices();
+    void missingMetricsAreNull_data();
+    void missingMetricsAreNull();
+    void unknownValuesAreNull();
+    void topLevel();
+};
+
+void TestSnapshotJson::nodeKeys_data()
+{
+    QTest::addColumn<QString>("node");
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QJsonValue>("value");
+    const auto row = [](const char *node, const char *key, const QJsonValue &v) {
+        QTest::newRow(qPrintable(QStringLiteral("%1 %2").arg(node, key))) << QString::fromLatin1(node) << QString::fromLatin1(key) << v;
+    };
+    row("gpu-node01", "name", QStringLiteral("gpu-node01"));
+    row("gpu-node01", "state", QStringLiteral("mixed"));
+    row("gpu-node01", "instanceType", QStringLiteral("p5.48xlarge"));
+    row("gpu-node01", "partitions", QJsonArray{QStringLiteral("train")});
+    row("gpu-node01", "gpuModel", QStringLiteral("H100"));
+    row("gpu-node01", "gpuCount", 8);
+    row("gpu-node01", "gpusAllocated", 1);
+    row("gpu-node01", "gpuIndicesAllocated", QJsonArray{6});
+    row("gpu-node01", "cpus", 192);
+    row("cpu-node01", "state", QStringLiteral("drained"));
+    row("cpu-node01", "stateFlags", QJsonArray{QStringLiteral("DRAIN")});
+    row("cpu-node01", "reason", QStringLiteral("Action:Reboot xid=79"));
+    row("cpu-node01", "partitions", QJsonArray{QStringLiteral("train"), QStringLiteral("inference")});
+    row("cpu-node01", "instanceType", QJsonValue(QJsonValue::Null));
+    row("cpu-node01", "gpuModel", QJsonValue(QJsonValue::Null));
+    row("cpu-node01", "gpuCount", 0);
+    row("cpu-node01", "gpus", QJsonArray{});
+}
+
+void TestSnapshotJson::nodeKeys()
+{
+    QFETCH(QString, node);
+    QFETCH(QString, key);
+    QFETCH(QJsonValue, value);
+    const QJsonObject json = roundTrip(SnapshotJson::toJson(sampleSnapshot()));
+    const QJsonObject n = byKey(json.value(QLatin1String("nodes")).toArray(), QStringLiteral("name"), node);
+    QVERIFY2(!n.isEmpty(), qPrintable(node));
+    QVERIFY2(n.contains(key), qPrintable(key));
+    QCOMPARE(n.value(key), value);
+}
+
+void TestSnapshotJson::jobKeys_data()
+{
+    QTest::addColumn<QString>("job");
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QJsonValue>("value");
+    const auto row = [](const char *job, const char *key, const QJsonValue &v) {
+        QTest::newRow(qPrintable(QStringLiteral("%1 %2").arg(job, key))) << QString::fromLatin1(job) << QString::fromLatin1(key) << v;
+    };
+    row("6", "id", QStringLiteral("6"));
+    row("6", "name", QStringLiteral("multi;node $(rm -rf /) `id`\n"));
+    row("6", "user", QStringLiteral("root"));
+    row("6", "state", QStringLiteral("RUNNING"));
+    row("6", "partition", QStringLiteral("train"));
+    row("6", "nodes", QJsonArray{QStringLiteral("gpu-node01"), QStringLiteral("gpu-node02")});
+    row("6", "gpusRequested", 2);
+    row("6", "timeUsedSeconds", 12);
+    row("6", "timeLimitSeconds", 0);
+    row("6", "arrayJobId", QJsonValue(QJsonValue::Null));
+    row("7_3", "arrayJobId", QStringLiteral("7"));
+    row("7_3", "arrayTaskId", QStringLiteral("3"));
+    row("7_3", "state", QStringLiteral("PENDING"));
+    row("7_3", "reason", QStringLiteral("Resources"));
+    row("7_3", "nodes", QJsonArray{});
+    row("7_3", "gpus", QJsonObject{});
+    row("7_3", "timeUsedSeconds", QJsonValue(QJsonValue::Null));
+}
+
+void TestSnapshotJson::jobKeys()
+{
+    QFETCH(QString, job);
+    QFETCH(QString, key);
+    QFETCH(QJsonValue, value);
+    const QJsonObject json = roundTrip(SnapshotJson::toJson(sampleSnapshot()));
+    const QJsonObject j = byKey(json.value(QLatin1String("jobs")).toArray(), QStringLiteral("id"), job);
+    QVERIFY2(!j.isEmpty(), qPrintable(job));
+    QVERIFY2(j.contains(key), qPrintable(key));
+    QCOMPARE(j.value(key), value);
+}
+
+void TestSnapshotJson::jobGpusMapNodeToIndices()
+{
+    const QJsonObject json = roundTrip(SnapshotJson::toJson(sampleSnapshot()));
+    const QJsonObject job = byKey(json.value(QLatin1String("jobs")).toArray(), QStringLiteral("id"), QStringLiteral("6"));
+    QCOMPARE(job.value(QLatin1String("gpus")).toObject(),
+             (QJsonObject{{QStringLiteral("gpu-node01"), QJsonArray{6}}, {QStringLiteral("gpu-node02"), QJsonArray{0}}}));
+    // The node side names the same job on the same GPU.
+    const QJsonObject node = byKey(json.value(QLatin1String("nodes")).toArray(), QStringLiteral("name"), QStringLiteral("gpu-node02"));
+    const QJsonArray gpus = node.value(QLatin1String("gpus")).toArray();
+    QCOMPARE(gpus.size(), 8);
+    QCOMPARE(gpus[0].toObject().value(QLatin1String("job")).toString(), QStringLiteral("6"));
+    QCOMPARE(gpus[0].toObject().value(QLatin1String("index")).toInt(), 0);
+    QVERIFY(gpus[1].toObject().value(QLatin1String("job")).isNull());
+}
+
+void TestSnapshotJson::missingMetricsAreNull_data()
+{
+    QTest::addColumn<int>("gpu");
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QJsonValue>("value");
+    for (const char *key : {"util", "tensorActive", "memUsedMiB", "memFreeMiB", "tempC", "powerW", "smClockMHz",
+                            "xid", "pcieReplays", "uncorrectableRemappedRows", "rowRemapFailure"}) {
+        QTest::newRow(qPrintable(QStringLiteral("gpu 0 %1").arg(key))) << 0 << QString::fromLatin1(key) << QJsonValue(QJsonValue::Null);
+    }
+    QTest::newRow("gpu 6 util measured") << 6 << "util" << QJsonValue(97.5);
+    QTest::newRow("gpu 6 xid real zero") << 6 << "xid" << QJsonValue(0.0);
+    QTest::newRow("gpu 6 temp missing") << 6 << "tempC" << QJsonValue(QJsonValue::Null);
+    QTest::newRow("gpu 0 uuid unknown") << 0 << "uuid" << QJsonValue(QJsonValue::Null);
+    QTest::newRow("gpu 0 seenByExporter") << 0 << "seenByExporter" << QJsonValue(false);
+    QTest::newRow("gpu 6 seenByExporter") << 6 << "seenByExporter" << QJsonValue(true);
+}
+
+void TestSnapshotJson::missingMetricsAreNull()
+{
+    QFETCH(int, gpu);
+    QFETCH(QString, key);
+    QFETCH(QJsonValue, value);
+    const QJsonObject json = roundTrip(SnapshotJson::toJson(sampleSnapshot()));
+    const QJsonObject node = byKey(json.value(QLatin1String("nodes")).toArray(), QStringLiteral("name"), QStringLiteral("gpu-node01"));
+    const QJsonObject g = node.value(QLatin1String("gpus")).toArray().at(gpu).toObject();
+    QVERIFY2(g.contains(key), qPrintable(key));
+    QCOMPARE(g.value(key), value);
+}
+
+void TestSnapshotJson::unknownValuesAreNull()
+{
+    const QJsonObject json = roundTrip(SnapshotJson::toJson(sampleSnapshot()));
+    const QJsonObject job = byKey(json.value(QLatin1String("jobs")).toArray(), QStringLiteral("id"), QStringLiteral("6"));
+    for (const char *key : {"gpuUtilMean", "gpuUtilMin", "efficiency"})
+        QVERIFY2(job.value(QLatin1String(key)).isNull(), key);
+    const QJsonObject partition = json.value(QLatin1String("partitions")).toArray().at(0).toObject();
+    QCOMPARE(partition.value(QLatin1String("maxTimeSeconds")), QJsonValue(0));
+    QCOMPARE(partition.value(QLatin1String("totalGpus")), QJsonValue(16));
+    QCOMPARE(partition.value(QLatin1String("default")), QJsonValue(true));
+}
+
+void TestSnapshotJson::topLevel()
+{
+    const QJsonObject json = roundTrip(SnapshotJson::toJson(sampleSnapshot()));
+    QCOMPARE(json.value(QLatin1String("schema")).toString(), QStringLiteral("strata.snapshot/1"));
+    QCOMPARE(json.value(QLatin1String("cluster")).toString(), QStringLiteral("strata-lab"));
+    QCOMPARE(json.value(QLatin1String("orchestrator")).toString(), QStringLiteral("slurm"));
+    QCOMPARE(json.value(QLatin1String("takenAt")).toString(), QStringLiteral("2026-12-02T13:55:20Z"));
+    QCOMPARE(json.value(QLatin1String("nodes")).toArray().size(), 3);
+    QCOMPARE(json.value(QLatin1String("jobs")).toArray().size(), 2);
+    const QJsonObject totals = json.value(QLatin1String("totals")).toObject();
+    QCOMPARE(totals.value(QLatin1String("nodes")).toInt(), 3);
+    QCOMPARE(totals.value(QLatin1String("gpus")).toInt(), 16);
+    QCOMPARE(totals.value(QLatin1String("gpusBusy")).toInt(), 2);
+    QCOMPARE(totals.value(QLatin1String("gpusIdle")).toInt(), 14);
+    QCOMPARE(totals.value(QLatin1String("jobsRunning")).toInt(), 1);
+    QCOMPARE(totals.value(QLatin1String("jobsPending")).toInt(), 1);
+    // The instance layer: one group per instance type, GPU-less nodes as "unknown".
+    const QJsonArray instances = json.value(QLatin1String("instances")).toArray();
+    const QJsonObject p5 = byKey(instances, QStringLiteral("instanceType"), QStringLiteral("p5.48xlarge"));
+    QCOMPARE(p5.value(QLatin1String("nodes")).toInt(), 2);
+    QCOMPARE(p5.value(QLatin1String("gpus")).toInt(), 16);
+    QCOMPARE(byKey(instances, QStringLiteral("instanceType"), QStringLiteral("unknown")).value(QLatin1String("nodes")).toInt(), 1);
+}
+
+QTEST_GUILESS_MAIN(TestSnapshotJson)
+#include "tst_snapshot_json.moc"
