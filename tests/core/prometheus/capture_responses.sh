@@ -135,3 +135,14 @@ capture matrix_dcgm_util.json "$b" /api/v1/query_range --data-urlencode 'query=D
     --data-urlencode "start=$((now - 6))" --data-urlencode "end=$now" --data-urlencode 'step=2'
 capture vector_pcie_replay_increase.json "$b" /api/v1/query \
     --data-urlencode 'query=increase(DCGM_FI_DEV_PCIE_REPLAY_COUNTER[5s])'
+# The exact queries of MetricsQueryPlan (default options; tst_metrics_query_plan pins them).
+by='Hostname, hostname, node, instance, gpu, UUID, modelName, hpc_job, pod, namespace'
+gauges='DCGM_FI_DEV_GPU_UTIL|DCGM_FI_PROF_PIPE_TENSOR_ACTIVE|DCGM_FI_DEV_MEM_COPY_UTIL|DCGM_FI_DEV_FB_USED|DCGM_FI_DEV_FB_FREE|DCGM_FI_DEV_GPU_TEMP|DCGM_FI_DEV_MEMORY_TEMP|DCGM_FI_DEV_POWER_USAGE|DCGM_FI_DEV_SM_CLOCK|DCGM_FI_DEV_MEM_CLOCK|DCGM_FI_DEV_XID_ERRORS|DCGM_FI_DEV_PCIE_REPLAY_COUNTER|DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS|DCGM_FI_DEV_CORRECTABLE_REMAPPED_ROWS|DCGM_FI_DEV_ROW_REMAP_FAILURE'
+capture vector_plan_gauges.json "$b" /api/v1/query \
+    --data-urlencode "query=max by (__name__, $by) ({__name__=~\"$gauges\"})"
+capture vector_plan_pcie_increase.json "$b" /api/v1/query \
+    --data-urlencode "query=max by ($by) (increase({__name__=\"DCGM_FI_DEV_PCIE_REPLAY_COUNTER\"}[10m]))"
+capture vector_plan_targets.json "$b" /api/v1/query --data-urlencode 'query=up{job=~".*dcgm.*"}'
+capture matrix_plan_usage.json "$b" /api/v1/query_range \
+    --data-urlencode 'query=max by (__name__, Hostname, hostname, node, instance, gpu, hpc_job, pod, namespace) ({__name__=~"DCGM_FI_DEV_GPU_UTIL|DCGM_FI_DEV_FB_USED"})' \
+    --data-urlencode "start=$((now - 6))" --data-urlencode "end=$now" --data-urlencode 'step=1'
