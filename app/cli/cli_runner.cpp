@@ -1,5 +1,6 @@
 #include "cli_runner.h"
 
+#include "cli/burnin_command.h"
 #include "cli/snapshot_text_printer.h"
 #include "model/snapshot_json.h"
 #include "session/cluster_session.h"
@@ -72,7 +73,7 @@ int waitForAction(QCoreApplication &app, QFuture<ActionResult> future, bool json
 QStringList CliRunner::subcommands()
 {
     return {QStringLiteral("snapshot"), QStringLiteral("submit"), QStringLiteral("cancel"), QStringLiteral("drain"),
-            QStringLiteral("resume"), QStringLiteral("profile")};
+            QStringLiteral("resume"), QStringLiteral("profile"), QStringLiteral("burnin")};
 }
 
 bool CliRunner::isSubcommand(const QString &word)
@@ -112,6 +113,9 @@ int CliRunner::run(QCoreApplication &app, const QStringList &arguments)
     if (command == QLatin1String("profile"))
         parser.addPositionalArgument(QStringLiteral("verb"), QStringLiteral("list | save NAME | remove NAME"), QStringLiteral("VERB [NAME]"));
 
+    if (command == QLatin1String("burnin"))
+        BurninCommand::addOptions(parser);
+
     if (!parser.parse(args)) {
         printErr(parser.errorText());
         return 2;
@@ -135,6 +139,12 @@ int CliRunner::run(QCoreApplication &app, const QStringList &arguments)
         return nodeAction(app, parser, command);
     if (command == QLatin1String("profile"))
         return profile(parser);
+    if (command == QLatin1String("burnin")) {
+        ClusterProfile p;
+        if (!resolveProfile(parser, &p))
+            return 2;
+        return BurninCommand::run(app, parser, p);
+    }
     printErr(QStringLiteral("unknown command \"%1\"").arg(command));
     return 2;
 }

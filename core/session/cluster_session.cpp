@@ -2,6 +2,9 @@
 
 #include "model/gpu_catalog.h"
 #include "model/orchestrator_source.h"
+#include "prometheus/metrics_join.h"
+#include "prometheus/metrics_part.h"
+#include "prometheus/metrics_source.h"
 #include "slurm/slurm_source.h"
 #include "ssh/ssh_remote_shell.h"
 
@@ -35,6 +38,10 @@ ClusterSession::ClusterSession(const ClusterProfile &profile, std::shared_ptr<Re
     connect(&m_timer, &QTimer::timeout, this, &ClusterSession::onTimer);
     status(QStringLiteral("ssh")).configured = true;
     status(m_orchestrator->kind()).configured = true;
+    if (m_profile.hasPrometheus()) {
+        m_metrics = std::make_unique<MetricsSource>(m_profile);
+        status(QStringLiteral("prometheus")).configured = true;
+    }
 }
 
 ClusterSession::~ClusterSession() = default;
@@ -89,7 +96,46 @@ void ClusterSession::onTimer()
     const QDateTime now = QDateTime::currentDateTimeUtc();
     status(QStringLiteral("ssh")).lastAttempt = now;
     status(m_orchestrator->kind()).lastAttempt = now;
+    // Both sources at once; the snapshot is published when both have answered.
+    m_partsPending = m_metrics ? 2 : 1;
+    if (m_metrics) {
+        status(QStringLiteral("prometheus")).lastAttempt = now;
+        const auto request = m_latest ? MetricsSource::Request::forJobs(m_latest->jobs) : MetricsSource::Request{};
+        m_metrics->refresh(request).then(this, [this](const MetricsPart &part) { finishMetrics(part); });
+    }
     m_orchestrator->refresh().then(this, [this](const OrchestratorPart &part) { finishRefresh(part); });
+}
+
+void ClusterSession::finishMetrics(const MetricsPart &part)
+{
+    SourceStatus &s = status(QStringLiteral("prometheus"));
+    if (part.ok()) {
+        m_lastGoodMetrics = std::make_unique<MetricsPart>(part);
+        s.ok = true;
+        s.stale = false;
+        s.error = part.warnings.join(QLatin1String("; "));
+        s.lastSuccess = QDateTime::currentDateTimeUtc();
+        s.lastDurationMs = part.durationMs;
+    } else {
+        s.ok = false;
+        s.stale = m_lastGoodMetrics != nullptr;
+        s.error = part.error;
+        qCWarning(lcSession) << m_profile.name << part.error;
+    }
+    partDone();
+}
+
+void ClusterSession::partDone()
+{
+    if (--m_partsPending > 0)
+        return;
+    publish();
+    m_refreshing = false;
+    // Back off while the orchestrator fails: interval x 2^failures, at most 5 minutes.
+    const int base = qMax(1, m_profile.refreshIntervalSeconds);
+    const int delay = m_failures == 0 ? base : qMin(300, base << qMin(m_failures, 8));
+    if (m_polling)
+        m_timer.start(delay * 1000);
 }
 
 void ClusterSession::finishRefresh(const OrchestratorPart &part)
@@ -123,13 +169,7 @@ void ClusterSession::finishRefresh(const OrchestratorPart &part)
             Q_EMIT hostKeyUnknown(m_shell->describe(), part.hostKeyFingerprint);
         }
     }
-    publish();
-    m_refreshing = false;
-    // Back off while failing: interval x 2^failures, at most 5 minutes.
-    const int base = qMax(1, m_profile.refreshIntervalSeconds);
-    const int delay = m_failures == 0 ? base : qMin(300, base << qMin(m_failures, 8));
-    if (m_polling)
-        m_timer.start(delay * 1000);
+    partDone();
 }
 
 void ClusterSession::publish()
@@ -143,8 +183,14 @@ void ClusterSession::publish()
         snapshot->partitions = m_lastGoodPart.partitions;
         snapshot->jobs = m_lastGoodPart.jobs;
     }
-    snapshot->sources = m_statuses;
     snapshot->finalize();
+    // Metrics older than this are not shown as if current, even marked stale.
+    constexpr qint64 maxStaleMetricsSeconds = 300;
+    const SourceStatus *prometheus = m_metrics ? &status(QStringLiteral("prometheus")) : nullptr;
+    if (prometheus && m_lastGoodMetrics && m_haveGoodPart
+        && prometheus->lastSuccess.secsTo(QDateTime::currentDateTimeUtc()) <= maxStaleMetricsSeconds)
+        MetricsJoin::apply(*snapshot, *m_lastGoodMetrics, m_profile);
+    snapshot->sources = m_statuses;
     m_latest = snapshot;
     Q_EMIT snapshotReady(m_latest);
 }

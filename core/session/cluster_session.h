@@ -14,6 +14,8 @@
 namespace strata {
 
 class OrchestratorSource;
+class MetricsSource;
+struct MetricsPart;
 class RemoteShell;
 
 // One connected cluster: polls the orchestrator (and Prometheus when the profile has one),
@@ -39,6 +41,7 @@ public:
     SnapshotPtr latest() const { return m_latest; }
     bool isPolling() const { return m_polling; }
     bool isRefreshing() const { return m_refreshing; }
+    MetricsSource *metrics() const { return m_metrics.get(); }
 
     void start();        // first refresh now, then every interval
     void stop();
@@ -66,6 +69,8 @@ Q_SIGNALS:
 private:
     void onTimer();
     void finishRefresh(const OrchestratorPart &part);
+    void finishMetrics(const MetricsPart &part);
+    void partDone();
     void watchAction(const QFuture<ActionResult> &future);
 
     void publish();
@@ -79,6 +84,9 @@ private:
     bool m_refreshing = false;
     bool m_polling = false;
     int m_failures = 0;
+    std::unique_ptr<MetricsSource> m_metrics;
+    std::unique_ptr<MetricsPart> m_lastGoodMetrics;
+    int m_partsPending = 0;
     OrchestratorPart m_lastGoodPart;
     bool m_haveGoodPart = false;
     QVector<SourceStatus> m_statuses;

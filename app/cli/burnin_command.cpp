@@ -1,0 +1,233 @@
+#include "burnin_command.h"
+
+#include "burnin/burnin_session.h"
+#include "model/snapshot_json.h"
+#include "session/cluster_session.h"
+#include "slurm/hostlist.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QStandardPaths>
+
+#include <cstdio>
+
+namespace strata {
+
+namespace {
+
+const QCommandLineOption kNodes{QStringLiteral("nodes"), QStringLiteral("Nodes to test (host list: gpu-node[01-02])."), QStringLiteral("nodes")};
+const QCommandLineOption kTests{QStringLiteral("tests"), QStringLiteral("Tests: gemm,hbm,pcie,p2p (default gemm,hbm)."), QStringLiteral("list")};
+const QCommandLineOption kDuration{QStringLiteral("duration"), QStringLiteral("Per test: 60s, 2m (default 60s)."), QStringLiteral("time")};
+const QCommandLineOption kBackend{QStringLiteral("backend"), QStringLiteral("cuda or cpu (default: cuda where a GPU is found)."), QStringLiteral("name")};
+const QCommandLineOption kInject{QStringLiteral("inject"), QStringLiteral("Self-test fault, NODE=bitflip|slow[:GPU] (repeatable)."), QStringLiteral("NODE=KIND")};
+const QCommandLineOption kDrainOnFail{QStringLiteral("drain-on-fail"), QStringLiteral("Drain failing nodes with a reason naming GPU, test and figure.")};
+const QCommandLineOption kYes{QStringLiteral("yes"), QStringLiteral("Drain failing nodes even if they run other users' jobs.")};
+const QCommandLineOption kDirect{QStringLiteral("direct"), QStringLiteral("Run on the SSH host itself, not through Slurm.")};
+const QCommandLineOption kAgentBinary{QStringLiteral("agent-binary"), QStringLiteral("Local strata-burn to deploy."), QStringLiteral("file")};
+const QCommandLineOption kOutputDir{QStringLiteral("output-dir"), QStringLiteral("Remote directory for results (default ~/.cache/strata/burnin)."), QStringLiteral("dir")};
+const QCommandLineOption kHistory{QStringLiteral("history"), QStringLiteral("Burn-in history database (default ~/.local/share/strata/burnin.sqlite)."), QStringLiteral("file")};
+const QCommandLineOption kAttach{QStringLiteral("attach"), QStringLiteral("Follow a burn-in job that is already running."), QStringLiteral("job")};
+const QCommandLineOption kPartition{QStringLiteral("partition"), QStringLiteral("Partition for the burn-in job."), QStringLiteral("name")};
+
+void err(const QString &text)
+{
+    const QByteArray bytes = text.toUtf8() + '\n';
+    fwrite(bytes.constData(), 1, size_t(bytes.size()), stderr);
+    fflush(stderr);
+}
+
+void out(const QString &text)
+{
+    const QByteArray bytes = text.toUtf8();
+    fwrite(bytes.constData(), 1, size_t(bytes.size()), stdout);
+    fflush(stdout);
+}
+
+int durationSeconds(const QString &text, bool *ok)
+{
+    *ok = true;
+    QString t = text.trimmed();
+    int factor = 1;
+    if (t.endsWith(QLatin1Char('s')))
+        t.chop(1);
+    else if (t.endsWith(QLatin1Char('m'))) {
+        t.chop(1);
+        factor = 60;
+    }
+    const int v = t.toInt(ok);
+    *ok = *ok && v > 0;
+    return v * factor;
+}
+
+QJsonObject verdictToJson(const BurninVerdict &v, const QString &jobId, const QStringList &drained, const QStringList &notDrained)
+{
+    QJsonArray gpus;
+    for (const BurninGpuVerdict &g : v.gpus) {
+        QJsonArray tests;
+        for (const BurninTestVerdict &t : g.tests)
+            tests.append(QJsonObject{{QLatin1String("test"), t.test}, {QLatin1String("passed"), t.passed},
+                                     {QLatin1String("skipped"), t.skipped},
+                                     {QLatin1String("figure"), t.figure ? QJsonValue(*t.figure) : QJsonValue(QJsonValue::Null)},
+                                     {QLatin1String("reasons"), QJsonArray::fromStringList(t.reasons)}});
+        gpus.append(QJsonObject{{QLatin1String("node"), g.node}, {QLatin1String("gpu"), g.gpu}, {QLatin1String("uuid"), g.uuid},
+                                {QLatin1String("model"), g.model}, {QLatin1String("backend"), g.backend},
+                                {QLatin1String("passed"), g.passed}, {QLatin1String("tests"), tests},
+                                {QLatin1String("reasons"), QJsonArray::fromStringList(g.reasons)}});
+    }
+    return QJsonObject{{QLatin1String("schema"), QStringLiteral("strata.burnin/1")},
+                       {QLatin1String("jobId"), jobId},
+                       {QLatin1String("passed"), v.passed},
+                       {QLatin1String("failedNodes"), QJsonArray::fromStringList(v.failedNodes())},
+                       {QLatin1String("problems"), QJsonArray::fromStringList(v.problems)},
+                       {QLatin1String("notes"), QJsonArray::fromStringList(v.notes)},
+                       {QLatin1String("drained"), QJsonArray::fromStringList(drained)},
+                       {QLatin1String("notDrained"), QJsonArray::fromStringList(notDrained)},
+                       {QLatin1String("gpus"), gpus}};
+}
+
+QString verdictToText(const BurninVerdict &v, const QString &jobId, const QStringList &drained, const QStringList &notDrained)
+{
+    QString text = QStringLiteral("Burn-in %1: %2\n").arg(jobId, v.passed ? QStringLiteral("PASSED") : QStringLiteral("FAILED"));
+    for (const BurninGpuVerdict &g : v.gpus) {
+        QStringList figures;
+        for (const BurninTestVerdict &t : g.tests)
+            figures << QStringLiteral("%1 %2%3").arg(t.test, t.figure ? QString::number(*t.figure, 'f', 3) : QStringLiteral("-"),
+                                                    t.skipped ? QStringLiteral(" (skipped)") : QString());
+        text += QStringLiteral("  %1 GPU %2 %3 [%4] %5  %6\n").arg(g.node).arg(g.gpu).arg(g.model.isEmpty() ? QStringLiteral("?") : g.model,
+                                                                  g.backend, g.passed ? QStringLiteral("pass") : QStringLiteral("FAIL"),
+                                                                  figures.join(QLatin1String(", ")));
+        for (const QString &r : g.reasons)
+            text += QStringLiteral("      %1\n").arg(r);
+    }
+    for (const QString &p : v.problems)
+        text += QStringLiteral("  problem: %1\n").arg(p);
+    for (const QString &n : v.notes)
+        text += QStringLiteral("  note: %1\n").arg(n);
+    for (const QString &d : drained)
+        text += QStringLiteral("  drained: %1\n").arg(d);
+    for (const QString &d : notDrained)
+        text += QStringLiteral("  %1\n").arg(d);
+    return text;
+}
+
+} // namespace
+
+void BurninCommand::addOptions(QCommandLineParser &parser)
+{
+    parser.addOptions({kNodes, kTests, kDuration, kBackend, kInject, kDrainOnFail, kYes, kDirect, kAgentBinary,
+                       kOutputDir, kHistory, kAttach, kPartition});
+}
+
+QString BurninCommand::localAgentPath(const QCommandLineParser &parser)
+{
+    if (parser.isSet(kAgentBinary))
+        return parser.value(kAgentBinary);
+    const QString dir = QCoreApplication::applicationDirPath();
+    for (const QString &candidate : {dir + QStringLiteral("/strata-burn"), dir + QStringLiteral("/../burnin/strata-burn")})
+        if (QFileInfo(candidate).isExecutable())
+            return QFileInfo(candidate).canonicalFilePath();
+    return QStandardPaths::findExecutable(QStringLiteral("strata-burn"));
+}
+
+int BurninCommand::run(QCoreApplication &app, QCommandLineParser &parser, const ClusterProfile &profile)
+{
+    BurninRequest request;
+    QString error;
+    if (!parser.isSet(kNodes) || !Hostlist::expand(parser.value(kNodes), &request.nodes, &error) || request.nodes.isEmpty()) {
+        err(QStringLiteral("strata: burnin needs --nodes (a host list) %1").arg(error));
+        return 2;
+    }
+    if (parser.isSet(kTests))
+        request.tests = parser.value(kTests).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    if (parser.isSet(kDuration)) {
+        bool ok = false;
+        request.durationSeconds = durationSeconds(parser.value(kDuration), &ok);
+        if (!ok) {
+            err(QStringLiteral("strata: --duration \"%1\" is not 60s or 2m").arg(parser.value(kDuration)));
+            return 2;
+        }
+    }
+    request.backend = parser.value(kBackend);
+    if (!request.backend.isEmpty() && request.backend != QLatin1String("cuda") && request.backend != QLatin1String("cpu")) {
+        err(QStringLiteral("strata: --backend must be cuda or cpu"));
+        return 2;
+    }
+    for (const QString &inject : parser.values(kInject)) {
+        const int eq = inject.indexOf(QLatin1Char('='));
+        const QString node = inject.left(eq), kind = inject.mid(eq + 1);
+        if (eq <= 0 || !request.nodes.contains(node) || !(kind.startsWith(QLatin1String("bitflip")) || kind.startsWith(QLatin1String("slow")))) {
+            err(QStringLiteral("strata: --inject \"%1\" must be NODE=bitflip|slow[:GPU] for a node in --nodes").arg(inject));
+            return 2;
+        }
+        request.injectByNode.insert(node, kind);
+    }
+    request.drainOnFail = parser.isSet(kDrainOnFail);
+    request.confirmDrainBusyNodes = parser.isSet(kYes);
+    request.direct = parser.isSet(kDirect);
+    request.partition = parser.value(kPartition);
+    request.agentRemotePath = profile.burninAgentPath;
+    request.outputDirectory = parser.value(kOutputDir);
+    request.agentLocalPath = localAgentPath(parser);
+    if (request.agentLocalPath.isEmpty() && !parser.isSet(kAttach)) {
+        err(QStringLiteral("strata: no local strata-burn to deploy: build it or pass --agent-binary"));
+        return 2;
+    }
+    const QString historyPath = parser.isSet(kHistory)
+        ? parser.value(kHistory)
+        : QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + QStringLiteral("/strata/burnin.sqlite");
+    const bool json = parser.value(QStringLiteral("format")) == QLatin1String("json");
+
+    ClusterSession cluster(profile);
+    BurninSession burnin(&cluster, historyPath);
+    int exitCode = 1;
+    QObject::connect(&burnin, &BurninSession::stageChanged, &app, [](const QString &stage) { err(QStringLiteral("burn-in: %1").arg(stage)); });
+    QObject::connect(&burnin, &BurninSession::submitted, &app, [](const QString &job) { err(QStringLiteral("burn-in: job %1").arg(job)); });
+    QObject::connect(&burnin, &BurninSession::eventReceived, &app, [](const QString &node, const BurninEvent &event) {
+        if (const auto *r = std::get_if<BurninResult>(&event))
+            err(QStringLiteral("burn-in: %1 GPU %2 %3 %4").arg(node).arg(r->gpu).arg(r->test, r->passed ? QStringLiteral("ok") : QStringLiteral("FAILED")));
+        else if (const auto *e = std::get_if<BurninError>(&event))
+            err(QStringLiteral("burn-in: %1 agent error: %2").arg(node, e->message));
+    });
+    QObject::connect(&burnin, &BurninSession::failed, &app, [&](const QString &message) {
+        err(QStringLiteral("strata: burn-in failed: %1").arg(message));
+        exitCode = 1;
+        app.quit();
+    });
+    QObject::connect(&burnin, &BurninSession::completed, &app, [&](const BurninVerdict &v, const QStringList &drained, const QStringList &notDrained) {
+        out(json ? QString::fromUtf8(QJsonDocument(verdictToJson(v, burnin.jobId(), drained, notDrained)).toJson(QJsonDocument::Indented))
+                 : verdictToText(v, burnin.jobId(), drained, notDrained));
+        exitCode = v.passed ? 0 : 1;
+        app.quit();
+    });
+    // A first look at the cluster: the nodes must exist, and their GPU counts set expectations.
+    QObject::connect(&cluster, &ClusterSession::snapshotReady, &app, [&](const SnapshotPtr &snapshot) {
+        if (burnin.jobId().isEmpty() && request.gpusByNode.isEmpty()) {
+            const SourceStatus *s = snapshot->source(snapshot->orchestrator);
+            if (!s || !s->ok) {
+                err(QStringLiteral("strata: %1").arg(s ? s->error : QStringLiteral("no answer from the cluster")));
+                app.quit();
+                return;
+            }
+            for (const QString &n : std::as_const(request.nodes)) {
+                const Node *node = snapshot->node(n);
+                if (!node && !request.direct) {
+                    err(QStringLiteral("strata: no node \"%1\" in the cluster").arg(n));
+                    app.quit();
+                    return;
+                }
+                request.gpusByNode.insert(n, node ? node->gpuCount : 0);
+            }
+            if (parser.isSet(kAttach))
+                burnin.attach(parser.value(kAttach), request);
+            else
+                burnin.start(request);
+        }
+    });
+    cluster.refreshNow();
+    app.exec();
+    return exitCode;
+}
+
+} // namespace strata

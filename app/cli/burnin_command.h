@@ -1,0 +1,22 @@
+#pragma once
+
+#include "session/cluster_profile.h"
+
+#include <QCommandLineOption>
+#include <QCommandLineParser>
+#include <QCoreApplication>
+
+namespace strata {
+
+// `strata burnin`: launches strata-burn on the selected nodes through Slurm (or directly on the
+// SSH host), streams progress to stderr, prints the verdict and exits 0 only if every GPU passed.
+class BurninCommand
+{
+public:
+    static void addOptions(QCommandLineParser &parser);
+    static int run(QCoreApplication &app, QCommandLineParser &parser, const ClusterProfile &profile);
+    // Where the local strata-burn is: --agent-binary, else beside strata or in the build tree.
+    static QString localAgentPath(const QCommandLineParser &parser);
+};
+
+} // namespace strata

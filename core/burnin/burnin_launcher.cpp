@@ -1,0 +1,276 @@
+#include "burnin_launcher.h"
+
+#include "burnin_job_script.h"
+#include "slurm/slurm_commands.h"
+#include "ssh/remote_shell.h"
+#include "ssh/shell_quote.h"
+
+#include <QCryptographicHash>
+#include <QFile>
+#include <QFileInfo>
+#include <QRandomGenerator>
+
+namespace strata {
+
+namespace {
+
+bool isActiveState(const QString &state)
+{
+    static const QStringList active{QStringLiteral("PENDING"), QStringLiteral("CONFIGURING"), QStringLiteral("RUNNING"),
+                                    QStringLiteral("COMPLETING"), QStringLiteral("SUSPENDED"), QStringLiteral("REQUEUED"),
+                                    QStringLiteral("RESIZING")};
+    return active.contains(state);
+}
+
+} // namespace
+
+BurninLauncher::BurninLauncher(std::shared_ptr<RemoteShell> shell, QObject *parent)
+    : QObject(parent), m_shell(std::move(shell))
+{
+    m_pollTimer.setSingleShot(true);
+    connect(&m_pollTimer, &QTimer::timeout, this, &BurninLauncher::poll);
+}
+
+QString BurninLauncher::defaultRemoteAgentPath(const QByteArray &agentSha256)
+{
+    return QStringLiteral(".cache/strata/strata-burn-") + QString::fromLatin1(agentSha256.toHex().left(12));
+}
+
+void BurninLauncher::fail(const QString &error)
+{
+    m_running = false;
+    m_pollTimer.stop();
+    Q_EMIT failed(error);
+}
+
+void BurninLauncher::start(const BurninRequest &request)
+{
+    m_request = request;
+    m_running = true;
+    m_jobId.clear();
+    m_offsets.clear();
+    m_partialLines.clear();
+    m_endState.clear();
+    m_pollsAfterEnd = 0;
+    deploy();
+}
+
+void BurninLauncher::attach(const QString &jobId, const BurninRequest &request)
+{
+    m_request = request;
+    m_running = true;
+    m_jobId = jobId;
+    m_offsets.clear();
+    for (const QString &n : request.nodes)
+        m_offsets.insert(n, 0);
+    Q_EMIT stageChanged(QStringLiteral("running"));
+    poll();
+}
+
+void BurninLauncher::deploy()
+{
+    Q_EMIT stageChanged(QStringLiteral("deploying"));
+    QFile agent(m_request.agentLocalPath);
+    if (!agent.open(QIODevice::ReadOnly)) {
+        fail(QStringLiteral("cannot read the burn-in agent %1: %2").arg(m_request.agentLocalPath, agent.errorString()));
+        return;
+    }
+    const QByteArray binary = agent.readAll();
+    const QByteArray sha = QCryptographicHash::hash(binary, QCryptographicHash::Sha256);
+    // Absolute paths: the job's working directory need not be the login shell's.
+    const QString script = QStringLiteral("cd && pwd");
+    m_shell->runScript(script.toUtf8()).then(this, [this, binary, sha](const CommandResult &home) {
+        if (!home.ok()) {
+            fail(QStringLiteral("cannot reach the cluster: %1").arg(home.errorText()));
+            return;
+        }
+        const QString homeDir = QString::fromUtf8(home.stdoutData).trimmed();
+        auto absolute = [&](const QString &path) {
+            return path.startsWith(QLatin1Char('/')) ? path : homeDir + QLatin1Char('/') + path;
+        };
+        if (m_request.agentRemotePath.isEmpty())
+            m_request.agentRemotePath = defaultRemoteAgentPath(sha);
+        m_request.agentRemotePath = absolute(m_request.agentRemotePath);
+        if (m_request.outputDirectory.isEmpty())
+            m_request.outputDirectory = QStringLiteral(".cache/strata/burnin");
+        m_request.outputDirectory = absolute(m_request.outputDirectory);
+        const QString remote = m_request.agentRemotePath;
+        const QString check = QStringLiteral("mkdir -p %1 %2 && { sha256sum %3 2>/dev/null || true; }")
+                                  .arg(ShellQuote::quote(QFileInfo(remote).path()), ShellQuote::quote(m_request.outputDirectory),
+                                       ShellQuote::quote(remote));
+        m_shell->runScript(check.toUtf8()).then(this, [this, binary, sha, remote](const CommandResult &sum) {
+            if (!sum.ok()) {
+                fail(QStringLiteral("cannot prepare %1 on the cluster: %2").arg(remote, sum.errorText()));
+                return;
+            }
+            if (sum.stdoutData.startsWith(sha.toHex())) {
+                submit(); // the same agent is installed already
+                return;
+            }
+            // Upload beside it, then rename: a job starting meanwhile never sees half a file.
+            const QString temporary = remote + QStringLiteral(".upload-") + QString::number(QRandomGenerator::global()->generate(), 16);
+            m_shell->upload(temporary, binary, 0755).then(this, [this, remote, temporary](const CommandResult &up) {
+                if (!up.ok()) {
+                    fail(QStringLiteral("uploading the agent to %1 failed: %2").arg(remote, up.errorText()));
+                    return;
+                }
+                m_shell->run({QStringLiteral("mv"), QStringLiteral("-f"), temporary, remote}).then(this, [this, remote](const CommandResult &mv) {
+                    if (!mv.ok()) {
+                        fail(QStringLiteral("installing the agent at %1 failed: %2").arg(remote, mv.errorText()));
+                        return;
+                    }
+                    submit();
+                });
+            });
+        });
+    });
+}
+
+void BurninLauncher::submit()
+{
+    Q_EMIT stageChanged(QStringLiteral("submitting"));
+    int gpus = 0;
+    for (const QString &n : std::as_const(m_request.nodes))
+        gpus = qMax(gpus, m_request.gpusByNode.value(n));
+    m_offsets.clear();
+    if (m_request.direct) {
+        // Outside a scheduler: the agent runs on the SSH host itself, detached, into one file.
+        const QString runId = QStringLiteral("direct%1").arg(QRandomGenerator::global()->bounded(1000000000));
+        const QString node = m_request.nodes.value(0, QStringLiteral("host"));
+        QStringList agent = BurninJobScript::agentArguments(m_request, gpus);
+        const QString inject = m_request.injectByNode.value(node);
+        if (!inject.isEmpty())
+            agent << QStringLiteral("--inject") << inject;
+        const QString file = BurninJobScript::outputFile(m_request.outputDirectory, runId, node);
+        const QString script = QStringLiteral("nohup %1 >%2 2>/dev/null </dev/null &\necho $!\n")
+                                   .arg(ShellQuote::join(agent), ShellQuote::quote(file));
+        m_shell->runScript(script.toUtf8()).then(this, [this, runId, node](const CommandResult &r) {
+            const QString pid = QString::fromUtf8(r.stdoutData).trimmed();
+            if (!r.ok() || pid.isEmpty()) {
+                fail(QStringLiteral("starting the agent failed: %1").arg(r.errorText()));
+                return;
+            }
+            m_jobId = runId;
+            m_directPid = pid;
+            m_offsets.insert(node, 0);
+            Q_EMIT submitted(m_jobId);
+            Q_EMIT stageChanged(QStringLiteral("running"));
+            m_pollTimer.start(m_pollIntervalMs);
+        });
+        return;
+    }
+    QString error;
+    const QStringList argv = BurninJobScript::sbatchArguments(m_request, gpus, &error);
+    if (argv.isEmpty()) {
+        fail(error);
+        return;
+    }
+    m_shell->run(argv, BurninJobScript::batchScript(m_request, gpus).toUtf8()).then(this, [this](const CommandResult &r) {
+        const QString jobId = SlurmCommands::jobIdFromSbatchOutput(r.stdoutData);
+        if (!r.ok() || jobId.isEmpty()) {
+            fail(QStringLiteral("sbatch refused the burn-in: %1").arg(r.errorText()));
+            return;
+        }
+        m_jobId = jobId;
+        for (const QString &n : std::as_const(m_request.nodes))
+            m_offsets.insert(n, 0);
+        Q_EMIT submitted(m_jobId);
+        Q_EMIT stageChanged(QStringLiteral("running"));
+        m_pollTimer.start(m_pollIntervalMs);
+    });
+}
+
+void BurninLauncher::poll()
+{
+    if (!m_running || m_polling)
+        return;
+    m_polling = true;
+    QString script = BurninJobScript::pollScript(m_request.outputDirectory, m_jobId, m_offsets);
+    if (m_request.direct)
+        script += QStringLiteral("if kill -0 %1 2>/dev/null; then echo '@@strata-state RUNNING'; else echo '@@strata-state COMPLETED'; fi\n")
+                      .arg(m_directPid);
+    else
+        script += QStringLiteral("echo \"@@strata-state $(squeue -h -t all -j %1 -o %T 2>/dev/null)\"\n").arg(m_jobId);
+    m_shell->runScript(script.toUtf8()).then(this, [this](const CommandResult &r) {
+        m_polling = false;
+        if (!m_running)
+            return;
+        if (!r.ok()) {
+            // One failed poll is not the end of the burn-in: the job runs on. Say so and retry.
+            Q_EMIT stageChanged(QStringLiteral("reconnecting: ") + r.errorText());
+            m_pollTimer.start(qMin(30000, m_pollIntervalMs * 4));
+            return;
+        }
+        handlePollOutput(r.stdoutData);
+    });
+}
+
+void BurninLauncher::handlePollOutput(const QByteArray &output)
+{
+    qsizetype pos = 0;
+    QString state;
+    while (pos < output.size()) {
+        const qsizetype eol = output.indexOf('\n', pos);
+        if (eol < 0)
+            break;
+        const QByteArray header = output.mid(pos, eol - pos);
+        pos = eol + 1;
+        if (header.startsWith("@@strata-state")) {
+            state = QString::fromUtf8(header.mid(15)).trimmed();
+            continue;
+        }
+        if (!header.startsWith("@@strata-file "))
+            continue;
+        const QList<QByteArray> parts = header.split(' ');
+        if (parts.size() != 3)
+            continue;
+        const QString node = QString::fromUtf8(parts[1]);
+        const qint64 size = parts[2].toLongLong();
+        const qint64 fresh = qMax<qint64>(0, size - m_offsets.value(node));
+        const QByteArray chunk = output.mid(pos, fresh);
+        pos += chunk.size();
+        m_offsets[node] += chunk.size();
+        QByteArray &buffer = m_partialLines[node];
+        buffer += chunk;
+        qsizetype start = 0;
+        for (qsizetype nl; (nl = buffer.indexOf('\n', start)) >= 0; start = nl + 1)
+            Q_EMIT lineReceived(node, buffer.mid(start, nl - start));
+        buffer.remove(0, start);
+    }
+    const bool ended = !isActiveState(state);
+    if (ended) {
+        // One more read after the end, for lines written as the job finished.
+        if (++m_pollsAfterEnd > 1) {
+            m_running = false;
+            for (auto it = m_partialLines.begin(); it != m_partialLines.end(); ++it)
+                if (!it->trimmed().isEmpty())
+                    Q_EMIT lineReceived(it.key(), *it);
+            Q_EMIT finished(state.isEmpty() ? QStringLiteral("ENDED") : state);
+            return;
+        }
+        m_endState = state;
+        m_pollTimer.start(200);
+        return;
+    }
+    m_pollTimer.start(m_pollIntervalMs);
+}
+
+void BurninLauncher::cancel()
+{
+    if (!m_running)
+        return;
+    m_running = false;
+    m_pollTimer.stop();
+    if (m_jobId.isEmpty())
+        return;
+    const QStringList argv = m_request.direct ? QStringList{QStringLiteral("kill"), m_directPid}
+                                              : QStringList{QStringLiteral("scancel"), m_jobId};
+    m_shell->run(argv).then(this, [this](const CommandResult &r) {
+        if (!r.ok())
+            Q_EMIT failed(QStringLiteral("cancelling burn-in %1 failed: %2").arg(m_jobId, r.errorText()));
+        else
+            Q_EMIT finished(QStringLiteral("CANCELLED"));
+    });
+}
+
+} // namespace strata

@@ -1,0 +1,68 @@
+#pragma once
+
+#include "burnin_event.h"
+#include "burnin_node_run.h"
+#include "burnin_protocol_parser.h"
+#include "burnin_request.h"
+#include "burnin_verdict.h"
+
+#include <QMap>
+#include <QObject>
+
+namespace strata {
+
+class BurninLauncher;
+class ClusterSession;
+
+// One burn-in from launch to verdict: runs it through a BurninLauncher, parses each node's
+// stream as it arrives, judges the run when the job ends, stores it in the history file and,
+// when asked, drains the failing nodes with a reason naming GPU, test and figure. A failing
+// node that runs another user's job is drained only if the request says the person agreed.
+// Lives on the ClusterSession's thread; never blocks.
+class BurninSession : public QObject
+{
+    Q_OBJECT
+public:
+    BurninSession(ClusterSession *cluster, const QString &historyPath, QObject *parent = nullptr);
+    ~BurninSession() override;
+
+    void start(const BurninRequest &request);
+    void attach(const QString &jobId, const BurninRequest &request);
+    void cancel();
+
+    const BurninVerdict &verdict() const { return m_verdict; }
+    const QVector<BurninNodeRun> runs() const;
+    QString jobId() const;
+
+    // The drain reason for one node from a verdict: the first failing GPU, test and figure.
+    static QString drainReason(const BurninVerdict &verdict, const QString &node);
+
+Q_SIGNALS:
+    void stageChanged(const QString &stage);
+    void submitted(const QString &jobId);
+    void eventReceived(const QString &node, const strata::BurninEvent &event);
+    // The run ended and was judged; drained lists the nodes taken out of service, notDrained
+    // says for each failing node left alone why.
+    void completed(const strata::BurninVerdict &verdict, const QStringList &drained, const QStringList &notDrained);
+    void failed(const QString &error);
+
+private:
+    void onLine(const QString &node, const QByteArray &line);
+    void onFinished(const QString &jobState);
+    void drainFailedNodes();
+    void finish();
+
+    ClusterSession *m_cluster;
+    QString m_historyPath;
+    BurninLauncher *m_launcher;
+    BurninRequest m_request;
+    QMap<QString, BurninProtocolParser> m_parsers;
+    QMap<QString, BurninNodeRun> m_runs;
+    BurninVerdict m_verdict;
+    QStringList m_drained;
+    QStringList m_notDrained;
+    int m_pendingDrains = 0;
+    QDateTime m_startedAt;
+};
+
+} // namespace strata
