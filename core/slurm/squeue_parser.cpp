@@ -46,8 +46,13 @@ bool parseRecord(QByteArrayView record, Job *job, QString *error)
         start = sep + 1;
     }
     QByteArrayView name = record.sliced(start);
-    if (name.endsWith('\n'))
-        name.chop(1); // squeue ends each record with a newline of its own
+    // squeue ends each record with a newline of its own; without it the output was cut short
+    // (a dropped connection) somewhere in the name, which would otherwise read as a shorter name.
+    if (!name.endsWith('\n')) {
+        *error = QStringLiteral("record is truncated (output ended inside the job name)");
+        return false;
+    }
+    name.chop(1);
     fields[n] = name;
 
     job->id = text(fields[0]);
