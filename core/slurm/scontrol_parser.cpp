@@ -6,6 +6,7 @@
 
 #include <QByteArrayView>
 #include <QList>
+#include <QSet>
 
 namespace strata::ScontrolParser {
 
@@ -86,6 +87,7 @@ ScontrolJobsParseResult parseJobDetails(const QByteArray &output, const QHash<QS
     if (isEmptyAnswer(output))
         return result;
     const QString all = QString::fromUtf8(output);
+    QSet<QString> ambiguous;
     // Records start with "JobId=" at the beginning of a line.
     qsizetype pos = all.startsWith(QLatin1String("JobId=")) ? 0 : all.indexOf(QLatin1String("\nJobId=")) + 1;
     while (pos >= 0 && pos < all.size()) {
@@ -114,38 +116,63 @@ ScontrolJobsParseResult parseJobDetails(const QByteArray &output, const QHash<QS
         placement.jobId = (!arrayJobId.isEmpty() && !arrayTaskId.isEmpty() && arrayTaskId != QLatin1String("N/A"))
             ? arrayJobId + QLatin1Char('_') + arrayTaskId
             : numericId;
+        // The record runs to the next line that starts with "JobId=" (a name may hold newlines).
+        const qsizetype recordEnd = [&] {
+            const qsizetype n = all.indexOf(QLatin1String("\nJobId="), nameKey);
+            return n < 0 ? all.size() : n;
+        }();
         qsizetype restStart = nameKey + 9;
         const auto known = knownNames.constFind(placement.jobId);
-        if (known != knownNames.constEnd() && all.mid(restStart, known->size() + 1) == *known + QLatin1Char(' '))
+        if (known != knownNames.constEnd() && all.mid(restStart, known->size() + 1) == *known + QLatin1Char(' ')) {
             restStart += known->size();
-        else
+        } else {
             restStart = all.indexOf(QLatin1String(" UserId="), restStart); // best effort
+            if (restStart >= recordEnd)
+                restStart = -1;
+        }
+        // Everything Strata reads follows the name on its line; a line that starts with no
+        // JobId= (left by a newline in a name, or by the remote line filter) belongs to no job.
+        const qsizetype restLineEnd = restStart < 0 ? -1 : all.indexOf(QLatin1Char('\n'), restStart);
+        const qsizetype restEnd = restLineEnd < 0 ? all.size() : restLineEnd;
+        qsizetype next = restStart < 0 ? recordEnd : restEnd;
+        if (next < all.size() && !all.mid(next + 1, 6).startsWith(QLatin1String("JobId=")))
+            next = all.indexOf(QLatin1String("\nJobId="), next);
         if (restStart < 0) {
             ++result.malformedRecords;
-            break;
+            if (result.error.isEmpty())
+                result.error = QStringLiteral("job %1: cannot find where its name ends").arg(placement.jobId);
+        } else {
+            const QString rest = all.mid(restStart, restEnd - restStart);
+            QString currentNodes;
+            for (const auto &[key, value] : splitKeyValues(rest)) {
+                if (key == QLatin1String("Nodes"))
+                    currentNodes = value;
+                else if (key == QLatin1String("GRES") && !currentNodes.isEmpty()) {
+                    const GresEntry gpus = Gres::gpuTotal(Gres::parseList(value));
+                    if (!gpus.indices.isEmpty())
+                        for (const QString &node : Hostlist::expandOrKeep(currentNodes))
+                            placement.gpus[node] = gpus.indices;
+                    currentNodes.clear();
+                } else if (key == QLatin1String("Command"))
+                    placement.command = value;
+                else if (key == QLatin1String("WorkDir"))
+                    placement.workDir = value;
+                else if (key == QLatin1String("StdOut"))
+                    placement.stdoutPath = value;
+            }
+            // Slurm prints each job once: a second record for an id was forged by some
+            // user-controlled text, and there is no telling which one is real.
+            if (ambiguous.contains(placement.jobId) || result.jobs.contains(placement.jobId)) {
+                result.jobs.remove(placement.jobId);
+                ambiguous.insert(placement.jobId);
+                ++result.malformedRecords;
+                if (result.error.isEmpty())
+                    result.error = QStringLiteral("job %1 is listed twice; its placement is not trusted").arg(placement.jobId);
+            } else {
+                result.jobs.insert(placement.jobId, placement);
+            }
         }
-        // The record ends at the next line that starts a record.
-        qsizetype next = all.indexOf(QLatin1String("\nJobId="), restStart);
-        const QString rest = all.mid(restStart, (next < 0 ? all.size() : next) - restStart);
-        QString currentNodes;
-        for (const auto &[key, value] : splitKeyValues(rest)) {
-            if (key == QLatin1String("Nodes"))
-                currentNodes = value;
-            else if (key == QLatin1String("GRES") && !currentNodes.isEmpty()) {
-                const GresEntry gpus = Gres::gpuTotal(Gres::parseList(value));
-                if (!gpus.indices.isEmpty())
-                    for (const QString &node : Hostlist::expandOrKeep(currentNodes))
-                        placement.gpus[node] = gpus.indices;
-                currentNodes.clear();
-            } else if (key == QLatin1String("Command"))
-                placement.command = value;
-            else if (key == QLatin1String("WorkDir"))
-                placement.workDir = value;
-            else if (key == QLatin1String("StdOut"))
-                placement.stdoutPath = value;
-        }
-        result.jobs.insert(placement.jobId, placement);
-        if (next < 0)
+        if (next < 0 || next >= all.size())
             break;
         pos = next + 1;
     }
