@@ -5,6 +5,7 @@
 #include "canned_http_server.h"
 #include "prometheus_process.h"
 
+#include "prometheus/metric_series_query.h"
 #include "prometheus/metrics_join.h"
 #include "prometheus/metrics_source.h"
 #include "prometheus/prometheus_client.h"
@@ -70,6 +71,8 @@ private Q_SLOTS:
     void refreshesDoNotOverlap();
     void usageIsCachedBetweenRefreshes();
     void prometheusUnreachable();
+    void metricSeriesForOneNode_data();
+    void metricSeriesForOneNode();
 
 private:
     ClusterProfile profile() const;
@@ -262,6 +265,51 @@ void TestMetricsSource::prometheusUnreachable()
     QVERIFY(!snap.metricsAvailable);
     QVERIFY(snap.findings.isEmpty());
     QVERIFY(snap.nodes[0].gpus.isEmpty()); // scheduler data untouched
+}
+
+void TestMetricsSource::metricSeriesForOneNode_data()
+{
+    QTest::addColumn<QString>("node");
+    QTest::addColumn<int>("gpu");
+    QTest::addColumn<QString>("metric");
+    QTest::addColumn<QList<int>>("gpus"); // GPU indices expected back; empty: an error
+    QTest::addColumn<double>("value");    // the last sample of the first series
+    // gpu-node01's exporter labels it with its FQDN in `Hostname`, gpu-node02's with `hostname`.
+    QTest::newRow("FQDN host label, one GPU") << "gpu-node01" << 1 << "temp" << QList<int>{1} << 92.0;
+    QTest::newRow("hostname label, all GPUs") << "gpu-node02" << -1 << "util" << QList<int>{0, 1} << 97.0;
+    QTest::newRow("raw DCGM name") << "gpu-node02" << 1 << "DCGM_FI_DEV_XID_ERRORS" << QList<int>{1} << 79.0;
+    QTest::newRow("exporter down: no data") << "gpu-node03" << -1 << "util" << QList<int>{} << 0.0;
+    QTest::newRow("unknown metric") << "gpu-node01" << -1 << "utilisation" << QList<int>{} << 0.0;
+}
+
+void TestMetricsSource::metricSeriesForOneNode()
+{
+    QFETCH(QString, node);
+    QFETCH(int, gpu);
+    QFETCH(QString, metric);
+    QFETCH(QList<int>, gpus);
+    QFETCH(double, value);
+    PrometheusClient::Config config;
+    config.baseUrl = QUrl(m_prometheus->url());
+    PrometheusClient client(config);
+    MetricSeriesQuery::Request request;
+    request.node = node;
+    request.gpu = gpu;
+    request.metric = metric;
+    request.sinceSeconds = 600;
+    const MetricSeriesResult result = wait(MetricSeriesQuery::run(client, request, profile()));
+    QList<int> got;
+    for (const MetricSeries &s : result.series)
+        got << s.gpu;
+    QCOMPARE(got, gpus);
+    QCOMPARE(result.error.isEmpty(), !gpus.isEmpty());
+    if (gpus.isEmpty())
+        return;
+    QCOMPARE(result.stepSeconds, 15);
+    QCOMPARE(result.end - result.start, 600);
+    QVERIFY(!result.series[0].samples.isEmpty());
+    QCOMPARE(result.series[0].samples.last().value, value);
+    QCOMPARE(result.series[0].node, node);
 }
 
 QTEST_GUILESS_MAIN(TestMetricsSource)
