@@ -198,10 +198,11 @@ QString BurninHistory::recordsForGpu(const QString &gpuUuid, const QString &test
         return QStringLiteral("burn-in history: not open");
     QSqlQuery q(QSqlDatabase::database(m_connection, false));
     q.prepare(QString::fromLatin1(selectColumns)
-              + QStringLiteral("WHERE gpu_uuid = ? AND (? = '' OR test = ?) ORDER BY recorded_at, id"));
+              + (test.isEmpty() ? QStringLiteral("WHERE gpu_uuid = ? ORDER BY recorded_at, id")
+                                : QStringLiteral("WHERE gpu_uuid = ? AND test = ? ORDER BY recorded_at, id")));
     q.addBindValue(gpuUuid);
-    q.addBindValue(test);
-    q.addBindValue(test);
+    if (!test.isEmpty())
+        q.addBindValue(test);
     return runSelect(q, out, QStringLiteral("reading GPU %1").arg(gpuUuid));
 }
 

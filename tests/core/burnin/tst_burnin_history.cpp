@@ -1,0 +1,240 @@
+// BurninHistory on a real SQLite file (QSQLITE), filled from captured agent runs.
+#include "burnin/burnin_history.h"
+#include "burnin/burnin_judge.h"
+#include "burnin/burnin_protocol_parser.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace strata;
+
+namespace {
+
+BurninNodeRun capturedRun(const QString &node, const QString &file)
+{
+    QFile f(QStringLiteral(STRATA_TEST_DATA "/burnin/") + file);
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("missing test data %s", qPrintable(file));
+    return BurninNodeRun::fromEvents(node, BurninProtocolParser::parseAll(f.readAll()));
+}
+
+BurninHistoryRun historyRun(const QString &id, const QVector<BurninNodeRun> &nodes, const QDateTime &time)
+{
+    BurninHistoryRun run;
+    run.runId = id;
+    run.jobId = QStringLiteral("4242");
+    run.time = time;
+    run.nodes = nodes;
+    run.verdict = BurninJudge::judge(nodes, GpuCatalog::builtIn(), {});
+    return run;
+}
+
+const QDateTime t0(QDate(2026, 11, 2), QTime(9, 0), Qt::UTC);
+
+} // namespace
+
+class TestBurninHistory : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void recordsAndReadsARun();
+    void gpuSeriesAcrossRuns();
+    void refusesADuplicateRun();
+    void keepsDataAcrossReopen();
+    void refusesANewerSchema();
+    void openErrors_data();
+    void openErrors();
+    void twoHistoriesAtOnce();
+    void notOpen();
+};
+
+void TestBurninHistory::recordsAndReadsARun()
+{
+    QTemporaryDir dir;
+    BurninHistory history;
+    QCOMPARE(history.open(dir.filePath("history.sqlite")), QString());
+    const BurninHistoryRun run = historyRun(
+        "run-1", {capturedRun("gpu-node03", "cpu-gpu-node03-inject-bitflip-3.jsonl"),
+                  capturedRun("gpu-node04", "cpu-gpu-node04-inject-slow-5.jsonl")}, t0);
+    QCOMPARE(history.record(run), QString());
+    QVector<BurninHistoryRecord> rows;
+    QCOMPARE(history.recordsForRun("run-1", &rows), QString());
+    QCOMPARE(rows.size(), 32);
+    int failing = 0;
+    for (const BurninHistoryRecord &r : rows) {
+        QCOMPARE(r.jobId, QString("4242"));
+        QCOMPARE(r.backend, QString("cpu"));
+        QCOMPARE(r.time, t0);
+        QVERIFY(r.figure && *r.figure > 0);
+        QVERIFY(QJsonDocument::fromJson(r.figuresJson).isObject());
+        if (r.verdict == "fail")
+            ++failing;
+    }
+    // gpu-node03 GPU 3 gemm+hbm (bit flip), gpu-node04 GPU 5 gemm+hbm (slow).
+    QCOMPARE(failing, 4);
+    const auto flipped = std::find_if(rows.cbegin(), rows.cend(), [](const BurninHistoryRecord &r) {
+        return r.node == "gpu-node03" && r.gpuIndex == 3 && r.test == "gemm";
+    });
+    QVERIFY(flipped != rows.cend());
+    QCOMPARE(flipped->verdict, QString("fail"));
+    QCOMPARE(flipped->gpuUuid, QString("CPU-gpu-node03-3"));
+    QVERIFY(flipped->reason.contains("silent data corruption"));
+    QCOMPARE(QJsonDocument::fromJson(flipped->figuresJson).object().value("mismatches").toInt(), 1);
+    const auto slow = std::find_if(rows.cbegin(), rows.cend(), [](const BurninHistoryRecord &r) {
+        return r.node == "gpu-node04" && r.gpuIndex == 5 && r.test == "gemm";
+    });
+    QVERIFY(slow->reason.contains("of the best GPU in this run"));
+    QStringList ids;
+    QCOMPARE(history.runIds(10, &ids), QString());
+    QCOMPARE(ids, QStringList{"run-1"});
+}
+
+void TestBurninHistory::gpuSeriesAcrossRuns()
+{
+    QTemporaryDir dir;
+    BurninHistory history;
+    QCOMPARE(history.open(dir.filePath("h.sqlite")), QString());
+    // The same node three weeks running, its GPU 0 a little slower each time: recorded out
+    // of order, read back oldest first.
+    const double scale[] = {1.0, 0.97, 0.94};
+    const int order[] = {2, 0, 1};
+    for (int i : order) {
+        BurninNodeRun node = capturedRun("gpu-node02", "cpu-gpu-node02-pass.jsonl");
+        for (BurninResult &r : node.results)
+            if (r.gpu == 0 && r.tflops)
+                r.tflops = *r.tflops * scale[i];
+        QCOMPARE(history.record(historyRun(QStringLiteral("week-%1").arg(i), {node}, t0.addDays(7 * i))), QString());
+    }
+    QVector<BurninHistoryRecord> series;
+    QCOMPARE(history.recordsForGpu("CPU-gpu-node02-0", "gemm", &series), QString());
+    QCOMPARE(series.size(), 3);
+    for (int i = 0; i < 3; ++i) {
+        QCOMPARE(series[i].runId, QStringLiteral("week-%1").arg(i));
+        QCOMPARE(series[i].time, t0.addDays(7 * i));
+    }
+    QVERIFY(*series[0].figure > *series[1].figure && *series[1].figure > *series[2].figure);
+    QVector<BurninHistoryRecord> all;
+    QCOMPARE(history.recordsForGpu("CPU-gpu-node02-0", QString(), &all), QString());
+    QCOMPARE(all.size(), 6); // gemm and hbm, three runs
+    QStringList ids;
+    QCOMPARE(history.runIds(2, &ids), QString());
+    QCOMPARE(ids, (QStringList{"week-2", "week-1"}));
+}
+
+void TestBurninHistory::refusesADuplicateRun()
+{
+    QTemporaryDir dir;
+    BurninHistory history;
+    QCOMPARE(history.open(dir.filePath("h.sqlite")), QString());
+    const BurninHistoryRun run = historyRun("dup", {capturedRun("gpu-node02", "cpu-gpu-node02-pass.jsonl")}, t0);
+    QCOMPARE(history.record(run), QString());
+    QCOMPARE(history.record(run), QString("burn-in history: run dup is already recorded"));
+    BurninHistoryRun noId = run;
+    noId.runId.clear();
+    QVERIFY(history.record(noId).contains("needs a run id"));
+    QVector<BurninHistoryRecord> rows;
+    QCOMPARE(history.recordsForRun("dup", &rows), QString());
+    QCOMPARE(rows.size(), 16);
+}
+
+void TestBurninHistory::keepsDataAcrossReopen()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath("h.sqlite");
+    {
+        BurninHistory history;
+        QCOMPARE(history.open(path), QString());
+        QCOMPARE(history.record(historyRun("r", {capturedRun("gpu-node02", "cpu-gpu-node02-pass.jsonl")}, t0)), QString());
+    }
+    BurninHistory again;
+    QCOMPARE(again.open(path), QString());
+    QVector<BurninHistoryRecord> rows;
+    QCOMPARE(again.recordsForRun("r", &rows), QString());
+    QCOMPARE(rows.size(), 16);
+    again.close();
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase("QSQLITE", "inspect");
+        db.setDatabaseName(path);
+        QVERIFY(db.open());
+        QSqlQuery q(db);
+        QVERIFY(q.exec("PRAGMA user_version") && q.next());
+        QCOMPARE(q.value(0).toInt(), BurninHistory::schemaVersion);
+    }
+    QSqlDatabase::removeDatabase("inspect");
+}
+
+void TestBurninHistory::refusesANewerSchema()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath("future.sqlite");
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase("QSQLITE", "future");
+        db.setDatabaseName(path);
+        QVERIFY(db.open());
+        QSqlQuery q(db);
+        QVERIFY(q.exec("PRAGMA user_version = 7"));
+    }
+    QSqlDatabase::removeDatabase("future");
+    BurninHistory history;
+    const QString error = history.open(path);
+    QVERIFY2(error.contains("schema version 7, newer than this Strata understands (1)"), qPrintable(error));
+    QVERIFY(!history.isOpen());
+}
+
+void TestBurninHistory::openErrors_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QByteArray>("contents"); // written first when not empty
+    QTest::addColumn<QString>("error");
+    QTest::newRow("missing directory") << "/nonexistent-strata-dir/h.sqlite" << QByteArray() << "cannot open";
+    QTest::newRow("not a database") << "garbage.sqlite" << QByteArray(4096, 'x') << "is not an SQLite database";
+}
+
+void TestBurninHistory::openErrors()
+{
+    QFETCH(QString, path);
+    QFETCH(QByteArray, contents);
+    QFETCH(QString, error);
+    QTemporaryDir dir;
+    const QString full = path.startsWith('/') ? path : dir.filePath(path);
+    if (!contents.isEmpty()) {
+        QFile f(full);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(contents);
+    }
+    BurninHistory history;
+    const QString actual = history.open(full);
+    QVERIFY2(actual.contains(error), qPrintable(actual));
+    QVERIFY(!history.isOpen());
+}
+
+void TestBurninHistory::twoHistoriesAtOnce()
+{
+    QTemporaryDir dir;
+    BurninHistory a, b;
+    QCOMPARE(a.open(dir.filePath("a.sqlite")), QString());
+    QCOMPARE(b.open(dir.filePath("b.sqlite")), QString());
+    QCOMPARE(a.record(historyRun("only-a", {capturedRun("gpu-node02", "cpu-gpu-node02-pass.jsonl")}, t0)), QString());
+    QVector<BurninHistoryRecord> rows;
+    QCOMPARE(b.recordsForRun("only-a", &rows), QString());
+    QVERIFY(rows.isEmpty());
+    QCOMPARE(a.recordsForRun("only-a", &rows), QString());
+    QCOMPARE(rows.size(), 16);
+}
+
+void TestBurninHistory::notOpen()
+{
+    BurninHistory history;
+    QVector<BurninHistoryRecord> rows;
+    QCOMPARE(history.recordsForGpu("x", QString(), &rows), QString("burn-in history: not open"));
+    QCOMPARE(history.record({}), QString("burn-in history: not open"));
+}
+
+QTEST_GUILESS_MAIN(TestBurninHistory)
+#include "tst_burnin_history.moc"
