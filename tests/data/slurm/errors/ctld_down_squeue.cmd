@@ -1,0 +1,1 @@
+squeue -h -o %i

@@ -1,0 +1,1 @@
+sbatch --gres=gpu:a100:1 --wrap true

@@ -1,0 +1,1 @@
+sbatch -w gpu-node99 --wrap true

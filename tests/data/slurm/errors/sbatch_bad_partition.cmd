@@ -1,0 +1,1 @@
+sbatch -p nosuch --wrap true

@@ -1,0 +1,1 @@
+sbatch -t notatime --wrap true

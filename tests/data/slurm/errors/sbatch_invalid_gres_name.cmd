@@ -1,0 +1,1 @@
+sbatch --gres=tpu:1 --wrap true

@@ -1,0 +1,1 @@
+sbatch --gres=gpu:9 --wrap true

@@ -1,0 +1,1 @@
+scontrol update nodename=gpu-node99 state=drain reason=test

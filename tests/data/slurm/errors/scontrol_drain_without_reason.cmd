@@ -1,0 +1,1 @@
+scontrol update nodename=gpu-node01 state=drain

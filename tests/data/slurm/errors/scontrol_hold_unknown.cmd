@@ -1,0 +1,1 @@
+scontrol hold 999999

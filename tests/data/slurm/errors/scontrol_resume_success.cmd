@@ -1,0 +1,1 @@
+scontrol update nodename=gpu-node02 state=resume
