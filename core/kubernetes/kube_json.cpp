@@ -51,6 +51,15 @@ bool listItems(const QByteArray &json, QLatin1StringView itemKind, QJsonArray *i
     }
     if (kind == QLatin1String("List") || kind == QString(itemKind) + QLatin1String("List")) {
         *items = root.value(QLatin1String("items")).toArray();
+        // kubectl's generic List names each item's kind (the API's typed lists do not).
+        for (const QJsonValue &item : std::as_const(*items)) {
+            const QString itemKindSeen = item.toObject().value(QLatin1String("kind")).toString();
+            if (!itemKindSeen.isEmpty() && itemKindSeen != itemKind) {
+                *error = QStringLiteral("expected a list of %1 objects, got a %2").arg(QString(itemKind), itemKindSeen);
+                *items = {};
+                return false;
+            }
+        }
         return true;
     }
     if (kind == QLatin1String("Status")) {

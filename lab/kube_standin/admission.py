@@ -6,12 +6,11 @@ answer 422 Invalid with one cause per field, or 400 for unknown fields under fie
 Only the fields the stand-in understands are validated; the rest are stored as sent.
 """
 
-import random
 import re
 
 from api_errors import FieldError, bad_request, invalid
 from quantities import GPU, parse_quantity
-from store import new_uid, now_rfc3339
+from store import RANDOM, new_uid, now_rfc3339
 
 NAME_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"  # what the API server's generateName draws from
 DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
@@ -88,7 +87,7 @@ def check_fields(kind, obj, mode):
 
 
 def random_suffix(length=5):
-    return "".join(random.choice(NAME_ALPHABET) for _ in range(length))
+    return "".join(RANDOM.choice(NAME_ALPHABET) for _ in range(length))
 
 
 def default_metadata(obj, namespace):
@@ -115,9 +114,21 @@ def default_pod_spec(spec):
         if "@" in image:
             latest = False
         container.setdefault("imagePullPolicy", "Always" if latest else "IfNotPresent")
-        container.setdefault("resources", {})
+        resources = container.setdefault("resources", {})
+        for kind in ("limits", "requests"):
+            if isinstance(resources.get(kind), dict):
+                resources[kind] = {k: canonical_quantity(v) for k, v in resources[kind].items()}
         container.setdefault("terminationMessagePath", "/dev/termination-log")
         container.setdefault("terminationMessagePolicy", "File")
+
+
+def canonical_quantity(value):
+    """The API stores quantities as strings: 8 -> "8", 0.5 -> "500m"."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return value
+    if float(value).is_integer():
+        return str(int(value))
+    return f"{int(round(value * 1000))}m"
 
 
 def default_job(job, namespace):
@@ -150,6 +161,11 @@ def default_pod(pod, namespace):
     default_metadata(pod, namespace)
     spec = pod.setdefault("spec", {})
     default_pod_spec(spec)
+    for container in (spec.get("containers") or []) + (spec.get("initContainers") or []):
+        resources = container["resources"]
+        limits = resources.get("limits") or {}
+        if limits:  # SetDefaults_Pod: requests default to limits
+            resources["requests"] = dict(limits, **(resources.get("requests") or {}))
     add_default_tolerations(spec)
     spec.setdefault("serviceAccountName", "default")
     spec.setdefault("serviceAccount", spec["serviceAccountName"])

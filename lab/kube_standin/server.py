@@ -17,6 +17,7 @@ import signal
 import sys
 import tempfile
 import threading
+import time
 import traceback
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
@@ -28,6 +29,7 @@ from api import Api  # noqa: E402
 from api_errors import ApiError  # noqa: E402
 from container_runner import BurnAgent  # noqa: E402
 from controller_loop import ControllerLoop  # noqa: E402
+import store as store_module  # noqa: E402
 from store import Store, write_atomically  # noqa: E402
 
 DESCRIPTION = """\
@@ -148,7 +150,8 @@ users:
 def main(argv=None):
     parser = argparse.ArgumentParser(description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--listen", default="127.0.0.1:16443", help="loopback HOST:PORT (default %(default)s)")
+    parser.add_argument("--listen", default="127.0.0.1:16443",
+                        help="loopback HOST:PORT; port 0 picks a free one (default %(default)s)")
     parser.add_argument("--state-dir", help="keep state.json, gpu-allocations.json and logs/ here; "
                         "state.json is reloaded on start")
     parser.add_argument("--fresh", action="store_true", help="ignore a saved state.json")
@@ -168,29 +171,35 @@ def main(argv=None):
     parser.add_argument("--start-delay", type=float, default=0.3,
                         help="seconds from binding a pod to its containers running (default %(default)s)")
     parser.add_argument("--tick", type=float, default=0.1, help="controller loop period in seconds")
+    parser.add_argument("--seed", type=int, help="seed names and uids (reproducible captures)")
     parser.add_argument("--quiet", action="store_true", help="do not log each request to stderr")
     options = parser.parse_args(argv)
 
     host, port = parse_listen(options.listen)
-    options.listen = f"{host}:{port}"
     state_dir = options.state_dir
     if state_dir:
         os.makedirs(state_dir, exist_ok=True)
     work_dir = os.path.join(state_dir, "work") if state_dir else tempfile.mkdtemp(prefix="kube-standin-")
 
+    if options.seed is not None:
+        store_module.RANDOM.seed(options.seed)
     store = Store(state_dir)
     loaded = not options.fresh and store.load()
     if not loaded:
         lab_cluster.populate(store, options.kube_version)
     burn_agent = BurnAgent(os.path.abspath(options.burn_agent) if options.burn_agent else "",
                            shlex.split(options.burn_agent_args))
+    api = Api(store, None, options)
+    # Port 0 picks a free port (for tests running in parallel); the kubeconfig names it.
+    server = ThreadingHTTPServer((host, port), make_handler(api, options.quiet))
+    server.daemon_threads = True
+    port = server.server_address[1]
+    options.listen = f"{host}:{port}"
     loop = ControllerLoop(store, burn_agent, state_dir, work_dir, options.start_delay, options.tick, port)
+    api.loop = loop
     if loaded:
         with store.lock:
-            loop.kubelets.recover_after_restart(__import__("time").time())
-
-    server = ThreadingHTTPServer((host, port), make_handler(Api(store, loop, options), options.quiet))
-    server.daemon_threads = True
+            loop.kubelets.recover_after_restart(time.time())
     if options.write_kubeconfig:
         write_atomically(options.write_kubeconfig,
                          kubeconfig(f"http://{host}:{port}", options.context, options.namespace))

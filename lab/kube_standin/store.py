@@ -9,6 +9,7 @@ import collections
 import copy
 import json
 import os
+import random
 import threading
 import time
 import uuid
@@ -40,8 +41,12 @@ def parse_rfc3339(text):
     return calendar.timegm(time.strptime(base, "%Y-%m-%dT%H:%M:%S"))
 
 
+# Names and uids come from one generator so that `--seed` makes a run reproducible (fixtures).
+RANDOM = random.Random()
+
+
 def new_uid():
-    return str(uuid.uuid4())
+    return str(uuid.UUID(int=RANDOM.getrandbits(128), version=4))
 
 
 class Store:

@@ -1,0 +1,116 @@
+// KubectlCommands: the exact argv KubernetesSource runs, and the ids and names it refuses
+// (anything kubectl would read as an option, or the API would reject).
+#include "kubernetes/kube_quantity.h"
+#include "kubernetes/kubectl_commands.h"
+
+#include <QTest>
+
+using namespace strata;
+
+class TestKubectlCommands : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void commands();
+    void splitId_data();
+    void splitId();
+    void nodeNames();
+    void quantities_data();
+    void quantities();
+};
+
+void TestKubectlCommands::commands()
+{
+    const KubectlCommands k(QStringLiteral("/opt/bin/kubectl"), QStringLiteral("lab"), 20);
+    const QStringList prefix{"/opt/bin/kubectl", "--context", "lab", "--request-timeout=20s"};
+    QCOMPARE(k.getNodes(), (prefix + QStringList{"get", "nodes", "-o", "json"}));
+    QCOMPARE(k.getPods({}), (prefix + QStringList{"get", "pods", "--all-namespaces", "-o", "json"}));
+    QCOMPARE(k.getJobs(QStringLiteral("team-a")), (prefix + QStringList{"get", "jobs", "-n", "team-a", "-o", "json"}));
+    QCOMPARE(k.createFromStdin(), (prefix + QStringList{"create", "-f", "-", "-o", "json"}));
+    QCOMPARE(k.deleteJob("ns", "j"), (prefix + QStringList{"delete", "job", "j", "-n", "ns", "--cascade=background", "--wait=false"}));
+    QCOMPARE(k.cordon({"a", "b"}), (prefix + QStringList{"cordon", "a", "b"}));
+    QCOMPARE(k.annotateNodes({"a"}, "strata.io/drain-reason", "xid 79"),
+             (prefix + QStringList{"annotate", "--overwrite", "node", "a", "strata.io/drain-reason=xid 79"}));
+    QCOMPARE(k.removeNodeAnnotation({"a"}, "strata.io/drain-reason"),
+             (prefix + QStringList{"annotate", "node", "a", "strata.io/drain-reason-"}));
+    QCOMPARE(k.jobLogs("ns", "j", 50), (prefix + QStringList{"logs", "-n", "ns", "-l", "job-name=j", "--prefix",
+                                                             "--max-log-requests=20", "--tail=50"}));
+    QCOMPARE(k.podLogs("ns", "p", "c", 10), (prefix + QStringList{"logs", "-n", "ns", "p", "--tail=10", "-c", "c"}));
+    const KubectlCommands plain({}, {}, 0);
+    QCOMPARE(plain.getNodes(), (QStringList{"kubectl", "get", "nodes", "-o", "json"}));
+}
+
+void TestKubectlCommands::splitId_data()
+{
+    QTest::addColumn<QString>("id");
+    QTest::addColumn<bool>("ok");
+    QTest::addColumn<QString>("ns");
+    QTest::addColumn<QString>("name");
+    QTest::newRow("job") << "ml-research/train-llm" << true << "ml-research" << "train-llm";
+    QTest::newRow("dotted name") << "default/a.b" << true << "default" << "a.b";
+    QTest::newRow("no namespace") << "train" << false << "" << "";
+    QTest::newRow("empty namespace") << "/train" << false << "" << "";
+    QTest::newRow("option-like name") << "default/--all" << false << "" << "";
+    QTest::newRow("option-like namespace") << "-A/x" << false << "" << "";
+    QTest::newRow("slurm id") << "1234_7" << false << "" << "";
+    QTest::newRow("capitals") << "default/Train" << false << "" << "";
+    QTest::newRow("two slashes") << "a/b/c" << false << "" << "";
+}
+
+void TestKubectlCommands::splitId()
+{
+    QFETCH(QString, id);
+    QString ns, name, error;
+    const bool ok = KubectlCommands::splitId(id, &ns, &name, &error);
+    QTEST(ok, "ok");
+    if (ok) {
+        QTEST(ns, "ns");
+        QTEST(name, "name");
+        QVERIFY(error.isEmpty());
+    } else {
+        QVERIFY(error.contains(QStringLiteral("NAMESPACE/NAME")));
+    }
+}
+
+void TestKubectlCommands::nodeNames()
+{
+    QString error;
+    QVERIFY(KubectlCommands::validNodes({"kube-gpu-01", "ip-10-0-0-1.ec2.internal"}, &error));
+    QVERIFY(!KubectlCommands::validNodes({}, &error));
+    QVERIFY(!KubectlCommands::validNodes({"kube-gpu-01", "--all"}, &error));
+    QVERIFY(error.contains(QStringLiteral("--all")));
+    QVERIFY(!KubectlCommands::validNodes({"node;reboot"}, &error));
+}
+
+void TestKubectlCommands::quantities_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<double>("value"); // -1: not a quantity
+    QTest::newRow("cores") << "192" << 192.0;
+    QTest::newRow("millicores") << "191450m" << 191.45;
+    QTest::newRow("Ki") << "2097027192Ki" << 2097027192.0 * 1024;
+    QTest::newRow("Gi") << "1000Gi" << 1000.0 * 1073741824;
+    QTest::newRow("decimal G") << "2G" << 2e9;
+    QTest::newRow("exponent") << "1e3" << 1000.0;
+    QTest::newRow("fraction") << "0.5" << 0.5;
+    QTest::newRow("junk") << "eight" << -1.0;
+    QTest::newRow("bad suffix") << "8Qi" << -1.0;
+    QTest::newRow("empty") << "" << -1.0;
+}
+
+void TestKubectlCommands::quantities()
+{
+    QFETCH(QString, text);
+    QFETCH(double, value);
+    const std::optional<double> parsed = KubeQuantity::parse(text);
+    if (value < 0) {
+        QVERIFY(!parsed);
+        return;
+    }
+    QVERIFY(parsed);
+    QCOMPARE(*parsed, value);
+}
+
+QTEST_GUILESS_MAIN(TestKubectlCommands)
+#include "tst_kubectl_commands.moc"
