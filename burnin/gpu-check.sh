@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# GPU check of strata-burn, for a machine with an NVIDIA GPU (written for one H200; any sm_80+
+# GPU works). Builds the agent standalone (no Qt needed) plus the cuBLAS comparison tool, then
+# in one run, about 3-5 minutes:
+#   1. lists the embedded GPU code (sm_80, sm_90a, sm_100, compute_80 PTX must be there);
+#   2. checks our BF16 GEMM against cuBLAS element by element and times both, and our HBM
+#      copy kernel against cudaMemcpy device to device;
+#   3. runs the agent (gemm, hbm, pcie, p2p) on every GPU;
+#   4. proves a planted bit flip is caught (--inject bitflip: exit 1, mismatches, bit errors);
+#   5. proves a slowed GPU shows (--inject slow: its TFLOPS well below the clean run's).
+# Prints a summary at the end and exits non-zero if any check failed. Logs and the agent's
+# JSON lines go to $OUT (the device tool's output folder) or ./gpu-check-out.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+out=${OUT:-$PWD/gpu-check-out}
+build=${GPU_CHECK_BUILD:-/tmp/strata-burn-gpu-check}
+duration=${GPU_CHECK_DURATION:-20s}
+mkdir -p "$out"
+failures=()
+fail() { failures+=("$1"); echo "FAILED: $1"; }
+step() { echo; echo "== $*"; }
+
+step "GPU"
+nvidia-smi --query-gpu=index,name,driver_version,memory.total,clocks.max.sm --format=csv 2>&1 | tee "$out/nvidia-smi.txt"
+
+step "build (standalone burnin/, CUDA on, tools on)"
+generator=()
+command -v ninja >/dev/null && generator=(-G Ninja)
+if ! cmake -S "$here" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
+        -DSTRATA_BURN_CUDA=ON -DSTRATA_BURN_TOOLS=ON >"$out/build.log" 2>&1 ||
+   ! cmake --build "$build" --target strata-burn strata-burn-cublas-check -j"$(nproc)" >>"$out/build.log" 2>&1; then
+    tail -40 "$out/build.log"
+    echo "build failed; see $out/build.log"
+    exit 2
+fi
+agent="$build/strata-burn"
+"$agent" --version
+
+step "embedded GPU code"
+python3 "$here/tools/fatbin_list.py" --expect sm_80,sm_90a,sm_100,compute_80 "$agent" ||
+    fail "the agent lacks one of sm_80, sm_90a, sm_100, compute_80"
+
+step "our GEMM and copy kernels against cuBLAS and cudaMemcpy"
+"$build/strata-burn-cublas-check" --size 8192 --reps 20 2>&1 | tee "$out/cublas-check.txt"
+[ "${PIPESTATUS[0]}" = 0 ] || fail "our GEMM disagrees with cuBLAS (or the check could not run)"
+
+step "agent run: gemm,hbm,pcie,p2p for $duration each"
+"$agent" --tests gemm,hbm,pcie,p2p --duration "$duration" >"$out/agent-run.jsonl" 2>"$out/agent-run.stderr"
+rc=$?
+echo "exit status $rc"
+[ "$rc" = 0 ] || fail "the clean agent run exited $rc"
+
+step "agent run with a planted bit flip on GPU 0"
+"$agent" --tests gemm,hbm --duration 5s --inject bitflip:0 >"$out/agent-bitflip.jsonl" 2>"$out/agent-bitflip.stderr"
+rc=$?
+echo "exit status $rc (1 expected)"
+[ "$rc" = 1 ] || fail "the planted bit flip did not make the agent exit 1"
+
+step "agent run with GPU 0 slowed"
+"$agent" --tests gemm --duration 5s --inject slow:0 >"$out/agent-slow.jsonl" 2>"$out/agent-slow.stderr"
+
+step "summary"
+python3 - "$out" <<'PY' || fail "the agent's output does not show what it should"
+import json, sys
+out = sys.argv[1]
+
+def results(name):
+    lines = [json.loads(l) for l in open(f"{out}/{name}") if l.strip()]
+    assert all(l.get("v") == 1 for l in lines), f"{name}: a line without v=1"
+    return lines, [l for l in lines if l["type"] == "result"]
+
+ok = True
+lines, run = results("agent-run.jsonl")
+start = next(l for l in lines if l["type"] == "start")
+print(f"agent {start['version']} backend {start['backend']} on {start['host']}: "
+      f"{len(start['gpus'])} GPU(s), telemetry: {start['nvmlStatus']}")
+for r in run:
+    f = r["figures"] or {}
+    t = r.get("telemetry") or {}
+    tel = (f"  max {t.get('maxTempC')} C, {t.get('maxPowerW')} W, mean SM {t.get('meanSmClockMHz')} MHz, "
+           f"throttle {t.get('throttleReasons')}") if t else "  no telemetry"
+    if r["test"] == "gemm":
+        print(f"GPU {r['gpu']} gemm {f['m']}^3: {f['tflops']:.1f} TFLOPS ({f['pctOfSpec'] or 0:.0f}% of spec), "
+              f"{f['mismatches']} mismatches, sampled rel.err {f['sampledRelError']:.2g}" + tel)
+    elif r["test"] == "hbm":
+        print(f"GPU {r['gpu']} hbm: read {f['readTBps']:.2f} write {f['writeTBps']:.2f} copy {f['copyTBps']:.2f} TB/s "
+              f"({f['pctOfSpec'] or 0:.0f}% of spec), {f['bitErrors']} bit errors over "
+              f"{f['patternBytes'] / 2**30:.1f} GiB x {f['patternPasses']} passes" + tel)
+    elif r["test"] == "pcie":
+        print(f"GPU {r['gpu']} pcie: H2D {f['h2dGBps']:.1f} GB/s, D2H {f['d2hGBps']:.1f} GB/s")
+    else:
+        print(f"GPU {r['gpu']} p2p: " + (r["skipped"] or str(f.get("peers"))))
+    if not r["passed"] and not r["skipped"]:
+        ok = False
+        print(f"  not passed: {r['reasons']}")
+
+_, flip = results("agent-bitflip.jsonl")
+g = next(r for r in flip if r["gpu"] == 0 and r["test"] == "gemm")
+h = next(r for r in flip if r["gpu"] == 0 and r["test"] == "hbm")
+caught = (g["figures"] or {}).get("mismatches", 0) > 0 and (h["figures"] or {}).get("bitErrors", 0) > 0
+print(f"planted bit flip: gemm mismatches {(g['figures'] or {}).get('mismatches')}, hbm bit errors "
+      f"{(h['figures'] or {}).get('bitErrors')} at {[e['offset'] for e in (h['figures'] or {}).get('errorAddresses', [])]}"
+      f" -> {'CAUGHT' if caught else 'MISSED'}")
+ok = ok and caught
+
+_, slow = results("agent-slow.jsonl")
+clean = next(r for r in run if r["gpu"] == 0 and r["test"] == "gemm")["figures"]["tflops"]
+slowed = next(r for r in slow if r["gpu"] == 0 and r["test"] == "gemm")["figures"]["tflops"]
+shows = slowed < 0.5 * clean
+print(f"slowed GPU 0: {slowed:.1f} TFLOPS against {clean:.1f} clean -> {'SHOWS' if shows else 'DOES NOT SHOW'}")
+ok = ok and shows
+sys.exit(0 if ok else 1)
+PY
+grep -E "^gemm|^hbm" "$out/cublas-check.txt"
+
+echo
+if [ ${#failures[@]} -eq 0 ]; then
+    echo "GPU CHECK PASSED"
+else
+    printf 'GPU CHECK FAILED:\n'; printf '  %s\n' "${failures[@]}"
+    exit 1
+fi
