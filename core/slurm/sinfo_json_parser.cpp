@@ -66,7 +66,10 @@ SinfoParseResult parse(const QByteArray &json, const GpuCatalog &catalog)
     const QJsonObject root = doc.object();
     const QJsonObject version = root.value(QLatin1String("meta")).toObject()
                                     .value(QLatin1String("plugin")).toObject();
-    result.apiVersion = version.value(QLatin1String("name")).toString().section(QLatin1Char('/'), -1);
+    // "type": "openapi/v0.0.38" ("name" is prose: "Slurm OpenAPI v0.0.38").
+    result.apiVersion = version.value(QLatin1String("type")).toString().section(QLatin1Char('/'), -1);
+    if (result.apiVersion.startsWith(QLatin1Char('v')))
+        result.apiVersion.remove(0, 1);
     const QJsonArray errors = root.value(QLatin1String("errors")).toArray();
     if (!errors.isEmpty()) {
         const QJsonObject e = errors.first().toObject();
