@@ -1,6 +1,7 @@
 #include "cluster_session.h"
 
 #include "model/gpu_catalog.h"
+#include "kubernetes/kubernetes_source.h"
 #include "model/orchestrator_source.h"
 #include "prometheus/metrics_join.h"
 #include "prometheus/metrics_part.h"
@@ -16,9 +17,17 @@ namespace strata {
 
 namespace {
 
-std::unique_ptr<OrchestratorSource> makeOrchestrator(const ClusterProfile &,
+std::unique_ptr<OrchestratorSource> makeOrchestrator(const ClusterProfile &profile,
                                                      const std::shared_ptr<RemoteShell> &shell)
 {
+    if (profile.orchestrator == QLatin1String("kubernetes")) {
+        KubernetesSourceOptions options;
+        options.context = profile.kubeContext;
+        options.namespaceName = profile.kubeNamespace;
+        options.submittedBy = profile.sshUser;
+        options.requestTimeoutSeconds = qMax(5, profile.commandTimeoutSeconds / 2);
+        return std::make_unique<KubernetesSource>(shell, GpuCatalog::builtIn(), options);
+    }
     return std::make_unique<SlurmSource>(shell, GpuCatalog::builtIn());
 }
 
