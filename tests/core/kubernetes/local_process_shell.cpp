@@ -1,0 +1,65 @@
+#include "local_process_shell.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+
+#include <sys/stat.h>
+#include <QtConcurrent/QtConcurrentRun>
+
+using strata::CommandResult;
+
+LocalProcessShell::LocalProcessShell(QProcessEnvironment environment, int timeoutMs)
+    : m_environment(std::move(environment)), m_timeoutMs(timeoutMs)
+{
+    m_pool.setMaxThreadCount(4);
+}
+
+LocalProcessShell::~LocalProcessShell()
+{
+    m_pool.waitForDone();
+}
+
+QFuture<CommandResult> LocalProcessShell::run(const QStringList &argv, const QByteArray &stdinData)
+{
+    m_commands.fetchAndAddRelaxed(1);
+    return QtConcurrent::run(&m_pool, [this, argv, stdinData] {
+        QElapsedTimer clock;
+        clock.start();
+        QProcess process;
+        process.setProcessEnvironment(m_environment);
+        process.start(argv.value(0), argv.mid(1));
+        if (!process.waitForStarted(10000))
+            return CommandResult::transportFailure(CommandResult::Failure::Connect,
+                                                   QStringLiteral("cannot start %1: %2").arg(argv.value(0), process.errorString()));
+        process.write(stdinData);
+        process.closeWriteChannel();
+        if (!process.waitForFinished(m_timeoutMs)) {
+            process.kill();
+            process.waitForFinished();
+            return CommandResult::transportFailure(CommandResult::Failure::Timeout,
+                                                   QStringLiteral("%1 did not finish in %2 ms").arg(argv.join(u' ')).arg(m_timeoutMs));
+        }
+        CommandResult r;
+        r.exitStatus = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : 128 + 9;
+        r.stdoutData = process.readAllStandardOutput();
+        r.stderrData = process.readAllStandardError();
+        r.durationMs = clock.elapsed();
+        return r;
+    });
+}
+
+QFuture<CommandResult> LocalProcessShell::upload(const QString &remotePath, const QByteArray &data, int mode)
+{
+    return QtConcurrent::run(&m_pool, [remotePath, data, mode] {
+        QFile file(remotePath);
+        if (!file.open(QIODevice::WriteOnly) || file.write(data) != data.size())
+            return CommandResult::transportFailure(CommandResult::Failure::Channel,
+                                                   QStringLiteral("cannot write %1: %2").arg(remotePath, file.errorString()));
+        file.close();
+        ::chmod(QFile::encodeName(remotePath).constData(), mode_t(mode & 07777));
+        CommandResult r;
+        r.exitStatus = 0;
+        return r;
+    });
+}

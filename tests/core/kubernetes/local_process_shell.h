@@ -1,0 +1,28 @@
+#pragma once
+
+#include "ssh/remote_shell.h"
+
+#include <QProcessEnvironment>
+#include <QThreadPool>
+
+// TEST ONLY: a RemoteShell that runs commands on this machine with QProcess, so tests can
+// drive the real kubectl against the lab's kube stand-in without SSH. Not for production use:
+// it ignores hosts, keys and quoting because nothing leaves this machine.
+class LocalProcessShell : public strata::RemoteShell
+{
+public:
+    explicit LocalProcessShell(QProcessEnvironment environment, int timeoutMs = 60000);
+    ~LocalProcessShell() override;
+
+    QFuture<strata::CommandResult> run(const QStringList &argv, const QByteArray &stdinData = {}) override;
+    QFuture<strata::CommandResult> upload(const QString &remotePath, const QByteArray &data, int mode) override;
+    QString describe() const override { return QStringLiteral("local processes (test runner)"); }
+
+    int commandsRun() const { return m_commands.loadRelaxed(); }
+
+private:
+    QProcessEnvironment m_environment;
+    int m_timeoutMs;
+    QThreadPool m_pool;
+    QAtomicInt m_commands;
+};
