@@ -62,6 +62,11 @@ int main(int argc, char **argv)
         return 0;
     }
 
+    // CUDA numbers GPUs fastest first by default; nvidia-smi, NVML and DCGM's `gpu` label
+    // number them by PCI bus. Same order here, so "GPU 3" means one device everywhere (a
+    // CUDA_DEVICE_ORDER the caller set is kept). Must precede the first CUDA call.
+    setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 0);
+
     const std::string host = hostName();
     std::unique_ptr<Backend> backend;
     if (options.backend == "cpu") {

@@ -1,6 +1,7 @@
 #include "burnin_history.h"
 
 #include <QAtomicInteger>
+#include <QHash>
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -150,13 +151,18 @@ QString BurninHistory::record(const BurninHistoryRun &run)
     const QString time = run.time.toUTC().toString(Qt::ISODateWithMs);
     if (!db.transaction())
         return sqlError(QStringLiteral("starting a transaction"), db.lastError());
+    // 16,000 GPUs per run at cluster scale: index the verdict once instead of a search per row.
+    QHash<QPair<QString, int>, const BurninGpuVerdict *> verdicts;
+    verdicts.reserve(run.verdict.gpus.size());
+    for (const BurninGpuVerdict &g : run.verdict.gpus)
+        verdicts.insert(qMakePair(g.node, g.gpu), &g);
     QSqlQuery q(db);
     q.prepare(QStringLiteral(
         "INSERT INTO burnin_results (run_id, job_id, node, gpu_index, gpu_uuid, model, test, backend,"
         " figure, figures, verdict, reason, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
     for (const BurninNodeRun &node : run.nodes) {
         for (const BurninResult &r : node.results) {
-            const BurninGpuVerdict *gpu = run.verdict.gpu(node.node, r.gpu);
+            const BurninGpuVerdict *gpu = verdicts.value(qMakePair(node.node, r.gpu));
             const BurninTestVerdict *test = gpu ? gpu->test(r.test) : nullptr;
             QString verdict = r.passed ? QStringLiteral("pass") : QStringLiteral("fail");
             QString reason = r.reasons.join(QLatin1Char('\n'));
