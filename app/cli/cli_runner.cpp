@@ -1,6 +1,7 @@
 #include "cli_runner.h"
 
 #include "cli/burnin_command.h"
+#include "cli/metrics_command.h"
 #include "cli/snapshot_text_printer.h"
 #include "model/snapshot_json.h"
 #include "session/cluster_session.h"
@@ -73,7 +74,7 @@ int waitForAction(QCoreApplication &app, QFuture<ActionResult> future, bool json
 QStringList CliRunner::subcommands()
 {
     return {QStringLiteral("snapshot"), QStringLiteral("submit"), QStringLiteral("cancel"), QStringLiteral("drain"),
-            QStringLiteral("resume"), QStringLiteral("profile"), QStringLiteral("burnin")};
+            QStringLiteral("resume"), QStringLiteral("profile"), QStringLiteral("burnin"), QStringLiteral("metrics")};
 }
 
 bool CliRunner::isSubcommand(const QString &word)
@@ -115,6 +116,8 @@ int CliRunner::run(QCoreApplication &app, const QStringList &arguments)
 
     if (command == QLatin1String("burnin"))
         BurninCommand::addOptions(parser);
+    if (command == QLatin1String("metrics"))
+        MetricsCommand::addOptions(parser);
 
     if (!parser.parse(args)) {
         printErr(parser.errorText());
@@ -139,6 +142,15 @@ int CliRunner::run(QCoreApplication &app, const QStringList &arguments)
         return nodeAction(app, parser, command);
     if (command == QLatin1String("profile"))
         return profile(parser);
+    if (command == QLatin1String("metrics")) {
+        ClusterProfile p;
+        QString error;
+        if (!m_connection.resolve(parser, &p, &error, ConnectionOptions::SshOptional)) {
+            printErr(error);
+            return 2;
+        }
+        return MetricsCommand::run(app, parser, p);
+    }
     if (command == QLatin1String("burnin")) {
         ClusterProfile p;
         if (!resolveProfile(parser, &p))

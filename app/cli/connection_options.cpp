@@ -51,7 +51,8 @@ bool ConnectionOptions::parseSshTarget(const QString &target, ClusterProfile *pr
     return true;
 }
 
-bool ConnectionOptions::resolve(const QCommandLineParser &parser, ClusterProfile *profile, QString *error) const
+bool ConnectionOptions::resolve(const QCommandLineParser &parser, ClusterProfile *profile, QString *error,
+                                SshRequirement ssh) const
 {
     ClusterProfile p;
     if (parser.isSet(m_cluster)) {
@@ -81,7 +82,7 @@ bool ConnectionOptions::resolve(const QCommandLineParser &parser, ClusterProfile
         if (p.name.isEmpty())
             p.name = parser.value(m_ssh);
     }
-    if (p.sshHost.isEmpty()) {
+    if (p.sshHost.isEmpty() && ssh == SshRequired) {
         *error = QStringLiteral("no cluster given: use --cluster NAME or --ssh [user@]host[:port]");
         return false;
     }

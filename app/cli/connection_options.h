@@ -16,7 +16,9 @@ public:
     // True when any flag names a cluster (a saved profile or --ssh).
     bool namesCluster(const QCommandLineParser &parser) const;
     // The profile to use; false with *error set when the flags are inconsistent or unknown.
-    bool resolve(const QCommandLineParser &parser, ClusterProfile *profile, QString *error) const;
+    enum SshRequirement { SshRequired, SshOptional };
+    bool resolve(const QCommandLineParser &parser, ClusterProfile *profile, QString *error,
+                 SshRequirement ssh = SshRequired) const;
     QString profileStorePath(const QCommandLineParser &parser) const;
 
     // "user@host:port" -> fields; false when malformed.

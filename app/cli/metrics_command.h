@@ -1,0 +1,20 @@
+#pragma once
+
+#include "session/cluster_profile.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+
+namespace strata {
+
+// `strata metrics --node N [--gpu I] --metric NAME --since 1h`: one metric's time series per GPU
+// from Prometheus (query_range), as text ("time value" lines per GPU) or JSON, for scripts; the
+// window's charts use the same query.
+class MetricsCommand
+{
+public:
+    static void addOptions(QCommandLineParser &parser);
+    static int run(QCoreApplication &app, QCommandLineParser &parser, const ClusterProfile &profile);
+};
+
+} // namespace strata
