@@ -1,0 +1,113 @@
+#include "dcgm_standin.h"
+
+#include "gpu_fault_file.h"
+#include "gpu_holder_provider.h"
+
+#include <QDateTime>
+#include <QTextStream>
+
+#include <thread>
+
+namespace strata::lab {
+
+namespace {
+void logLine(const QString &line)
+{
+    QTextStream(stderr) << QDateTime::currentDateTime().toString(Qt::ISODate) << " dcgm-standin: "
+                        << line << Qt::endl;
+}
+} // namespace
+
+DcgmStandin::DcgmStandin(Options options, GpuHolderProvider *provider, QObject *parent)
+    : QObject(parent), m_options(std::move(options)), m_provider(provider)
+{
+    for (const NodeSpec &node : m_options.nodes) {
+        auto metrics = std::make_shared<NodeMetrics>(NodeMetrics::NodeLabels{
+            m_options.hostLabelName, node.name.toStdString(), node.model->modelName,
+            m_options.driverVersion});
+        m_endpoints.push_back(std::make_unique<NodeEndpoint>(node, std::move(metrics)));
+    }
+    connect(m_provider, &GpuHolderProvider::refreshed, this, &DcgmStandin::onHoldersRefreshed);
+    connect(m_provider, &GpuHolderProvider::failed, this, &DcgmStandin::onHoldersFailed);
+    connect(&m_timer, &QTimer::timeout, this, &DcgmStandin::poll);
+}
+
+DcgmStandin::~DcgmStandin()
+{
+    // Each Exposer takes about a second to stop its server threads; stop them side by side.
+    std::vector<std::thread> stoppers;
+    for (const auto &endpoint : m_endpoints)
+        stoppers.emplace_back([e = endpoint.get()] { e->stop(); });
+    for (std::thread &t : stoppers)
+        t.join();
+}
+
+bool DcgmStandin::start(QString *error)
+{
+    m_faults = readGpuFaultFile(m_options.faultFile).faults;
+    publish();
+    for (const auto &endpoint : m_endpoints) {
+        if (!endpoint->serving() && !endpoint->start(error)) {
+            bool downOnPurpose = false;
+            for (const GpuFault &f : m_faults)
+                downOnPurpose |= f.kind == GpuFault::Kind::ExporterDown && f.node == endpoint->spec().name;
+            if (!downOnPurpose)
+                return false;
+        }
+    }
+    m_provider->refresh();
+    m_timer.start(m_options.pollIntervalMs);
+    return true;
+}
+
+void DcgmStandin::poll()
+{
+    GpuFaultList faults = readGpuFaultFile(m_options.faultFile);
+    if (faults.error != m_lastFaultError && !faults.error.isEmpty())
+        logLine(faults.error);
+    m_lastFaultError = faults.error;
+    m_faults = std::move(faults.faults);
+    publish();
+    m_provider->refresh();
+}
+
+void DcgmStandin::onHoldersRefreshed(const GpuHolders &holders)
+{
+    if (!m_lastProviderError.isEmpty())
+        logLine(QStringLiteral("GPU holders readable again"));
+    m_lastProviderError.clear();
+    m_holders = holders;
+    publish();
+}
+
+void DcgmStandin::onHoldersFailed(const QString &message)
+{
+    // Keep showing the last known holders, as a real exporter keeps its last job mapping.
+    if (message != m_lastProviderError)
+        logLine(message + QStringLiteral(" (keeping the last known GPU holders)"));
+    m_lastProviderError = message;
+}
+
+void DcgmStandin::publish()
+{
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    for (const auto &endpoint : m_endpoints) {
+        const NodeSpec &spec = endpoint->spec();
+        bool down = false;
+        for (const GpuFault &f : m_faults)
+            down |= f.kind == GpuFault::Kind::ExporterDown && f.node == spec.name;
+        endpoint->metrics().publish(m_simulator.sample(spec, m_holders, m_faults, now));
+        if (down && endpoint->serving()) {
+            endpoint->stop();
+            logLine(spec.name + QStringLiteral(": exporter-down fault, endpoint stopped"));
+        } else if (!down && !endpoint->serving() && m_timer.isActive()) {
+            QString error;
+            if (endpoint->start(&error))
+                logLine(spec.name + QStringLiteral(": endpoint serving again"));
+            else
+                logLine(error);
+        }
+    }
+}
+
+} // namespace strata::lab

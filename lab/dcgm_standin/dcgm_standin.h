@@ -1,0 +1,59 @@
+#pragma once
+
+#include "gpu_fault.h"
+#include "gpu_holder.h"
+#include "gpu_simulator.h"
+#include "node_endpoint.h"
+
+#include <QObject>
+#include <QString>
+#include <QTimer>
+
+#include <memory>
+#include <vector>
+
+namespace strata::lab {
+
+class GpuHolderProvider;
+
+// The stand-in for NVIDIA's dcgm-exporter: one endpoint per lab node, values driven by the
+// holder provider (real Slurm state) and the fault file, refreshed every poll interval.
+// Lives on the main thread; the endpoints' HTTP threads only read published samples.
+class DcgmStandin : public QObject
+{
+    Q_OBJECT
+
+public:
+    struct Options
+    {
+        std::vector<NodeSpec> nodes;
+        QString faultFile;
+        int pollIntervalMs = 2000;
+        std::string hostLabelName = "Hostname";
+        std::string driverVersion = "550.127.05";
+    };
+
+    DcgmStandin(Options options, GpuHolderProvider *provider, QObject *parent = nullptr);
+    ~DcgmStandin() override;
+
+    // Binds every endpoint (a fault may keep some down) and starts polling.
+    bool start(QString *error);
+
+private:
+    void poll();
+    void onHoldersRefreshed(const strata::lab::GpuHolders &holders);
+    void onHoldersFailed(const QString &message);
+    void publish();
+
+    Options m_options;
+    GpuHolderProvider *m_provider;
+    std::vector<std::unique_ptr<NodeEndpoint>> m_endpoints;
+    GpuSimulator m_simulator;
+    GpuHolders m_holders;
+    std::vector<GpuFault> m_faults;
+    QString m_lastFaultError;
+    QString m_lastProviderError;
+    QTimer m_timer;
+};
+
+} // namespace strata::lab

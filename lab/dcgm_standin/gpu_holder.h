@@ -1,0 +1,34 @@
+#pragma once
+
+#include <QString>
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace strata::lab {
+
+// One GPU of one node, the key every stand-in table uses.
+struct GpuKey
+{
+    QString node;
+    int index = 0;
+
+    bool operator<(const GpuKey &other) const
+    {
+        return node != other.node ? node < other.node : index < other.index;
+    }
+};
+
+// Who holds a GPU, as the extra labels a real dcgm-exporter puts on that GPU's series:
+// `hpc_job` from its Slurm job-mapping directory, or `pod`/`namespace`/`container` from the
+// kubelet's pod-resources API. A GPU without a holder is idle.
+struct GpuHolder
+{
+    std::vector<std::pair<std::string, std::string>> labels;
+};
+
+using GpuHolders = std::map<GpuKey, GpuHolder>;
+
+} // namespace strata::lab

@@ -1,0 +1,187 @@
+// The DCGM stand-in's values: busy where a holder is, idle elsewhere, faults applied, stable
+// identities, the fault file format scripts/lab writes, and the exposition it renders.
+#include "gpu_fault_file.h"
+#include "gpu_simulator.h"
+#include "node_metrics.h"
+
+#include <prometheus/text_serializer.h>
+
+#include <QTest>
+
+using namespace strata::lab;
+
+class TestGpuSimulator : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void busyAndIdle();
+    void faults_data();
+    void faults();
+    void missingAndIdentity();
+    void countersIntegrate();
+    void faultFile_data();
+    void faultFile();
+    void exposition();
+};
+
+namespace {
+NodeSpec node(const char *name, const char *model)
+{
+    NodeSpec spec;
+    spec.name = QString::fromLatin1(name);
+    spec.model = findGpuModel(QString::fromLatin1(model));
+    spec.host = QStringLiteral("127.0.0.1");
+    spec.port = 1;
+    return spec;
+}
+double value(const GpuSample &s, DcgmField f)
+{
+    return s.values[static_cast<std::size_t>(f)];
+}
+} // namespace
+
+void TestGpuSimulator::busyAndIdle()
+{
+    GpuSimulator sim;
+    const NodeSpec n = node("gpu-node03", "h200");
+    GpuHolders holders;
+    holders[GpuKey{n.name, 2}] = GpuHolder{{{"hpc_job", "42"}}};
+    for (qint64 t = 1000; t < 60000; t += 2000) {
+        const auto samples = sim.sample(n, holders, {}, t);
+        QCOMPARE(samples.size(), std::size_t(8));
+        for (const GpuSample &s : samples) {
+            const bool busy = s.index == 2;
+            const double util = value(s, DcgmField::GpuUtil);
+            const double power = value(s, DcgmField::PowerUsage);
+            const double temp = value(s, DcgmField::GpuTemp);
+            const double tensor = value(s, DcgmField::PipeTensorActive);
+            const double used = value(s, DcgmField::FbUsed);
+            if (busy) {
+                QVERIFY2(util >= 85 && util <= 100, qPrintable(QString::number(util)));
+                QVERIFY(power >= 550 && power <= 650);
+                QVERIFY(temp >= 60 && temp <= 75);
+                QVERIFY(tensor >= 0.6 && tensor <= 0.9);
+                QVERIFY(used > 0.8 * 143771);
+                QCOMPARE(s.holderLabels.size(), std::size_t(1));
+                QCOMPARE(s.holderLabels[0].second, std::string("42"));
+            } else {
+                QCOMPARE(util, 0.0);
+                QVERIFY(power >= 60 && power <= 80);
+                QVERIFY(temp >= 30 && temp <= 38);
+                QCOMPARE(tensor, 0.0);
+                QCOMPARE(used, 0.0);
+                QVERIFY(s.holderLabels.empty());
+            }
+            QCOMPARE(value(s, DcgmField::FbUsed) + value(s, DcgmField::FbFree), 143771.0 - 550);
+            QCOMPARE(value(s, DcgmField::XidErrors), 0.0);
+        }
+    }
+}
+
+void TestGpuSimulator::faults_data()
+{
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<double>("faultValue");
+    QTest::addColumn<int>("field");
+    QTest::addColumn<double>("expected");
+    QTest::newRow("xid 79") << int(GpuFault::Kind::Xid) << 79.0 << int(DcgmField::XidErrors) << 79.0;
+    QTest::newRow("hot 95") << int(GpuFault::Kind::Hot) << 95.0 << int(DcgmField::GpuTemp) << 95.0;
+    QTest::newRow("remap failure") << int(GpuFault::Kind::RemapFailure) << 0.0
+                                   << int(DcgmField::RowRemapFailure) << 1.0;
+    QTest::newRow("uncorrectable 3") << int(GpuFault::Kind::Uncorrectable) << 3.0
+                                     << int(DcgmField::UncorrectableRemappedRows) << 3.0;
+}
+
+void TestGpuSimulator::faults()
+{
+    QFETCH(int, kind);
+    QFETCH(double, faultValue);
+    QFETCH(int, field);
+    QFETCH(double, expected);
+    GpuSimulator sim;
+    const NodeSpec n = node("gpu-node01", "h100");
+    const std::vector<GpuFault> faults{{n.name, 5, GpuFault::Kind(kind), faultValue}};
+    for (const GpuSample &s : sim.sample(n, {}, faults, 1000)) {
+        const double v = value(s, DcgmField(field));
+        if (s.index == 5)
+            QCOMPARE(v, expected);
+        else
+            QVERIFY2(v != expected, "a fault leaked to another GPU");
+    }
+}
+
+void TestGpuSimulator::missingAndIdentity()
+{
+    GpuSimulator sim;
+    const NodeSpec n = node("gpu-node02", "h100");
+    const auto samples = sim.sample(n, {}, {{n.name, 4, GpuFault::Kind::Missing, 0}}, 1000);
+    QCOMPARE(samples.size(), std::size_t(7));
+    for (const GpuSample &s : samples)
+        QVERIFY(s.index != 4);
+    QCOMPARE(GpuSimulator::uuidFor(n.name, 3), GpuSimulator::uuidFor(n.name, 3));
+    QVERIFY(GpuSimulator::uuidFor(n.name, 3) != GpuSimulator::uuidFor(n.name, 4));
+    QVERIFY(GpuSimulator::uuidFor(n.name, 3) != GpuSimulator::uuidFor(QStringLiteral("gpu-node01"), 3));
+    QCOMPARE(GpuSimulator::uuidFor(n.name, 3).size(), std::size_t(40)); // GPU- + 36-char UUID
+    QCOMPARE(GpuSimulator::pciBusIdFor(0), std::string("00000000:53:00.0"));
+}
+
+void TestGpuSimulator::countersIntegrate()
+{
+    GpuSimulator sim;
+    const NodeSpec n = node("gpu-node01", "h100");
+    GpuHolders holders;
+    holders[GpuKey{n.name, 0}] = GpuHolder{};
+    const double e0 = value(sim.sample(n, holders, {}, 10000)[0], DcgmField::TotalEnergyConsumption);
+    const auto later = sim.sample(n, holders, {}, 12000)[0];
+    const double e1 = value(later, DcgmField::TotalEnergyConsumption);
+    // Two seconds at 550-650 W is 1.1-1.3 million mJ.
+    QVERIFY2(e1 - e0 >= 1.0e6 && e1 - e0 <= 1.4e6, qPrintable(QString::number(e1 - e0)));
+    QVERIFY(value(later, DcgmField::NvlinkBandwidthTotal) > 0);
+}
+
+void TestGpuSimulator::faultFile_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<int>("count");
+    QTest::addColumn<bool>("hasError");
+    QTest::newRow("as scripts/lab writes it")
+        << QByteArray(R"({"faults": [{"node": "gpu-node02", "gpu": 3, "kind": "xid", "value": 79.0},
+                        {"node": "gpu-node01", "gpu": 0, "kind": "exporter-down"}]})")
+        << 2 << false;
+    QTest::newRow("cleared") << QByteArray(R"({"faults": []})") << 0 << false;
+    QTest::newRow("unknown kind") << QByteArray(R"({"faults": [{"node": "n", "gpu": 1, "kind": "x"}]})")
+                                  << 0 << true;
+    QTest::newRow("not JSON") << QByteArray("{\"faults\": [") << 0 << true;
+}
+
+void TestGpuSimulator::faultFile()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(int, count);
+    QFETCH(bool, hasError);
+    const GpuFaultList list = parseGpuFaults(json);
+    QCOMPARE(int(list.faults.size()), count);
+    QCOMPARE(!list.error.isEmpty(), hasError);
+}
+
+void TestGpuSimulator::exposition()
+{
+    GpuSimulator sim;
+    const NodeSpec n = node("gpu-node04", "h200");
+    NodeMetrics metrics({"hostname", "gpu-node04", n.model->modelName, "550.127.05"});
+    metrics.publish(sim.sample(n, {}, {}, 1000));
+    const std::string text = prometheus::TextSerializer().Serialize(metrics.Collect());
+    const QString out = QString::fromStdString(text);
+    QCOMPARE(out.count(QStringLiteral("\nDCGM_FI_DEV_GPU_UTIL{")), 8);
+    QVERIFY(out.contains(QStringLiteral("# TYPE DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION counter")));
+    QVERIFY(out.contains(QStringLiteral("# TYPE DCGM_FI_DEV_GPU_TEMP gauge")));
+    QVERIFY(out.contains(QStringLiteral(
+        R"(DCGM_FI_DEV_GPU_UTIL{gpu="0",UUID=")")));
+    QVERIFY(out.contains(QStringLiteral(
+        R"(",pci_bus_id="00000000:53:00.0",device="nvidia0",modelName="NVIDIA H200",hostname="gpu-node04",DCGM_FI_DRIVER_VERSION="550.127.05"} 0)")));
+    QCOMPARE(int(metrics.Collect().size()), 21);
+}
+
+QTEST_GUILESS_MAIN(TestGpuSimulator)
+#include "tst_gpu_simulator.moc"

@@ -1,0 +1,106 @@
+// The DCGM stand-in's reading of `scontrol show job -d -o`, on real captured Slurm 22.05 output.
+#include "slurm_job_gpu_parser.h"
+
+#include <QFile>
+#include <QTest>
+
+using namespace strata::lab;
+
+class TestSlurmJobGpuParser : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void runningJobs_data();
+    void runningJobs();
+    void hostlist_data();
+    void hostlist();
+    void indexList_data();
+    void indexList();
+};
+
+namespace {
+QByteArray readData(const QString &name)
+{
+    QFile file(QStringLiteral(STRATA_TEST_DATA "/slurm/") + name);
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("cannot read %s", qPrintable(file.fileName()));
+    return file.readAll();
+}
+
+QStringList describe(const std::vector<JobGpuAllocation> &allocations)
+{
+    QStringList out;
+    for (const JobGpuAllocation &a : allocations) {
+        QStringList indices;
+        for (int i : a.gpuIndices)
+            indices << QString::number(i);
+        out << QStringLiteral("%1 %2 %3").arg(a.jobId, a.node, indices.join(u','));
+    }
+    out.sort();
+    return out;
+}
+} // namespace
+
+void TestSlurmJobGpuParser::runningJobs_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QStringList>("expected");
+    // Main capture: pending, held, finished and CPU-only jobs hold nothing; array tasks 7_0/7_1
+    // are jobs 14/15; job 6 spans two nodes with different indices.
+    QTest::newRow("mixed cluster") << "scontrol_show_job_d_o.txt"
+                                   << QStringList{"14 gpu-node02 1,2,3", "15 gpu-node02 4,5,6",
+                                                  "5 gpu-node01 0,1,2,3,4,5", "6 gpu-node01 6",
+                                                  "6 gpu-node02 0"};
+    // Names with newline/\x1f/\x1e, and a 2-node job whose details scontrol groups.
+    QTest::newRow("adversarial names, grouped nodes")
+        << "adversarial/scontrol_show_job_d_o.txt"
+        << QStringList{"5 gpu-node03 0,1", "5 gpu-node04 0,1"};
+    QTest::newRow("no jobs") << "empty_scontrol_show_job_d_o.txt" << QStringList{};
+}
+
+void TestSlurmJobGpuParser::runningJobs()
+{
+    QFETCH(QString, file);
+    QFETCH(QStringList, expected);
+    QCOMPARE(describe(parseRunningJobGpus(readData(file))), expected);
+}
+
+void TestSlurmJobGpuParser::hostlist_data()
+{
+    QTest::addColumn<QString>("expression");
+    QTest::addColumn<QStringList>("hosts");
+    QTest::newRow("single") << "gpu-node01" << QStringList{"gpu-node01"};
+    QTest::newRow("range") << "gpu-node[01-03]" << QStringList{"gpu-node01", "gpu-node02", "gpu-node03"};
+    QTest::newRow("range and list") << "gpu-node[01,03-04]"
+                                    << QStringList{"gpu-node01", "gpu-node03", "gpu-node04"};
+    QTest::newRow("two prefixes") << "a[8-10],login1" << QStringList{"a8", "a9", "a10", "login1"};
+    QTest::newRow("reversed range kept") << "n[3-1]" << QStringList{"n[3-1]"};
+}
+
+void TestSlurmJobGpuParser::hostlist()
+{
+    QFETCH(QString, expression);
+    QFETCH(QStringList, hosts);
+    QCOMPARE(expandSlurmHostlist(expression), hosts);
+}
+
+void TestSlurmJobGpuParser::indexList_data()
+{
+    QTest::addColumn<QString>("list");
+    QTest::addColumn<QList<int>>("indices");
+    QTest::newRow("range") << "0-3" << QList<int>{0, 1, 2, 3};
+    QTest::newRow("mixed") << "0,2-3,7" << QList<int>{0, 2, 3, 7};
+    QTest::newRow("N/A") << "N/A" << QList<int>{};
+    QTest::newRow("empty") << "" << QList<int>{};
+}
+
+void TestSlurmJobGpuParser::indexList()
+{
+    QFETCH(QString, list);
+    QFETCH(QList<int>, indices);
+    QCOMPARE(expandIndexList(list), indices);
+}
+
+QTEST_GUILESS_MAIN(TestSlurmJobGpuParser)
+#include "tst_slurm_job_gpu_parser.moc"
