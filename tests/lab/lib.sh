@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared helpers for the lab script tests (sourced, not run).
 set -euo pipefail
 
@@ -7,8 +8,8 @@ LAB="$STRATA_SOURCE_DIR/scripts/lab"
 eval "$("$LAB" env --dir "$STRATA_LAB_DIR")"
 
 # Debian's interpreter directly: a pyenv shim first in PATH costs ~0.5 s per call.
-PYTHON=python3
-[ -x /usr/bin/python3 ] && PYTHON=/usr/bin/python3
+# shellcheck disable=SC2034  # used by the scripts that source this
+{ PYTHON=python3; [ -x /usr/bin/python3 ] && PYTHON=/usr/bin/python3; }
 
 CHECKS=0
 fail() { echo "FAIL: $*" >&2; exit 1; }

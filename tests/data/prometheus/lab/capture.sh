@@ -23,7 +23,7 @@ restore() {
     [ ${#jobs[@]} -eq 0 ] || scancel "${jobs[@]}" 2>/dev/null || true
     lab fault clear >/dev/null 2>&1 || true
     lab stop dcgm >/dev/null 2>&1 || true
-    STRATA_LAB_DCGM_FLAGS= lab start dcgm >/dev/null 2>&1 || true
+    STRATA_LAB_DCGM_FLAGS='' lab start dcgm >/dev/null 2>&1 || true
 }
 trap restore EXIT
 
@@ -36,8 +36,8 @@ get() {
 }
 query() { local name="$1"; shift; get "$name" /api/v1/query -G --data-urlencode "query=$1" "${@:2}"; }
 wait_for() {  # wait_for QUERY EXPECTED_VALUE
-    local i v=""
-    for i in $(seq 1 60); do
+    local v=""
+    for _ in $(seq 1 60); do
         v="$(curl -s "$PROM/api/v1/query" -G --data-urlencode "query=$1" |
             /usr/bin/python3 -c 'import json,sys; r=json.load(sys.stdin)["data"]["result"]; print(r[0]["value"][1] if r else "")')"
         [ "$v" = "$2" ] && return 0
