@@ -94,7 +94,9 @@ QStringList scancelArguments(const QString &jobId, QString *error)
         *error = QStringLiteral("\"%1\" is not a Slurm job id (expected 1234 or 1234_5)").arg(jobId);
         return {};
     }
-    return {QStringLiteral("scancel"), jobId};
+    // Without -v, scancel says nothing and exits 0 for a job that does not exist; with it, the
+    // error ("Invalid job id specified") reaches stderr, which runAction checks.
+    return {QStringLiteral("scancel"), QStringLiteral("-v"), jobId};
 }
 
 QStringList drainArguments(const QStringList &nodes, const QString &reason, QString *error)
