@@ -1,6 +1,7 @@
 #include "slurm_time.h"
 
 #include <QDateTime>
+#include <QHash>
 #include <QStringList>
 
 namespace strata::SlurmTime {
@@ -47,11 +48,52 @@ qint64 parseDuration(const QString &text)
     return days * 86400 + seconds;
 }
 
-qint64 parseTimestamp(const QString &text)
+namespace {
+
+// "YYYY-MM-DDTHH:MM:SS" split into numbers; false for any other shape.
+bool splitTimestamp(QStringView t, int *fields)
+{
+    static constexpr int offsets[6] = {0, 5, 8, 11, 14, 17};
+    static constexpr int widths[6] = {4, 2, 2, 2, 2, 2};
+    if (t.size() != 19 || t[4] != u'-' || t[7] != u'-' || t[10] != u'T' || t[13] != u':' || t[16] != u':')
+        return false;
+    for (int f = 0; f < 6; ++f) {
+        int v = 0;
+        for (int i = offsets[f]; i < offsets[f] + widths[f]; ++i) {
+            const char16_t c = t[i].unicode();
+            if (c < u'0' || c > u'9')
+                return false;
+            v = v * 10 + (c - u'0');
+        }
+        fields[f] = v;
+    }
+    return fields[1] >= 1 && fields[1] <= 12 && fields[2] >= 1 && fields[2] <= 31 && fields[3] < 24 && fields[4] < 60
+        && fields[5] < 60;
+}
+
+} // namespace
+
+qint64 parseTimestamp(const QString &text, LocalHourCache *cache)
 {
     const QString t = text.trimmed();
     if (t.isEmpty() || t == QLatin1String("N/A") || t == QLatin1String("Unknown") || t == QLatin1String("None"))
         return 0;
+    int f[6];
+    if (cache && splitTimestamp(t, f)) {
+        // The zone offset of the first stamp seen in each local hour serves the whole hour
+        // (offsets change on the hour; an hour's start may not exist, as at Lord Howe).
+        const QDate date(f[0], f[1], f[2]);
+        const qint64 naive = date.toJulianDay() * 86400 + f[3] * 3600 + f[4] * 60 + f[5];
+        const qint64 key = date.toJulianDay() * 24 + f[3];
+        auto it = cache->hourOffset.constFind(key);
+        if (it == cache->hourOffset.constEnd()) {
+            const QDateTime local(date, QTime(f[3], f[4], f[5]), Qt::LocalTime);
+            if (!local.isValid())
+                return 0;
+            it = cache->hourOffset.insert(key, local.toSecsSinceEpoch() - naive);
+        }
+        return naive + *it;
+    }
     const QDateTime dt = QDateTime::fromString(t, Qt::ISODate);
     return dt.isValid() ? dt.toSecsSinceEpoch() : 0;
 }

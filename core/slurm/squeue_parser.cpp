@@ -30,7 +30,7 @@ int gpusPerNodeFromTres(const QString &tres)
     return Gres::gpuTotal(Gres::parseList(tres)).count;
 }
 
-bool parseRecord(QByteArrayView record, Job *job, QString *error)
+bool parseRecord(QByteArrayView record, Job *job, QString *error, SlurmTime::LocalHourCache *hours)
 {
     QByteArrayView fields[kFieldCount];
     int n = 0;
@@ -74,8 +74,8 @@ bool parseRecord(QByteArrayView record, Job *job, QString *error)
     job->nodes = Hostlist::expandOrKeep(text(fields[8]));
     job->timeUsedSeconds = SlurmTime::parseDuration(text(fields[9]));
     job->timeLimitSeconds = SlurmTime::parseDuration(text(fields[10]));
-    job->submitTime = SlurmTime::parseTimestamp(text(fields[11]));
-    job->startTime = SlurmTime::parseTimestamp(text(fields[12]));
+    job->submitTime = SlurmTime::parseTimestamp(text(fields[11]), hours);
+    job->startTime = SlurmTime::parseTimestamp(text(fields[12]), hours);
     const int perNode = gpusPerNodeFromTres(text(fields[13]));
     bool okCount = false;
     const int nodeCount = text(fields[14]).toInt(&okCount);
@@ -111,13 +111,14 @@ SqueueParseResult parse(const QByteArray &output, const QByteArray &recordMarker
     result.jobs.reserve(int(output.count('\n')));
     qsizetype pos = recordMarker.size();
     int recordNumber = 0;
+    SlurmTime::LocalHourCache hours;
     while (pos <= all.size()) {
         qsizetype next = all.indexOf(separator, pos);
         const qsizetype end = next < 0 ? all.size() : next + 1; // keep the record's own '\n'
         ++recordNumber;
         Job job;
         QString error;
-        if (parseRecord(all.sliced(pos, end - pos), &job, &error)) {
+        if (parseRecord(all.sliced(pos, end - pos), &job, &error, &hours)) {
             result.jobs.append(std::move(job));
         } else {
             ++result.malformedRecords;
