@@ -237,7 +237,8 @@ Burn-in test of every GPU of this node at once (one thread per GPU). Writes JSON
   --pushgateway URL         push strata_burnin_* metrics to a Prometheus Pushgateway
   --version, --help
 
-Exit status: 0 all passed, 1 a GPU failed, 2 bad arguments, 3 no usable backend or device.
+Exit status: 0 all passed, 1 a GPU failed, 2 bad arguments, 3 no usable backend or device,
+4 interrupted (SIGTERM/SIGINT/SIGHUP: tests end early, the summary still comes).
 )";
 }
 

@@ -41,9 +41,10 @@ std::string utcTimestamp()
 }
 
 BurnRunner::BurnRunner(Backend &backend, const NvmlLibrary *nvml, EventSink &sink,
-                       const AgentOptions &options, std::string host, std::string agentVersion)
+                       const AgentOptions &options, std::string host, std::string agentVersion,
+                       const std::atomic<bool> *stop)
     : m_backend(backend), m_nvml(nvml), m_sink(sink), m_options(options),
-      m_host(std::move(host)), m_agentVersion(std::move(agentVersion))
+      m_host(std::move(host)), m_agentVersion(std::move(agentVersion)), m_stop(stop)
 {
 }
 
@@ -121,7 +122,10 @@ int BurnRunner::run(const std::string &metricsEndpoint)
             if (other.summary.gpu != gpu)
                 peers.push_back(other.summary.gpu);
         for (const std::string &test : m_options.tests) {
+            if (m_stop && m_stop->load())
+                break;
             TestParams params;
+            params.stop = m_stop;
             params.duration = std::chrono::duration<double>(m_options.durationSeconds);
             params.gemmSize = m_options.gemmSize;
             params.injection = gpu == m_options.injectGpu ? m_options.injection : Injection::None;
@@ -185,6 +189,11 @@ int BurnRunner::run(const std::string &metricsEndpoint)
         summary.passed = summary.passed && r.summary.passed;
     }
     summary.exitCode = summary.passed ? 0 : 1;
+    if (m_stop && m_stop->load()) {
+        m_sink.error({std::nullopt, "interrupted by a signal: tests ended early, results are partial"});
+        summary.passed = false;
+        summary.exitCode = 4;
+    }
     summary.seconds = std::chrono::duration<double>(Clock::now() - started).count();
     m_sink.summary(summary);
     return summary.exitCode;

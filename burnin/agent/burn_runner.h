@@ -5,6 +5,7 @@
 #include "event_sink.h"
 #include "nvml_library.h"
 
+#include <atomic>
 #include <string>
 
 namespace strata::burn {
@@ -14,10 +15,13 @@ namespace strata::burn {
 class BurnRunner
 {
 public:
+    // `stop` (may be null) is set by a signal handler: tests end early, the summary says so.
     BurnRunner(Backend &backend, const NvmlLibrary *nvml, EventSink &sink,
-               const AgentOptions &options, std::string host, std::string agentVersion);
+               const AgentOptions &options, std::string host, std::string agentVersion,
+               const std::atomic<bool> *stop = nullptr);
 
-    // The exit status: 0 when every GPU passed, 1 when one failed, 3 when nothing could run.
+    // The exit status: 0 when every GPU passed, 1 when one failed, 3 when nothing could run,
+    // 4 when interrupted.
     int run(const std::string &metricsEndpoint);
 
 private:
@@ -27,6 +31,7 @@ private:
     const AgentOptions &m_options;
     std::string m_host;
     std::string m_agentVersion;
+    const std::atomic<bool> *m_stop;
 };
 
 std::string utcTimestamp();

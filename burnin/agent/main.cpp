@@ -6,6 +6,8 @@
 #include "metrics_sink.h"
 #include "nvml_library.h"
 
+#include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -18,6 +20,22 @@
 using namespace strata::burn;
 
 namespace {
+
+// The one process-wide flag: a signal handler can reach nothing else. Lock-free, so setting it
+// is async-signal-safe.
+std::atomic<bool> stopRequested{false};
+
+void requestStop(int) { stopRequested.store(true); }
+
+// scancel sends SIGTERM (then SIGKILL after KillWait): end the tests and still write a summary.
+void handleStopSignals()
+{
+    struct sigaction action = {};
+    action.sa_handler = requestStop;
+    sigemptyset(&action.sa_mask);
+    for (int signal : {SIGTERM, SIGINT, SIGHUP})
+        sigaction(signal, &action, nullptr);
+}
 
 // Slurm runs the agent on a node whose hostname may differ from the node's Slurm name.
 std::string hostName()
@@ -106,6 +124,7 @@ int main(int argc, char **argv)
     if (metrics)
         sinks.push_back(metrics.get());
     FanOutSink sink(sinks);
-    BurnRunner runner(*backend, nvml.get(), sink, options, host, STRATA_BURN_VERSION);
+    handleStopSignals();
+    BurnRunner runner(*backend, nvml.get(), sink, options, host, STRATA_BURN_VERSION, &stopRequested);
     return runner.run(endpoint);
 }

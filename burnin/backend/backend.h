@@ -2,6 +2,7 @@
 
 #include "test_result.h"
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -32,6 +33,10 @@ struct TestParams
     Injection injection = Injection::None;
     int gemmSize = 0;   // 0: the backend's default
     ProgressCallback progress;
+    // Set from a signal handler (SIGTERM from scancel): end the test early with what it has.
+    const std::atomic<bool> *stop = nullptr;
+
+    bool stopRequested() const { return stop && stop->load(std::memory_order_relaxed); }
 };
 
 // One compute backend (like nvtop's per-vendor struct): the runner loops over devices and

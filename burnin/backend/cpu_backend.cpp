@@ -137,7 +137,7 @@ TestResult CpuBackend::runGemm(int, const TestParams &params)
         figures.mismatches += countMismatches(first.data(), again.data(), first.size());
         figures.tflops = flopsPerProduct / bestSeconds / 1e12;
         progress.report(secondsSince(loopStart) / params.duration.count(), "tflops", figures.tflops);
-    } while (secondsSince(loopStart) < params.duration.count());
+    } while (secondsSince(loopStart) < params.duration.count() && !params.stopRequested());
 
     figures.iterations += repeats;
     TestResult result;
@@ -214,7 +214,8 @@ TestResult CpuBackend::runHbm(int deviceIndex, const TestParams &params)
         ++figures.patternPasses;
         progress.report(secondsSince(started) / params.duration.count(), "bitErrors",
                         static_cast<double>(figures.bitErrors));
-    } while (secondsSince(started) < params.duration.count() || figures.patternPasses < patternKindCount);
+    } while ((secondsSince(started) < params.duration.count() || figures.patternPasses < patternKindCount)
+             && !params.stopRequested());
 
     TestResult result;
     result.test = "hbm";
@@ -243,7 +244,7 @@ TestResult CpuBackend::runPcie(int device, const TestParams &params)
         std::memcpy(host.data(), memory.data(), bytes);
         d2hS += secondsSince(t);
         ++reps;
-    } while (secondsSince(started) < params.duration.count());
+    } while (secondsSince(started) < params.duration.count() && !params.stopRequested());
     figures.hostToDeviceGBps = static_cast<double>(bytes) * reps / h2dS / 1e9;
     figures.deviceToHostGBps = static_cast<double>(bytes) * reps / d2hS / 1e9;
     TestResult result;
@@ -280,7 +281,7 @@ TestResult CpuBackend::runP2p(int device, const std::vector<int> &peers, const T
             std::memcpy(peerWindow.data(), memory.data(), bytes);
             seconds += secondsSince(t);
             ++reps;
-        } while (secondsSince(peerStart) < perPeer);
+        } while (secondsSince(peerStart) < perPeer && !params.stopRequested());
         figures.peers.push_back({peer, static_cast<double>(bytes) * reps / seconds / 1e9});
     }
     result.figures = figures;

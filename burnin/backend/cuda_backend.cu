@@ -276,7 +276,7 @@ bool CudaBackend::gemm(int device, const TestParams &params, GemmFigures &figure
         STRATA_CUDA_TRY(launchCountMismatches(dFirst.get(), dAgain.get(), elementsC, dMismatches.get(), stream.get()),
                         error, false);
         ++repeats;
-        more = secondsSince(loopStart) < params.duration.count();
+        more = secondsSince(loopStart) < params.duration.count() && !params.stopRequested();
         if (repeats >= 2) {
             double s = 0;
             STRATA_CUDA_TRY(elapsedSeconds(timers[repeats % 2], &s), error, false);
@@ -359,7 +359,7 @@ bool CudaBackend::bandwidth(int device, const TestParams &params, double budget,
         ++reps;
         figures.copyTBps = 2.0 * bytes * reps / copyS / 1e12;
         progress.report(secondsSince(begin) / params.duration.count(), "copyTBps", figures.copyTBps);
-    } while (secondsSince(begin) < budget || reps < 3);
+    } while ((secondsSince(begin) < budget || reps < 3) && !params.stopRequested());
     figures.readTBps = static_cast<double>(bytes) * reps / readS / 1e12;
     figures.writeTBps = static_cast<double>(bytes) * reps / writeS / 1e12;
     return true;
@@ -431,7 +431,7 @@ bool CudaBackend::patterns(int device, const TestParams &params, Clock::time_poi
         progress.report(1.0 - std::chrono::duration<double>(deadline - Clock::now()).count()
                                   / params.duration.count(),
                         "bitErrors", static_cast<double>(figures.bitErrors));
-    } while (Clock::now() < deadline || figures.patternPasses < patternKindCount);
+    } while ((Clock::now() < deadline || figures.patternPasses < patternKindCount) && !params.stopRequested());
     return true;
 }
 
@@ -482,7 +482,7 @@ bool CudaBackend::pcie(int device, const TestParams &params, PcieFigures &figure
             STRATA_CUDA_TRY(elapsedSeconds(timer, &s), error, false);
             seconds += s;
             ++reps;
-        } while (secondsSince(begin) < budget || reps < 3);
+        } while ((secondsSince(begin) < budget || reps < 3) && !params.stopRequested());
         *gbps = static_cast<double>(bytes) * reps / seconds / 1e9;
         return true;
     };
@@ -553,7 +553,7 @@ bool CudaBackend::p2p(int device, const std::vector<int> &peers, const TestParam
             STRATA_CUDA_TRY(elapsedSeconds(timer, &s), error, false);
             seconds += s;
             ++reps;
-        } while (secondsSince(begin) < perPeer || reps < 3);
+        } while ((secondsSince(begin) < perPeer || reps < 3) && !params.stopRequested());
         figures.peers.push_back({peer, static_cast<double>(bytes) * reps / seconds / 1e9});
         // dst lives on the peer: free it with the peer current, as cudaFree wants.
         STRATA_CUDA_TRY(cudaSetDevice(peer), error, false);

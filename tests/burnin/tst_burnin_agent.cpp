@@ -96,6 +96,7 @@ private Q_SLOTS:
     void cudaWithoutGpuSaysSo();
     void humanTable();
     void hostNameFromSlurm();
+    void interruptedRunStillEndsWithASummary();
     void servesMetrics();
     void pushesToPushgateway();
 };
@@ -266,6 +267,29 @@ void TestBurninAgent::hostNameFromSlurm()
     QCOMPARE(run.exitCode, 0);
     QCOMPARE(run.node.start->host, QString("gpu-node07"));
     QCOMPARE(run.node.start->gpus[0].uuid, QString("CPU-gpu-node07-0"));
+}
+
+void TestBurninAgent::interruptedRunStillEndsWithASummary()
+{
+    QProcess p;
+    p.start(QStringLiteral(STRATA_BURN_AGENT), {"--backend", "cpu", "--cpu-gpus", "2", "--duration", "60s",
+                                                "--tests", "gemm,hbm"});
+    QVERIFY(p.waitForStarted());
+    QByteArray out;
+    QTRY_VERIFY_WITH_TIMEOUT((p.waitForReadyRead(100), out += p.readAllStandardOutput(), out.contains("\"progress\"")),
+                             10000);
+    p.terminate(); // SIGTERM, as scancel sends
+    QVERIFY(p.waitForFinished(10000));
+    out += p.readAllStandardOutput();
+    QCOMPARE(p.exitCode(), 4);
+    const BurninNodeRun run = BurninNodeRun::fromEvents("node", BurninProtocolParser::parseAll(out));
+    QVERIFY(run.parseErrors.isEmpty());
+    QVERIFY(run.summary);
+    QCOMPARE(run.summary->exitCode, 4);
+    QVERIFY(!run.summary->passed);
+    QVERIFY(run.errors.value(0).message.contains("interrupted"));
+    QCOMPARE(run.results.size(), 2); // gemm ended early with its figures; hbm never ran
+    QVERIFY(*result(run, 0, "gemm")->tflops > 0);
 }
 
 void TestBurninAgent::servesMetrics()
