@@ -12,18 +12,91 @@ namespace strata {
 
 namespace {
 
-constexpr QChar kSeparator(0x1f);
-
-QString keyOf(const HostCandidates &hosts, int gpu, const QString &job = {})
+// The labels the builder reads, taken from a series in one pass. With the parser's interned
+// strings every copy here is a reference count, not an allocation.
+struct SeriesLabels
 {
-    return hosts.join(kSeparator) + kSeparator + QString::number(gpu) + kSeparator + job;
-}
+    QString name, primaryHost, secondaryHost, node, instance, gpu, uuid, modelName, hpcJob, pod, ns;
 
-int gpuIndex(const PrometheusSeries &series)
+    SeriesLabels(const PrometheusSeries &series, const QString &hostLabel)
+    {
+        for (const auto &[key, value] : series.labels) {
+            if (hostLabel.isEmpty() ? key == QLatin1String("Hostname") : key == hostLabel)
+                primaryHost = value;
+            else if (hostLabel.isEmpty() && key == QLatin1String("hostname"))
+                secondaryHost = value;
+            else if (key == QLatin1String("__name__"))
+                name = value;
+            else if (key == QLatin1String("gpu"))
+                gpu = value;
+            else if (key == QLatin1String("node"))
+                node = value;
+            else if (key == QLatin1String("instance"))
+                instance = value;
+            else if (key == QLatin1String("UUID"))
+                uuid = value;
+            else if (key == QLatin1String("modelName"))
+                modelName = value;
+            else if (key == QLatin1String("hpc_job"))
+                hpcJob = value;
+            else if (key == QLatin1String("pod"))
+                pod = value;
+            else if (key == QLatin1String("namespace"))
+                ns = value;
+        }
+    }
+
+    int gpuIndex() const
+    {
+        bool ok = false;
+        const int index = gpu.toInt(&ok);
+        return ok && index >= 0 ? index : -1;
+    }
+
+    // Same order as HostNameResolver::candidates.
+    HostCandidates hosts() const
+    {
+        HostCandidates out;
+        for (const QString *v : {&primaryHost, &secondaryHost, &node})
+            if (!v->isEmpty() && !out.contains(*v))
+                out << *v;
+        const QString host = HostNameResolver::hostOfInstance(instance);
+        if (!host.isEmpty() && !out.contains(host))
+            out << host;
+        return out;
+    }
+
+    QString job() const
+    {
+        if (!hpcJob.isEmpty())
+            return hpcJob;
+        if (pod.isEmpty())
+            return {};
+        return ns.isEmpty() ? pod : ns + QLatin1Char('/') + pod;
+    }
+};
+
+// Identifies one GPU (and job, for usage) across the series of several metrics.
+struct GpuKey
 {
-    bool ok = false;
-    const int index = series.label(u"gpu").toInt(&ok);
-    return ok && index >= 0 ? index : -1;
+    QString primaryHost, secondaryHost, node, instance, job;
+    int gpu = -1;
+
+    GpuKey(const SeriesLabels &l, bool withJob)
+        : primaryHost(l.primaryHost), secondaryHost(l.secondaryHost), node(l.node), instance(l.instance),
+          job(withJob ? l.job() : QString()), gpu(l.gpuIndex())
+    {
+    }
+    bool operator==(const GpuKey &o) const
+    {
+        return gpu == o.gpu && primaryHost == o.primaryHost && secondaryHost == o.secondaryHost && node == o.node
+            && instance == o.instance && job == o.job;
+    }
+};
+
+size_t qHash(const GpuKey &k, size_t seed = 0)
+{
+    return qHashMulti(seed, k.primaryHost, k.secondaryHost, k.node, k.instance, k.job, k.gpu);
 }
 
 std::optional<double> finiteValue(const PrometheusSeries &series)
@@ -37,55 +110,45 @@ std::optional<double> finiteValue(const PrometheusSeries &series)
 
 QString MetricsPartBuilder::jobKey(const PrometheusSeries &series)
 {
-    QString job = series.label(u"hpc_job");
-    if (!job.isEmpty())
-        return job;
-    const QString pod = series.label(u"pod");
-    if (pod.isEmpty())
-        return {};
-    const QString ns = series.label(u"namespace");
-    return ns.isEmpty() ? pod : ns + QLatin1Char('/') + pod;
+    return SeriesLabels(series, QString()).job();
 }
 
 QVector<GpuSample> MetricsPartBuilder::gpuSamples(const PrometheusResponse &gauges, const QString &hostLabel,
                                                   int *skipped)
 {
     QVector<GpuSample> samples;
-    QHash<QString, int> indexByKey;
+    QHash<GpuKey, int> indexByKey;
     indexByKey.reserve(gauges.series.size() / 8);
     int ignored = 0;
-    // The DCGM name lookup is by pointer per distinct __name__: cache the last one, series of
-    // one metric come in runs.
+    // Series of one metric come in runs: look the metric up when the name changes.
     QString lastName;
     const DcgmMetric *lastMetric = nullptr;
     for (const PrometheusSeries &series : gauges.series) {
-        const int gpu = gpuIndex(series);
-        if (gpu < 0) {
+        const SeriesLabels labels(series, hostLabel);
+        const GpuKey key(labels, false);
+        if (key.gpu < 0) {
             ++ignored;
             continue;
         }
-        const QString name = series.label(u"__name__");
-        if (name != lastName) {
-            lastName = name;
-            lastMetric = DcgmMetricCatalog::byName(name);
+        if (labels.name != lastName) {
+            lastName = labels.name;
+            lastMetric = DcgmMetricCatalog::byName(labels.name);
         }
-        HostCandidates hosts = HostNameResolver::candidates(series, hostLabel);
-        const QString key = keyOf(hosts, gpu);
         auto it = indexByKey.constFind(key);
         if (it == indexByKey.constEnd()) {
             GpuSample s;
-            s.hosts = std::move(hosts);
-            s.gpu = gpu;
+            s.hosts = labels.hosts();
+            s.gpu = key.gpu;
             it = indexByKey.insert(key, int(samples.size()));
             samples.append(std::move(s));
         }
         GpuSample &s = samples[*it];
         if (s.uuid.isEmpty())
-            s.uuid = series.label(u"UUID");
+            s.uuid = labels.uuid;
         if (s.modelName.isEmpty())
-            s.modelName = series.label(u"modelName");
+            s.modelName = labels.modelName;
         if (s.jobKey.isEmpty())
-            s.jobKey = jobKey(series);
+            s.jobKey = labels.job();
         if (lastMetric && lastMetric->field)
             if (const std::optional<double> v = finiteValue(series))
                 s.metrics.*(lastMetric->field) = *v;
@@ -95,19 +158,57 @@ QVector<GpuSample> MetricsPartBuilder::gpuSamples(const PrometheusResponse &gaug
     return samples;
 }
 
+void MetricsPartBuilder::mergeGpuSamples(QVector<GpuSample> &into, const QVector<GpuSample> &from)
+{
+    if (into.isEmpty()) {
+        into = from;
+        return;
+    }
+    const auto keyOf = [](const GpuSample &s) { return s.hosts.join(QChar(0x1f)) + QChar(0x1f) + QString::number(s.gpu); };
+    QHash<QString, int> indexByKey;
+    indexByKey.reserve(into.size());
+    for (int i = 0; i < into.size(); ++i)
+        indexByKey.insert(keyOf(into[i]), i);
+    for (const GpuSample &s : from) {
+        const auto it = indexByKey.constFind(keyOf(s));
+        if (it == indexByKey.constEnd()) {
+            indexByKey.insert(keyOf(s), int(into.size()));
+            into.append(s);
+            continue;
+        }
+        GpuSample &t = into[*it];
+        for (const DcgmMetric &m : DcgmMetricCatalog::all())
+            if (s.metrics.*(m.field))
+                t.metrics.*(m.field) = s.metrics.*(m.field);
+        if (t.uuid.isEmpty())
+            t.uuid = s.uuid;
+        if (t.modelName.isEmpty())
+            t.modelName = s.modelName;
+        if (t.jobKey.isEmpty())
+            t.jobKey = s.jobKey;
+        if (s.pcieReplaysIncrease)
+            t.pcieReplaysIncrease = s.pcieReplaysIncrease;
+    }
+}
+
 void MetricsPartBuilder::addPcieReplayIncrease(QVector<GpuSample> &samples, const PrometheusResponse &increase,
                                                const QString &hostLabel)
 {
+    // Samples only keep their host candidates, so match on those and the GPU index.
     QHash<QString, int> indexByKey;
     indexByKey.reserve(samples.size());
+    const auto keyOf = [](const HostCandidates &hosts, int gpu) {
+        return hosts.join(QChar(0x1f)) + QChar(0x1f) + QString::number(gpu);
+    };
     for (int i = 0; i < samples.size(); ++i)
         indexByKey.insert(keyOf(samples[i].hosts, samples[i].gpu), i);
     for (const PrometheusSeries &series : increase.series) {
-        const int gpu = gpuIndex(series);
+        const SeriesLabels labels(series, hostLabel);
+        const int gpu = labels.gpuIndex();
         const std::optional<double> v = finiteValue(series);
         if (gpu < 0 || !v)
             continue;
-        const auto it = indexByKey.constFind(keyOf(HostNameResolver::candidates(series, hostLabel), gpu));
+        const auto it = indexByKey.constFind(keyOf(labels.hosts(), gpu));
         if (it != indexByKey.constEnd())
             samples[*it].pcieReplaysIncrease = *v;
     }
@@ -145,22 +246,19 @@ QVector<GpuUsageSeries> MetricsPartBuilder::usageSeries(const PrometheusResponse
         QString job;
     };
     QVector<Pending> pending;
-    QHash<QString, int> indexByKey;
+    QHash<GpuKey, int> indexByKey;
     for (const PrometheusSeries &series : usage.series) {
-        const int gpu = gpuIndex(series);
-        if (gpu < 0)
+        const SeriesLabels labels(series, hostLabel);
+        const GpuKey key(labels, true);
+        if (key.gpu < 0)
             continue;
-        const QString name = series.label(u"__name__");
-        const bool isUtil = name == QLatin1String("DCGM_FI_DEV_GPU_UTIL");
-        if (!isUtil && name != QLatin1String("DCGM_FI_DEV_FB_USED"))
+        const bool isUtil = labels.name == QLatin1String("DCGM_FI_DEV_GPU_UTIL");
+        if (!isUtil && labels.name != QLatin1String("DCGM_FI_DEV_FB_USED"))
             continue;
-        HostCandidates hosts = HostNameResolver::candidates(series, hostLabel);
-        const QString job = jobKey(series);
-        const QString key = keyOf(hosts, gpu, job);
         auto it = indexByKey.constFind(key);
         if (it == indexByKey.constEnd()) {
             it = indexByKey.insert(key, int(pending.size()));
-            pending.append(Pending{nullptr, nullptr, std::move(hosts), gpu, job});
+            pending.append(Pending{nullptr, nullptr, labels.hosts(), key.gpu, key.job});
         }
         (isUtil ? pending[*it].util : pending[*it].mem) = &series;
     }

@@ -18,6 +18,9 @@ public:
     // NaN and +/-Inf values count as missing: the field stays nullopt.
     static QVector<GpuSample> gpuSamples(const PrometheusResponse &gauges, const QString &hostLabel,
                                          int *skipped = nullptr);
+    // Merges samples of the same GPUs (e.g. from per-metric queries): metrics present in
+    // `from` overwrite, identity fields fill gaps. Order: `into`'s, then new GPUs.
+    static void mergeGpuSamples(QVector<GpuSample> &into, const QVector<GpuSample> &from);
     // Adds increase(DCGM_FI_DEV_PCIE_REPLAY_COUNTER[...]) to the matching samples.
     static void addPcieReplayIncrease(QVector<GpuSample> &samples, const PrometheusResponse &increase,
                                       const QString &hostLabel);

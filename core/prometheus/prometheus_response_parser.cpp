@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace strata {
@@ -141,6 +142,18 @@ private:
         return {};
     }
 
+    // A cluster-wide answer repeats the same few thousand strings (host names, UUIDs, metric
+    // and label names) hundreds of thousands of times: one shared QString each instead of an
+    // allocation per label. The views point into the parser's own string buffer, which lives
+    // as long as this Reader.
+    QString intern(std::string_view text)
+    {
+        auto it = m_strings.find(text);
+        if (it == m_strings.end())
+            it = m_strings.emplace(text, fromView(text)).first;
+        return it->second;
+    }
+
     bool keep(std::string_view name) const
     {
         if (m_keep.empty())
@@ -160,13 +173,22 @@ private:
         simdjson::dom::object labels;
         if (object["metric"].get(labels))
             return "a series has no \"metric\" object";
+        series.labels.reserve(qsizetype(m_keep.empty() ? labels.size() : m_keep.size()));
+        size_t slot = 0;
         for (auto [name, labelValue] : labels) {
             if (!keep(name))
                 continue;
             std::string_view text;
             if (labelValue.get(text))
                 return "label \"" + std::string(name) + "\" is not a string";
-            series.labels.append({fromView(name), fromView(text)});
+            // Neighbouring series mostly repeat the labels at the same position (the host for
+            // a node's GPUs, the metric name in a run): check that before the hash table.
+            if (slot >= m_previous.size())
+                m_previous.resize(slot + 1);
+            Previous &p = m_previous[slot++];
+            if (p.name != name || p.value != text)
+                p = Previous{name, text, intern(name), intern(text)};
+            series.labels.append({p.nameString, p.valueString});
         }
         simdjson::dom::element sample;
         simdjson::dom::array values;
@@ -191,6 +213,13 @@ private:
 
     PrometheusResponse &m_out;
     std::vector<std::string> m_keep;
+    std::unordered_map<std::string_view, QString> m_strings;
+    struct Previous
+    {
+        std::string_view name, value;
+        QString nameString, valueString;
+    };
+    std::vector<Previous> m_previous;
     std::string m_status;
     ResultType m_declared = ResultType::None;
     ResultType m_shape = ResultType::None;

@@ -47,6 +47,7 @@ private Q_SLOTS:
     void nonFiniteValuesStayMissing();
     void seriesWithoutGpuLabelAreSkipped();
     void pcieIncreaseJoinsSamples();
+    void perMetricSamplesMerge();
     void exporterTargets();
     void usageSeriesMergeUtilAndMemory();
     void jobKey_data();
@@ -166,6 +167,32 @@ void TestMetricsPartBuilder::pcieIncreaseJoinsSamples()
     for (const GpuSample &s : samples) {
         QVERIFY(s.pcieReplaysIncrease.has_value());
         QVERIFY(qAbs(*s.pcieReplaysIncrease - 2.927503736920777) < 1e-12);
+    }
+}
+
+void TestMetricsPartBuilder::perMetricSamplesMerge()
+{
+    // The same captured answer split by metric, as one query per metric would return it.
+    const PrometheusResponse all = parsed(QStringLiteral("vector_plan_gauges.json"));
+    QMap<QString, PrometheusResponse> byMetric;
+    for (const PrometheusSeries &s : all.series)
+        byMetric[s.label(u"__name__")].series << s;
+    QCOMPARE(byMetric.size(), 9);
+    QVector<GpuSample> merged;
+    for (const PrometheusResponse &r : std::as_const(byMetric))
+        MetricsPartBuilder::mergeGpuSamples(merged, MetricsPartBuilder::gpuSamples(r, QString()));
+    const QVector<GpuSample> direct = MetricsPartBuilder::gpuSamples(all, QString());
+    QCOMPARE(merged.size(), direct.size());
+    for (const GpuSample &d : direct) {
+        const GpuSample *m = find(merged, d.hosts.first(), d.gpu);
+        QVERIFY(m);
+        QCOMPARE(m->uuid, d.uuid);
+        QCOMPARE(m->jobKey, d.jobKey);
+        QCOMPARE(m->metrics.utilPercent, d.metrics.utilPercent);
+        QCOMPARE(m->metrics.xid, d.metrics.xid);
+        QCOMPARE(m->metrics.tensorActive, d.metrics.tensorActive);
+        QCOMPARE(m->metrics.memFreeMiB, d.metrics.memFreeMiB);
+        QVERIFY(!m->metrics.memoryTempC.has_value());
     }
 }
 
