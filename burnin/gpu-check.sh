@@ -9,7 +9,8 @@
 #   4. proves a planted bit flip is caught (--inject bitflip: exit 1, mismatches, bit errors);
 #   5. proves a slowed GPU shows (--inject slow: its TFLOPS well below the clean run's).
 # Prints a summary at the end and exits non-zero if any check failed. Logs and the agent's
-# JSON lines go to $OUT (the device tool's output folder) or ./gpu-check-out.
+# JSON lines go to $OUT (the device tool's output folder) or ./gpu-check-out: seven files, under
+# the device tool's limit of eight.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -46,19 +47,19 @@ step "our GEMM and copy kernels against cuBLAS and cudaMemcpy"
 [ "${PIPESTATUS[0]}" = 0 ] || fail "our GEMM disagrees with cuBLAS (or the check could not run)"
 
 step "agent run: gemm,hbm,pcie,p2p for $duration each"
-"$agent" --tests gemm,hbm,pcie,p2p --duration "$duration" >"$out/agent-run.jsonl" 2>"$out/agent-run.stderr"
+"$agent" --tests gemm,hbm,pcie,p2p --duration "$duration" >"$out/agent-run.jsonl" 2>>"$out/agents.stderr"
 rc=$?
 echo "exit status $rc"
 [ "$rc" = 0 ] || fail "the clean agent run exited $rc"
 
 step "agent run with a planted bit flip on GPU 0"
-"$agent" --tests gemm,hbm --duration 5s --inject bitflip:0 >"$out/agent-bitflip.jsonl" 2>"$out/agent-bitflip.stderr"
+"$agent" --tests gemm,hbm --duration 5s --inject bitflip:0 >"$out/agent-bitflip.jsonl" 2>>"$out/agents.stderr"
 rc=$?
 echo "exit status $rc (1 expected)"
 [ "$rc" = 1 ] || fail "the planted bit flip did not make the agent exit 1"
 
 step "agent run with GPU 0 slowed"
-"$agent" --tests gemm --duration 5s --inject slow:0 >"$out/agent-slow.jsonl" 2>"$out/agent-slow.stderr"
+"$agent" --tests gemm --duration 5s --inject slow:0 >"$out/agent-slow.jsonl" 2>>"$out/agents.stderr"
 
 step "summary"
 python3 - "$out" <<'PY' || fail "the agent's output does not show what it should"
@@ -76,6 +77,10 @@ start = next(l for l in lines if l["type"] == "start")
 print(f"agent {start['version']} backend {start['backend']} on {start['host']}: "
       f"{len(start['gpus'])} GPU(s), telemetry: {start['nvmlStatus']}")
 for r in run:
+    if r["error"] or r["skipped"]:
+        print(f"GPU {r['gpu']} {r['test']}: " + (f"error: {r['error']}" if r["error"] else f"skipped: {r['skipped']}"))
+        ok = ok and not r["error"]
+        continue
     f = r["figures"] or {}
     t = r.get("telemetry") or {}
     tel = (f"  max {t.get('maxTempC')} C, {t.get('maxPowerW')} W, mean SM {t.get('meanSmClockMHz')} MHz, "

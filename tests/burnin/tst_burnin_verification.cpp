@@ -4,8 +4,10 @@
 #include "gemm_check.h"
 #include "gpu_model_table.h"
 #include "json_lines_sink.h"
+#include "nvml_library.h"
 #include "pattern_check.h"
 #include "result_judge.h"
+#include "telemetry_sampler.h"
 #include "throttle_reasons.h"
 
 #include "burnin/burnin_protocol_parser.h"
@@ -46,6 +48,7 @@ private Q_SLOTS:
     void throttleReasons();
     void gpuModelTable_data();
     void gpuModelTable();
+    void nvmlAbsentIsSaidNotFaked();
     void resultLineParsesBack();
     void otherLinesParseBack();
 };
@@ -464,6 +467,42 @@ void TestBurninVerification::gpuModelTable()
     QCOMPARE(spec ? QString::fromStdString(spec->model) : QString(), model);
     if (spec)
         QVERIFY(spec->bf16Tflops > 0 && spec->hbmTBps > 0);
+}
+
+namespace {
+class CountingSink final : public EventSink
+{
+public:
+    void start(const StartEvent &) override {}
+    void progress(const ProgressEvent &) override {}
+    void telemetry(const TelemetrySample &) override { ++samples; }
+    void result(const ResultEvent &) override {}
+    void error(const ErrorEvent &) override {}
+    void summary(const SummaryEvent &) override {}
+    int samples = 0;
+};
+} // namespace
+
+void TestBurninVerification::nvmlAbsentIsSaidNotFaked()
+{
+    const NvmlLibrary nvml;
+    if (nvml.available())
+        QSKIP("this machine has an NVIDIA driver: gpu-check.sh covers NVML");
+    QVERIFY2(QString::fromStdString(nvml.status()).contains("telemetry absent"), nvml.status().c_str());
+    QVERIFY(!nvml.deviceFor("GPU-00000000-0000-0000-0000-000000000000", "0000:00:00.0"));
+    const TelemetrySample s = nvml.sample(nullptr, 2);
+    QCOMPARE(s.gpu, 2);
+    QVERIFY(!s.tempC && !s.powerW && !s.smClockMHz && !s.throttleMask);
+    CountingSink sink;
+    {
+        TelemetrySampler sampler(&nvml, {{0, nullptr}}, sink, 0.05);
+        sampler.beginTest(0);
+        QTest::qWait(120);
+        QVERIFY(!sampler.endTest(0));
+        TelemetrySampler none(nullptr, {{0, nullptr}}, sink, 0.05);
+        QVERIFY(!none.endTest(0));
+    }
+    QCOMPARE(sink.samples, 0);
 }
 
 void TestBurninVerification::resultLineParsesBack()
