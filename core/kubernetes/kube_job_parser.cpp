@@ -72,12 +72,7 @@ KubeJob parseJob(const QJsonObject &object)
 KubeJobParseResult KubeJobParser::parse(const QByteArray &json)
 {
     KubeJobParseResult result;
-    QJsonArray items;
-    if (!KubeJson::listItems(json, "Job"_L1, &items, &result.error))
-        return result;
-    result.jobs.reserve(items.size());
-    for (const QJsonValue &item : std::as_const(items))
-        result.jobs << parseJob(item.toObject());
+    KubeJson::parseList(json, "Job"_L1, &result.jobs, &result.error, parseJob);
     return result;
 }
 

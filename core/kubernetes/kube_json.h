@@ -1,10 +1,18 @@
 #pragma once
 
+#include <QByteArrayView>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonObject>
+#include <QJsonParseError>
 #include <QJsonValue>
 #include <QMap>
+#include <QMutex>
 #include <QString>
+#include <QVector>
+#include <QtConcurrent/QtConcurrentMap>
+
+#include <utility>
 
 namespace strata {
 
@@ -15,9 +23,77 @@ QString string(const QJsonObject &object, QLatin1StringView key);
 QMap<QString, QString> stringMap(const QJsonObject &object, QLatin1StringView key);
 // RFC 3339 time stamp ("2026-12-02T13:55:23Z") in seconds since the epoch; 0 when absent or bad.
 qint64 timestamp(const QJsonObject &object, QLatin1StringView key);
+qint64 fallbackTimestamp(const QString &text); // any ISO 8601 form QDateTime reads
 // The items of a list as kubectl (`kind: List`) or the API (`kind: PodList`) writes it.
 // Returns false and sets *error when the document is not such a list.
 bool listItems(const QByteArray &json, QLatin1StringView itemKind, QJsonArray *items, QString *error);
+
+// Where the items of a list lie in the bytes, found by a scan that builds no document; false
+// when the text is not a plain `{..., "kind": K, "items": [...]}` (then use listItems).
+struct ListScan
+{
+    QString kind;
+    QVector<QByteArrayView> items;
+};
+bool scanList(const QByteArray &json, ListScan *scan);
+
+// Parses every item of a list with parseOne(const QJsonObject &) -> T, item by item and in
+// parallel (QtConcurrent): a 50,000-pod list never becomes one document, so memory stays near
+// the input's size. Same answers and errors as listItems. Pure: no I/O.
+template <typename T, typename Parse>
+bool parseList(const QByteArray &json, QLatin1StringView itemKind, QVector<T> *out, QString *error, Parse parseOne)
+{
+    ListScan scan;
+    const QString listKind = QString(itemKind) + QLatin1String("List");
+    if (!scanList(json, &scan) || (scan.kind != QLatin1String("List") && scan.kind != listKind)) {
+        QJsonArray items;
+        if (!listItems(json, itemKind, &items, error))
+            return false;
+        out->reserve(items.size());
+        for (const QJsonValue &item : std::as_const(items))
+            *out << parseOne(item.toObject());
+        return true;
+    }
+    out->resize(scan.items.size());
+    constexpr qsizetype chunk = 256;
+    QVector<std::pair<qsizetype, qsizetype>> ranges;
+    for (qsizetype i = 0; i < scan.items.size(); i += chunk)
+        ranges.append({i, std::min(scan.items.size(), i + chunk)});
+    QMutex errorLock;
+    qsizetype firstBad = scan.items.size();
+    QString badText;
+    QtConcurrent::blockingMap(ranges, [&](const std::pair<qsizetype, qsizetype> &range) {
+        for (qsizetype i = range.first; i < range.second; ++i) {
+            const QByteArrayView view = scan.items[i];
+            QJsonParseError parseError;
+            const QJsonObject object =
+                QJsonDocument::fromJson(QByteArray::fromRawData(view.data(), view.size()), &parseError).object();
+            const QString kind = object.value(QLatin1String("kind")).toString();
+            QString problem;
+            if (parseError.error != QJsonParseError::NoError)
+                problem = QStringLiteral("not JSON (%1 at byte %2); expected kubectl's `-o json` output")
+                              .arg(parseError.errorString())
+                              .arg(view.data() - json.constData() + parseError.offset);
+            else if (!kind.isEmpty() && kind != itemKind)
+                problem = QStringLiteral("expected a list of %1 objects, got a %2").arg(QString(itemKind), kind);
+            if (!problem.isEmpty()) {
+                const QMutexLocker locker(&errorLock);
+                if (i < firstBad) {
+                    firstBad = i;
+                    badText = problem;
+                }
+                return;
+            }
+            (*out)[i] = parseOne(object);
+        }
+    });
+    if (firstBad < scan.items.size()) {
+        *error = badText;
+        out->clear();
+        return false;
+    }
+    return true;
+}
 // Sum over containers of a resource request (requests, else limits, as the API defaults them).
 double containerRequest(const QJsonArray &containers, QLatin1StringView resource);
 // command + args of a container, quoted for a shell, as a person would type it.

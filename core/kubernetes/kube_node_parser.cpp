@@ -145,12 +145,9 @@ Node parseNode(const QJsonObject &object, const GpuCatalog &catalog)
 KubeNodeParseResult KubeNodeParser::parse(const QByteArray &json, const GpuCatalog &catalog)
 {
     KubeNodeParseResult result;
-    QJsonArray items;
-    if (!KubeJson::listItems(json, "Node"_L1, &items, &result.error))
+    if (!KubeJson::parseList(json, "Node"_L1, &result.nodes, &result.error,
+                             [&catalog](const QJsonObject &item) { return parseNode(item, catalog); }))
         return result;
-    result.nodes.reserve(items.size());
-    for (const QJsonValue &item : std::as_const(items))
-        result.nodes << parseNode(item.toObject(), catalog);
     std::sort(result.nodes.begin(), result.nodes.end(),
               [](const Node &a, const Node &b) { return a.name < b.name; });
     return result;

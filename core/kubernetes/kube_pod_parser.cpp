@@ -115,12 +115,7 @@ KubePod parsePod(const QJsonObject &object)
 KubePodParseResult KubePodParser::parse(const QByteArray &json)
 {
     KubePodParseResult result;
-    QJsonArray items;
-    if (!KubeJson::listItems(json, "Pod"_L1, &items, &result.error))
-        return result;
-    result.pods.reserve(items.size());
-    for (const QJsonValue &item : std::as_const(items))
-        result.pods << parsePod(item.toObject());
+    KubeJson::parseList(json, "Pod"_L1, &result.pods, &result.error, parsePod);
     return result;
 }
 

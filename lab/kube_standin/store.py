@@ -62,7 +62,6 @@ class Store:
         self.objects = {name: {} for name in RESOURCES}
         self.events = collections.deque(maxlen=self.EVENT_HISTORY)
         self.dirty = False
-        self.change_listeners = []
 
     # Reads: callers hold self.lock and copy before handing objects out of it.
     def get(self, resource, namespace, name):
