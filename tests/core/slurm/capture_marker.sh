@@ -5,7 +5,12 @@
 # names correctly and lists each job's per-node GPU indices (gres_detail).
 #
 # Usage: tests/core/slurm/capture_marker.sh LAB_DIR   (a lab of your own: it restarts it)
-# Never point it at a lab someone else is using. Takes about 30 s.
+# Never point it at a lab someone else is using. Takes about 20 s. The lab's ports are fixed;
+# while another lab runs, use a private network namespace with a second loopback address
+# (glibc's AI_ADDRCONFIG ignores 127.0.0.1 itself, and Slurm then cannot resolve it):
+#   ip netns add strata-capture && ip netns exec strata-capture ip link set lo up
+#   ip netns exec strata-capture ip addr add 127.0.0.2/8 dev lo
+#   ip netns exec strata-capture tests/core/slurm/capture_marker.sh /tmp/strata-lab-capture
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -65,17 +70,17 @@ scontrol update nodename=gpu-node03 state=drain reason='burn-in: GPU 5 hot (93 C
 sleep 3   # one backfill pass so pending array tasks carry their reason
 
 mkdir -p "$OUT"
-squeue -h -a -r --states=all -o "$MARKER$FIELDS" >"$OUT/squeue_marker.txt"
-scontrol show job -d -o >"$OUT/scontrol_show_job_d_o.txt"
-squeue --json >"$OUT/squeue.json"
-sinfo --json >"$OUT/sinfo.json"
-scontrol show partition -o >"$OUT/scontrol_show_partition_o.txt"
+squeue -h -a -r --states=all -o "$MARKER$FIELDS" >"$OUT/hostile_squeue_marker.txt"
+scontrol show job -d -o >"$OUT/hostile_scontrol_show_job_d_o.txt"
+squeue --json >"$OUT/hostile_squeue.json"
+sinfo --json >"$OUT/hostile_sinfo.json"
+scontrol show partition -o >"$OUT/hostile_scontrol_show_partition_o.txt"
 printf '%s' "$MARKER" >"$OUT/marker.txt"
 # The submitted names, hex-encoded (one "id<TAB>hex" line each), so tests can compare bytes.
-: >"$OUT/names.tsv"
+: >"$OUT/hostile_names.tsv"
 for pair in a:EVIL b:FORGED_MARKER c:FORGED_KEYS d:FORGED_RECORD e:SEPARATORS; do
     id_var="${pair%%:*}" name_var="${pair#*:}"
-    printf '%s\t%s\n' "${!id_var}" "$(printf '%s' "${!name_var}" | od -An -tx1 -v | tr -d ' \n')" >>"$OUT/names.tsv"
+    printf '%s\t%s\n' "${!id_var}" "$(printf '%s' "${!name_var}" | od -An -tx1 -v | tr -d ' \n')" >>"$OUT/hostile_names.tsv"
 done
 [ "$had_probe" = yes ] || [ ! -e /tmp/x ] || die "/tmp/x appeared: something ran a job name"
 

@@ -19,6 +19,8 @@ private Q_SLOTS:
     void durationRoundTrip();
     void parseTimestamp_data();
     void parseTimestamp();
+    void timestampsAgreeWithQDateTime_data();
+    void timestampsAgreeWithQDateTime();
 };
 
 void TestSlurmTime::parseDuration_data()
@@ -113,6 +115,40 @@ void TestSlurmTime::parseTimestamp()
     QFETCH(QString, text);
     QFETCH(qint64, seconds);
     QCOMPARE(SlurmTime::parseTimestamp(text), seconds);
+}
+
+void TestSlurmTime::timestampsAgreeWithQDateTime_data()
+{
+    QTest::addColumn<QByteArray>("zone");
+    QTest::newRow("UTC") << QByteArray("UTC");
+    QTest::newRow("Berlin, with DST") << QByteArray("Europe/Berlin");
+    QTest::newRow("Lord Howe, 30-minute DST") << QByteArray("Australia/Lord_Howe");
+    QTest::newRow("Kathmandu, +05:45") << QByteArray("Asia/Kathmandu");
+}
+
+void TestSlurmTime::timestampsAgreeWithQDateTime()
+{
+    // With a cache, parseTimestamp converts each hour once and adds minutes and seconds: it must give what
+    // a full local-time conversion gives, every 7 minutes 13 seconds through a year, across
+    // the DST changes of zones with odd offsets. (Qt reads TZ on each local-time conversion.)
+    QFETCH(QByteArray, zone);
+    const QByteArray saved = qgetenv("TZ");
+    qputenv("TZ", zone);
+    const QDateTime start(QDate(2026, 1, 1), QTime(0, 0), Qt::UTC);
+    int mismatches = 0;
+    QString first;
+    SlurmTime::LocalHourCache cache;
+    for (qint64 s = 0; s < 366 * 86400; s += 433) {
+        const QString text = start.addSecs(s).toLocalTime().toString(QStringLiteral("yyyy-MM-ddTHH:mm:ss"));
+        const QDateTime reference = QDateTime::fromString(text, Qt::ISODate);
+        if (SlurmTime::parseTimestamp(text, &cache) != reference.toSecsSinceEpoch() && mismatches++ == 0)
+            first = text;
+    }
+    if (saved.isNull())
+        qunsetenv("TZ");
+    else
+        qputenv("TZ", saved);
+    QVERIFY2(mismatches == 0, qPrintable(QStringLiteral("%1 mismatches, first at %2").arg(mismatches).arg(first)));
 }
 
 QTEST_GUILESS_MAIN(TestSlurmTime)

@@ -1,0 +1,295 @@
+// SinfoJsonParser on REAL `sinfo --json` (Slurm 22.05, openapi v0.0.38) from the lab: node
+// states with their flags and reasons, GRES counts and the indices in use, features mapped to
+// instance types. Checked against `scontrol show node -d -o` of the same moment.
+#include "slurm/gres.h"
+#include "slurm/sinfo_json_parser.h"
+
+#include "model/gpu_catalog.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QTest>
+
+using namespace strata;
+
+using Indices = QVector<int>;
+
+namespace {
+
+QByteArray captured(const QString &name)
+{
+    QFile file(QStringLiteral(STRATA_TEST_DATA "/slurm/") + name);
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("missing test data %s", qPrintable(file.fileName()));
+    return file.readAll();
+}
+
+const Node *findNode(const QVector<Node> &nodes, const QString &name)
+{
+    for (const Node &n : nodes)
+        if (n.name == name)
+            return &n;
+    return nullptr;
+}
+
+// One value of a `scontrol show node -o` line, e.g. "GresUsed".
+QString scontrolValue(const QString &line, const QString &key)
+{
+    const QRegularExpression re(QStringLiteral("(?:^| )%1=(\\S*)").arg(QRegularExpression::escape(key)));
+    return re.match(line).captured(1);
+}
+
+} // namespace
+
+class TestSinfoJsonParser : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void nodes_data();
+    void nodes();
+    void agreesWithScontrol_data();
+    void agreesWithScontrol();
+    void idleCluster();
+    void drainingUnderRunningJob();
+    void newerSchema();
+    void displayState_data();
+    void displayState();
+    void rejectsBrokenDocuments_data();
+    void rejectsBrokenDocuments();
+    void unknownGresIsAWarning();
+};
+
+void TestSinfoJsonParser::nodes_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("state");
+    QTest::addColumn<QStringList>("flags");
+    QTest::addColumn<QString>("reason");
+    QTest::addColumn<QString>("reasonUser");
+    QTest::addColumn<QStringList>("partitions");
+    QTest::addColumn<QString>("instanceType");
+    QTest::addColumn<QString>("gpuModel");
+    QTest::addColumn<int>("gpusAllocated");
+    QTest::addColumn<Indices>("indices");
+    QTest::addColumn<int>("cpusAllocated");
+    QTest::addColumn<bool>("unavailable");
+    // The main capture (tests/data/slurm/README.md): node03 drained, node04 down.
+    const QStringList train{"train"};
+    const QStringList both{"train", "inference"};
+    const Indices zeroToSix{0, 1, 2, 3, 4, 5, 6};
+    QTest::newRow("node01 mixed") << "sinfo.json" << "gpu-node01" << "mixed" << QStringList{} << "" << "" << train
+                                  << "p5.48xlarge" << "H100" << 7 << zeroToSix << 54 << false;
+    QTest::newRow("node02 mixed") << "sinfo.json" << "gpu-node02" << "mixed" << QStringList{} << "" << "" << train
+                                  << "p5.48xlarge" << "H100" << 7 << zeroToSix << 6 << false;
+    QTest::newRow("node03 drained") << "sinfo.json" << "gpu-node03" << "drained" << QStringList{"DRAIN"}
+                                    << "Action:Reboot xid=79 GPU 3 fell off the bus" << "root" << both
+                                    << "p5en.48xlarge" << "H200" << 0 << Indices{} << 0 << true;
+    QTest::newRow("node04 down") << "sinfo.json" << "gpu-node04" << "down+not_responding" << QStringList{"NOT_RESPONDING"}
+                                 << "slurmd stopped: lab capture" << "root" << both
+                                 << "p5en.48xlarge" << "H200" << 0 << Indices{} << 0 << true;
+    // While job 1 still ran (marker/main_sinfo.json): node04 down without the flag yet.
+    QTest::newRow("earlier node04 down") << "marker/main_sinfo.json" << "gpu-node04" << "down" << QStringList{}
+                                         << "slurmd stopped: lab capture" << "root" << both
+                                         << "p5en.48xlarge" << "H200" << 0 << Indices{} << 0 << true;
+}
+
+void TestSinfoJsonParser::nodes()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, name);
+    QFETCH(QString, state);
+    QFETCH(QStringList, flags);
+    QFETCH(QString, reason);
+    QFETCH(QString, reasonUser);
+    QFETCH(QStringList, partitions);
+    QFETCH(QString, instanceType);
+    QFETCH(QString, gpuModel);
+    QFETCH(int, gpusAllocated);
+    QFETCH(Indices, indices);
+    QFETCH(int, cpusAllocated);
+    QFETCH(bool, unavailable);
+    const SinfoParseResult r = SinfoJsonParser::parse(captured(file), GpuCatalog::builtIn());
+    QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+    QVERIFY2(r.warning.isEmpty(), qPrintable(r.warning));
+    QCOMPARE(r.apiVersion, QStringLiteral("0.0.38"));
+    QCOMPARE(r.nodes.size(), 4);
+    const Node *n = findNode(r.nodes, name);
+    QVERIFY(n);
+    QCOMPARE(n->state, state);
+    QCOMPARE(n->stateFlags, flags);
+    QCOMPARE(n->reason, reason);
+    QCOMPARE(n->reasonUser, reasonUser);
+    QCOMPARE(n->partitions, partitions);
+    QCOMPARE(n->features, QStringList{instanceType});
+    QCOMPARE(n->instanceType, instanceType);
+    QCOMPARE(n->gpuModel, gpuModel);
+    QCOMPARE(n->gpuCount, 8);
+    QCOMPARE(n->gpusAllocated, gpusAllocated);
+    QCOMPARE(n->gpuIndicesAllocated, indices);
+    QCOMPARE(n->cpus, 192);
+    QCOMPARE(n->cpusAllocated, cpusAllocated);
+    QCOMPARE(n->memoryMiB, qint64(2000000));
+    QCOMPARE(n->isUnavailable(), unavailable);
+}
+
+void TestSinfoJsonParser::agreesWithScontrol_data()
+{
+    QTest::addColumn<QString>("sinfo");
+    QTest::addColumn<QString>("scontrol");
+    QTest::newRow("main") << "sinfo.json" << "scontrol_show_node_d_o.txt";
+    QTest::newRow("idle") << "idle_sinfo.json" << "idle_scontrol_show_node_d_o.txt";
+    QTest::newRow("adversarial") << "adversarial/sinfo.json" << "adversarial/scontrol_show_node_d_o.txt";
+}
+
+void TestSinfoJsonParser::agreesWithScontrol()
+{
+    // Two different Slurm outputs of the same moment: GRES, the indices in use, CPUs, reason.
+    QFETCH(QString, sinfo);
+    QFETCH(QString, scontrol);
+    const SinfoParseResult r = SinfoJsonParser::parse(captured(sinfo), GpuCatalog::builtIn());
+    QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+    int seen = 0;
+    for (const QByteArray &raw : captured(scontrol).split('\n')) {
+        const QString line = QString::fromUtf8(raw);
+        if (line.isEmpty())
+            continue;
+        const Node *n = findNode(r.nodes, scontrolValue(line, QStringLiteral("NodeName")));
+        QVERIFY2(n, qPrintable(line.left(40)));
+        ++seen;
+        const GresEntry total = Gres::gpuTotal(Gres::parseList(scontrolValue(line, QStringLiteral("Gres"))));
+        const GresEntry used = Gres::gpuTotal(Gres::parseList(scontrolValue(line, QStringLiteral("GresUsed"))));
+        QCOMPARE(n->gpuCount, total.count);
+        QCOMPARE(n->gpusAllocated, used.count);
+        QCOMPARE(n->gpuIndicesAllocated, used.indices);
+        QCOMPARE(n->gpuModel, GpuCatalog::builtIn().modelForName(total.type));
+        QCOMPARE(n->cpusAllocated, scontrolValue(line, QStringLiteral("CPUAlloc")).toInt());
+        QCOMPARE(n->cpus, scontrolValue(line, QStringLiteral("CPUTot")).toInt());
+        QCOMPARE(n->instanceType, scontrolValue(line, QStringLiteral("ActiveFeatures")));
+        // Reason= is the last free-text key on the line: "Reason=text [user@time]".
+        const int at = line.indexOf(QLatin1String(" Reason="));
+        if (at >= 0)
+            QVERIFY2(line.mid(at + 8).startsWith(n->reason + QLatin1String(" [")), qPrintable(line.mid(at)));
+        else
+            QVERIFY(n->reason.isEmpty());
+    }
+    QCOMPARE(seen, 4);
+}
+
+void TestSinfoJsonParser::idleCluster()
+{
+    const SinfoParseResult r = SinfoJsonParser::parse(captured(QStringLiteral("idle_sinfo.json")), GpuCatalog::builtIn());
+    QVERIFY(r.error.isEmpty());
+    QStringList names;
+    for (const Node &n : r.nodes) {
+        names << n.name;
+        QCOMPARE(n.state, QStringLiteral("idle"));
+        QCOMPARE(n.gpusAllocated, 0);
+        QVERIFY(n.gpuIndicesAllocated.isEmpty());
+        QVERIFY(!n.isUnavailable());
+    }
+    QCOMPARE(names, (QStringList{"gpu-node01", "gpu-node02", "gpu-node03", "gpu-node04"}));
+}
+
+void TestSinfoJsonParser::drainingUnderRunningJob()
+{
+    // marker/hostile_sinfo.json: gpu-node03 drained while a 2-GPU job runs on it.
+    const SinfoParseResult r = SinfoJsonParser::parse(captured(QStringLiteral("marker/hostile_sinfo.json")), GpuCatalog::builtIn());
+    QVERIFY(r.error.isEmpty());
+    const Node *n = findNode(r.nodes, QStringLiteral("gpu-node03"));
+    QVERIFY(n);
+    QCOMPARE(n->state, QStringLiteral("draining"));
+    QCOMPARE(n->stateFlags, QStringList{"DRAIN"});
+    QCOMPARE(n->reason, QStringLiteral("burn-in: GPU 5 hot (93 C)"));
+    QCOMPARE(n->gpusAllocated, 2);
+    QCOMPARE(n->gpuIndicesAllocated.size(), 2);
+    QVERIFY(n->isDrained());
+}
+
+void TestSinfoJsonParser::newerSchema()
+{
+    // v0.0.39+ spell state as a list and wrap numbers; the real v0.0.38 document rewritten so.
+    QJsonObject root = QJsonDocument::fromJson(captured(QStringLiteral("sinfo.json"))).object();
+    QJsonArray nodes = root.value(QLatin1String("nodes")).toArray();
+    for (int i = 0; i < nodes.size(); ++i) {
+        QJsonObject n = nodes[i].toObject();
+        QJsonArray state{n.value(QLatin1String("state")).toString().toUpper()};
+        for (const QJsonValue &f : n.value(QLatin1String("state_flags")).toArray())
+            state.append(f);
+        n.insert(QLatin1String("state"), state);
+        n.remove(QLatin1String("state_flags"));
+        for (const char *key : {"cpus", "alloc_cpus", "real_memory"})
+            n.insert(QLatin1String(key), QJsonObject{{"set", true}, {"infinite", false}, {"number", n.value(QLatin1String(key))}});
+        nodes[i] = n;
+    }
+    root.insert(QLatin1String("nodes"), nodes);
+    const SinfoParseResult r = SinfoJsonParser::parse(QJsonDocument(root).toJson(), GpuCatalog::builtIn());
+    QVERIFY(r.error.isEmpty());
+    const Node *drained = findNode(r.nodes, QStringLiteral("gpu-node03"));
+    QCOMPARE(drained->state, QStringLiteral("drained"));
+    QCOMPARE(drained->stateFlags, QStringList{"DRAIN"});
+    const Node *mixed = findNode(r.nodes, QStringLiteral("gpu-node01"));
+    QCOMPARE(mixed->state, QStringLiteral("mixed"));
+    QCOMPARE(mixed->cpusAllocated, 54);
+    QCOMPARE(mixed->memoryMiB, qint64(2000000));
+}
+
+void TestSinfoJsonParser::displayState_data()
+{
+    QTest::addColumn<QString>("base");
+    QTest::addColumn<QStringList>("flags");
+    QTest::addColumn<QString>("state");
+    QTest::newRow("idle") << "IDLE" << QStringList{} << "idle";
+    QTest::newRow("idle drain") << "idle" << QStringList{"DRAIN"} << "drained";
+    QTest::newRow("down drain") << "down" << QStringList{"DRAIN"} << "drained";
+    QTest::newRow("mixed drain") << "mixed" << QStringList{"DRAIN"} << "draining";
+    QTest::newRow("allocated drain") << "allocated" << QStringList{"DRAIN"} << "draining";
+    QTest::newRow("down not responding") << "down" << QStringList{"NOT_RESPONDING"} << "down+not_responding";
+    QTest::newRow("drain and more") << "idle" << QStringList{"DRAIN", "MAINTENANCE"} << "drained+maintenance";
+}
+
+void TestSinfoJsonParser::displayState()
+{
+    QFETCH(QString, base);
+    QFETCH(QStringList, flags);
+    QFETCH(QString, state);
+    QCOMPARE(SinfoJsonParser::displayState(base, flags), state);
+}
+
+void TestSinfoJsonParser::rejectsBrokenDocuments_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("errorContains");
+    const QByteArray real = captured(QStringLiteral("sinfo.json"));
+    QTest::newRow("truncated") << real.left(real.size() / 2) << "not valid JSON";
+    QTest::newRow("not JSON") << QByteArray("sinfo: error: Unable to contact slurm controller (connect failure)\n") << "not valid JSON";
+    QTest::newRow("no nodes") << QByteArray("{\"meta\":{},\"errors\":[]}") << "no \"nodes\"";
+    QTest::newRow("reported error") << QByteArray("{\"errors\":[{\"error\":\"Unable to contact slurm controller\",\"error_number\":1}],\"nodes\":[]}")
+                                    << "Unable to contact slurm controller";
+}
+
+void TestSinfoJsonParser::rejectsBrokenDocuments()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(QString, errorContains);
+    const SinfoParseResult r = SinfoJsonParser::parse(json, GpuCatalog::builtIn());
+    QVERIFY(r.nodes.isEmpty());
+    QVERIFY2(r.error.contains(errorContains), qPrintable(r.error));
+}
+
+void TestSinfoJsonParser::unknownGresIsAWarning()
+{
+    QByteArray json = captured(QStringLiteral("sinfo.json"));
+    json.replace("\"gres\": \"gpu:h100:8\"", "\"gres\": \"gpu:h100:eight\"");
+    const SinfoParseResult r = SinfoJsonParser::parse(json, GpuCatalog::builtIn());
+    QVERIFY(r.error.isEmpty());
+    QCOMPARE(r.nodes.size(), 4);
+    QVERIFY2(r.warning.contains(QLatin1String("gpu-node01")) && r.warning.contains(QLatin1String("gpu:h100:eight")), qPrintable(r.warning));
+}
+
+QTEST_GUILESS_MAIN(TestSinfoJsonParser)
+#include "tst_sinfo_json_parser.moc"
