@@ -33,9 +33,11 @@ void fail(OrchestratorPart &part, const QString &what, const CommandResult &r)
     part.hostKeyFingerprint = r.hostKeyFingerprint;
 }
 
-// Remote-side filter: only running jobs carry a GPU placement worth transferring.
+// Remote-side filter: only running jobs carry a GPU placement worth transferring. Lines without
+// any JobState= are kept too: a job name with a newline splits its record, and its first line
+// (JobId, the start of the name) must reach the parser with the rest.
 const QByteArray kRunningJobDetailsScript = R"(rc_file=$(mktemp) || exit 1
-{ scontrol show job -d -o; echo $? >"$rc_file"; } | grep -E 'JobState=(RUNNING|COMPLETING|SUSPENDED|STOPPED)'
+{ scontrol show job -d -o; echo $? >"$rc_file"; } | LC_ALL=C awk '/JobState=(RUNNING|COMPLETING|SUSPENDED|STOPPED)/ || !/JobState=/'
 rc=$(cat "$rc_file"); rm -f "$rc_file"; exit "${rc:-1}"
 )";
 
