@@ -7,44 +7,21 @@ All reads and writes of the store happen under its lock; streams take it per ste
 import base64
 import copy
 import json
-import time
 
 import admission
 import discovery
 import lab_cluster
+import streams
 import tables
-from api_errors import (ApiError, FieldError, already_exists, bad_request, conflict, invalid,
+from api_errors import (FieldError, already_exists, bad_request, conflict, invalid,
                         method_not_allowed, not_found, path_not_found, unsupported_media_type)
 from job_controller import delete_job
 from object_selectors import Selector
 from patches import apply_patch
+from responses import Response, first, json_response, list_kind
 from store import RESOURCES, api_version, now_rfc3339
 
 TABLE_MARK = "as=Table"
-
-
-class Response:
-    def __init__(self, code, body=None, content_type="application/json", headers=None, stream=None):
-        self.code = code
-        self.body = body  # dict (JSON), str or bytes
-        self.content_type = content_type
-        self.headers = headers or []
-        self.stream = stream  # generator of bytes chunks, sent chunked
-
-
-def json_response(code, obj, warnings=None, content_type="application/json"):
-    """Serializes at once: callers hold the store lock, so the bytes are a consistent copy."""
-    headers = [("Warning", '299 - ' + json.dumps(w)) for w in warnings or []]
-    return Response(code, json.dumps(obj).encode(), content_type, headers)
-
-
-def list_kind(resource):
-    return RESOURCES[resource][2] + "List"
-
-
-def first(query, key, default=None):
-    values = query.get(key)
-    return values[0] if values else default
 
 
 class Api:
@@ -200,134 +177,10 @@ class Api:
             return Response(200, json.dumps(body).encode())
 
     def watch(self, resource, namespace, query, table):
-        selector = Selector(resource, first(query, "labelSelector"), first(query, "fieldSelector"))
-        timeout = min(float(first(query, "timeoutSeconds", "1800") or 1800), 1800)
-        since_text = first(query, "resourceVersion", "")
-        initial_events = first(query, "sendInitialEvents") == "true"
-        include = first(query, "includeObject", "Metadata")
-        store = self.store
-
-        def in_scope(obj):
-            return namespace is None or obj["metadata"].get("namespace") == namespace
-
-        def encode(event_type, obj, first_table=[True]):
-            if table and event_type != "BOOKMARK":
-                wrapped = tables.table(resource, [obj], {"resourceVersion": obj["metadata"]["resourceVersion"]},
-                                       include, with_columns=first_table[0])
-                first_table[0] = False
-                obj = wrapped
-            return (json.dumps({"type": event_type, "object": obj}) + "\n").encode()
-
-        with store.lock:
-            matching, chunks = set(), []
-            if since_text in ("", "0") or initial_events:
-                for obj in store.items(resource, namespace):
-                    if selector.matches(obj):
-                        matching.add((obj["metadata"].get("namespace", ""), obj["metadata"]["name"]))
-                        chunks.append(encode("ADDED", obj))
-                since = store.revision
-                if initial_events:
-                    chunks.append(encode("BOOKMARK", {
-                        "kind": RESOURCES[resource][2], "apiVersion": api_version(resource),
-                        "metadata": {"resourceVersion": str(since),
-                                     "annotations": {"k8s.io/initial-events-end": "true"}}}))
-            else:
-                try:
-                    since = int(since_text)
-                except ValueError:
-                    raise bad_request(f"invalid resource version: {since_text}") from None
-                if since < store.oldest_event_revision() - 1 and since < store.revision:
-                    expired = ApiError(410, "Expired", f"too old resource version: {since} ({store.revision})")
-                    chunks.append((json.dumps({"type": "ERROR", "object": expired.status}) + "\n").encode())
-                    return Response(200, stream=iter(chunks))
-                for obj in store.items(resource, namespace):
-                    if selector.matches(obj):
-                        matching.add((obj["metadata"].get("namespace", ""), obj["metadata"]["name"]))
-
-        def stream():
-            nonlocal since
-            yield from chunks
-            deadline = time.time() + timeout
-            while time.time() < deadline:
-                out = []
-                with store.changed:
-                    if store.revision <= since:
-                        store.changed.wait(min(1.0, max(0.0, deadline - time.time())))
-                    for revision, kind, event_type, obj in store.events_since(since):
-                        since = revision
-                        if kind != resource or not in_scope(obj):
-                            continue
-                        key = (obj["metadata"].get("namespace", ""), obj["metadata"]["name"])
-                        now_matches = event_type != "DELETED" and selector.matches(obj)
-                        if key in matching and not now_matches:
-                            matching.discard(key)
-                            out.append(encode("DELETED", obj))
-                        elif now_matches:
-                            out.append(encode("MODIFIED" if key in matching else "ADDED", obj))
-                            matching.add(key)
-                yield from out
-
-        return Response(200, stream=stream())
+        return streams.watch(self.store, resource, namespace, query, table)
 
     def pod_log(self, namespace, name, query):
-        with self.store.lock:
-            pod = self.lookup("pods", namespace, name)
-            containers = [c["name"] for c in pod["spec"].get("containers", [])]
-            container = first(query, "container")
-            if not container:
-                if len(containers) != 1:
-                    raise bad_request(f"a container name must be specified for pod {name}, "
-                                      f"choose one of: [{' '.join(containers)}]")
-                container = containers[0]
-            if container not in containers:
-                raise bad_request(f"container {container} is not valid for pod {name}")
-            previous = first(query, "previous") == "true"
-            log = self.loop.kubelets.container_log(namespace, name, container, previous)
-            statuses = {cs["name"]: cs for cs in pod.get("status", {}).get("containerStatuses") or []}
-            state = statuses.get(container, {}).get("state", {})
-            if previous and log is None:
-                raise bad_request(f'previous terminated container "{container}" in pod "{name}" not found')
-            if log is None:
-                if not pod["spec"].get("nodeName"):
-                    raise bad_request(f"pod {name} does not have a host assigned")
-                if "waiting" in state or not state:
-                    reason = state.get("waiting", {}).get("reason", "ContainerCreating")
-                    raise bad_request(f'container "{container}" in pod "{name}" is waiting to start: {reason}')
-            uid = pod["metadata"]["uid"]
-        tail = first(query, "tailLines")
-        since_seconds = first(query, "sinceSeconds")
-        options = dict(timestamps=first(query, "timestamps") == "true",
-                       since=time.time() - float(since_seconds) if since_seconds else None,
-                       tail=int(tail) if tail is not None else None,
-                       limit_bytes=int(first(query, "limitBytes")) if first(query, "limitBytes") else None)
-        if log is None:
-            return Response(200, "", "text/plain")
-        if first(query, "follow") != "true" or previous:
-            text, _ = log.render(**options)
-            return Response(200, text, "text/plain")
-
-        def running():
-            with self.store.lock:
-                current = self.store.get("pods", namespace, name)
-                if current is None or current["metadata"]["uid"] != uid:
-                    return False
-                return (uid, container) in self.loop.kubelets.runs or \
-                    (uid, container) in self.loop.kubelets.restart_at
-
-        def stream():
-            text, position = log.render(**options)
-            if text:
-                yield text.encode()
-            while True:
-                alive = running()
-                text, position = log.render(position, timestamps=options["timestamps"])
-                if text:
-                    yield text.encode()
-                if not alive:
-                    return
-                time.sleep(0.2)
-
-        return Response(200, content_type="text/plain", stream=stream())
+        return streams.pod_log(self.store, self.loop.kubelets, namespace, name, query)
 
     # Writes
     def create(self, resource, namespace, query, body):

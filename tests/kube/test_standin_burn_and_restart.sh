@@ -54,6 +54,6 @@ expect_contains "$(k get node kube-gpu-03)" "SchedulingDisabled" "cordon survive
 expect_contains "$(k get jobs)" "long" "jobs survive a restart"
 wait_for 10 sh -c "kubectl --kubeconfig '$work/kubeconfig' --cache-dir '$work/cache' get pods -l job-name=long -o jsonpath='{.items[*].status.phase}' | grep -q Failed" \
     || fail "a container that ran through the restart is failed"
-msg="$(k get pods -l job-name=long -o jsonpath='{.items[0].status.message}')"
+msg="$(k get pods -l job-name=long --field-selector status.phase=Failed -o jsonpath='{.items[0].status.message}')"
 expect_contains "$msg" "restarted" "the failed pod says why"
 echo "all burn/restart checks passed"
