@@ -12,44 +12,48 @@ namespace strata {
 
 namespace {
 
-// The labels the builder reads, taken from a series in one pass. With the parser's interned
-// strings every copy here is a reference count, not an allocation.
+const QString kNone;
+
+// The labels the builder reads, found in one pass. Pointers into the series (which outlives
+// every use here): reading 160,000 series costs no reference counting and no allocation.
 struct SeriesLabels
 {
-    QString name, primaryHost, secondaryHost, node, instance, gpu, uuid, modelName, hpcJob, pod, ns;
+    const QString *name = &kNone, *primaryHost = &kNone, *secondaryHost = &kNone, *node = &kNone,
+                  *instance = &kNone, *gpu = &kNone, *uuid = &kNone, *modelName = &kNone, *hpcJob = &kNone,
+                  *pod = &kNone, *ns = &kNone;
 
     SeriesLabels(const PrometheusSeries &series, const QString &hostLabel)
     {
         for (const auto &[key, value] : series.labels) {
             if (hostLabel.isEmpty() ? key == QLatin1String("Hostname") : key == hostLabel)
-                primaryHost = value;
+                primaryHost = &value;
             else if (hostLabel.isEmpty() && key == QLatin1String("hostname"))
-                secondaryHost = value;
+                secondaryHost = &value;
             else if (key == QLatin1String("__name__"))
-                name = value;
+                name = &value;
             else if (key == QLatin1String("gpu"))
-                gpu = value;
+                gpu = &value;
             else if (key == QLatin1String("node"))
-                node = value;
+                node = &value;
             else if (key == QLatin1String("instance"))
-                instance = value;
+                instance = &value;
             else if (key == QLatin1String("UUID"))
-                uuid = value;
+                uuid = &value;
             else if (key == QLatin1String("modelName"))
-                modelName = value;
+                modelName = &value;
             else if (key == QLatin1String("hpc_job"))
-                hpcJob = value;
+                hpcJob = &value;
             else if (key == QLatin1String("pod"))
-                pod = value;
+                pod = &value;
             else if (key == QLatin1String("namespace"))
-                ns = value;
+                ns = &value;
         }
     }
 
     int gpuIndex() const
     {
         bool ok = false;
-        const int index = gpu.toInt(&ok);
+        const int index = gpu->toInt(&ok);
         return ok && index >= 0 ? index : -1;
     }
 
@@ -57,10 +61,10 @@ struct SeriesLabels
     HostCandidates hosts() const
     {
         HostCandidates out;
-        for (const QString *v : {&primaryHost, &secondaryHost, &node})
+        for (const QString *v : {primaryHost, secondaryHost, node})
             if (!v->isEmpty() && !out.contains(*v))
                 out << *v;
-        const QString host = HostNameResolver::hostOfInstance(instance);
+        const QString host = HostNameResolver::hostOfInstance(*instance);
         if (!host.isEmpty() && !out.contains(host))
             out << host;
         return out;
@@ -68,18 +72,20 @@ struct SeriesLabels
 
     QString job() const
     {
-        if (!hpcJob.isEmpty())
-            return hpcJob;
-        if (pod.isEmpty())
+        if (!hpcJob->isEmpty())
+            return *hpcJob;
+        if (pod->isEmpty())
             return {};
-        return ns.isEmpty() ? pod : ns + QLatin1Char('/') + pod;
+        return ns->isEmpty() ? *pod : *ns + QLatin1Char('/') + *pod;
     }
 };
 
-// Identifies one GPU (and job, for usage) across the series of several metrics.
+// Identifies one GPU (and job, for usage) across the series of several metrics; points into
+// the series like SeriesLabels.
 struct GpuKey
 {
-    QString primaryHost, secondaryHost, node, instance, job;
+    const QString *primaryHost, *secondaryHost, *node, *instance;
+    QString job;
     int gpu = -1;
 
     GpuKey(const SeriesLabels &l, bool withJob)
@@ -89,14 +95,14 @@ struct GpuKey
     }
     bool operator==(const GpuKey &o) const
     {
-        return gpu == o.gpu && primaryHost == o.primaryHost && secondaryHost == o.secondaryHost && node == o.node
-            && instance == o.instance && job == o.job;
+        return gpu == o.gpu && *primaryHost == *o.primaryHost && *secondaryHost == *o.secondaryHost
+            && *node == *o.node && *instance == *o.instance && job == o.job;
     }
 };
 
 size_t qHash(const GpuKey &k, size_t seed = 0)
 {
-    return qHashMulti(seed, k.primaryHost, k.secondaryHost, k.node, k.instance, k.job, k.gpu);
+    return qHashMulti(seed, *k.primaryHost, *k.secondaryHost, *k.node, *k.instance, k.job, k.gpu);
 }
 
 std::optional<double> finiteValue(const PrometheusSeries &series)
@@ -130,9 +136,9 @@ QVector<GpuSample> MetricsPartBuilder::gpuSamples(const PrometheusResponse &gaug
             ++ignored;
             continue;
         }
-        if (labels.name != lastName) {
-            lastName = labels.name;
-            lastMetric = DcgmMetricCatalog::byName(labels.name);
+        if (*labels.name != lastName) {
+            lastName = *labels.name;
+            lastMetric = DcgmMetricCatalog::byName(lastName);
         }
         auto it = indexByKey.constFind(key);
         if (it == indexByKey.constEnd()) {
@@ -144,9 +150,9 @@ QVector<GpuSample> MetricsPartBuilder::gpuSamples(const PrometheusResponse &gaug
         }
         GpuSample &s = samples[*it];
         if (s.uuid.isEmpty())
-            s.uuid = labels.uuid;
+            s.uuid = *labels.uuid;
         if (s.modelName.isEmpty())
-            s.modelName = labels.modelName;
+            s.modelName = *labels.modelName;
         if (s.jobKey.isEmpty())
             s.jobKey = labels.job();
         if (lastMetric && lastMetric->field)
@@ -252,8 +258,8 @@ QVector<GpuUsageSeries> MetricsPartBuilder::usageSeries(const PrometheusResponse
         const GpuKey key(labels, true);
         if (key.gpu < 0)
             continue;
-        const bool isUtil = labels.name == QLatin1String("DCGM_FI_DEV_GPU_UTIL");
-        if (!isUtil && labels.name != QLatin1String("DCGM_FI_DEV_FB_USED"))
+        const bool isUtil = *labels.name == QLatin1String("DCGM_FI_DEV_GPU_UTIL");
+        if (!isUtil && *labels.name != QLatin1String("DCGM_FI_DEV_FB_USED"))
             continue;
         auto it = indexByKey.constFind(key);
         if (it == indexByKey.constEnd()) {

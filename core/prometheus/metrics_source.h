@@ -42,7 +42,7 @@ public:
         MetricsQueryPlan::Options plan; // hostLabel comes from the profile
         int pcieReplayWindowMinutes = 10;
         int usageRefreshSeconds = 60;    // the usage history changes slowly; it is the big query
-        int usageMaxPoints = 60;         // per GPU series: 16,384 GPUs x 2 metrics x 60 = 40 MB of JSON
+        int usageMaxPoints = 60;         // per GPU series: 16,384 GPUs x 2 metrics x 60 = 44 MiB of JSON
         int usageMinStepSeconds = 60;
         qint64 usageMaxWindowSeconds = 7 * 24 * 3600;
         int timeoutMs = 20000;

@@ -11,8 +11,9 @@ namespace strata {
 // a PrometheusResponse out, never an exception. Thread-safe (no state); MetricsSource runs it
 // on the QtConcurrent pool for big bodies.
 //
-// Built on simdjson (On Demand): a 16,384-GPU refresh is tens of MB of JSON and QJsonDocument
-// was several times slower on it (see benchmarks/prometheus/, docs/metrics.md).
+// Built on simdjson's DOM (runtime-dispatched SIMD kernels) with interned label strings: a
+// 16,384-GPU refresh is about 90 MB of JSON, and QJsonDocument was 5x (vectors) to 14x (matrices)
+// slower on it (bench_metrics_join --compare, docs/metrics.md).
 class PrometheusResponseParser
 {
 public:
