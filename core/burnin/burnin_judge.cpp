@@ -202,6 +202,15 @@ BurninVerdict BurninJudge::judge(const QVector<BurninNodeRun> &runs, const GpuCa
                 t.reasons << QStringLiteral("%1 %2: %3").arg(prefix, test, r->error);
             } else {
                 t.figure = headline(*r);
+                if (spec && t.figure && e.backend != QLatin1String("cpu")) {
+                    const double peak = test == QLatin1String("gemm") ? spec->bf16PetaFlops * 1000
+                        : test == QLatin1String("hbm")                 ? spec->hbmTBps
+                                                                        : 0;
+                    if (peak > 0)
+                        t.pctOfSpec = 100.0 * *t.figure / peak;
+                }
+                if (!r->passed && r->reasons.isEmpty())
+                    t.reasons << QStringLiteral("%1 %2: failed (the agent gave no reason)").arg(prefix, test);
                 if (!r->passed)
                     for (const QString &reason : r->reasons)
                         t.reasons << QStringLiteral("%1 %2: %3").arg(prefix, test, reason);

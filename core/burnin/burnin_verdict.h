@@ -22,6 +22,7 @@ struct BurninTestVerdict
     bool passed = false;
     bool skipped = false;
     std::optional<double> figure;        // headline: TFLOPS, copy TB/s, host->device GB/s
+    std::optional<double> pctOfSpec;     // gemm and hbm, of the catalog's datasheet figure
     QStringList reasons;                 // why it failed, each a full sentence with node and GPU
 };
 

@@ -169,6 +169,7 @@ void TestBurninJudge::capturedRuns()
     for (const BurninGpuVerdict &g : v.gpus) {
         QCOMPARE(g.backend, QString("cpu"));
         QVERIFY(g.test("gemm") && g.test("gemm")->figure);
+        QVERIFY(!g.test("gemm")->pctOfSpec); // no datasheet for simulated devices
         if (passed)
             QVERIFY2(g.passed, qPrintable(g.reasons.join('\n')));
     }
@@ -249,6 +250,8 @@ void TestBurninJudge::catalogFloorsAndTelemetry()
     const BurninGpuVerdict *g = v.gpu("gpu-node01", 1);
     QVERIFY(g);
     QCOMPARE(g->model, QString("H200"));
+    QCOMPARE(qRound(*g->test("gemm")->pctOfSpec * 10), qRound(1000.0 * tflops / 989.0));
+    QCOMPARE(qRound(*g->test("hbm")->pctOfSpec * 10), qRound(1000.0 * copyTBps / 4.8));
     if (reason.isEmpty()) {
         QVERIFY2(g->passed, qPrintable(g->reasons.join('\n')));
     } else {
