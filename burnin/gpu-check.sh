@@ -9,12 +9,12 @@
 #   4. proves a planted bit flip is caught (--inject bitflip: exit 1, mismatches, bit errors);
 #   5. proves a slowed GPU shows (--inject slow: its TFLOPS well below the clean run's).
 # Prints a summary at the end and exits non-zero if any check failed. Logs and the agent's
-# JSON lines go to $OUT (the device tool's output folder) or ./gpu-check-out: seven files, under
+# JSON lines go to $OUT (the device tool's output folder) or /tmp/strata-burn-gpu-check-out: seven files, under
 # the device tool's limit of eight.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-out=${OUT:-$PWD/gpu-check-out}
+out=${OUT:-/tmp/strata-burn-gpu-check-out}
 build=${GPU_CHECK_BUILD:-/tmp/strata-burn-gpu-check}
 duration=${GPU_CHECK_DURATION:-20s}
 mkdir -p "$out"
