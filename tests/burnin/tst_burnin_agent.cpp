@@ -98,6 +98,7 @@ private Q_SLOTS:
     void hostNameFromSlurm();
     void interruptedRunStillEndsWithASummary();
     void servesMetrics();
+    void busyMetricsPortIsAnError();
     void pushesToPushgateway();
 };
 
@@ -322,6 +323,17 @@ void TestBurninAgent::servesMetrics()
     QVERIFY(body.contains("uuid=\"CPU-"));
     QVERIFY(p.waitForFinished(20000));
     QCOMPARE(p.exitCode(), 0);
+}
+
+void TestBurninAgent::busyMetricsPortIsAnError()
+{
+    QTcpServer busy;
+    QVERIFY(busy.listen(QHostAddress::LocalHost, 0));
+    const AgentRun run = runAgent({"--backend", "cpu", "--cpu-gpus", "1", "--duration", "0s", "--tests", "gemm",
+                                   "--metrics-port", QString::number(busy.serverPort())});
+    QCOMPARE(run.exitCode, 3);
+    QVERIFY2(run.node.errors.value(0).message.contains("cannot serve metrics on 127.0.0.1:"),
+             qPrintable(run.node.errors.value(0).message));
 }
 
 void TestBurninAgent::pushesToPushgateway()
