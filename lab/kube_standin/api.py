@@ -5,6 +5,7 @@ All reads and writes of the store happen under its lock; streams take it per ste
 """
 
 import base64
+import bisect
 import copy
 import json
 
@@ -150,7 +151,8 @@ class Api:
         limit = int(first(query, "limit", "0") or 0)
         token = first(query, "continue")
         with self.store.lock:
-            items = [o for o in self.store.items(resource, namespace) if selector.matches(o)]
+            keys = self.store.keys(resource, namespace)
+            objects = self.store.objects[resource]
             revision = str(self.store.revision)
             start = 0
             if token:
@@ -160,15 +162,23 @@ class Api:
                 except (ValueError, KeyError, TypeError):
                     raise bad_request("continue key is not valid: incorrect encoded start "
                                       "resourceVersion (version meta.k8s.io/v1)") from None
-                start = next((i for i, o in enumerate(items)
-                              if (o["metadata"].get("namespace", ""), o["metadata"]["name"]) > after), len(items))
-            page = items[start:start + limit] if limit > 0 else items[start:]
+                start = bisect.bisect_right(keys, after)
+            # Walk from the continue point, stopping once the page is full: a page costs its
+            # own size, not the whole list (50,000 pods come in 100 pages of 500).
+            page, i = [], start
+            while i < len(keys) and (limit <= 0 or len(page) < limit):
+                obj = objects[keys[i]]
+                if selector.matches(obj):
+                    page.append(obj)
+                i += 1
             meta = {"resourceVersion": revision}
-            if limit > 0 and start + limit < len(items):
+            more = limit > 0 and any(selector.matches(objects[k]) for k in keys[i:])
+            if more:
                 last = page[-1]["metadata"]
                 meta["continue"] = base64.b64encode(json.dumps(
                     {"rv": revision, "start": [last.get("namespace", ""), last["name"]]}).encode()).decode()
-                meta["remainingItemCount"] = len(items) - start - limit
+                if selector.empty():  # the real server counts only when no selector is given
+                    meta["remainingItemCount"] = len(keys) - i
             if table:
                 body = tables.table(resource, page, meta, first(query, "includeObject", "Metadata"))
             else:

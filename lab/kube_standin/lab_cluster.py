@@ -131,3 +131,43 @@ def populate(store, kube_version):
         store.put("namespaces", make_namespace(name, created), record_event=False)
     for index, pool in enumerate(NODE_POOLS):
         store.put("nodes", make_node(index, *pool, kubelet_version, created), record_event=False)
+
+
+def populate_scale(store, kube_version, node_count, pod_count):
+    """Extra nodes `kube-scale-NNNNN` and running bare GPU pods in namespace `scale`, built
+    directly (no scheduling), to measure kubectl and Strata at cluster scale."""
+    import copy
+    created = now_rfc3339()
+    kubelet_version = f"{kube_version}-eks-lab"
+    store.put("namespaces", make_namespace("scale", created), record_event=False)
+    names = []
+    for i in range(node_count):
+        pool = NODE_POOLS[i % len(NODE_POOLS)]
+        name = f"kube-scale-{i:05d}"
+        names.append(name)
+        node = make_node(i % 250, name, *pool[1:], kubelet_version, created)
+        store.put("nodes", node, record_event=False)
+    if not names:
+        return
+    used = {}
+    for i in range(pod_count):
+        node = names[i % len(names)]
+        first = used.get(node, 0)
+        gpus = 1 if first < 8 else 0
+        used[node] = first + gpus
+        pod = {
+            "apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": f"scale-{i:06d}", "namespace": "scale", "uid": new_uid(),
+                         "creationTimestamp": created, "labels": {"app": "scale"},
+                         "annotations": {"strata.lab/gpu-indices": str(first)} if gpus else {}},
+            "spec": {"nodeName": node, "restartPolicy": "Never", "containers": [{
+                "name": "main", "image": "busybox:1.36", "command": ["sleep", "infinity"],
+                "resources": {"limits": {"nvidia.com/gpu": str(gpus)}, "requests": {"nvidia.com/gpu": str(gpus)}}}]},
+            "status": {"phase": "Running", "startTime": created, "hostIP": "127.0.10.1",
+                       "podIP": "127.244.0.1", "conditions": [
+                           {"type": "Ready", "status": "True", "lastProbeTime": None, "lastTransitionTime": created}],
+                       "containerStatuses": [{"name": "main", "image": "busybox:1.36", "ready": True,
+                                              "started": True, "restartCount": 0,
+                                              "state": {"running": {"startedAt": created}}}]},
+        }
+        store.put("pods", copy.deepcopy(pod) if i == 0 else pod, record_event=False)

@@ -53,6 +53,9 @@ class Selector:
         self.labels = parse_label_selector(self.label_text)
         self.fields = parse_field_selector(resource, self.field_text)
 
+    def empty(self):
+        return not self.labels and not self.fields
+
     def matches(self, obj):
         labels = obj["metadata"].get("labels") or {}
         return (all(r(labels) for r in self.labels)

@@ -171,6 +171,9 @@ def main(argv=None):
     parser.add_argument("--start-delay", type=float, default=0.3,
                         help="seconds from binding a pod to its containers running (default %(default)s)")
     parser.add_argument("--tick", type=float, default=0.1, help="controller loop period in seconds")
+    parser.add_argument("--scale", metavar="NODES:PODS",
+                        help="add NODES synthetic nodes and PODS running pods (namespace scale) "
+                        "for scale measurements; use a longer --tick")
     parser.add_argument("--seed", type=int, help="seed names and uids (reproducible captures)")
     parser.add_argument("--quiet", action="store_true", help="do not log each request to stderr")
     options = parser.parse_args(argv)
@@ -187,6 +190,9 @@ def main(argv=None):
     loaded = not options.fresh and store.load()
     if not loaded:
         lab_cluster.populate(store, options.kube_version)
+        if options.scale:
+            nodes, _, pods = options.scale.partition(":")
+            lab_cluster.populate_scale(store, options.kube_version, int(nodes), int(pods or 0))
     burn_agent = BurnAgent(os.path.abspath(options.burn_agent) if options.burn_agent else "",
                            shlex.split(options.burn_agent_args))
     api = Api(store, None, options)

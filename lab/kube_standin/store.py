@@ -5,6 +5,7 @@ Every write bumps a cluster-wide resourceVersion and records a watch event, the 
 revision does for the real API server. Optionally persisted as JSON in the state directory.
 """
 
+import bisect
 import collections
 import copy
 import json
@@ -62,19 +63,24 @@ class Store:
         self.objects = {name: {} for name in RESOURCES}
         self.events = collections.deque(maxlen=self.EVENT_HISTORY)
         self.dirty = False
+        self.sorted = {}  # resource -> sorted keys, dropped when a key comes or goes
 
     # Reads: callers hold self.lock and copy before handing objects out of it.
     def get(self, resource, namespace, name):
         return self.objects[resource].get((namespace or "", name))
 
+    def keys(self, resource, namespace=None):
+        """Sorted (namespace, name) keys, of one namespace when given."""
+        keys = self.sorted.get(resource)
+        if keys is None:
+            keys = self.sorted[resource] = sorted(self.objects[resource])
+        if namespace:
+            return keys[bisect.bisect_left(keys, (namespace, "")):bisect.bisect_left(keys, (namespace + "\0", ""))]
+        return keys
+
     def items(self, resource, namespace=None):
         objects = self.objects[resource]
-        if namespace:
-            keys = [k for k in objects if k[0] == namespace]
-        else:
-            keys = list(objects)
-        keys.sort()
-        return [objects[k] for k in keys]
+        return [objects[k] for k in self.keys(resource, namespace)]
 
     def oldest_event_revision(self):
         return self.events[0][0] if self.events else self.revision + 1
@@ -86,6 +92,8 @@ class Store:
             meta = obj["metadata"]
             key = (meta.get("namespace", ""), meta["name"])
             event_type = "MODIFIED" if key in self.objects[resource] else "ADDED"
+            if event_type == "ADDED":
+                self.sorted.pop(resource, None)
             self.revision += 1
             meta["resourceVersion"] = str(self.revision)
             self.objects[resource][key] = obj
@@ -100,6 +108,7 @@ class Store:
             obj = self.objects[resource].pop((namespace or "", name), None)
             if obj is None:
                 return None
+            self.sorted.pop(resource, None)
             self.revision += 1
             obj["metadata"]["resourceVersion"] = str(self.revision)
             self.events.append((self.revision, resource, "DELETED", copy.deepcopy(obj)))
@@ -141,6 +150,7 @@ class Store:
                     for obj in objs:
                         meta = obj["metadata"]
                         self.objects[resource][(meta.get("namespace", ""), meta["name"])] = obj
+            self.sorted.clear()
         return True
 
 
