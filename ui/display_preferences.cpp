@@ -7,8 +7,8 @@ namespace strata {
 DisplayPreferences DisplayPreferences::load(const QSettings &settings)
 {
     DisplayPreferences p;
-    p.refreshIntervalSeconds =
-        qBound(2, settings.value(QStringLiteral("preferences/refreshInterval"), 10).toInt(), 3600);
+    const int refresh = settings.value(QStringLiteral("preferences/refreshInterval"), 0).toInt();
+    p.refreshIntervalSeconds = refresh <= 0 ? 0 : qBound(2, refresh, 3600);
     p.temperatureUnit = settings.value(QStringLiteral("preferences/temperatureUnit")).toString()
                                 == QStringLiteral("F")
                             ? TemperatureUnit::Fahrenheit

@@ -12,7 +12,7 @@ struct DisplayPreferences
     enum class TemperatureUnit { Celsius, Fahrenheit };
     enum class MemoryUnit { GiB, MiB };
 
-    int refreshIntervalSeconds = 10;
+    int refreshIntervalSeconds = 0; // 0: each profile's own interval
     TemperatureUnit temperatureUnit = TemperatureUnit::Celsius;
     MemoryUnit memoryUnit = MemoryUnit::GiB;
     QString heatmapMetric = QStringLiteral("utilisation"); // HeatmapMetric::id()

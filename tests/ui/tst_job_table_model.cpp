@@ -54,6 +54,8 @@ private Q_SLOTS:
         QTest::newRow("parent before tasks") << "1234" << "1234_0" << -1;
         QTest::newRow("array after smaller") << "1234_1" << "999" << 1;
         QTest::newRow("kubernetes names") << "ml/train-a" << "ml/train-b" << -1;
+        QTest::newRow("numbers before names") << "42" << "ml/train-a" << -1;
+        QTest::newRow("long ids") << "9999999999" << "10000000000" << -1;
     }
     void compareIds()
     {

@@ -26,9 +26,19 @@ int gpuCount(const Job &job)
 
 } // namespace
 
+JobTableModel::JobTableModel(QObject *parent)
+    : SnapshotRowModel(parent), m_idKeys(std::make_shared<QVector<quint64>>())
+{
+}
+
 JobTableModel::Plan JobTableModel::plan(const Current &current, const SnapshotPtr &next)
 {
     Plan plan;
+    auto keys = std::make_shared<QVector<quint64>>();
+    keys->reserve(next->jobs.size());
+    for (const Job &j : next->jobs)
+        *keys << idKey(j.id);
+    plan.idKeys = keys;
     plan.rows = diff(
         current.snapshot, current.rows, next, int(next->jobs.size()),
         [](const ClusterSnapshot &s, int item) -> const QString & { return s.jobs[item].id; },
@@ -51,18 +61,69 @@ JobTableModel::Plan JobTableModel::plan(const Current &current, const SnapshotPt
     return plan;
 }
 
+namespace {
+
+// "1234" -> (1234, 0), "1234_7" -> (1234, 8); anything else (Kubernetes names) -> no key.
+// Hand-rolled: sorting 50,000 rows calls this a million times.
+bool parseId(const QString &id, quint64 *main, quint64 *task)
+{
+    const QChar *c = id.constData(), *end = c + id.size();
+    if (c == end)
+        return false;
+    quint64 m = 0, t = 0;
+    for (; c != end && c->unicode() >= '0' && c->unicode() <= '9'; ++c)
+        m = m * 10 + (c->unicode() - '0');
+    if (c != end) {
+        if (c->unicode() != '_' || c + 1 == end)
+            return false;
+        for (++c; c != end; ++c) {
+            if (c->unicode() < '0' || c->unicode() > '9')
+                return false;
+            t = t * 10 + (c->unicode() - '0');
+        }
+        ++t; // the parent (no task) sorts before task 0
+    }
+    *main = m;
+    *task = t;
+    return true;
+}
+
+} // namespace
+
+void JobTableModel::apply(const Plan &plan)
+{
+    applyPlan(plan.rows, [&] { m_idKeys = plan.idKeys; });
+}
+
+quint64 JobTableModel::idKey(const QString &id)
+{
+    quint64 main = 0, task = 0;
+    if (!parseId(id, &main, &task) || main >= (quint64(1) << 43) || task >= (quint64(1) << 20))
+        return ~quint64(0);
+    return main << 20 | task;
+}
+
+bool JobTableModel::idLess(int leftRow, int rightRow) const
+{
+    const quint64 a = (*m_idKeys)[m_rows[leftRow]], b = (*m_idKeys)[m_rows[rightRow]];
+    if (a != b)
+        return a < b;
+    return a == ~quint64(0) && job(leftRow).id < job(rightRow).id;
+}
+
 int JobTableModel::compareIds(const QString &a, const QString &b)
 {
-    const auto split = [](const QString &id) {
-        const qsizetype underscore = id.indexOf(QLatin1Char('_'));
-        bool ok = false;
-        const qint64 main = QStringView(id).left(underscore < 0 ? id.size() : underscore).toLongLong(&ok);
-        const qint64 task = underscore < 0 ? -1 : QStringView(id).mid(underscore + 1).toLongLong();
-        return std::tuple(ok ? main : -1, task);
-    };
-    const auto ka = split(a), kb = split(b);
-    if (ka != kb)
-        return ka < kb ? -1 : 1;
+    quint64 ma = 0, ta = 0, mb = 0, tb = 0;
+    const bool na = parseId(a, &ma, &ta), nb = parseId(b, &mb, &tb);
+    if (na && nb) {
+        if (ma != mb)
+            return ma < mb ? -1 : 1;
+        if (ta != tb)
+            return ta < tb ? -1 : 1;
+        return 0;
+    }
+    if (na != nb)
+        return na ? -1 : 1; // numeric ids before names
     return a.compare(b);
 }
 
@@ -170,7 +231,7 @@ bool JobTableModel::lessThan(int leftRow, int rightRow, int column) const
     }
     default: c = text(leftRow, column).compare(text(rightRow, column)); break;
     }
-    return c != 0 ? c < 0 : compareIds(a.id, b.id) < 0;
+    return c != 0 ? c < 0 : idLess(leftRow, rightRow);
 }
 
 } // namespace strata

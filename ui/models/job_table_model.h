@@ -3,6 +3,8 @@
 #include "filter_choices.h"
 #include "snapshot_row_model.h"
 
+#include <memory>
+
 namespace strata {
 
 // The Jobs table: one row per job, keyed by job id, updated by diff (see SnapshotRowModel).
@@ -20,6 +22,8 @@ public:
     {
         RowPlan rows;
         FilterChoices choices;
+        // Job ids as sortable numbers, one per snapshot job (see compareIds); ~0 for names.
+        std::shared_ptr<const QVector<quint64>> idKeys;
     };
     struct Current
     {
@@ -27,16 +31,17 @@ public:
         QVector<int> rows;
     };
 
-    using SnapshotRowModel::SnapshotRowModel;
+    explicit JobTableModel(QObject *parent = nullptr);
 
     Current current() const { return {m_snapshot, m_rows}; }
     static Plan plan(const Current &current, const SnapshotPtr &next); // thread-safe
-    void apply(const Plan &plan) { applyPlan(plan.rows); }
+    void apply(const Plan &plan);
     void setSnapshot(const SnapshotPtr &next) { apply(plan(current(), next)); }
 
     const Job &job(int row) const { return m_snapshot->jobs[m_rows[row]]; }
     // Job ids compare as numbers ("998" < "1000"), array tasks by task number.
     static int compareIds(const QString &a, const QString &b);
+    static quint64 idKey(const QString &id);
 
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
@@ -47,6 +52,9 @@ public:
 
 private:
     QString text(int row, int column) const;
+    bool idLess(int leftRow, int rightRow) const;
+
+    std::shared_ptr<const QVector<quint64>> m_idKeys;
 };
 
 } // namespace strata

@@ -27,6 +27,7 @@ int SnapshotRowModel::rowForKey(const QString &key) const
 
 void SnapshotRowModel::applyPlan(const RowPlan &plan, const std::function<void()> &adoptDerived)
 {
+    Q_EMIT planAboutToBeApplied(plan);
     // Removals from the bottom up, one signal per contiguous range, so row numbers above a
     // range stay valid while we go.
     const QVector<int> &removed = plan.removedRows;
@@ -53,6 +54,7 @@ void SnapshotRowModel::applyPlan(const RowPlan &plan, const std::function<void()
         m_rows = plan.rows;
         endInsertRows();
     }
+    Q_EMIT planApplied();
     Q_EMIT updated(int(removed.size()), int(plan.changedRows.size()),
                    int(plan.rows.size()) - plan.keptCount);
 }

@@ -38,6 +38,10 @@ public:
     static constexpr int KeyRole = Qt::UserRole + 1;
 
 Q_SIGNALS:
+    // Around the row signals of one applied plan, so that a proxy can turn the whole update
+    // into one layout change instead of following hundreds of scattered removals.
+    void planAboutToBeApplied(const strata::RowPlan &plan);
+    void planApplied();
     // After every applied plan: how many rows left, changed and arrived.
     void updated(int removed, int changed, int inserted);
 

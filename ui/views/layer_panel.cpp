@@ -1,20 +1,22 @@
 #include "layer_panel.h"
 
 #include "highlight_delegate.h"
+#include "models/snapshot_filter_proxy_model.h"
 #include "models/snapshot_row_model.h"
 
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
-#include <QTreeView>
+#include <QTableView>
 #include <QVBoxLayout>
 
 namespace strata {
 
-LayerPanel::LayerPanel(const QString &title, StackElement::Layer layer, QAbstractItemModel *model,
+LayerPanel::LayerPanel(const QString &title, StackElement::Layer layer, SnapshotRowModel *model,
                        const QList<int> &columns, QWidget *parent)
     : QWidget(parent), m_title(title), m_layer(layer), m_header(new QLabel(this)),
-      m_view(new QTreeView(this)), m_delegate(new HighlightDelegate(this))
+      m_view(new QTableView(this)), m_delegate(new HighlightDelegate(this)), m_model(model),
+      m_proxy(new SnapshotFilterProxyModel(model, this))
 {
     setObjectName(QStringLiteral("layer-") + title.toLower().replace(QLatin1Char(' '), QLatin1Char('-')));
     auto *layout = new QVBoxLayout(this);
@@ -28,15 +30,20 @@ LayerPanel::LayerPanel(const QString &title, StackElement::Layer layer, QAbstrac
     layout->addWidget(m_header);
     layout->addWidget(m_view, 1);
 
-    m_view->setModel(model);
-    m_view->setRootIsDecorated(false);
-    m_view->setUniformRowHeights(true); // 50,000 rows lay out in O(1)
+    m_view->setModel(m_proxy);
+    // A table, not a tree: QTreeView lays out every row after each change (hundreds of
+    // milliseconds at 50,000 jobs); fixed-height table rows are never measured.
+    m_view->verticalHeader()->hide();
+    m_view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 4);
+    m_view->setShowGrid(false);
+    m_view->setWordWrap(false);
     m_view->setItemDelegate(m_delegate);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_view->setAllColumnsShowFocus(true);
-    m_view->header()->setStretchLastSection(true);
-    m_view->header()->setSectionResizeMode(QHeaderView::Interactive);
+    m_view->horizontalHeader()->setStretchLastSection(true);
+    m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_view->horizontalHeader()->setHighlightSections(false);
     for (int c = 0; c < model->columnCount(); ++c)
         m_view->setColumnHidden(c, !columns.contains(c));
 
@@ -66,13 +73,11 @@ void LayerPanel::showRelated(const QSet<QString> &keys, bool active)
     const QModelIndex current = m_view->currentIndex();
     if (current.isValid() && keys.contains(current.data(SnapshotRowModel::KeyRole).toString()))
         return;
-    auto *model = qobject_cast<SnapshotRowModel *>(m_view->model());
-    if (!model)
-        return;
     // Scrolling to the first related row: one pass over this layer's keys, on a click only.
-    for (int row = 0; row < model->rowCount(); ++row) {
-        if (keys.contains(model->key(row))) {
-            m_view->scrollTo(model->index(row, 0), QAbstractItemView::PositionAtTop);
+    for (int row = 0; row < m_proxy->rowCount(); ++row) {
+        const QModelIndex index = m_proxy->index(row, 0);
+        if (keys.contains(m_model->key(m_proxy->mapToSource(index).row()))) {
+            m_view->scrollTo(index, QAbstractItemView::PositionAtTop);
             return;
         }
     }

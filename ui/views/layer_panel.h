@@ -4,24 +4,26 @@
 
 #include <QWidget>
 
-class QAbstractItemModel;
 class QLabel;
-class QTreeView;
+class QTableView;
 
 namespace strata {
 
 class HighlightDelegate;
+class SnapshotFilterProxyModel;
+class SnapshotRowModel;
 
 // One layer of the stack overview: a title with a count and a compact list of the layer's
-// items (a few columns of one of the snapshot models). GUI thread.
+// items (a few columns of one of the snapshot models, through a proxy so that a refresh is one
+// layout change for the view). GUI thread.
 class LayerPanel : public QWidget
 {
     Q_OBJECT
 public:
-    LayerPanel(const QString &title, StackElement::Layer layer, QAbstractItemModel *model,
+    LayerPanel(const QString &title, StackElement::Layer layer, SnapshotRowModel *model,
                const QList<int> &columns, QWidget *parent = nullptr);
 
-    QTreeView *view() const { return m_view; }
+    QTableView *view() const { return m_view; }
     StackElement::Layer layer() const { return m_layer; }
     void setSubtitle(const QString &text);
     // Highlights the related keys and scrolls the first of them into view.
@@ -35,8 +37,10 @@ private:
     QString m_title;
     StackElement::Layer m_layer;
     QLabel *m_header;
-    QTreeView *m_view;
+    QTableView *m_view;
     HighlightDelegate *m_delegate;
+    SnapshotRowModel *m_model;
+    SnapshotFilterProxyModel *m_proxy;
 };
 
 } // namespace strata

@@ -12,7 +12,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QSplitter>
-#include <QTreeView>
+#include <QTableView>
 #include <QVBoxLayout>
 
 namespace strata {
@@ -77,13 +77,16 @@ StackOverviewView::StackOverviewView(InstanceTypeModel *instanceTypes, NodeTable
     m_relation->setWordWrap(true);
     m_findingsHeader = new QLabel(tr("Health findings"), bottom);
     m_findingsHeader->setFont(bold);
-    m_findings = new QTreeView(bottom);
+    m_findings = new QTableView(bottom);
     m_findings->setObjectName(QStringLiteral("findings"));
     m_findings->setModel(findings);
-    m_findings->setRootIsDecorated(false);
-    m_findings->setUniformRowHeights(true);
+    m_findings->verticalHeader()->hide();
+    m_findings->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_findings->verticalHeader()->setDefaultSectionSize(m_findings->fontMetrics().height() + 4);
+    m_findings->setShowGrid(false);
+    m_findings->setWordWrap(false);
     m_findings->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_findings->header()->setStretchLastSection(true);
+    m_findings->horizontalHeader()->setStretchLastSection(true);
     bottomLayout->addWidget(m_relation);
     bottomLayout->addWidget(m_findingsHeader);
     bottomLayout->addWidget(m_findings, 1);

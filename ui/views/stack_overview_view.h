@@ -8,7 +8,7 @@
 #include <QWidget>
 
 class QLabel;
-class QTreeView;
+class QTableView;
 
 namespace strata {
 
@@ -52,7 +52,7 @@ private:
     LayerPanel *m_jobs;
     QLabel *m_totals;
     QLabel *m_relation;
-    QTreeView *m_findings;
+    QTableView *m_findings;
     QLabel *m_findingsHeader;
 };
 

@@ -1,0 +1,87 @@
+#include "gpu_history_loader.h"
+
+#include "gpu_time_series_chart.h"
+
+
+#include <memory>
+
+namespace strata {
+
+GpuHistoryLoader::GpuHistoryLoader(GpuTimeSeriesChart *chart, QObject *parent)
+    : QObject(parent), m_chart(chart),
+      m_unavailable(tr("Metrics unavailable: this cluster profile has no Prometheus."))
+{
+    connect(chart, &GpuTimeSeriesChart::rangeRequested, this, &GpuHistoryLoader::reload);
+}
+
+void GpuHistoryLoader::setHistory(MetricHistory *history, const QString &unavailableReason)
+{
+    m_history = history;
+    m_unavailable = unavailableReason;
+    reload();
+}
+
+void GpuHistoryLoader::setTargets(const QVector<Target> &targets)
+{
+    if (targets == m_targets)
+        return;
+    m_targets = targets;
+    reload();
+}
+
+void GpuHistoryLoader::reload()
+{
+    const quint64 serial = ++m_serial;
+    if (!m_history) {
+        m_chart->setUnavailable(m_unavailable);
+        return;
+    }
+    if (m_targets.isEmpty()) {
+        m_chart->setUnavailable(tr("This job holds no GPUs yet."));
+        return;
+    }
+    m_chart->setLoading();
+    const ChartMetric::Kind metric = m_chart->metric();
+    const QDateTime end = QDateTime::currentDateTimeUtc();
+    const int window = m_chart->windowSeconds();
+    // About 240 points per line whatever the window.
+    const int step = qMax(15, window / 240);
+    struct Gathered
+    {
+        int waiting = 0;
+        QVector<TimeSeries> series;
+        QStringList errors;
+    };
+    auto gathered = std::make_shared<Gathered>();
+    gathered->waiting = int(m_targets.size());
+    for (const Target &target : std::as_const(m_targets)) {
+        MetricHistoryRequest request;
+        request.node = target.first;
+        request.gpus = target.second;
+        request.metric = metric;
+        request.start = end.addSecs(-window);
+        request.end = end;
+        request.stepSeconds = step;
+        const bool prefix = m_targets.size() > 1;
+        m_history->range(request).then(this, [this, serial, gathered, metric, prefix,
+                                              node = target.first](const MetricHistory::Result &r) {
+            if (serial != m_serial)
+                return; // a newer request owns the chart
+            for (TimeSeries ts : r.series) {
+                if (prefix)
+                    ts.label = node + QLatin1Char(' ') + ts.label;
+                gathered->series << ts;
+            }
+            if (!r.error.isEmpty())
+                gathered->errors << r.error;
+            if (--gathered->waiting > 0)
+                return;
+            if (gathered->series.isEmpty() && !gathered->errors.isEmpty())
+                m_chart->setUnavailable(tr("Metrics query failed: %1").arg(gathered->errors.join(QLatin1String("; "))));
+            else
+                m_chart->setSeries(metric, gathered->series);
+        });
+    }
+}
+
+} // namespace strata

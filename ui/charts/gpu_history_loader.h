@@ -1,0 +1,37 @@
+#pragma once
+
+#include "metric_history.h"
+
+#include <QObject>
+#include <QPair>
+#include <QVector>
+
+namespace strata {
+
+class GpuTimeSeriesChart;
+
+// Feeds one GpuTimeSeriesChart: asks the MetricHistory for the GPUs of the shown node or job
+// whenever the target, metric or window changes, and drops answers that arrive after a newer
+// request. Without a history it shows why there are no charts. GUI thread; owned by its pane.
+class GpuHistoryLoader : public QObject
+{
+    Q_OBJECT
+public:
+    using Target = QPair<QString, QVector<int>>; // node, GPU indices (empty: all)
+
+    GpuHistoryLoader(GpuTimeSeriesChart *chart, QObject *parent = nullptr);
+
+    // history null: charts are unavailable, for the reason given.
+    void setHistory(MetricHistory *history, const QString &unavailableReason);
+    void setTargets(const QVector<Target> &targets);
+    void reload();
+
+private:
+    GpuTimeSeriesChart *m_chart;
+    MetricHistory *m_history = nullptr;
+    QString m_unavailable;
+    QVector<Target> m_targets;
+    quint64 m_serial = 0;
+};
+
+} // namespace strata

@@ -1,0 +1,182 @@
+#include "gpu_time_series_chart.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDateTimeAxis>
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QStackedWidget>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace strata {
+
+GpuTimeSeriesChart::GpuTimeSeriesChart(QWidget *parent)
+    : QWidget(parent), m_metric(new QComboBox(this)), m_window(new QComboBox(this)),
+      m_stack(new QStackedWidget(this)), m_message(new QLabel(this)), m_chart(new QChart)
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto *bar = new QHBoxLayout;
+    m_metric->setObjectName(QStringLiteral("chartMetric"));
+    m_window->setObjectName(QStringLiteral("chartWindow"));
+    for (ChartMetric::Kind k : ChartMetric::all())
+        m_metric->addItem(ChartMetric::label(k), int(k));
+    m_window->addItem(tr("Last 15 minutes"), 15 * 60);
+    m_window->addItem(tr("Last hour"), 3600);
+    m_window->addItem(tr("Last 6 hours"), 6 * 3600);
+    m_window->addItem(tr("Last 24 hours"), 24 * 3600);
+    m_window->setCurrentIndex(1);
+    bar->addWidget(m_metric, 1);
+    bar->addWidget(m_window, 1);
+    layout->addLayout(bar);
+
+    m_message->setObjectName(QStringLiteral("chartMessage"));
+    m_message->setAlignment(Qt::AlignCenter);
+    m_message->setWordWrap(true);
+    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    m_chart->setMargins(QMargins(2, 2, 2, 2));
+    m_view = new QChartView(m_chart, this);
+    m_view->setRenderHint(QPainter::Antialiasing);
+    m_view->setMinimumHeight(180);
+    m_stack->addWidget(m_message);
+    m_stack->addWidget(m_view);
+    layout->addWidget(m_stack, 1);
+    applyPalette();
+    setUnavailable(tr("Select a node or job."));
+
+    connect(m_metric, &QComboBox::currentIndexChanged, this, &GpuTimeSeriesChart::request);
+    connect(m_window, &QComboBox::currentIndexChanged, this, &GpuTimeSeriesChart::request);
+}
+
+ChartMetric::Kind GpuTimeSeriesChart::metric() const
+{
+    return ChartMetric::Kind(m_metric->currentData().toInt());
+}
+
+int GpuTimeSeriesChart::windowSeconds() const
+{
+    return m_window->currentData().toInt();
+}
+
+void GpuTimeSeriesChart::request()
+{
+    Q_EMIT rangeRequested(metric(), windowSeconds());
+}
+
+void GpuTimeSeriesChart::setUnavailable(const QString &why)
+{
+    m_message->setText(why);
+    m_stack->setCurrentWidget(m_message);
+}
+
+void GpuTimeSeriesChart::setLoading()
+{
+    setUnavailable(tr("Loading %1…").arg(ChartMetric::label(metric())));
+}
+
+QString GpuTimeSeriesChart::message() const
+{
+    return m_stack->currentWidget() == m_message ? m_message->text() : QString();
+}
+
+int GpuTimeSeriesChart::seriesCount() const
+{
+    int count = 0;
+    for (QAbstractSeries *s : m_chart->series())
+        count += s->isVisible() && !s->name().isEmpty();
+    return count;
+}
+
+void GpuTimeSeriesChart::setSeries(ChartMetric::Kind metric, const QVector<TimeSeries> &series)
+{
+    m_chart->removeAllSeries();
+    for (QAbstractAxis *axis : m_chart->axes())
+        m_chart->removeAxis(axis);
+    if (series.isEmpty()) {
+        setUnavailable(tr("No %1 samples in this window.").arg(ChartMetric::label(metric)));
+        return;
+    }
+    auto *x = new QDateTimeAxis;
+    x->setFormat(windowSeconds() > 6 * 3600 ? QStringLiteral("dd hh:mm") : QStringLiteral("hh:mm"));
+    auto *y = new QValueAxis;
+    y->setTitleText(ChartMetric::label(metric));
+    m_chart->addAxis(x, Qt::AlignBottom);
+    m_chart->addAxis(y, Qt::AlignLeft);
+    double xMin = std::numeric_limits<double>::max(), xMax = std::numeric_limits<double>::lowest();
+    double yMax = 0;
+    const double scale = metric == ChartMetric::Memory ? 1.0 / 1024 : 1.0; // MiB -> GiB
+    for (const TimeSeries &ts : series) {
+        // A NaN is a gap: every unbroken run becomes its own line in the GPU's colour.
+        QLineSeries *line = nullptr;
+        QColor colour;
+        bool named = false;
+        for (const QPointF &p : ts.points) {
+            if (std::isnan(p.y())) {
+                line = nullptr;
+                continue;
+            }
+            if (!line) {
+                line = new QLineSeries;
+                if (!named) {
+                    line->setName(ts.label);
+                    named = true;
+                }
+                m_chart->addSeries(line);
+                line->attachAxis(x);
+                line->attachAxis(y);
+                if (!colour.isValid())
+                    colour = line->color();
+                line->setColor(colour);
+            }
+            line->append(p.x(), p.y() * scale);
+            xMin = qMin(xMin, p.x());
+            xMax = qMax(xMax, p.x());
+            yMax = qMax(yMax, p.y() * scale);
+        }
+    }
+    // Unnamed continuation segments stay out of the legend.
+    const auto markers = m_chart->legend()->markers();
+    for (QLegendMarker *marker : markers)
+        marker->setVisible(!marker->series()->name().isEmpty());
+    if (xMin > xMax) {
+        setUnavailable(tr("No %1 samples in this window.").arg(ChartMetric::label(metric)));
+        return;
+    }
+    x->setRange(QDateTime::fromMSecsSinceEpoch(qint64(xMin)), QDateTime::fromMSecsSinceEpoch(qint64(xMax)));
+    const double top = ChartMetric::axisMax(metric);
+    y->setRange(0, top > 0 ? top : qMax(1.0, yMax * 1.1));
+    applyPalette();
+    m_stack->setCurrentWidget(m_view);
+}
+
+void GpuTimeSeriesChart::applyPalette()
+{
+    // Follow the window's palette instead of a fixed chart theme: readable light or dark.
+    const QPalette pal = palette();
+    m_chart->setBackgroundBrush(pal.color(QPalette::Base));
+    m_chart->setTitleBrush(pal.color(QPalette::Text));
+    m_chart->legend()->setLabelColor(pal.color(QPalette::Text));
+    for (QAbstractAxis *axis : m_chart->axes()) {
+        axis->setLabelsColor(pal.color(QPalette::Text));
+        axis->setTitleBrush(pal.color(QPalette::Text));
+        axis->setGridLineColor(pal.color(QPalette::Midlight));
+        axis->setLinePenColor(pal.color(QPalette::Mid));
+    }
+}
+
+void GpuTimeSeriesChart::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::PaletteChange)
+        applyPalette();
+    QWidget::changeEvent(event);
+}
+
+} // namespace strata

@@ -1,0 +1,104 @@
+#pragma once
+
+#include "display_preferences.h"
+#include "models/prepared_snapshot.h"
+#include "models/relations.h"
+#include "models/stack_element.h"
+
+#include <QWidget>
+
+class QStackedWidget;
+class QTabWidget;
+
+namespace strata {
+
+class FindingTableModel;
+class HeatmapPanel;
+class InstanceTypeModel;
+class JobDetailPane;
+class JobTableModel;
+class MetricHistory;
+class NodeDetailPane;
+class NodeTableModel;
+class PartitionModel;
+class StackOverviewView;
+class TablePage;
+
+// Shows one cluster's snapshots: the Overview, Heatmap, Nodes and Jobs tabs and the detail
+// pane, all fed from the same models. A new snapshot is prepared on a worker
+// (PreparedSnapshot: diffs, relation index, totals) and then applied here; while one is being
+// prepared, newer ones replace each other so only the latest is shown next. Keeps one picked
+// StackElement and highlights its relatives everywhere. GUI thread; owned by the MainWindow.
+class ClusterView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ClusterView(QWidget *parent = nullptr);
+    ~ClusterView() override;
+
+    void setSnapshot(const SnapshotPtr &snapshot);
+    void clear();
+    SnapshotPtr snapshot() const { return m_snapshot; }
+    bool isUpdating() const { return m_preparing; }
+
+    void select(const StackElement &element);
+    const StackElement &selection() const { return m_selection; }
+    const Relations &relations() const { return m_relations; }
+
+    void setPreferences(const DisplayPreferences &preferences);
+    void setMetricHistory(MetricHistory *history, const QString &unavailableReason);
+    void focusFilter();
+    // The nodes an action should act on: those selected in the Nodes table, else the picked
+    // node (or the node of the picked GPU).
+    QStringList actionNodes() const;
+    // The job an action should act on: selected in the Jobs table, else the picked job.
+    QString actionJob() const;
+
+    QTabWidget *tabs() const { return m_tabs; }
+    StackOverviewView *overview() const { return m_overview; }
+    HeatmapPanel *heatmap() const { return m_heatmap; }
+    TablePage *nodesPage() const { return m_nodesPage; }
+    TablePage *jobsPage() const { return m_jobsPage; }
+    QStackedWidget *details() const { return m_details; }
+    NodeDetailPane *nodeDetail() const { return m_nodeDetail; }
+    JobDetailPane *jobDetail() const { return m_jobDetail; }
+    NodeTableModel *nodeModel() const { return m_nodeModel; }
+    JobTableModel *jobModel() const { return m_jobModel; }
+
+Q_SIGNALS:
+    // After a snapshot is on screen: how long its preparation took on the worker and how long
+    // applying it held the GUI thread.
+    void snapshotApplied(const strata::SnapshotPtr &snapshot, qint64 prepareMs, qint64 applyMs);
+    void selectionChanged(const strata::StackElement &element);
+
+private:
+    void prepareNext();
+    void apply(const PreparedSnapshot &prepared);
+    void showRelations();
+    void showDetail();
+
+    NodeTableModel *m_nodeModel;
+    JobTableModel *m_jobModel;
+    PartitionModel *m_partitionModel;
+    InstanceTypeModel *m_instanceTypeModel;
+    FindingTableModel *m_findingModel;
+
+    QTabWidget *m_tabs;
+    StackOverviewView *m_overview;
+    HeatmapPanel *m_heatmap;
+    TablePage *m_nodesPage;
+    TablePage *m_jobsPage;
+    QStackedWidget *m_details;
+    QWidget *m_noDetail;
+    NodeDetailPane *m_nodeDetail;
+    JobDetailPane *m_jobDetail;
+
+    SnapshotPtr m_snapshot;
+    SnapshotPtr m_pending;
+    bool m_preparing = false;
+    RelationIndex m_index;
+    StackElement m_selection;
+    Relations m_relations;
+};
+
+} // namespace strata

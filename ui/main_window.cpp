@@ -1,0 +1,671 @@
+#include "main_window.h"
+
+#include "cluster_view.h"
+#include "dialogs/drain_dialog.h"
+#include "dialogs/host_key_dialog.h"
+#include "dialogs/preferences_dialog.h"
+#include "dialogs/profile_dialog.h"
+#include "dialogs/submit_job_dialog.h"
+#include "secret_store.h"
+#include "views/connections_panel.h"
+#include "views/log_panel.h"
+#include "views/table_page.h"
+
+#include "session/cluster_session.h"
+#include "session/profile_store.h"
+#include "ssh/ssh_remote_shell.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSettings>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTimer>
+
+namespace strata {
+
+MainWindow::MainWindow(ProfileStore *profiles, QWidget *parent)
+    : QMainWindow(parent), m_store(profiles), m_secrets(new SecretStore(QStringLiteral("strata"), this)),
+      m_view(new ClusterView(this)), m_connections(new ConnectionsPanel(this)), m_log(new LogPanel(this)),
+      m_statusCluster(new QLabel(this)), m_statusTotals(new QLabel(this)), m_statusTiming(new QLabel(this))
+{
+    setObjectName(QStringLiteral("mainWindow"));
+    setWindowTitle(tr("Strata"));
+    setCentralWidget(m_view);
+    buildDocks();
+    buildActions();
+    m_statusCluster->setObjectName(QStringLiteral("statusCluster"));
+    m_statusTotals->setObjectName(QStringLiteral("statusTotals"));
+    m_statusTiming->setObjectName(QStringLiteral("statusTiming"));
+    statusBar()->addPermanentWidget(m_statusCluster);
+    statusBar()->addPermanentWidget(m_statusTotals);
+    statusBar()->addPermanentWidget(m_statusTiming);
+
+    connect(m_connections, &ConnectionsPanel::addRequested, this, &MainWindow::addProfile);
+    connect(m_connections, &ConnectionsPanel::editRequested, this, &MainWindow::editProfile);
+    connect(m_connections, &ConnectionsPanel::removeRequested, this, &MainWindow::removeProfile);
+    connect(m_connections, &ConnectionsPanel::connectRequested, this, &MainWindow::connectProfile);
+    connect(m_connections, &ConnectionsPanel::disconnectRequested, this, &MainWindow::closeSession);
+    connect(m_view, &ClusterView::snapshotApplied, this,
+            [this](const SnapshotPtr &, qint64 prepareMs, qint64 applyMs) {
+                m_lastPrepareMs = prepareMs;
+                m_lastApplyMs = applyMs;
+                updateStatus();
+            });
+    connect(m_view, &ClusterView::selectionChanged, this, &MainWindow::updateActions);
+    auto *ticker = new QTimer(this);
+    ticker->setInterval(1000);
+    connect(ticker, &QTimer::timeout, this, &MainWindow::updateStatus);
+    ticker->start();
+
+    QSettings settings;
+    m_preferences = DisplayPreferences::load(settings);
+    m_view->setPreferences(m_preferences);
+    loadProfiles();
+    restoreLayout();
+    updateMetricsAvailability();
+    updateActions();
+    updateStatus();
+}
+
+MainWindow::~MainWindow()
+{
+    if (m_session)
+        m_session->stop();
+}
+
+QAction *MainWindow::action(const QString &objectName) const
+{
+    return findChild<QAction *>(objectName);
+}
+
+void MainWindow::buildDocks()
+{
+    m_connectionsDock = new QDockWidget(tr("Clusters"), this);
+    m_connectionsDock->setObjectName(QStringLiteral("connectionsDock"));
+    m_connectionsDock->setWidget(m_connections);
+    addDockWidget(Qt::LeftDockWidgetArea, m_connectionsDock);
+    m_detailDock = new QDockWidget(tr("Details"), this);
+    m_detailDock->setObjectName(QStringLiteral("detailDock"));
+    m_detailDock->setWidget(m_view->details());
+    addDockWidget(Qt::RightDockWidgetArea, m_detailDock);
+    m_logDock = new QDockWidget(tr("Log"), this);
+    m_logDock->setObjectName(QStringLiteral("logDock"));
+    m_logDock->setWidget(m_log);
+    addDockWidget(Qt::BottomDockWidgetArea, m_logDock);
+    resizeDocks({m_connectionsDock, m_detailDock}, {250, 330}, Qt::Horizontal);
+    resizeDocks({m_logDock}, {110}, Qt::Vertical);
+}
+
+void MainWindow::buildActions()
+{
+    const auto make = [this](const QString &name, const QString &text, const QKeySequence &key,
+                             auto slot) {
+        auto *a = new QAction(text, this);
+        a->setObjectName(name);
+        if (!key.isEmpty())
+            a->setShortcut(key);
+        connect(a, &QAction::triggered, this, slot);
+        return a;
+    };
+    QMenu *file = menuBar()->addMenu(tr("&Cluster"));
+    file->addAction(make(QStringLiteral("actionAddProfile"), tr("&Add cluster…"), QKeySequence(tr("Ctrl+Shift+N")),
+                         [this] { addProfile(); }));
+    file->addAction(make(QStringLiteral("actionEditProfile"), tr("&Edit cluster…"), {},
+                         [this] { editProfile(m_connections->selectedProfile()); }));
+    file->addAction(make(QStringLiteral("actionConnect"), tr("&Connect"), QKeySequence(tr("Ctrl+Shift+C")),
+                         [this] { connectProfile(m_connections->selectedProfile()); }));
+    file->addAction(make(QStringLiteral("actionDisconnect"), tr("&Disconnect"), QKeySequence(tr("Ctrl+Shift+D")),
+                         [this] { closeSession(); }));
+    file->addSeparator();
+    file->addAction(make(QStringLiteral("actionPreferences"), tr("&Preferences…"), QKeySequence::Preferences,
+                         [this] { showPreferences(); }));
+    action(QStringLiteral("actionPreferences"))->setShortcuts({QKeySequence::Preferences, QKeySequence(tr("Ctrl+,"))});
+    file->addSeparator();
+    file->addAction(make(QStringLiteral("actionQuit"), tr("&Quit"), QKeySequence::Quit, [this] { close(); }));
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    view->addAction(make(QStringLiteral("actionRefresh"), tr("&Refresh now"), QKeySequence(Qt::Key_F5),
+                         [this] { refresh(); }));
+    view->addAction(make(QStringLiteral("actionFilter"), tr("&Filter…"), QKeySequence::Find,
+                         [this] { m_view->focusFilter(); }));
+    view->addSeparator();
+    const QStringList tabs = {tr("&Overview"), tr("&Heatmap"), tr("&Nodes"), tr("&Jobs")};
+    for (int i = 0; i < tabs.size(); ++i)
+        view->addAction(make(QStringLiteral("actionTab%1").arg(i + 1), tabs[i],
+                             QKeySequence(tr("Ctrl+%1").arg(i + 1)),
+                             [this, i] { m_view->tabs()->setCurrentIndex(i); }));
+    view->addSeparator();
+    for (QDockWidget *dock : {m_connectionsDock, m_detailDock, m_logDock})
+        view->addAction(dock->toggleViewAction());
+
+    QMenu *actions = menuBar()->addMenu(tr("&Actions"));
+    actions->addAction(make(QStringLiteral("actionSubmit"), tr("&Submit job…"), QKeySequence::New,
+                            [this] { submitJob(); }));
+    actions->addAction(make(QStringLiteral("actionCancel"), tr("&Cancel job…"), QKeySequence(tr("Ctrl+K")),
+                            [this] { cancelJob(); }));
+    actions->addSeparator();
+    actions->addAction(make(QStringLiteral("actionDrain"), tr("&Drain nodes…"), QKeySequence(tr("Ctrl+D")),
+                            [this] { drainNodes(); }));
+    actions->addAction(make(QStringLiteral("actionResume"), tr("&Resume nodes…"), QKeySequence(tr("Ctrl+R")),
+                            [this] { resumeNodes(); }));
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(make(QStringLiteral("actionAbout"), tr("&About Strata"), {}, [this] {
+        auto *box = new QMessageBox(QMessageBox::Information, tr("About Strata"),
+                                    tr("Strata %1: a console for GPU clusters (Slurm, Kubernetes, "
+                                       "Prometheus/DCGM).")
+                                        .arg(QStringLiteral(STRATA_VERSION)),
+                                    QMessageBox::Ok, this);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    }));
+}
+
+void MainWindow::loadProfiles()
+{
+    QString error;
+    m_profiles = m_store ? m_store->load(&error) : QVector<ClusterProfile>{};
+    if (!error.isEmpty())
+        m_log->append(LogPanel::Level::Error, tr("Cannot read the cluster profiles: %1").arg(error));
+    m_connections->setProfiles(m_profiles);
+    if (m_profiles.isEmpty())
+        m_connections->setMessage(tr("No clusters yet: Add… one (Ctrl+Shift+N)."));
+}
+
+bool MainWindow::saveProfiles()
+{
+    if (!m_store)
+        return false;
+    QString error;
+    if (!m_store->save(m_profiles, &error)) {
+        m_log->append(LogPanel::Level::Error, tr("Cannot save the cluster profiles: %1").arg(error));
+        return false;
+    }
+    return true;
+}
+
+void MainWindow::addProfile()
+{
+    QStringList taken;
+    for (const ClusterProfile &p : std::as_const(m_profiles))
+        taken << p.name;
+    auto *dialog = new ProfileDialog(taken, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        const ClusterProfile profile = dialog->profile();
+        m_profiles << profile;
+        saveProfiles();
+        m_connections->setProfiles(m_profiles);
+        m_connections->selectProfile(profile.name);
+        m_connections->setMessage(tr("Added %1. Connect to it with Connect (Ctrl+Shift+C).").arg(profile.name));
+        m_log->append(LogPanel::Level::Info, tr("Added cluster profile %1 (%2)").arg(profile.name, profile.sshTarget()));
+        if (!profile.prometheusToken.isEmpty() || !profile.prometheusPassword.isEmpty())
+            m_secrets->save(profile, [this, name = profile.name](const QString &error) {
+                if (!error.isEmpty())
+                    m_log->append(LogPanel::Level::Error,
+                                  tr("%1: secrets kept for this session only: %2").arg(name, error));
+            });
+    });
+    dialog->open();
+}
+
+void MainWindow::editProfile(const QString &name)
+{
+    const auto it = std::find_if(m_profiles.begin(), m_profiles.end(),
+                                 [&](const ClusterProfile &p) { return p.name == name; });
+    if (it == m_profiles.end())
+        return;
+    QStringList taken;
+    for (const ClusterProfile &p : std::as_const(m_profiles))
+        if (p.name != name)
+            taken << p.name;
+    auto *dialog = new ProfileDialog(taken, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setProfile(*it);
+    connect(dialog, &QDialog::accepted, this, [this, dialog, name] {
+        const ClusterProfile profile = dialog->profile();
+        for (ClusterProfile &p : m_profiles)
+            if (p.name == name)
+                p = profile;
+        saveProfiles();
+        m_connections->setProfiles(m_profiles);
+        m_connections->selectProfile(profile.name);
+        m_log->append(LogPanel::Level::Info, tr("Saved cluster profile %1").arg(profile.name));
+        m_secrets->save(profile, [this, n = profile.name](const QString &error) {
+            if (!error.isEmpty())
+                m_log->append(LogPanel::Level::Error, tr("%1: secrets kept for this session only: %2").arg(n, error));
+        });
+    });
+    dialog->open();
+}
+
+void MainWindow::removeProfile(const QString &name)
+{
+    auto *box = new QMessageBox(QMessageBox::Question, tr("Remove cluster"),
+                                tr("Remove the profile %1? The cluster itself is not touched.").arg(name),
+                                QMessageBox::Cancel, this);
+    box->setObjectName(QStringLiteral("confirmRemove"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    QPushButton *remove = box->addButton(tr("Remove"), QMessageBox::AcceptRole);
+    connect(remove, &QPushButton::clicked, this, [this, name] {
+        m_profiles.erase(std::remove_if(m_profiles.begin(), m_profiles.end(),
+                                        [&](const ClusterProfile &p) { return p.name == name; }),
+                         m_profiles.end());
+        saveProfiles();
+        m_secrets->remove(name, [](const QString &) {});
+        m_connections->setProfiles(m_profiles);
+        m_log->append(LogPanel::Level::Info, tr("Removed cluster profile %1").arg(name));
+    });
+    box->open();
+}
+
+void MainWindow::connectProfile(const QString &name)
+{
+    for (const ClusterProfile &p : std::as_const(m_profiles))
+        if (p.name == name)
+            openSession(p);
+}
+
+void MainWindow::openSession(const ClusterProfile &profile)
+{
+    closeSession();
+    m_connections->setMessage(tr("Connecting to %1 (%2)…").arg(profile.name, profile.sshTarget()));
+    if (!profile.hasPrometheus() || !profile.prometheusToken.isEmpty() || !profile.prometheusPassword.isEmpty()) {
+        startSession(profile);
+        return;
+    }
+    m_secrets->load(profile, [this](const ClusterProfile &withSecrets, const QString &error) {
+        if (!error.isEmpty())
+            m_log->append(LogPanel::Level::Info,
+                          tr("%1: no Prometheus secrets from the keyring (%2)").arg(withSecrets.name, error));
+        startSession(withSecrets);
+    });
+}
+
+void MainWindow::startSession(const ClusterProfile &profile)
+{
+    adoptSession(std::make_unique<ClusterSession>(profile));
+}
+
+void MainWindow::adoptSession(std::unique_ptr<ClusterSession> session)
+{
+    closeSession();
+    m_session = std::move(session);
+    ClusterSession *s = m_session.get();
+    connect(s, &ClusterSession::snapshotReady, this, &MainWindow::onSnapshot);
+    connect(s, &ClusterSession::hostKeyUnknown, this, &MainWindow::onHostKeyUnknown);
+    connect(s, &ClusterSession::actionFinished, this, &MainWindow::onActionFinished);
+    connect(s, &ClusterSession::refreshStarted, this, [this] { m_statusCluster->setText(tr("%1 \u00b7 refreshing…").arg(m_session->profile().name)); });
+    if (m_preferences.refreshIntervalSeconds > 0)
+        s->setRefreshInterval(m_preferences.refreshIntervalSeconds);
+    m_reportedErrors.clear();
+    m_connections->setConnected(s->profile().name);
+    m_connections->setSources(displayedSources(nullptr));
+    m_log->append(LogPanel::Level::Info, tr("Connecting to %1 (%2)").arg(s->profile().name, s->profile().sshTarget()));
+    setWindowTitle(tr("%1 \u2014 Strata").arg(s->profile().name));
+    updateMetricsAvailability();
+    s->start();
+    updateActions();
+}
+
+void MainWindow::closeSession()
+{
+    if (!m_session)
+        return;
+    const QString name = m_session->profile().name;
+    m_session->stop();
+    // Later, not now: this may run inside one of the session's own signals.
+    m_session.release()->deleteLater();
+    if (m_hostKeyDialog)
+        m_hostKeyDialog->reject();
+    m_connections->setConnected({});
+    m_connections->setMessage(tr("Disconnected from %1.").arg(name));
+    m_log->append(LogPanel::Level::Info, tr("Disconnected from %1").arg(name));
+    m_view->clear();
+    setWindowTitle(tr("Strata"));
+    updateActions();
+    updateStatus();
+}
+
+void MainWindow::showSnapshot(const SnapshotPtr &snapshot)
+{
+    m_view->setSnapshot(snapshot);
+    m_connections->setSources(snapshot->sources);
+    m_statusCluster->setText(snapshot->clusterName);
+    updateActions();
+}
+
+void MainWindow::setMetricHistory(MetricHistory *history)
+{
+    m_history = history;
+    updateMetricsAvailability();
+}
+
+void MainWindow::updateMetricsAvailability()
+{
+    const bool hasPrometheus = m_session && m_session->profile().hasPrometheus();
+    QString reason;
+    if (!m_session)
+        reason = tr("Metrics unavailable: not connected.");
+    else if (!hasPrometheus)
+        reason = tr("Metrics unavailable: the profile %1 has no Prometheus URL.").arg(m_session->profile().name);
+    else
+        reason = tr("Metrics unavailable: this build has no Prometheus range queries yet.");
+    m_view->setMetricHistory(hasPrometheus ? m_history : nullptr, reason);
+}
+
+void MainWindow::onSnapshot(const SnapshotPtr &snapshot)
+{
+    m_view->setSnapshot(snapshot);
+    m_connections->setSources(displayedSources(snapshot));
+    reportSourceProblems(snapshot);
+    updateStatus();
+    updateActions();
+}
+
+QVector<SourceStatus> MainWindow::displayedSources(const SnapshotPtr &snapshot) const
+{
+    QVector<SourceStatus> shown = snapshot ? snapshot->sources : QVector<SourceStatus>{};
+    if (!m_session)
+        return shown;
+    // Every source the profile implies gets a row, even before (or without) its first report.
+    const auto ensure = [&](const QString &name, bool configured) {
+        for (const SourceStatus &s : shown)
+            if (s.source == name)
+                return;
+        SourceStatus s;
+        s.source = name;
+        s.configured = configured;
+        if (configured && snapshot)
+            s.error = tr("no report from this source yet");
+        shown << s;
+    };
+    const ClusterProfile &p = m_session->profile();
+    ensure(QStringLiteral("ssh"), true);
+    ensure(p.orchestrator, true);
+    ensure(QStringLiteral("prometheus"), p.hasPrometheus());
+    return shown;
+}
+
+void MainWindow::reportSourceProblems(const SnapshotPtr &snapshot)
+{
+    for (const SourceStatus &s : snapshot->sources) {
+        QString &last = m_reportedErrors[s.source];
+        if (s.error == last)
+            continue;
+        last = s.error;
+        if (s.error.isEmpty()) {
+            m_log->append(LogPanel::Level::Success, tr("%1: working again").arg(s.source));
+            continue;
+        }
+        QString text = tr("%1: %2").arg(s.source, s.error);
+        const QString lower = s.error.toLower();
+        if (lower.contains(QLatin1String("changed")) && lower.contains(QLatin1String("key")))
+            text += tr(" \u2014 The host now offers a different key than known_hosts records. "
+                       "Strata refuses to connect: this may be an attack, or the host was "
+                       "reinstalled. Ask the cluster's admins, then remove the old entry "
+                       "(ssh-keygen -R host) if the change is expected.");
+        m_log->append(s.ok ? LogPanel::Level::Info : LogPanel::Level::Error, text);
+        if (!s.ok)
+            m_connections->setMessage(text);
+        if (s.source == QLatin1String("ssh") && lower.contains(QLatin1String("passphrase")) && m_session)
+            askPassphrase(m_session->profile().identityFile);
+    }
+}
+
+void MainWindow::askPassphrase(const QString &identity)
+{
+    if (m_passphraseDialog)
+        return;
+    auto *dialog = new QInputDialog(this);
+    dialog->setObjectName(QStringLiteral("passphraseDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Key passphrase"));
+    dialog->setLabelText(tr("Passphrase for %1 (kept in memory for this session only):").arg(identity));
+    dialog->setTextEchoMode(QLineEdit::Password);
+    m_passphraseDialog = dialog;
+    connect(dialog, &QInputDialog::textValueSelected, this, [this](const QString &passphrase) {
+        if (!m_session)
+            return;
+        if (auto *ssh = dynamic_cast<SshRemoteShell *>(m_session->shell().get())) {
+            ssh->setPassphrase(passphrase);
+            m_reportedErrors.remove(QStringLiteral("ssh"));
+            m_session->refreshNow();
+        }
+    });
+    dialog->open();
+}
+
+void MainWindow::onHostKeyUnknown(const QString &host, const QString &fingerprint)
+{
+    if (m_hostKeyDialog)
+        return;
+    m_log->append(LogPanel::Level::Info, tr("%1 offers an unknown host key %2").arg(host, fingerprint));
+    auto *dialog = new HostKeyDialog(host, fingerprint, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    m_hostKeyDialog = dialog;
+    connect(dialog, &QDialog::accepted, this, [this, host, fingerprint] {
+        if (!m_session)
+            return;
+        m_log->append(LogPanel::Level::Info, tr("Trusted %1 for %2; connecting").arg(fingerprint, host));
+        m_connections->setMessage(tr("Host key trusted; connecting…"));
+        m_session->acceptHostKey(fingerprint);
+    });
+    connect(dialog, &QDialog::rejected, this, [this, host] {
+        if (!m_session)
+            return;
+        m_log->append(LogPanel::Level::Error, tr("Refused the host key of %1: not connected").arg(host));
+        closeSession();
+        m_connections->setMessage(tr("Refused the host key of %1: not connected.").arg(host));
+    });
+    dialog->open();
+}
+
+void MainWindow::refresh()
+{
+    if (m_session)
+        m_session->refreshNow();
+}
+
+void MainWindow::runAction(const QString &what, const QFuture<ActionResult> &future)
+{
+    ++m_actionsRunning;
+    m_log->append(LogPanel::Level::Info, what);
+    statusBar()->showMessage(what, 5000);
+    QFuture<ActionResult>(future).then(this, [this](const ActionResult &) {
+        --m_actionsRunning;
+        updateStatus();
+    });
+    updateStatus();
+}
+
+void MainWindow::onActionFinished(const ActionResult &r)
+{
+    const QString text = r.ok ? tr("%1 %2: %3").arg(r.action, r.target, r.message)
+                              : tr("%1 %2 failed: %3").arg(r.action, r.target, r.message);
+    m_log->append(r.ok ? LogPanel::Level::Success : LogPanel::Level::Error, text);
+    statusBar()->showMessage(text, 10000);
+}
+
+void MainWindow::submitJob()
+{
+    if (!m_session)
+        return;
+    auto *dialog = new SubmitJobDialog(m_view->snapshot(), m_view->actionNodes(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        if (!m_session)
+            return;
+        const JobSubmission s = dialog->submission();
+        runAction(tr("Submitting %1…").arg(s.name.isEmpty() ? tr("a job") : s.name), m_session->submit(s));
+    });
+    dialog->open();
+}
+
+void MainWindow::cancelJob()
+{
+    const QString id = m_view->actionJob();
+    if (!m_session || id.isEmpty())
+        return;
+    const SnapshotPtr snapshot = m_view->snapshot();
+    const Job *job = snapshot ? snapshot->job(id) : nullptr;
+    auto *box = new QMessageBox(QMessageBox::Warning, tr("Cancel job"),
+                                job ? tr("Cancel job %1 (%2) of %3, %4?").arg(id, job->name, job->user, job->state)
+                                    : tr("Cancel job %1?").arg(id),
+                                QMessageBox::NoButton, this);
+    box->setObjectName(QStringLiteral("confirmCancel"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    QPushButton *yes = box->addButton(tr("Cancel job"), QMessageBox::AcceptRole);
+    yes->setObjectName(QStringLiteral("confirm"));
+    box->addButton(tr("Keep it"), QMessageBox::RejectRole);
+    connect(yes, &QPushButton::clicked, this, [this, id] {
+        if (m_session)
+            runAction(tr("Cancelling job %1…").arg(id), m_session->cancel(id));
+    });
+    box->open();
+}
+
+void MainWindow::drainNodes()
+{
+    const QStringList nodes = m_view->actionNodes();
+    if (!m_session || nodes.isEmpty())
+        return;
+    auto *dialog = new DrainDialog(nodes, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        if (m_session)
+            runAction(tr("Draining %1 (%2)…").arg(dialog->nodes().join(QLatin1Char(',')), dialog->reason()),
+                      m_session->drain(dialog->nodes(), dialog->reason()));
+    });
+    dialog->open();
+}
+
+void MainWindow::resumeNodes()
+{
+    const QStringList nodes = m_view->actionNodes();
+    if (!m_session || nodes.isEmpty())
+        return;
+    auto *box = new QMessageBox(QMessageBox::Question, tr("Resume nodes"),
+                                tr("Resume %1? They take new jobs again.").arg(nodes.join(QStringLiteral(", "))),
+                                QMessageBox::NoButton, this);
+    box->setObjectName(QStringLiteral("confirmResume"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    QPushButton *yes = box->addButton(tr("Resume"), QMessageBox::AcceptRole);
+    yes->setObjectName(QStringLiteral("confirm"));
+    box->addButton(QMessageBox::Cancel);
+    connect(yes, &QPushButton::clicked, this, [this, nodes] {
+        if (m_session)
+            runAction(tr("Resuming %1…").arg(nodes.join(QLatin1Char(','))), m_session->resume(nodes));
+    });
+    box->open();
+}
+
+void MainWindow::showPreferences()
+{
+    auto *dialog = new PreferencesDialog(m_preferences, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] { setPreferences(dialog->preferences()); });
+    dialog->open();
+}
+
+void MainWindow::setPreferences(const DisplayPreferences &preferences)
+{
+    m_preferences = preferences;
+    QSettings settings;
+    preferences.save(settings);
+    m_view->setPreferences(preferences);
+    if (m_session)
+        m_session->setRefreshInterval(preferences.refreshIntervalSeconds > 0
+                                          ? preferences.refreshIntervalSeconds
+                                          : m_session->profile().refreshIntervalSeconds);
+}
+
+void MainWindow::updateActions()
+{
+    const bool connected = m_session != nullptr;
+    const bool haveNodes = !m_view->actionNodes().isEmpty();
+    action(QStringLiteral("actionDisconnect"))->setEnabled(connected);
+    action(QStringLiteral("actionRefresh"))->setEnabled(connected);
+    action(QStringLiteral("actionSubmit"))->setEnabled(connected);
+    action(QStringLiteral("actionCancel"))->setEnabled(connected && !m_view->actionJob().isEmpty());
+    action(QStringLiteral("actionDrain"))->setEnabled(connected && haveNodes);
+    action(QStringLiteral("actionResume"))->setEnabled(connected && haveNodes);
+}
+
+void MainWindow::updateStatus()
+{
+    const SnapshotPtr s = m_view->snapshot();
+    if (m_session) {
+        const SnapshotPtr latest = m_session->latest();
+        m_statusCluster->setText(latest ? tr("%1 \u00b7 refreshed %2").arg(m_session->profile().name,
+                                                                             UnitFormatter::age(latest->takenAt, QDateTime::currentDateTimeUtc()))
+                                        : tr("%1 \u00b7 connecting…").arg(m_session->profile().name));
+    } else if (!s || s->nodes.isEmpty()) {
+        m_statusCluster->setText(tr("not connected"));
+    }
+    if (s && !s->nodes.isEmpty()) {
+        const auto t = s->totals();
+        m_statusTotals->setText(tr("GPUs %1 busy / %2 idle / %3 down \u00b7 jobs %4 running / %5 pending")
+                                    .arg(t.gpusBusy).arg(t.gpusIdle).arg(t.gpusUnavailable)
+                                    .arg(t.jobsRunning).arg(t.jobsPending));
+    } else {
+        m_statusTotals->clear();
+    }
+    QString timing = m_lastApplyMs >= 0 ? tr("update: %1 ms worker, %2 ms screen").arg(m_lastPrepareMs).arg(m_lastApplyMs) : QString();
+    if (m_actionsRunning > 0)
+        timing = tr("%n action(s) running", nullptr, m_actionsRunning) + (timing.isEmpty() ? QString() : QStringLiteral(" \u00b7 ") + timing);
+    m_statusTiming->setText(timing);
+}
+
+void MainWindow::saveLayout() const
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("window/tab"), m_view->tabs()->currentIndex());
+    for (const QSplitter *splitter : findChildren<QSplitter *>())
+        if (!splitter->objectName().isEmpty())
+            settings.setValue(QStringLiteral("splitters/") + splitter->objectName(), splitter->saveState());
+    for (TablePage *page : {m_view->nodesPage(), m_view->jobsPage()})
+        settings.setValue(QStringLiteral("tables/") + page->objectName(), page->view()->horizontalHeader()->saveState());
+    settings.setValue(QStringLiteral("window/profile"), m_connections->selectedProfile());
+}
+
+void MainWindow::restoreLayout()
+{
+    QSettings settings;
+    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
+        resize(1280, 800);
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    m_view->tabs()->setCurrentIndex(settings.value(QStringLiteral("window/tab"), 0).toInt());
+    for (QSplitter *splitter : findChildren<QSplitter *>())
+        if (!splitter->objectName().isEmpty())
+            splitter->restoreState(settings.value(QStringLiteral("splitters/") + splitter->objectName()).toByteArray());
+    for (TablePage *page : {m_view->nodesPage(), m_view->jobsPage()}) {
+        const QByteArray state = settings.value(QStringLiteral("tables/") + page->objectName()).toByteArray();
+        if (!state.isEmpty())
+            page->view()->horizontalHeader()->restoreState(state);
+    }
+    const QString profile = settings.value(QStringLiteral("window/profile")).toString();
+    if (!profile.isEmpty())
+        m_connections->selectProfile(profile);
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    saveLayout();
+    QMainWindow::closeEvent(event);
+}
+
+} // namespace strata

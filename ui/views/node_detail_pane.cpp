@@ -1,0 +1,156 @@
+#include "node_detail_pane.h"
+
+#include "charts/gpu_history_loader.h"
+#include "charts/gpu_time_series_chart.h"
+#include "color_map.h"
+#include "models/node_table_model.h"
+
+#include <QFormLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QListWidget>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace strata {
+
+NodeDetailPane::NodeDetailPane(QWidget *parent)
+    : QWidget(parent), m_title(new QLabel(this)), m_gpus(new QTableWidget(this)),
+      m_jobs(new QListWidget(this)), m_chart(new GpuTimeSeriesChart(this)),
+      m_loader(new GpuHistoryLoader(m_chart, this))
+{
+    setObjectName(QStringLiteral("nodeDetail"));
+    auto *layout = new QVBoxLayout(this);
+    QFont big = m_title->font();
+    big.setBold(true);
+    big.setPointSizeF(big.pointSizeF() * 1.2);
+    m_title->setFont(big);
+    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_title);
+    auto *form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    m_state = addRow(form, tr("State"));
+    m_state->setTextFormat(Qt::RichText);
+    m_reason = addRow(form, tr("Reason"));
+    m_partitions = addRow(form, tr("Partitions"));
+    m_hardware = addRow(form, tr("Hardware"));
+    m_usage = addRow(form, tr("In use"));
+    layout->addLayout(form);
+
+    auto *splitter = new QSplitter(Qt::Vertical, this);
+    splitter->setObjectName(QStringLiteral("nodeDetailSplitter"));
+    m_gpus->setColumnCount(6);
+    m_gpus->setHorizontalHeaderLabels({tr("GPU"), tr("Util"), tr("Temp"), tr("Power"), tr("Memory"), tr("Job")});
+    m_gpus->verticalHeader()->hide();
+    m_gpus->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_gpus->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_gpus->horizontalHeader()->setStretchLastSection(true);
+    m_gpus->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_gpus->setObjectName(QStringLiteral("nodeGpus"));
+    auto *jobsBox = new QWidget(splitter);
+    auto *jobsLayout = new QVBoxLayout(jobsBox);
+    jobsLayout->setContentsMargins(0, 0, 0, 0);
+    jobsLayout->addWidget(new QLabel(tr("Jobs on this node (double-click to open):"), jobsBox));
+    jobsLayout->addWidget(m_jobs);
+    m_jobs->setObjectName(QStringLiteral("nodeJobs"));
+    splitter->addWidget(m_gpus);
+    splitter->addWidget(jobsBox);
+    splitter->addWidget(m_chart);
+    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(1, 1);
+    splitter->setStretchFactor(2, 3);
+    layout->addWidget(splitter, 1);
+
+    connect(m_jobs, &QListWidget::itemActivated, this, [this](QListWidgetItem *item) {
+        Q_EMIT jobPicked(item->data(Qt::UserRole).toString());
+    });
+}
+
+QLabel *NodeDetailPane::addRow(QFormLayout *form, const QString &label)
+{
+    auto *value = new QLabel(this);
+    value->setWordWrap(true);
+    value->setTextFormat(Qt::PlainText); // reasons are free text from the cluster
+    value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    form->addRow(label + QLatin1Char(':'), value);
+    return value;
+}
+
+void NodeDetailPane::setMetricHistory(MetricHistory *history, const QString &unavailableReason)
+{
+    m_loader->setHistory(history, unavailableReason);
+}
+
+QString NodeDetailPane::stateText() const
+{
+    return m_state->text();
+}
+
+void NodeDetailPane::showNode(const SnapshotPtr &snapshot, const QString &name)
+{
+    m_name = name;
+    const Node *node = snapshot ? snapshot->node(name) : nullptr;
+    if (!node) {
+        m_title->setText(tr("%1: no longer reported by the cluster").arg(name));
+        m_gpus->setRowCount(0);
+        m_jobs->clear();
+        m_loader->setTargets({});
+        return;
+    }
+    m_title->setText(node->name);
+    const QString category = NodeTableModel::stateCategory(*node);
+    m_state->setText(QStringLiteral("<span style=\"color:%1\">\u25cf</span> %2 (%3)")
+                         .arg(ColorMap::nodeStateColor(category).name(), node->state.toHtmlEscaped(), category));
+    m_reason->setText(node->reason.isEmpty()
+                          ? UnitFormatter::dash()
+                          : QStringLiteral("%1 (set by %2)").arg(node->reason, node->reasonUser));
+    m_partitions->setText(node->partitions.join(QStringLiteral(", ")));
+    m_hardware->setText(tr("%1 \u00b7 %2 \u00d7 %3 \u00b7 %4 CPUs \u00b7 %5 memory")
+                            .arg(node->instanceType.isEmpty() ? tr("instance type unknown") : node->instanceType)
+                            .arg(node->gpuCount)
+                            .arg(node->gpuModel.isEmpty() ? tr("GPU") : node->gpuModel)
+                            .arg(node->cpus)
+                            .arg(m_formatter.memoryMiB(double(node->memoryMiB))));
+    m_usage->setText(tr("%1 of %2 GPUs, %3 of %4 CPUs")
+                         .arg(node->gpusAllocated).arg(node->gpuCount)
+                         .arg(node->cpusAllocated).arg(node->cpus));
+
+    m_gpus->setRowCount(int(node->gpus.size()));
+    const auto set = [this](int row, int column, const QString &text) {
+        QTableWidgetItem *item = m_gpus->item(row, column);
+        if (!item) {
+            item = new QTableWidgetItem;
+            m_gpus->setItem(row, column, item);
+        }
+        if (item->text() != text)
+            item->setText(text);
+    };
+    for (int row = 0; row < node->gpus.size(); ++row) {
+        const Gpu &g = node->gpus[row];
+        set(row, 0, QString::number(g.index));
+        set(row, 1, UnitFormatter::percent(g.metrics.utilPercent));
+        set(row, 2, m_formatter.temperature(g.metrics.tempC));
+        set(row, 3, UnitFormatter::power(g.metrics.powerW));
+        set(row, 4, m_formatter.memoryMiB(g.metrics.memUsedMiB));
+        set(row, 5, g.jobId.isEmpty() ? tr("free") : g.jobId);
+    }
+
+    m_jobs->clear();
+    QStringList seen;
+    for (const Gpu &g : node->gpus) {
+        if (g.jobId.isEmpty() || seen.contains(g.jobId))
+            continue;
+        seen << g.jobId;
+        const Job *job = snapshot->job(g.jobId);
+        auto *item = new QListWidgetItem(job ? tr("%1  %2  (%3, %4)").arg(job->id, job->name, job->user, job->state)
+                                             : g.jobId,
+                                         m_jobs);
+        item->setData(Qt::UserRole, g.jobId);
+    }
+    if (seen.isEmpty())
+        new QListWidgetItem(tr("No jobs hold GPUs here."), m_jobs);
+    m_loader->setTargets({{node->name, {}}});
+}
+
+} // namespace strata

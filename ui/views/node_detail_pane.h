@@ -1,0 +1,56 @@
+#pragma once
+
+#include "unit_formatter.h"
+
+#include "model/cluster_snapshot.h"
+
+#include <QWidget>
+
+class QFormLayout;
+class QLabel;
+class QListWidget;
+class QTableWidget;
+
+namespace strata {
+
+class GpuHistoryLoader;
+class GpuTimeSeriesChart;
+class MetricHistory;
+
+// One node in detail: Slurm state and reason, its GPUs with their current metrics and jobs,
+// the jobs on it, and GPU time series. Updated in place on every refresh. GUI thread.
+class NodeDetailPane : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit NodeDetailPane(QWidget *parent = nullptr);
+
+    void setFormatter(const UnitFormatter &formatter) { m_formatter = formatter; }
+    void setMetricHistory(MetricHistory *history, const QString &unavailableReason);
+    void showNode(const SnapshotPtr &snapshot, const QString &name);
+    QString nodeName() const { return m_name; }
+    QTableWidget *gpuTable() const { return m_gpus; }
+    GpuTimeSeriesChart *chart() const { return m_chart; }
+    QString stateText() const;
+
+Q_SIGNALS:
+    void jobPicked(const QString &jobId);
+
+private:
+    QLabel *addRow(QFormLayout *form, const QString &label);
+
+    UnitFormatter m_formatter;
+    QString m_name;
+    QLabel *m_title;
+    QLabel *m_state;
+    QLabel *m_reason;
+    QLabel *m_partitions;
+    QLabel *m_hardware;
+    QLabel *m_usage;
+    QTableWidget *m_gpus;
+    QListWidget *m_jobs;
+    GpuTimeSeriesChart *m_chart;
+    GpuHistoryLoader *m_loader;
+};
+
+} // namespace strata

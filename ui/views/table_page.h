@@ -1,0 +1,71 @@
+#pragma once
+
+#include "models/filter_choices.h"
+#include "models/row_filter.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QTableView;
+class QTimer;
+
+namespace strata {
+
+class HighlightDelegate;
+class SnapshotFilterProxyModel;
+class SnapshotRowModel;
+
+// A sortable table of one snapshot model with its filter bar (text, state, partition and
+// optionally user) and a "showing N of M" count. GUI thread.
+class TablePage : public QWidget
+{
+    Q_OBJECT
+public:
+    TablePage(SnapshotRowModel *model, const QString &noun, bool userFilter,
+              QWidget *parent = nullptr);
+
+    SnapshotFilterProxyModel *proxy() const { return m_proxy; }
+    SnapshotRowModel *model() const { return m_model; }
+    QTableView *view() const { return m_view; }
+    QLineEdit *filterEdit() const { return m_text; }
+    QComboBox *stateCombo() const { return m_state; }
+    QComboBox *partitionCombo() const { return m_partition; }
+    QComboBox *userCombo() const { return m_user; }
+    HighlightDelegate *delegate() const { return m_delegate; }
+
+    void setChoices(const FilterChoices &choices);
+    void focusFilter();
+    QString countText() const;
+    QStringList selectedKeys() const;
+    QString currentKey() const;
+    // Selects and shows the row with this key (clearing the filter if it hides it).
+    bool selectKey(const QString &key);
+    // Applies the filter now instead of after the typing pause.
+    void applyFilterNow();
+
+Q_SIGNALS:
+    void currentKeyChanged(const QString &key);
+    void activated(const QString &key);
+
+private:
+    void scheduleCount();
+    void updateCount();
+    static void fillCombo(QComboBox *combo, const QString &all, const QStringList &values);
+
+    SnapshotRowModel *m_model;
+    SnapshotFilterProxyModel *m_proxy;
+    QString m_noun;
+    QLineEdit *m_text;
+    QComboBox *m_state;
+    QComboBox *m_partition;
+    QComboBox *m_user = nullptr;
+    QLabel *m_count;
+    QTableView *m_view;
+    HighlightDelegate *m_delegate;
+    QTimer *m_filterDelay;
+    QTimer *m_countDelay;
+};
+
+} // namespace strata
