@@ -5,6 +5,7 @@
 #include "session/cluster_profile.h"
 
 #include <QElapsedTimer>
+#include <QLoggingCategory>
 #include <QPromise>
 #include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
@@ -12,6 +13,8 @@
 #include <limits>
 
 namespace strata {
+
+Q_LOGGING_CATEGORY(lcPrometheus, "strata.prometheus")
 
 using ResultType = PrometheusResponse::ResultType;
 
@@ -264,6 +267,11 @@ void MetricsSource::finish(const std::shared_ptr<MetricsRefreshState> &state)
                                                     : QString());
         }
         p.durationMs = state->timer.elapsed();
+        if (!p.ok())
+            qCWarning(lcPrometheus).noquote() << p.error;
+        for (const QString &w : std::as_const(p.warnings))
+            qCWarning(lcPrometheus).noquote() << w;
+        qCDebug(lcPrometheus) << "refresh:" << p.gpus.size() << "GPUs," << p.bytesRead << "bytes in" << p.durationMs << "ms";
         state->promise.addResult(p);
         state->promise.finish();
     });
