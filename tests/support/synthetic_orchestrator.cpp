@@ -1,0 +1,114 @@
+#include "synthetic_orchestrator.h"
+
+#include <QFuture>
+
+namespace strata {
+
+namespace {
+
+ActionResult result(bool ok, const QString &action, const QString &target, const QString &message)
+{
+    ActionResult r;
+    r.ok = ok;
+    r.action = action;
+    r.target = target;
+    r.message = message;
+    return r;
+}
+
+} // namespace
+
+SyntheticOrchestrator::SyntheticOrchestrator(ClusterSnapshot state) : m_state(std::move(state))
+{
+    for (const Job &j : m_state.jobs)
+        m_nextJobId = qMax(m_nextJobId, j.id.section(QLatin1Char('_'), 0, 0).toInt() + 1);
+}
+
+QFuture<OrchestratorPart> SyntheticOrchestrator::refresh()
+{
+    ++m_refreshes;
+    OrchestratorPart part;
+    if (!m_unknownHostKey.isEmpty()) {
+        part.error = QStringLiteral("host key for synthetic is unknown (%1)").arg(m_unknownHostKey);
+        part.transportFailed = true;
+        part.hostKeyUnknown = true;
+        part.hostKeyFingerprint = m_unknownHostKey;
+        return QtFuture::makeReadyFuture(part);
+    }
+    part.nodes = m_state.nodes;
+    part.partitions = m_state.partitions;
+    part.jobs = m_state.jobs;
+    return QtFuture::makeReadyFuture(part);
+}
+
+QFuture<ActionResult> SyntheticOrchestrator::submit(const JobSubmission &submission)
+{
+    if (!submission.script.startsWith(QLatin1String("#!")))
+        return QtFuture::makeReadyFuture(
+            result(false, QStringLiteral("submit"), submission.partition,
+                   QStringLiteral("sbatch: error: This does not look like a batch script.")));
+    Job job;
+    job.id = QString::number(m_nextJobId++);
+    job.name = submission.name.isEmpty() ? QStringLiteral("sbatch") : submission.name;
+    job.user = QStringLiteral("root");
+    job.state = QStringLiteral("PENDING");
+    job.reason = QStringLiteral("None");
+    job.partition = submission.partition.isEmpty() ? QStringLiteral("batch") : submission.partition;
+    job.gpusRequested = submission.gpusPerNode * submission.nodes;
+    job.timeLimitSeconds = submission.timeLimitMinutes * 60;
+    job.command = submission.script.section(QLatin1Char('\n'), 0, 0);
+    m_state.jobs << job;
+    m_state.finalize();
+    ActionResult r = result(true, QStringLiteral("submit"), job.partition,
+                            QStringLiteral("Submitted batch job %1").arg(job.id));
+    r.jobId = job.id;
+    return QtFuture::makeReadyFuture(r);
+}
+
+QFuture<ActionResult> SyntheticOrchestrator::cancel(const QString &jobId)
+{
+    const qsizetype before = m_state.jobs.size();
+    m_state.jobs.removeIf([&](const Job &j) { return j.id == jobId; });
+    if (m_state.jobs.size() == before)
+        return QtFuture::makeReadyFuture(result(false, QStringLiteral("cancel"), jobId,
+                                                QStringLiteral("scancel: error: Invalid job id %1").arg(jobId)));
+    for (Node &n : m_state.nodes) {
+        for (Gpu &g : n.gpus)
+            if (g.jobId == jobId)
+                g.jobId.clear();
+        n.gpusAllocated = int(std::count_if(n.gpus.cbegin(), n.gpus.cend(),
+                                            [](const Gpu &g) { return !g.jobId.isEmpty(); }));
+    }
+    m_state.finalize();
+    return QtFuture::makeReadyFuture(result(true, QStringLiteral("cancel"), jobId, QStringLiteral("cancelled")));
+}
+
+QFuture<ActionResult> SyntheticOrchestrator::drain(const QStringList &nodes, const QString &reason)
+{
+    for (Node &n : m_state.nodes) {
+        if (!nodes.contains(n.name))
+            continue;
+        n.state = n.state.section(QLatin1Char('+'), 0, 0) + QStringLiteral("+drain");
+        n.stateFlags << QStringLiteral("DRAIN");
+        n.reason = reason;
+        n.reasonUser = QStringLiteral("root");
+    }
+    return QtFuture::makeReadyFuture(result(true, QStringLiteral("drain"), nodes.join(QLatin1Char(',')),
+                                            QStringLiteral("drained: %1").arg(reason)));
+}
+
+QFuture<ActionResult> SyntheticOrchestrator::resume(const QStringList &nodes)
+{
+    for (Node &n : m_state.nodes) {
+        if (!nodes.contains(n.name))
+            continue;
+        n.state = n.state.section(QLatin1Char('+'), 0, 0);
+        n.stateFlags.removeAll(QStringLiteral("DRAIN"));
+        n.reason.clear();
+        n.reasonUser.clear();
+    }
+    return QtFuture::makeReadyFuture(result(true, QStringLiteral("resume"), nodes.join(QLatin1Char(',')),
+                                            QStringLiteral("resumed")));
+}
+
+} // namespace strata

@@ -1,0 +1,39 @@
+#pragma once
+
+#include "model/cluster_snapshot.h"
+#include "model/orchestrator_source.h"
+
+#include <QString>
+
+namespace strata {
+
+// An OrchestratorSource over a synthetic cluster, for window tests without a lab: refresh
+// hands out the current state, and submit/cancel/drain/resume change it the way Slurm would
+// (a new pending job, a job gone, a node drained with its reason, a node back). Answers are
+// immediate (ready futures). Can pretend the host key is unknown until told otherwise.
+// Lives on the thread that uses it.
+class SyntheticOrchestrator : public OrchestratorSource
+{
+public:
+    explicit SyntheticOrchestrator(ClusterSnapshot state);
+
+    QString kind() const override { return QStringLiteral("slurm"); }
+    QFuture<OrchestratorPart> refresh() override;
+    QFuture<ActionResult> submit(const JobSubmission &submission) override;
+    QFuture<ActionResult> cancel(const QString &jobId) override;
+    QFuture<ActionResult> drain(const QStringList &nodes, const QString &reason) override;
+    QFuture<ActionResult> resume(const QStringList &nodes) override;
+
+    // While set, every refresh fails as an unknown host key offering this fingerprint.
+    void setUnknownHostKey(const QString &fingerprint) { m_unknownHostKey = fingerprint; }
+    int refreshCount() const { return m_refreshes; }
+    const ClusterSnapshot &state() const { return m_state; }
+
+private:
+    ClusterSnapshot m_state;
+    QString m_unknownHostKey;
+    int m_refreshes = 0;
+    int m_nextJobId = 0;
+};
+
+} // namespace strata

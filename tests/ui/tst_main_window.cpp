@@ -1,0 +1,387 @@
+// The window against a synthetic cluster served through a real ClusterSession (with a
+// SyntheticOrchestrator in place of Slurm over SSH): profiles, connect, selection and
+// highlighting, every action through its dialog, the host-key prompt, layout memory.
+
+#include "charts/gpu_time_series_chart.h"
+#include "cluster_view.h"
+#include "dialogs/drain_dialog.h"
+#include "dialogs/host_key_dialog.h"
+#include "dialogs/profile_dialog.h"
+#include "dialogs/submit_job_dialog.h"
+#include "main_window.h"
+#include "models/job_table_model.h"
+#include "models/node_table_model.h"
+#include "models/snapshot_filter_proxy_model.h"
+#include "offline_remote_shell.h"
+#include "synthetic_cluster.h"
+#include "synthetic_orchestrator.h"
+#include "views/connections_panel.h"
+#include "views/gpu_heatmap_view.h"
+#include "views/heatmap_panel.h"
+#include "views/job_detail_pane.h"
+#include "views/log_panel.h"
+#include "views/node_detail_pane.h"
+#include "views/stack_overview_view.h"
+#include "views/table_page.h"
+
+#include "session/cluster_session.h"
+#include "session/profile_store.h"
+
+#include <QAction>
+#include <QDialogButtonBox>
+#include <QFile>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTreeWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace strata;
+
+namespace {
+
+ClusterProfile syntheticProfile()
+{
+    ClusterProfile p;
+    p.name = QStringLiteral("synthetic");
+    p.sshHost = QStringLiteral("127.0.0.1");
+    p.refreshIntervalSeconds = 3600; // tests refresh on demand
+    return p;
+}
+
+ClusterSnapshot labLikeCluster()
+{
+    SyntheticClusterOptions o;
+    o.nodes = 4;
+    o.gpusPerNode = 8;
+    o.jobs = 8;
+    o.busyFraction = 0.5;
+    o.seed = 5;
+    o.missingMetricsFraction = 0;
+    return SyntheticCluster::generate(o);
+}
+
+template <typename T>
+T *waitForDialog(QWidget *parent)
+{
+    T *dialog = nullptr;
+    const bool found = QTest::qWaitFor([&] {
+        dialog = parent->findChild<T *>();
+        return dialog && dialog->isVisible();
+    }, 5000);
+    return found ? dialog : nullptr;
+}
+
+QPushButton *buttonNamed(QWidget *dialog, const QString &objectName)
+{
+    return dialog->findChild<QPushButton *>(objectName);
+}
+
+} // namespace
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+    std::unique_ptr<ProfileStore> m_store;
+    std::unique_ptr<MainWindow> m_window;
+    SyntheticOrchestrator *m_orchestrator = nullptr;
+
+    void connectSynthetic(ClusterSnapshot state, const QString &unknownKey = {})
+    {
+        auto orchestrator = std::make_unique<SyntheticOrchestrator>(std::move(state));
+        m_orchestrator = orchestrator.get();
+        m_orchestrator->setUnknownHostKey(unknownKey);
+        m_window->adoptSession(std::make_unique<ClusterSession>(
+            syntheticProfile(), std::make_shared<OfflineRemoteShell>(), std::move(orchestrator)));
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings().clear();
+    }
+
+    void init()
+    {
+        m_store = std::make_unique<ProfileStore>(m_dir.filePath(QStringLiteral("clusters.json")));
+        m_window = std::make_unique<MainWindow>(m_store.get());
+        m_window->resize(1280, 800);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    }
+
+    void cleanup()
+    {
+        m_window.reset();
+        QFile::remove(m_dir.filePath(QStringLiteral("clusters.json")));
+    }
+
+    void addProfileThroughTheDialog()
+    {
+        m_window->action(QStringLiteral("actionAddProfile"))->trigger();
+        auto *dialog = waitForDialog<ProfileDialog>(m_window.get());
+        QVERIFY(dialog);
+        QPushButton *save = dialog->findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Save);
+        QVERIFY(!save->isEnabled()); // no name, no host yet
+        QTest::keyClicks(dialog->field(QStringLiteral("name")), QStringLiteral("lab"));
+        QTest::keyClicks(dialog->field(QStringLiteral("sshHost")), QStringLiteral("127.0.0.1"));
+        QTest::keyClicks(dialog->field(QStringLiteral("prometheusUrl")), QStringLiteral("http://127.0.0.1:19090"));
+        QTest::keyClicks(dialog->field(QStringLiteral("prometheusToken")), QStringLiteral("s3cret-token"));
+        QVERIFY(save->isEnabled());
+        QTest::mouseClick(save, Qt::LeftButton);
+        QTRY_COMPARE(m_window->profiles().size(), 1);
+        QCOMPARE(m_window->profiles().first().name, QStringLiteral("lab"));
+        QCOMPARE(m_window->connections()->profileList()->count(), 1);
+
+        QString error;
+        const QVector<ClusterProfile> stored = m_store->load(&error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(stored.size(), 1);
+        QCOMPARE(stored.first().prometheusUrl, QStringLiteral("http://127.0.0.1:19090"));
+        QFile file(m_store->path());
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QVERIFY2(!file.readAll().contains("s3cret-token"), "the token must never reach the profile file");
+    }
+
+    void connectShowsNodesAndGpus()
+    {
+        connectSynthetic(labLikeCluster());
+        ClusterView *view = m_window->clusterView();
+        QTRY_COMPARE(view->nodeModel()->rowCount(), 4);
+        QCOMPARE(view->jobModel()->rowCount(), 8);
+        int gpus = 0;
+        for (int row = 0; row < view->nodeModel()->rowCount(); ++row)
+            gpus += int(view->nodeModel()->node(row).gpus.size());
+        QCOMPARE(gpus, 32);
+        QVERIFY(view->overview()->totalsText().contains(QStringLiteral("<b>32</b> GPUs")));
+        QTRY_COMPARE(view->nodesPage()->countText(), QStringLiteral("4 nodes"));
+        QTRY_VERIFY(m_window->connections()->sourceTree()->topLevelItemCount() >= 2);
+        QCOMPARE(m_window->connections()->sourceTree()->topLevelItem(0)->text(1), QStringLiteral("ok"));
+    }
+
+    void selectingAJobHighlightsItsGpus()
+    {
+        connectSynthetic(labLikeCluster());
+        ClusterView *view = m_window->clusterView();
+        QTRY_COMPARE(view->jobModel()->rowCount(), 8);
+        const SnapshotPtr s = view->snapshot();
+        const Job *running = nullptr;
+        for (const Job &j : s->jobs)
+            if (j.isRunning() && !j.gpus.isEmpty())
+                running = &j;
+        QVERIFY(running);
+        view->tabs()->setCurrentWidget(view->jobsPage());
+        QVERIFY(view->jobsPage()->selectKey(running->id));
+        QCOMPARE(view->selection(), StackElement::job(running->id));
+
+        GpuHeatmapView *heatmap = view->heatmap()->view();
+        int highlighted = 0;
+        for (auto it = running->gpus.cbegin(); it != running->gpus.cend(); ++it)
+            for (int g : it.value()) {
+                QVERIFY(heatmap->relations().hasGpu(it.key(), g));
+                ++highlighted;
+            }
+        QCOMPARE(heatmap->relations().gpuCount(), highlighted);
+        QCOMPARE(view->jobDetail()->jobId(), running->id);
+        QVERIFY(view->jobDetail()->placementText().contains(running->nodes.first()));
+
+        // On screen: the job's GPUs are outlined in the highlight colour, the others veiled.
+        view->tabs()->setCurrentWidget(view->heatmap());
+        QTest::qWait(50);
+        const QImage image = heatmap->viewport()->grab().toImage();
+        const QString node = running->gpus.firstKey();
+        const int gpu = running->gpus.first().first();
+        const QRect cell = heatmap->cellRect(node, gpu);
+        const QColor highlight = heatmap->palette().color(QPalette::Highlight);
+        QVERIFY(QColor(image.pixel(cell.left(), cell.center().y())) == highlight
+                || QColor(image.pixel(cell.left() + 1, cell.center().y())) == highlight);
+        int freeGpu = -1;
+        const Node *n = s->node(node);
+        for (const Gpu &g : n->gpus)
+            if (!heatmap->relations().hasGpu(node, g.index))
+                freeGpu = g.index;
+        if (freeGpu >= 0) {
+            const QRect other = heatmap->cellRect(node, freeGpu);
+            QVERIFY(QColor(image.pixel(other.left() + 2, other.top() + 2)) != heatmap->palette().color(QPalette::Highlight));
+        }
+        // The overview's layers light up the job's nodes too.
+        QCOMPARE(view->overview()->gpuView()->relations().nodes, QSet<QString>(running->nodes.cbegin(), running->nodes.cend()));
+    }
+
+    void submitFromTheDialogAndSeeTheJob()
+    {
+        connectSynthetic(labLikeCluster());
+        ClusterView *view = m_window->clusterView();
+        QTRY_COMPARE(view->jobModel()->rowCount(), 8);
+        view->tabs()->setCurrentWidget(view->nodesPage());
+        QVERIFY(view->nodesPage()->selectKey(QStringLiteral("gpu-node02")));
+        QTRY_VERIFY(m_window->action(QStringLiteral("actionSubmit"))->isEnabled());
+        m_window->action(QStringLiteral("actionSubmit"))->trigger();
+        auto *dialog = waitForDialog<SubmitJobDialog>(m_window.get());
+        QVERIFY(dialog);
+        QVERIFY(dialog->templateNames().contains(QStringLiteral("sleep")));
+        dialog->useTemplate(QStringLiteral("sleep"));
+        QVERIFY(dialog->scriptEditor()->toPlainText().startsWith(QStringLiteral("#!")));
+        QCOMPARE(dialog->submission().nodeList, QStringList{QStringLiteral("gpu-node02")});
+        QTest::keyClicks(dialog->findChild<QLineEdit *>(QStringLiteral("jobName")), QStringLiteral("from-the-window"));
+        QTest::mouseClick(buttonNamed(dialog, QStringLiteral("submit")), Qt::LeftButton);
+        // The session refreshes after an action: the job appears without a manual refresh.
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->log()->text().contains(QStringLiteral("Submitted batch job")), 5000);
+        QTRY_COMPARE(view->jobModel()->rowCount(), 9);
+        bool found = false;
+        for (int row = 0; row < view->jobModel()->rowCount(); ++row)
+            found |= view->jobModel()->job(row).name == QStringLiteral("from-the-window");
+        QVERIFY(found);
+    }
+
+    void drainAndResumeANode()
+    {
+        connectSynthetic(labLikeCluster());
+        ClusterView *view = m_window->clusterView();
+        QTRY_COMPARE(view->nodeModel()->rowCount(), 4);
+        view->tabs()->setCurrentWidget(view->nodesPage());
+        QVERIFY(view->nodesPage()->selectKey(QStringLiteral("gpu-node03")));
+        QTRY_VERIFY(m_window->action(QStringLiteral("actionDrain"))->isEnabled());
+        m_window->action(QStringLiteral("actionDrain"))->trigger();
+        auto *drain = waitForDialog<DrainDialog>(m_window.get());
+        QVERIFY(drain);
+        QPushButton *confirm = buttonNamed(drain, QStringLiteral("drain"));
+        QVERIFY(!confirm->isEnabled()); // a reason is required
+        drain->setReason(QStringLiteral("ui test"));
+        QVERIFY(confirm->isEnabled());
+        QTest::mouseClick(confirm, Qt::LeftButton);
+        const auto node3 = [view] {
+            const int row = view->nodeModel()->rowForKey(QStringLiteral("gpu-node03"));
+            return row < 0 ? Node{} : view->nodeModel()->node(row);
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(node3().isDrained(), 5000);
+        QCOMPARE(node3().reason, QStringLiteral("ui test"));
+        QTRY_VERIFY(m_window->log()->text().contains(QStringLiteral("drained: ui test")));
+        // Still selected after the refresh, so Resume acts on it.
+        QCOMPARE(view->nodesPage()->selectedKeys(), QStringList{QStringLiteral("gpu-node03")});
+
+        m_window->action(QStringLiteral("actionResume"))->trigger();
+        auto *box = waitForDialog<QMessageBox>(m_window.get());
+        QVERIFY(box);
+        QTest::mouseClick(buttonNamed(box, QStringLiteral("confirm")), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!node3().isDrained(), 5000);
+    }
+
+    void cancelAJob()
+    {
+        connectSynthetic(labLikeCluster());
+        ClusterView *view = m_window->clusterView();
+        QTRY_COMPARE(view->jobModel()->rowCount(), 8);
+        const QString id = view->jobModel()->key(0);
+        view->tabs()->setCurrentWidget(view->jobsPage());
+        QVERIFY(view->jobsPage()->selectKey(id));
+        m_window->action(QStringLiteral("actionCancel"))->trigger();
+        auto *box = waitForDialog<QMessageBox>(m_window.get());
+        QVERIFY(box);
+        QVERIFY(box->text().contains(id));
+        QTest::mouseClick(buttonNamed(box, QStringLiteral("confirm")), Qt::LeftButton);
+        QTRY_COMPARE(view->jobModel()->rowCount(), 7);
+        QCOMPARE(view->jobModel()->rowForKey(id), -1);
+    }
+
+    void unknownHostKeyAsksFirst()
+    {
+        const QString fingerprint = QStringLiteral("SHA256:Gx0WwnbuKSWAd3gtlzfOn8OqS1UQXr2YkYC71CtUG5E");
+        connectSynthetic(labLikeCluster(), fingerprint);
+        auto *dialog = waitForDialog<HostKeyDialog>(m_window.get());
+        QVERIFY(dialog);
+        QCOMPARE(dialog->findChild<QLabel *>(QStringLiteral("fingerprint"))->text(), fingerprint);
+        QCOMPARE(m_window->clusterView()->nodeModel()->rowCount(), 0); // nothing shown before trust
+        const int before = m_orchestrator->refreshCount();
+        m_orchestrator->setUnknownHostKey({}); // what trusting the key achieves on a real host
+        QTest::mouseClick(buttonNamed(dialog, QStringLiteral("trust")), Qt::LeftButton);
+        QTRY_VERIFY(m_orchestrator->refreshCount() > before);
+        QTRY_COMPARE(m_window->clusterView()->nodeModel()->rowCount(), 4);
+    }
+
+    void refusingTheHostKeyDisconnects()
+    {
+        connectSynthetic(labLikeCluster(), QStringLiteral("SHA256:refuse-me"));
+        auto *dialog = waitForDialog<HostKeyDialog>(m_window.get());
+        QVERIFY(dialog);
+        QTest::mouseClick(buttonNamed(dialog, QStringLiteral("refuse")), Qt::LeftButton);
+        QTRY_VERIFY(!m_window->session());
+        QVERIFY(m_window->connections()->message().contains(QStringLiteral("Refused")));
+    }
+
+    void keyboardReachesFilterAndRefresh()
+    {
+        connectSynthetic(labLikeCluster());
+        ClusterView *view = m_window->clusterView();
+        QTRY_COMPARE(view->nodeModel()->rowCount(), 4);
+        m_window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+        QTest::keyClick(m_window.get(), Qt::Key_F, Qt::ControlModifier);
+        QTRY_VERIFY(view->jobsPage()->filterEdit()->hasFocus());
+        QSignalSpy started(m_window->session(), &ClusterSession::refreshStarted);
+        QTest::keyClick(m_window.get(), Qt::Key_F5);
+        QTRY_VERIFY(started.count() >= 1);
+        QTest::keyClick(m_window.get(), Qt::Key_3, Qt::ControlModifier);
+        QCOMPARE(view->tabs()->currentWidget(), view->nodesPage());
+        // Every action has a shortcut and a menu entry.
+        for (const char *name : {"actionSubmit", "actionCancel", "actionDrain", "actionResume",
+                                 "actionRefresh", "actionFilter", "actionAddProfile", "actionConnect"}) {
+            QAction *a = m_window->action(QString::fromLatin1(name));
+            QVERIFY2(a && !a->shortcut().isEmpty(), name);
+            QVERIFY2(!a->associatedObjects().isEmpty(), name);
+        }
+    }
+
+    void unitsFollowThePreferences()
+    {
+        connectSynthetic(labLikeCluster());
+        ClusterView *view = m_window->clusterView();
+        QTRY_COMPARE(view->nodeModel()->rowCount(), 4);
+        NodeTableModel *nodes = view->nodeModel();
+        QVERIFY(nodes->data(nodes->index(0, NodeTableModel::Temp)).toString().endsWith(QStringLiteral("°C")));
+        DisplayPreferences p = m_window->preferences();
+        p.temperatureUnit = DisplayPreferences::TemperatureUnit::Fahrenheit;
+        m_window->setPreferences(p);
+        QVERIFY(nodes->data(nodes->index(0, NodeTableModel::Temp)).toString().endsWith(QStringLiteral("°F")));
+        QCOMPARE(DisplayPreferences::load(QSettings()).temperatureUnit, DisplayPreferences::TemperatureUnit::Fahrenheit);
+        p.temperatureUnit = DisplayPreferences::TemperatureUnit::Celsius;
+        m_window->setPreferences(p);
+    }
+
+    void layoutIsRemembered()
+    {
+        QTableView *jobs = m_window->clusterView()->jobsPage()->view();
+        jobs->horizontalHeader()->resizeSection(JobTableModel::Name, 333);
+        m_window->clusterView()->tabs()->setCurrentIndex(2);
+        m_window->close();
+        m_window = std::make_unique<MainWindow>(m_store.get());
+        QCOMPARE(m_window->clusterView()->jobsPage()->view()->horizontalHeader()->sectionSize(JobTableModel::Name), 333);
+        QCOMPARE(m_window->clusterView()->tabs()->currentIndex(), 2);
+    }
+
+    void metricsUnavailableWithoutPrometheus()
+    {
+        connectSynthetic(labLikeCluster());
+        ClusterView *view = m_window->clusterView();
+        QTRY_COMPARE(view->nodeModel()->rowCount(), 4);
+        view->select(StackElement::node(QStringLiteral("gpu-node01")));
+        QVERIFY(view->nodeDetail()->chart()->message().contains(QStringLiteral("Metrics unavailable")));
+        QCOMPARE(view->nodeDetail()->gpuTable()->rowCount(), 8);
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_main_window.moc"
