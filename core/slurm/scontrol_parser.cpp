@@ -200,4 +200,46 @@ ScontrolJobsParseResult parseJobDetails(const QByteArray &output, const QHash<QS
     return result;
 }
 
+ScontrolJobsParseResult parseJobDetailChunks(const QByteArray &output, const QByteArray &marker,
+                                             const QHash<QString, QString> &knownNames)
+{
+    ScontrolJobsParseResult result;
+    if (output.isEmpty())
+        return result;
+    if (!output.startsWith(marker + ' ')) {
+        result.malformedRecords = 1;
+        result.error = QStringLiteral("job details do not start with the record marker: \"%1\"").arg(QString::fromUtf8(output.left(80)));
+        return result;
+    }
+    const QByteArray separator = '\n' + marker + ' ';
+    qsizetype pos = 0; // at a marker line: "MARKER ID\n"
+    while (pos < output.size()) {
+        const qsizetype idStart = pos + marker.size() + 1;
+        const qsizetype idEnd = output.indexOf('\n', idStart);
+        if (idEnd < 0)
+            break;
+        const QString askedFor = QString::fromUtf8(output.sliced(idStart, idEnd - idStart));
+        const qsizetype next = output.indexOf(separator, idEnd);
+        const qsizetype end = next < 0 ? output.size() : next + 1;
+        const ScontrolJobsParseResult one = parseJobDetails(output.sliced(idEnd + 1, end - idEnd - 1), knownNames);
+        result.malformedRecords += one.malformedRecords;
+        if (result.error.isEmpty())
+            result.error = one.error;
+        // Only the job asked for may come back; anything else was forged by a name.
+        for (auto it = one.jobs.constBegin(); it != one.jobs.constEnd(); ++it) {
+            if (it.key() == askedFor) {
+                result.jobs.insert(it.key(), it.value());
+            } else {
+                ++result.malformedRecords;
+                if (result.error.isEmpty())
+                    result.error = QStringLiteral("the details of job %1 held a record for job %2").arg(askedFor, it.key());
+            }
+        }
+        if (next < 0)
+            break;
+        pos = next + 1;
+    }
+    return result;
+}
+
 } // namespace strata::ScontrolParser

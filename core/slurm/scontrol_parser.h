@@ -43,6 +43,11 @@ namespace ScontrolParser {
 ScontrolPartitionsParseResult parsePartitions(const QByteArray &output);
 // knownNames: job id -> name, as squeue reported them; jobs it lacks are parsed best-effort.
 ScontrolJobsParseResult parseJobDetails(const QByteArray &output, const QHash<QString, QString> &knownNames);
+// The same for one `scontrol show job -d -o ID` per job, each output preceded by a line
+// "MARKER ID" (marker random per refresh): a record can then never run into another, and a
+// chunk yields only the job it was asked for.
+ScontrolJobsParseResult parseJobDetailChunks(const QByteArray &output, const QByteArray &marker,
+                                             const QHash<QString, QString> &knownNames);
 // "No jobs in the system" and similar empty answers are not errors.
 bool isEmptyAnswer(const QByteArray &output);
 

@@ -4,6 +4,7 @@
 #include "slurm_commands.h"
 #include "squeue_parser.h"
 #include "ssh/remote_shell.h"
+#include "ssh/shell_quote.h"
 
 #include <QElapsedTimer>
 #include <QLoggingCategory>
@@ -40,6 +41,21 @@ const QByteArray kRunningJobDetailsScript = R"(rc_file=$(mktemp) || exit 1
 { scontrol show job -d -o; echo $? >"$rc_file"; } | LC_ALL=C awk '/JobState=(RUNNING|COMPLETING|SUSPENDED|STOPPED)/ || !/JobState=/'
 rc=$(cat "$rc_file"); rm -f "$rc_file"; exit "${rc:-1}"
 )";
+
+// Up to this many new running jobs (the usual refresh, placements being cached) are asked for
+// one by one, each record after a random marker line: no job name can then hide a record or
+// pass a forged one for another job, as a line-based filter allows.
+constexpr int kPerJobDetailLimit = 32;
+
+QByteArray perJobDetailsScript(const QStringList &ids, const QByteArray &marker)
+{
+    QStringList quoted;
+    for (const QString &id : ids)
+        quoted << ShellQuote::quote(id);
+    // A job may end between squeue and this: scontrol's complaint stays on stderr, not fatal.
+    return "for id in " + quoted.join(QLatin1Char(' ')).toUtf8() + "; do printf '%s %s\\n' "
+        + ShellQuote::quote(QString::fromLatin1(marker)).toUtf8() + " \"$id\"; scontrol show job -d -o \"$id\"; done; exit 0\n";
+}
 
 } // namespace
 
@@ -140,22 +156,27 @@ OrchestratorPart SlurmSource::refreshBlocking()
     }
     for (auto it = m_placementCache.begin(); it != m_placementCache.end();)
         it = running.contains(it.key()) ? std::next(it) : m_placementCache.erase(it);
-    bool missing = false;
+    QStringList missing;
     for (const QString &id : std::as_const(running))
-        if (!m_placementCache.contains(id)) {
-            missing = true;
-            break;
-        }
+        if (!m_placementCache.contains(id))
+            missing << id;
     qint64 bytes = sinfo.stdoutData.size() + partitions.stdoutData.size() + squeue.stdoutData.size();
-    if (missing) {
-        const CommandResult details = m_shell->runScript(kRunningJobDetailsScript).result();
+    if (!missing.isEmpty()) {
+        const bool perJob = missing.size() <= kPerJobDetailLimit;
+        const QByteArray detailMarker = newRecordMarker();
+        const CommandResult details = m_shell->runScript(perJob ? perJobDetailsScript(missing, detailMarker)
+                                                                : kRunningJobDetailsScript).result();
         m_detailFetches.fetchAndAddRelaxed(1);
         if (!details.ok()) {
             fail(part, QStringLiteral("scontrol show job"), details);
             return part;
         }
+        if (perJob && !details.stderrData.trimmed().isEmpty())
+            qCWarning(lcSlurm) << "scontrol show job:" << details.stderrData.trimmed().left(300);
         bytes += details.stdoutData.size();
-        const ScontrolJobsParseResult parsed = ScontrolParser::parseJobDetails(details.stdoutData, names);
+        const ScontrolJobsParseResult parsed = perJob
+            ? ScontrolParser::parseJobDetailChunks(details.stdoutData, detailMarker, names)
+            : ScontrolParser::parseJobDetails(details.stdoutData, names);
         if (!parsed.error.isEmpty())
             qCWarning(lcSlurm) << "scontrol show job:" << parsed.error;
         for (auto it = parsed.jobs.constBegin(); it != parsed.jobs.constEnd(); ++it)
