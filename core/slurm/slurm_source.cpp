@@ -114,6 +114,17 @@ OrchestratorPart SlurmSource::refreshBlocking()
     clock.start();
     OrchestratorPart part;
 
+    // The partitions first: with the controller down, `sinfo --json` exits 0 with only
+    // "Unspecified error" in its JSON, while scontrol says what is wrong ("Unable to contact
+    // slurm controller (connect failure)"), and it is the cheapest call.
+    const CommandResult partitions = m_shell->run({QStringLiteral("scontrol"), QStringLiteral("show"),
+                                                   QStringLiteral("partition"), QStringLiteral("-o")}).result();
+    if (!partitions.ok()) {
+        fail(part, QStringLiteral("scontrol show partition"), partitions);
+        return part;
+    }
+    ScontrolPartitionsParseResult parsedPartitions = ScontrolParser::parsePartitions(partitions.stdoutData);
+
     const CommandResult sinfo = m_shell->run({QStringLiteral("sinfo"), QStringLiteral("--json")}).result();
     if (!sinfo.ok()) {
         fail(part, QStringLiteral("sinfo"), sinfo);
@@ -124,14 +135,6 @@ OrchestratorPart SlurmSource::refreshBlocking()
         part.error = nodes.error;
         return part;
     }
-
-    const CommandResult partitions = m_shell->run({QStringLiteral("scontrol"), QStringLiteral("show"),
-                                                   QStringLiteral("partition"), QStringLiteral("-o")}).result();
-    if (!partitions.ok()) {
-        fail(part, QStringLiteral("scontrol show partition"), partitions);
-        return part;
-    }
-    ScontrolPartitionsParseResult parsedPartitions = ScontrolParser::parsePartitions(partitions.stdoutData);
 
     const QByteArray marker = newRecordMarker();
     const CommandResult squeue = m_shell->run({QStringLiteral("squeue"), QStringLiteral("-h"), QStringLiteral("-a"),
