@@ -76,6 +76,11 @@ squeue --json >"$OUT/hostile_squeue.json"
 sinfo --json >"$OUT/hostile_sinfo.json"
 scontrol show partition -o >"$OUT/hostile_scontrol_show_partition_o.txt"
 printf '%s' "$MARKER" >"$OUT/marker.txt"
+# What SlurmSource asks when few running jobs are new: one scontrol per job, after "MARKER ID".
+for id in $(squeue -h -r -t RUNNING -o '%i'); do
+    printf '%s %s\n' "$MARKER" "$id"
+    scontrol show job -d -o "$id"
+done >"$OUT/hostile_scontrol_per_job.txt"
 # The submitted names, hex-encoded (one "id<TAB>hex" line each), so tests can compare bytes.
 : >"$OUT/hostile_names.tsv"
 for pair in a:EVIL b:FORGED_MARKER c:FORGED_KEYS d:FORGED_RECORD e:SEPARATORS; do

@@ -119,6 +119,9 @@ private Q_SLOTS:
     void adversarialNamesKeepRecordsApart();
     void emptyAnswers_data();
     void emptyAnswers();
+    void perJobChunksMatchSqueueJson();
+    void perJobChunksWithoutNamesForgeNothing();
+    void perJobChunksEdgeCases();
 };
 
 void TestScontrolParser::partitions_data()
@@ -358,6 +361,61 @@ void TestScontrolParser::emptyAnswers()
     QVERIFY(r.jobs.isEmpty());
     QVERIFY(r.error.isEmpty());
     QCOMPARE(r.malformedRecords, 0);
+}
+
+void TestScontrolParser::perJobChunksMatchSqueueJson()
+{
+    // marker/hostile_scontrol_per_job.txt: `printf 'MARKER ID\n'; scontrol show job -d -o ID` for
+    // each running job, as SlurmSource asks when few are new.
+    const QByteArray marker = captured(QStringLiteral("marker/marker.txt"));
+    const QHash<QString, QString> names = namesFromSqueue(QStringLiteral("marker/hostile_squeue_marker.txt"));
+    const ScontrolJobsParseResult r = ScontrolParser::parseJobDetailChunks(captured(QStringLiteral("marker/hostile_scontrol_per_job.txt")), marker, names);
+    QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+    QCOMPARE(r.malformedRecords, 0);
+    const QHash<QString, JsonJob> json = jsonJobs(QStringLiteral("marker/hostile_squeue.json"));
+    int running = 0;
+    for (auto it = json.begin(); it != json.end(); ++it) {
+        if (it->state != QLatin1String("RUNNING"))
+            continue;
+        ++running;
+        QVERIFY2(r.jobs.contains(it.key()), qPrintable(it.key()));
+        QCOMPARE(r.jobs.value(it.key()).gpus, it->gpus);
+    }
+    QCOMPARE(r.jobs.size(), running);
+}
+
+void TestScontrolParser::perJobChunksWithoutNamesForgeNothing()
+{
+    // Without the names (read best-effort), job 4's chunk yields "job 1" from the record its
+    // name forges; it was not asked for there and is refused, and job 1's own chunk stays
+    // right. (A name can still mislead the best-effort read of its own job, e.g. job 3's;
+    // SlurmSource asks only for jobs squeue just named, so it always has the names.)
+    const QByteArray marker = captured(QStringLiteral("marker/marker.txt"));
+    const ScontrolJobsParseResult r = ScontrolParser::parseJobDetailChunks(captured(QStringLiteral("marker/hostile_scontrol_per_job.txt")), marker, {});
+    const QHash<QString, JsonJob> json = jsonJobs(QStringLiteral("marker/hostile_squeue.json"));
+    QCOMPARE(r.jobs.value(QStringLiteral("1")).gpus, json.value(QStringLiteral("1")).gpus);
+    QVERIFY(r.malformedRecords >= 2); // job 4 unreadable, the forged job 1 refused
+    QVERIFY(!r.error.isEmpty());
+    for (const char *plain : {"6", "7_0"})
+        QCOMPARE(r.jobs.value(QLatin1String(plain)).gpus, json.value(QLatin1String(plain)).gpus);
+}
+
+void TestScontrolParser::perJobChunksEdgeCases()
+{
+    const QByteArray marker = captured(QStringLiteral("marker/marker.txt"));
+    const QByteArray m = marker + " 12345\n";
+    const QByteArray output = captured(QStringLiteral("marker/hostile_scontrol_per_job.txt"));
+    const QHash<QString, QString> names = namesFromSqueue(QStringLiteral("marker/hostile_squeue_marker.txt"));
+    const ScontrolJobsParseResult full = ScontrolParser::parseJobDetailChunks(output, marker, names);
+    // Jobs that ended before their scontrol ran leave empty chunks, first, inside and last.
+    const ScontrolJobsParseResult gaps = ScontrolParser::parseJobDetailChunks(m + m + output + m, marker, names);
+    QCOMPARE(gaps.malformedRecords, 0);
+    QCOMPARE(gaps.jobs.keys(), full.jobs.keys());
+    // Anything before the first marker is not ours.
+    const ScontrolJobsParseResult alien = ScontrolParser::parseJobDetailChunks("banner\n" + output, marker, names);
+    QVERIFY(alien.jobs.isEmpty());
+    QVERIFY(alien.error.contains(QLatin1String("banner")));
+    QVERIFY(ScontrolParser::parseJobDetailChunks(QByteArray(), marker, names).jobs.isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestScontrolParser)
