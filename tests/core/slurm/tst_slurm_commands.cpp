@@ -174,7 +174,8 @@ void TestSlurmCommands::scancel()
     const QStringList argv = SlurmCommands::scancelArguments(jobId, &error);
     QCOMPARE(SlurmCommands::isValidJobId(jobId), valid);
     if (valid) {
-        QCOMPARE(argv, (QStringList{"scancel", jobId}));
+        // -v: without it scancel exits 0 silently for a job that does not exist.
+        QCOMPARE(argv, (QStringList{"scancel", "-v", jobId}));
         QVERIFY(error.isEmpty());
     } else {
         QVERIFY(argv.isEmpty());
