@@ -29,6 +29,7 @@ const QCommandLineOption kAgentBinary{QStringLiteral("agent-binary"), QStringLit
 const QCommandLineOption kOutputDir{QStringLiteral("output-dir"), QStringLiteral("Remote directory for results (default ~/.cache/strata/burnin)."), QStringLiteral("dir")};
 const QCommandLineOption kHistory{QStringLiteral("history"), QStringLiteral("Burn-in history database (default ~/.local/share/strata/burnin.sqlite)."), QStringLiteral("file")};
 const QCommandLineOption kAttach{QStringLiteral("attach"), QStringLiteral("Follow a burn-in job that is already running."), QStringLiteral("job")};
+const QCommandLineOption kBurnImage{QStringLiteral("image"), QStringLiteral("Kubernetes: image containing strata-burn (default: the profile's)."), QStringLiteral("image")};
 const QCommandLineOption kPartition{QStringLiteral("partition"), QStringLiteral("Partition for the burn-in job."), QStringLiteral("name")};
 
 void err(const QString &text)
@@ -117,7 +118,7 @@ QString verdictToText(const BurninVerdict &v, const QString &jobId, const QStrin
 void BurninCommand::addOptions(QCommandLineParser &parser)
 {
     parser.addOptions({kNodes, kTests, kDuration, kBackend, kInject, kDrainOnFail, kYes, kDirect, kAgentBinary,
-                       kOutputDir, kHistory, kAttach, kPartition});
+                       kOutputDir, kHistory, kAttach, kPartition, kBurnImage});
 }
 
 QString BurninCommand::localAgentPath(const QCommandLineParser &parser)
@@ -170,7 +171,14 @@ int BurninCommand::run(QCoreApplication &app, QCommandLineParser &parser, const 
     request.agentRemotePath = profile.burninAgentPath;
     request.outputDirectory = parser.value(kOutputDir);
     request.agentLocalPath = localAgentPath(parser);
-    if (request.agentLocalPath.isEmpty() && !parser.isSet(kAttach)) {
+    request.kubernetes = profile.orchestrator == QLatin1String("kubernetes");
+    request.image = parser.isSet(kBurnImage) ? parser.value(kBurnImage) : profile.burninImage;
+    request.namespaceName = profile.kubeNamespace;
+    if (request.kubernetes && request.image.isEmpty()) {
+        err(QStringLiteral("strata: a Kubernetes burn-in needs --image (an image containing strata-burn)"));
+        return 2;
+    }
+    if (request.agentLocalPath.isEmpty() && !parser.isSet(kAttach) && !request.kubernetes) {
         err(QStringLiteral("strata: no local strata-burn to deploy: build it or pass --agent-binary"));
         return 2;
     }

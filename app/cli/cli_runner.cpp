@@ -42,6 +42,8 @@ const QCommandLineOption kScript{QStringLiteral("script"), QStringLiteral("Batch
 const QCommandLineOption kWrap{QStringLiteral("wrap"), QStringLiteral("Run this shell command as the job."), QStringLiteral("command")};
 const QCommandLineOption kExclusive{QStringLiteral("exclusive"), QStringLiteral("Whole nodes only.")};
 const QCommandLineOption kOutput{QStringLiteral("output"), QStringLiteral("Job stdout path (Slurm --output)."), QStringLiteral("path")};
+const QCommandLineOption kImage{QStringLiteral("image"), QStringLiteral("Kubernetes: container image of the Job."), QStringLiteral("image")};
+const QCommandLineOption kSelector{QStringLiteral("selector"), QStringLiteral("Kubernetes: node selector KEY=VALUE (repeatable)."), QStringLiteral("KEY=VALUE")};
 const QCommandLineOption kReason{QStringLiteral("reason"), QStringLiteral("Why the node is drained."), QStringLiteral("text")};
 const QCommandLineOption kFormat{QStringLiteral("format"), QStringLiteral("Output: text or json."), QStringLiteral("text|json"), QStringLiteral("text")};
 
@@ -104,7 +106,8 @@ int CliRunner::run(QCoreApplication &app, const QStringList &arguments)
     args.removeAt(1); // the subcommand word; the rest parses like any command line
 
     if (command == QLatin1String("submit"))
-        parser.addOptions({kName, kPartition, kNodes, kNodeList, kGpusPerNode, kTime, kScript, kWrap, kExclusive, kOutput});
+        parser.addOptions({kName, kPartition, kNodes, kNodeList, kGpusPerNode, kTime, kScript, kWrap, kExclusive, kOutput,
+                           kImage, kSelector});
     if (command == QLatin1String("drain"))
         parser.addOption(kReason);
     if (command == QLatin1String("cancel"))
@@ -247,6 +250,31 @@ int CliRunner::submit(QCoreApplication &app, QCommandLineParser &parser)
         s.script = QString::fromUtf8(file.readAll());
     } else {
         printErr(QStringLiteral("submit needs --script FILE (or - for stdin) or --wrap COMMAND"));
+        return 2;
+    }
+    if (profile.orchestrator == QLatin1String("kubernetes")) {
+        // A Job: the image runs the script (sh -c); the namespace plays the partition's part.
+        s.image = parser.value(kImage);
+        if (s.image.isEmpty()) {
+            printErr(QStringLiteral("submit to Kubernetes needs --image"));
+            return 2;
+        }
+        if (s.partition.isEmpty())
+            s.partition = profile.kubeNamespace;
+        if (parser.isSet(kWrap)) {
+            s.command = {QStringLiteral("/bin/sh"), QStringLiteral("-c"), parser.value(kWrap)};
+            s.script.clear();
+        }
+        for (const QString &kv : parser.values(kSelector)) {
+            const int eq = kv.indexOf(QLatin1Char('='));
+            if (eq <= 0) {
+                printErr(QStringLiteral("--selector \"%1\" is not KEY=VALUE").arg(kv));
+                return 2;
+            }
+            s.nodeSelector.insert(kv.left(eq), kv.mid(eq + 1));
+        }
+    } else if (parser.isSet(kImage) || parser.isSet(kSelector)) {
+        printErr(QStringLiteral("--image and --selector are for Kubernetes clusters (--kubernetes)"));
         return 2;
     }
     ClusterSession session(profile);

@@ -64,7 +64,8 @@ QString batchScript(const BurninRequest &request, int gpusPerNode)
     QString script = QStringLiteral("#!/bin/sh\n# Strata burn-in: one strata-burn per node, results as JSON lines per node.\n");
     script += QStringLiteral("wrapper=%1/strata-burnin-$SLURM_JOB_ID.sh\n").arg(dir);
     script += QStringLiteral("cat >\"$wrapper\" <<'STRATA_WRAPPER_END'\n") + wrapper + QStringLiteral("STRATA_WRAPPER_END\n");
-    script += QStringLiteral("srun --ntasks-per-node=1 --output=%1/strata-burnin-%j-%N.jsonl sh \"$wrapper\"\n").arg(dir);
+    // stderr apart: the JSON-lines file must hold only protocol lines.
+    script += QStringLiteral("srun --ntasks-per-node=1 --output=%1/strata-burnin-%j-%N.jsonl --error=%1/strata-burnin-%j-%N.err sh \"$wrapper\"\n").arg(dir);
     script += QStringLiteral("rc=$?\nrm -f \"$wrapper\"\nexit $rc\n");
     return script;
 }

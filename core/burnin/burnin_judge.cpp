@@ -72,7 +72,8 @@ void judgePerformance(const GpuEntry &e, const BurninResult &r, const BurninCrit
                       bool haveCriteria, const Judging &j, const QString &prefix, BurninTestVerdict &t)
 {
     const bool cpu = e.backend == QLatin1String("cpu");
-    const double peerFraction = haveCriteria ? criteria.peerFraction : BurninJudge::defaultPeerFraction;
+    const double peerFraction = cpu ? BurninJudge::cpuPeerFraction
+                                    : haveCriteria ? criteria.peerFraction : BurninJudge::defaultPeerFraction;
     auto check = [&](double value, double floor, double best, const QString &unit, const QString &what) {
         if (!cpu && haveCriteria && floor > 0 && value < floor)
             t.reasons << QStringLiteral("%1 %2: %3%4 is below the %5 floor of %6")
@@ -231,7 +232,7 @@ BurninVerdict BurninJudge::judge(const QVector<BurninNodeRun> &runs, const GpuCa
         v.notes << QStringLiteral("backend cpu: simulated devices, so the per-model floors, clock and "
                                   "temperature limits do not apply; correctness and the peer fraction "
                                   "(%1 of the best device) do")
-                       .arg(percent(defaultPeerFraction));
+                       .arg(percent(cpuPeerFraction));
     v.passed = v.problems.isEmpty()
         && std::all_of(v.gpus.cbegin(), v.gpus.cend(), [](const BurninGpuVerdict &g) { return g.passed; });
     return v;

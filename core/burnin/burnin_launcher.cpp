@@ -1,6 +1,7 @@
 #include "burnin_launcher.h"
 
 #include "burnin_job_script.h"
+#include "kubernetes/kubernetes_source.h"
 #include "slurm/slurm_commands.h"
 #include "ssh/remote_shell.h"
 #include "ssh/shell_quote.h"
@@ -43,6 +44,13 @@ void BurninLauncher::fail(const QString &error)
     Q_EMIT failed(error);
 }
 
+QStringList BurninLauncher::jobIds() const
+{
+    if (!m_kubeJobs.isEmpty())
+        return m_kubeJobs.values();
+    return m_jobId.isEmpty() ? QStringList() : QStringList{m_jobId};
+}
+
 void BurninLauncher::start(const BurninRequest &request)
 {
     m_request = request;
@@ -52,7 +60,117 @@ void BurninLauncher::start(const BurninRequest &request)
     m_partialLines.clear();
     m_endState.clear();
     m_pollsAfterEnd = 0;
+    m_kubeJobs.clear();
+    m_nodesDone.clear();
+    m_kubeJobsEnded = false;
+    m_pollCount = 0;
+    if (request.kubernetes) {
+        // The image carries the agent: nothing to deploy.
+        if (!m_kubernetes) {
+            fail(QStringLiteral("internal: a Kubernetes burn-in needs the cluster's Kubernetes source"));
+            return;
+        }
+        if (m_request.agentRemotePath.isEmpty())
+            m_request.agentRemotePath = QStringLiteral("strata-burn");
+        int gpus = 0;
+        for (const QString &n : std::as_const(m_request.nodes))
+            gpus = qMax(gpus, m_request.gpusByNode.value(n));
+        submitKubernetes(gpus);
+        return;
+    }
     deploy();
+}
+
+void BurninLauncher::submitKubernetes(int gpus)
+{
+    Q_EMIT stageChanged(QStringLiteral("submitting"));
+    if (m_request.image.isEmpty()) {
+        fail(QStringLiteral("a Kubernetes burn-in needs an image with strata-burn (--image or the profile's burn-in image)"));
+        return;
+    }
+    auto remaining = std::make_shared<int>(int(m_request.nodes.size()));
+    for (const QString &node : std::as_const(m_request.nodes)) {
+        JobSubmission job;
+        job.name = QStringLiteral("strata-burnin-") + node;
+        job.partition = m_request.namespaceName;
+        job.nodes = 1;
+        job.nodeList = {node};
+        job.gpusPerNode = m_request.gpusByNode.value(node, gpus);
+        job.image = m_request.image;
+        job.command = BurninJobScript::agentArguments(m_request, job.gpusPerNode);
+        const QString inject = m_request.injectByNode.value(node);
+        if (!inject.isEmpty())
+            job.command << QStringLiteral("--inject") << inject;
+        m_kubernetes->submit(job).then(this, [this, node, remaining](const ActionResult &r) {
+            if (!m_running)
+                return;
+            if (!r.ok) {
+                fail(QStringLiteral("creating the burn-in Job for %1 failed: %2").arg(node, r.message));
+                return;
+            }
+            m_kubeJobs.insert(node, r.jobId);
+            m_offsets.insert(node, 0);
+            if (--*remaining > 0)
+                return;
+            m_jobId = QStringList(m_kubeJobs.values()).join(QLatin1Char(','));
+            const int tests = int(qMax<qsizetype>(1, m_request.tests.size()));
+            m_deadline = QDateTime::currentDateTimeUtc().addSecs(qint64(m_request.durationSeconds) * tests + 300);
+            Q_EMIT submitted(m_jobId);
+            Q_EMIT stageChanged(QStringLiteral("running"));
+            m_pollTimer.start(m_pollIntervalMs);
+        });
+    }
+}
+
+void BurninLauncher::pollKubernetes()
+{
+    m_polling = true;
+    auto remaining = std::make_shared<int>(int(m_kubeJobs.size()));
+    for (auto it = m_kubeJobs.constBegin(); it != m_kubeJobs.constEnd(); ++it) {
+        const QString node = it.key();
+        m_kubernetes->logs(it.value(), 100000).then(this, [this, node, remaining](const KubeLogResult &logs) {
+            if (!m_running)
+                return;
+            if (logs.ok) {
+                // Lines come as "[pod/NAME/container] {...}" (kubectl --prefix); the count of
+                // lines already handed on is this node's offset.
+                const QStringList lines = logs.text.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+                for (qsizetype i = m_offsets.value(node); i < lines.size(); ++i) {
+                    QString line = lines[i];
+                    if (line.startsWith(QLatin1Char('[')) && line.indexOf(QLatin1String("] ")) > 0)
+                        line = line.mid(line.indexOf(QLatin1String("] ")) + 2);
+                    if (line.contains(QLatin1String("\"type\":\"summary\"")))
+                        m_nodesDone.insert(node);
+                    Q_EMIT lineReceived(node, line.toUtf8());
+                }
+                m_offsets[node] = qMax<qint64>(m_offsets.value(node), lines.size());
+            }
+            if (--*remaining > 0)
+                return;
+            m_polling = false;
+            const bool allDone = m_nodesDone.size() == m_kubeJobs.size();
+            if (allDone || m_kubeJobsEnded || QDateTime::currentDateTimeUtc() > m_deadline) {
+                m_running = false;
+                Q_EMIT finished(allDone ? QStringLiteral("COMPLETED") : m_kubeJobsEnded ? QStringLiteral("FAILED") : QStringLiteral("TIMEOUT"));
+                return;
+            }
+            // An agent that never started (bad image, no agent in it) writes no summary: every
+            // few polls ask the cluster whether the Jobs ended anyway; the next poll then
+            // reads their last lines and finishes.
+            if (++m_pollCount % 3 == 0) {
+                m_kubernetes->refresh().then(this, [this](const OrchestratorPart &part) {
+                    if (!m_running || !part.error.isEmpty())
+                        return;
+                    int ended = 0;
+                    for (const Job &j : part.jobs)
+                        if (m_kubeJobs.values().contains(j.id) && (j.state == QLatin1String("SUCCEEDED") || j.state == QLatin1String("FAILED")))
+                            ++ended;
+                    m_kubeJobsEnded = ended == m_kubeJobs.size();
+                });
+            }
+            m_pollTimer.start(m_pollIntervalMs);
+        });
+    }
 }
 
 void BurninLauncher::attach(const QString &jobId, const BurninRequest &request)
@@ -184,6 +302,10 @@ void BurninLauncher::poll()
 {
     if (!m_running || m_polling)
         return;
+    if (m_request.kubernetes) {
+        pollKubernetes();
+        return;
+    }
     m_polling = true;
     QString script = BurninJobScript::pollScript(m_request.outputDirectory, m_jobId, m_offsets);
     if (m_request.direct)
@@ -263,6 +385,12 @@ void BurninLauncher::cancel()
     m_pollTimer.stop();
     if (m_jobId.isEmpty())
         return;
+    if (m_request.kubernetes) {
+        for (const QString &job : std::as_const(m_kubeJobs))
+            m_kubernetes->cancel(job);
+        Q_EMIT finished(QStringLiteral("CANCELLED"));
+        return;
+    }
     const QStringList argv = m_request.direct ? QStringList{QStringLiteral("kill"), m_directPid}
                                               : QStringList{QStringLiteral("scancel"), m_jobId};
     m_shell->run(argv).then(this, [this](const CommandResult &r) {

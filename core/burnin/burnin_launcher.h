@@ -5,6 +5,8 @@
 #include <QByteArray>
 #include <QMap>
 #include <QObject>
+#include <QDateTime>
+#include <QSet>
 #include <QTimer>
 
 #include <functional>
@@ -12,6 +14,7 @@
 
 namespace strata {
 
+class KubernetesSource;
 class RemoteShell;
 
 // Runs one burn-in on a cluster: deploys strata-burn over SFTP when the remote copy is
@@ -26,6 +29,8 @@ class BurninLauncher : public QObject
     Q_OBJECT
 public:
     BurninLauncher(std::shared_ptr<RemoteShell> shell, QObject *parent = nullptr);
+    // Kubernetes clusters: Jobs are created and logs read through this source.
+    void setKubernetes(KubernetesSource *kubernetes) { m_kubernetes = kubernetes; }
 
     void start(const BurninRequest &request);
     // Re-attach: the job runs already; nodes and output directory as it was launched with.
@@ -33,6 +38,8 @@ public:
     void cancel();
 
     QString jobId() const { return m_jobId; }
+    // Every job the burn-in runs as (one per node on Kubernetes).
+    QStringList jobIds() const;
     bool isRunning() const { return m_running; }
     void setPollIntervalMs(int ms) { m_pollIntervalMs = ms; }
 
@@ -50,6 +57,8 @@ Q_SIGNALS:
 private:
     void deploy();
     void submit();
+    void submitKubernetes(int gpus);
+    void pollKubernetes();
     void poll();
     void handlePollOutput(const QByteArray &output);
     void fail(const QString &error);
@@ -66,6 +75,12 @@ private:
     int m_pollsAfterEnd = 0;
     QString m_endState;
     QString m_directPid;
+    KubernetesSource *m_kubernetes = nullptr;
+    QMap<QString, QString> m_kubeJobs;      // node -> "namespace/job"
+    QSet<QString> m_nodesDone;              // nodes whose agent wrote its summary
+    QDateTime m_deadline;
+    int m_pollCount = 0;
+    bool m_kubeJobsEnded = false;
 };
 
 } // namespace strata

@@ -20,6 +20,9 @@ struct BurninRequest
     bool drainOnFail = false;
     bool confirmDrainBusyNodes = false; // the person agreed to drain nodes running others' jobs
     bool direct = false;               // run on the SSH host itself, not through Slurm
+    bool kubernetes = false;           // one Job per node, pinned by hostname, results from pod logs
+    QString image;                     // Kubernetes: image whose PATH holds strata-burn
+    QString namespaceName;             // Kubernetes: where the Jobs go (empty: default)
     QString agentLocalPath;            // strata-burn to deploy
     QString agentRemotePath;           // where it lives on the cluster (shared file system)
     QString outputDirectory;           // remote directory for the agent's JSON lines

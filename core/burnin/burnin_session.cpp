@@ -3,6 +3,7 @@
 #include "burnin_history.h"
 #include "burnin_judge.h"
 #include "burnin_launcher.h"
+#include "kubernetes/kubernetes_source.h"
 #include "model/gpu_catalog.h"
 #include "session/cluster_session.h"
 
@@ -18,6 +19,7 @@ BurninSession::BurninSession(ClusterSession *cluster, const QString &historyPath
     : QObject(parent), m_cluster(cluster), m_historyPath(historyPath),
       m_launcher(new BurninLauncher(cluster->shell(), this))
 {
+    m_launcher->setKubernetes(dynamic_cast<KubernetesSource *>(cluster->orchestrator()));
     connect(m_launcher, &BurninLauncher::stageChanged, this, &BurninSession::stageChanged);
     connect(m_launcher, &BurninLauncher::submitted, this, &BurninSession::submitted);
     connect(m_launcher, &BurninLauncher::lineReceived, this, &BurninSession::onLine);
@@ -127,13 +129,13 @@ QString BurninSession::drainReason(const BurninVerdict &verdict, const QString &
 void BurninSession::drainFailedNodes()
 {
     const SnapshotPtr snapshot = m_cluster->latest();
-    const QString burninJob = m_launcher->jobId();
+    const QStringList burninJobs = m_launcher->jobIds();
     QStringList toDrain;
     for (const QString &node : m_verdict.failedNodes()) {
         QStringList others;
         if (snapshot) {
             for (const Job &j : snapshot->jobs)
-                if (j.isRunning() && j.id != burninJob && j.nodes.contains(node))
+                if (j.isRunning() && !burninJobs.contains(j.id) && j.nodes.contains(node))
                     others << QStringLiteral("%1 (%2)").arg(j.id, j.user);
         }
         if (!others.isEmpty() && !m_request.confirmDrainBusyNodes) {

@@ -135,7 +135,7 @@ void TestBurninJudge::capturedRuns_data()
     QTest::newRow("slow gpu-node04 GPU 5")
         << QStringList{"cpu-gpu-node04-inject-slow-5.jsonl"} << QStringList{"gpu-node04=8"} << false
         << QStringList{"gpu-node04"}
-        << QStringList{"gpu-node04 GPU 5 gemm: ", "of the best GPU in this run", "; needs 90%",
+        << QStringList{"gpu-node04 GPU 5 gemm: ", "of the best GPU in this run", "; needs 50%",
                        "gpu-node04 GPU 5 hbm: copy bandwidth "};
     QTest::newRow("fewer GPUs than expected")
         << QStringList{"cpu-gpu-node02-pass.jsonl"} << QStringList{"gpu-node02=10"} << false
