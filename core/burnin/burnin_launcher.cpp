@@ -91,7 +91,8 @@ void BurninLauncher::submitKubernetes(int gpus)
     auto remaining = std::make_shared<int>(int(m_request.nodes.size()));
     for (const QString &node : std::as_const(m_request.nodes)) {
         JobSubmission job;
-        job.name = QStringLiteral("strata-burnin-") + node;
+        // Unique per run: a Job of an earlier burn-in on this node may still exist.
+        job.name = QStringLiteral("strata-burnin-%1-%2").arg(node).arg(QRandomGenerator::global()->bounded(0x100000), 5, 16, QLatin1Char('0'));
         job.partition = m_request.namespaceName;
         job.nodes = 1;
         job.nodeList = {node};

@@ -1,0 +1,141 @@
+// The CLI against a Kubernetes cluster through SSH: the lab's sshd, the real kubectl on the
+// "bastion" (this machine) and the lab's Kubernetes API stand-in, compared with what kubectl
+// itself reports.
+
+#include "../integration/cli_lab.h"
+
+using namespace strata::lab;
+
+class TestCliKubernetes : public QObject
+{
+    Q_OBJECT
+
+    QStringList kube() const
+    {
+        return {QStringLiteral("--kubernetes"), QStringLiteral("--remote-env"), QStringLiteral("KUBECONFIG=") + kubeconfig()};
+    }
+    static QString kubeconfig() { return labDir() + QStringLiteral("/kube/kubeconfig"); }
+    Run strata(const QString &command, const QStringList &args, int timeoutMs = 60000) const
+    {
+        return m_lab.strata(command, kube() + args, timeoutMs);
+    }
+    QString kubectl(const QStringList &args) const
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("KUBECONFIG"), kubeconfig());
+        return QString::fromUtf8(runProcess(QStringLiteral("kubectl"), args, env, 30000).out);
+    }
+    QJsonObject snapshot() const
+    {
+        const Run r = strata(QStringLiteral("snapshot"), {QStringLiteral("--format"), QStringLiteral("json")});
+        return QJsonDocument::fromJson(r.out).object();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QString error;
+        QVERIFY2(m_lab.load(&error), qPrintable(error));
+        QVERIFY2(QFile::exists(kubeconfig()), "the lab wrote no kubeconfig: is the Kubernetes stand-in up?");
+    }
+
+    void cleanup()
+    {
+        for (const QString &job : std::as_const(m_jobs))
+            kubectl({QStringLiteral("delete"), QStringLiteral("job"), QStringLiteral("-n"), QStringLiteral("default"), job, QStringLiteral("--ignore-not-found")});
+        m_jobs.clear();
+        for (const QString &node : std::as_const(m_cordoned))
+            kubectl({QStringLiteral("uncordon"), node});
+        m_cordoned.clear();
+    }
+
+    void nodesWithInstanceTypes()
+    {
+        const QJsonObject s = snapshot();
+        QCOMPARE(s.value(QLatin1String("orchestrator")).toString(), QStringLiteral("kubernetes"));
+        const QJsonArray nodes = s.value(QLatin1String("nodes")).toArray();
+        QCOMPARE(nodes.size(), 4);
+        const QString kubectlNodes = kubectl({QStringLiteral("get"), QStringLiteral("nodes"), QStringLiteral("-L"),
+                                              QStringLiteral("node.kubernetes.io/instance-type"), QStringLiteral("--no-headers")});
+        for (const QJsonValue &v : nodes) {
+            const QJsonObject n = v.toObject();
+            const QString name = n.value(QLatin1String("name")).toString();
+            const QString type = n.value(QLatin1String("instanceType")).toString();
+            QVERIFY2(QRegularExpression(QStringLiteral("(^|\\n)%1\\s.*\\s%2\\s*(\\n|$)").arg(QRegularExpression::escape(name), QRegularExpression::escape(type)))
+                         .match(kubectlNodes).hasMatch(),
+                     qPrintable(name + QLatin1Char(' ') + type + QLatin1String(" not in:\n") + kubectlNodes));
+            QCOMPARE(n.value(QLatin1String("gpuCount")).toInt(), 8);
+            QVERIFY(!n.value(QLatin1String("gpuModel")).toString().isEmpty());
+        }
+    }
+
+    void gpuJobLandsOnItsNodeWithGpusAllocated()
+    {
+        const Run r = strata(QStringLiteral("submit"), {QStringLiteral("--name"), QStringLiteral("llm-train"), QStringLiteral("--image"), QStringLiteral("busybox"),
+                                                        QStringLiteral("--gpus-per-node"), QStringLiteral("4"), QStringLiteral("--nodelist"), QStringLiteral("kube-gpu-02"),
+                                                        QStringLiteral("--wrap"), QStringLiteral("sleep 60"), QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(r.exitCode, 0);
+        const QString id = QJsonDocument::fromJson(r.out).object().value(QLatin1String("jobId")).toString();
+        QVERIFY2(id.startsWith(QLatin1String("default/")), r.out.constData());
+        m_jobs << id.section(QLatin1Char('/'), 1);
+        QJsonObject job, node;
+        QVERIFY(CliLab::waitUntil(20000, [&] {
+            const QJsonObject s = snapshot();
+            job = findById(s.value(QLatin1String("jobs")).toArray(), QStringLiteral("id"), id);
+            node = findById(s.value(QLatin1String("nodes")).toArray(), QStringLiteral("name"), QStringLiteral("kube-gpu-02"));
+            return job.value(QLatin1String("state")).toString() == QLatin1String("RUNNING");
+        }));
+        QCOMPARE(job.value(QLatin1String("nodes")).toArray(), QJsonArray{QStringLiteral("kube-gpu-02")});
+        QCOMPARE(node.value(QLatin1String("gpusAllocated")).toInt(), 4);
+        const QString podNode = kubectl({QStringLiteral("get"), QStringLiteral("pods"), QStringLiteral("-n"), QStringLiteral("default"), QStringLiteral("-l"),
+                                         QStringLiteral("job-name=") + m_jobs.last(), QStringLiteral("-o"), QStringLiteral("jsonpath={.items[0].spec.nodeName}")});
+        QCOMPARE(podNode, QStringLiteral("kube-gpu-02"));
+
+        QCOMPARE(strata(QStringLiteral("cancel"), {id}).exitCode, 0);
+        QVERIFY(CliLab::waitUntil(20000, [&] {
+            return kubectl({QStringLiteral("get"), QStringLiteral("job"), QStringLiteral("-n"), QStringLiteral("default"), m_jobs.last(), QStringLiteral("--ignore-not-found")}).trimmed().isEmpty();
+        }));
+    }
+
+    void cordonAndUncordon()
+    {
+        m_cordoned << QStringLiteral("kube-gpu-04");
+        QCOMPARE(strata(QStringLiteral("drain"), {QStringLiteral("kube-gpu-04"), QStringLiteral("--reason"), QStringLiteral("NVLink errors; RMA ticket 42")}).exitCode, 0);
+        QCOMPARE(kubectl({QStringLiteral("get"), QStringLiteral("node"), QStringLiteral("kube-gpu-04"), QStringLiteral("-o"), QStringLiteral("jsonpath={.spec.unschedulable}")}), QStringLiteral("true"));
+        const QJsonObject node = findById(snapshot().value(QLatin1String("nodes")).toArray(), QStringLiteral("name"), QStringLiteral("kube-gpu-04"));
+        QCOMPARE(node.value(QLatin1String("state")).toString(), QStringLiteral("cordoned"));
+        QCOMPARE(node.value(QLatin1String("reason")).toString(), QStringLiteral("NVLink errors; RMA ticket 42"));
+        QCOMPARE(strata(QStringLiteral("resume"), {QStringLiteral("kube-gpu-04")}).exitCode, 0);
+        QCOMPARE(kubectl({QStringLiteral("get"), QStringLiteral("node"), QStringLiteral("kube-gpu-04"), QStringLiteral("-o"), QStringLiteral("jsonpath={.spec.unschedulable}")}), QString());
+    }
+
+    void burninJobOnSelectedNode()
+    {
+        m_cordoned << QStringLiteral("kube-gpu-03");
+        const Run r = strata(QStringLiteral("burnin"), {QStringLiteral("--nodes"), QStringLiteral("kube-gpu-01,kube-gpu-03"), QStringLiteral("--image"), QStringLiteral("strata/burn:lab"),
+                                                        QStringLiteral("--backend"), QStringLiteral("cpu"), QStringLiteral("--duration"), QStringLiteral("2s"),
+                                                        QStringLiteral("--inject"), QStringLiteral("kube-gpu-03=bitflip:1"), QStringLiteral("--drain-on-fail"),
+                                                        QStringLiteral("--history"), QDir::tempPath() + QStringLiteral("/strata-kube-burnin-test.sqlite"),
+                                                        QStringLiteral("--format"), QStringLiteral("json")}, 120000);
+        const QJsonObject v = QJsonDocument::fromJson(r.out).object();
+        for (const QString &id : v.value(QLatin1String("jobId")).toString().split(QLatin1Char(','), Qt::SkipEmptyParts))
+            m_jobs << id.section(QLatin1Char('/'), 1);
+        QVERIFY2(r.exitCode == 1, r.err.constData());
+        QCOMPARE(m_jobs.size(), 2);
+        QCOMPARE(v.value(QLatin1String("failedNodes")).toArray(), QJsonArray{QStringLiteral("kube-gpu-03")});
+        QCOMPARE(v.value(QLatin1String("drained")).toArray(), QJsonArray{QStringLiteral("kube-gpu-03")});
+        QCOMPARE(v.value(QLatin1String("gpus")).toArray().size(), 16);
+        QCOMPARE(kubectl({QStringLiteral("get"), QStringLiteral("node"), QStringLiteral("kube-gpu-03"), QStringLiteral("-o"), QStringLiteral("jsonpath={.spec.unschedulable}")}), QStringLiteral("true"));
+        const QString reason = kubectl({QStringLiteral("get"), QStringLiteral("node"), QStringLiteral("kube-gpu-03"), QStringLiteral("-o"), QStringLiteral("jsonpath={.metadata.annotations.strata\\.io/drain-reason}")});
+        QVERIFY2(reason.contains(QLatin1String("kube-gpu-03 GPU 1 gemm")), qPrintable(reason));
+        QCOMPARE(kubectl({QStringLiteral("get"), QStringLiteral("node"), QStringLiteral("kube-gpu-01"), QStringLiteral("-o"), QStringLiteral("jsonpath={.spec.unschedulable}")}), QString());
+    }
+
+private:
+    CliLab m_lab;
+    QStringList m_jobs;
+    QStringList m_cordoned;
+};
+
+QTEST_GUILESS_MAIN(TestCliKubernetes)
+#include "tst_cli_kubernetes.moc"
