@@ -19,6 +19,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QFutureWatcher>
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
@@ -483,10 +484,15 @@ void MainWindow::runAction(const QString &what, const QFuture<ActionResult> &fut
     ++m_actionsRunning;
     m_log->append(LogPanel::Level::Info, what);
     statusBar()->showMessage(what, 5000);
-    QFuture<ActionResult>(future).then(this, [this](const ActionResult &) {
+    // A watcher, not QFuture::then(): a future holds one continuation only, and the session
+    // already hangs its own (actionFinished, the refresh after an action) on this one.
+    auto *watcher = new QFutureWatcher<ActionResult>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
         --m_actionsRunning;
         updateStatus();
+        watcher->deleteLater();
     });
+    watcher->setFuture(future);
     updateStatus();
 }
 

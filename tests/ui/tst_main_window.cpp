@@ -74,12 +74,15 @@ ClusterSnapshot labLikeCluster()
 template <typename T>
 T *waitForDialog(QWidget *parent)
 {
+    // The visible one: an earlier dialog of the same kind may still await its deleteLater.
     T *dialog = nullptr;
-    const bool found = QTest::qWaitFor([&] {
-        dialog = parent->findChild<T *>();
-        return dialog && dialog->isVisible();
+    QTest::qWaitFor([&] {
+        for (T *candidate : parent->findChildren<T *>())
+            if (candidate->isVisible())
+                dialog = candidate;
+        return dialog != nullptr;
     }, 5000);
-    return found ? dialog : nullptr;
+    return dialog;
 }
 
 QPushButton *buttonNamed(QWidget *dialog, const QString &objectName)
