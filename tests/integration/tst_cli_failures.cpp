@@ -4,6 +4,7 @@
 #include "cli_lab.h"
 
 #include <QFileInfo>
+#include <QTcpServer>
 #include <QTemporaryDir>
 
 using namespace strata;
@@ -17,6 +18,7 @@ private Q_SLOTS:
     void initTestCase();
     void cleanup();
     void sshdStoppedFailsFast();
+    void silentHostHitsConnectTimeout();
     void changedHostKeyIsRefused();
     void unknownHostKeyNeedsConsent();
     void slurmctldStoppedShowsSlurmsError();
@@ -72,6 +74,21 @@ void TestCliFailures::sshdStoppedFailsFast()
         QVERIFY2(r.err.contains("127.0.0.1") && r.err.contains("cannot connect"), r.err.constData());
         QVERIFY(r.out.isEmpty());
     }
+}
+
+void TestCliFailures::silentHostHitsConnectTimeout()
+{
+    // A port that accepts TCP but never says a word (a hung sshd, a firewall that swallows):
+    // the connect timeout must end the wait. The kernel completes the handshake from the
+    // listen backlog; nothing here ever answers.
+    QTcpServer silent;
+    QVERIFY(silent.listen(QHostAddress::LocalHost));
+    const QString target = QStringLiteral("root@127.0.0.1:%1").arg(silent.serverPort());
+    const Run r = m_lab.strata(QStringLiteral("snapshot"), {"--ssh", target, "--connect-timeout", "3"}, 30000);
+    QVERIFY(r.finished);
+    QVERIFY2(r.exitCode != 0 && r.exitCode != -1, r.err.constData());
+    QVERIFY2(r.elapsedMs >= 2500 && r.elapsedMs < 10000, qPrintable(QStringLiteral("took %1 ms").arg(r.elapsedMs)));
+    QVERIFY2(r.err.contains(target.section('@', 1).toUtf8()), r.err.constData());
 }
 
 void TestCliFailures::changedHostKeyIsRefused()
