@@ -30,6 +30,7 @@ const QCommandLineOption kOutputDir{QStringLiteral("output-dir"), QStringLiteral
 const QCommandLineOption kHistory{QStringLiteral("history"), QStringLiteral("Burn-in history database (default ~/.local/share/strata/burnin.sqlite)."), QStringLiteral("file")};
 const QCommandLineOption kAttach{QStringLiteral("attach"), QStringLiteral("Follow a burn-in job that is already running."), QStringLiteral("job")};
 const QCommandLineOption kBurnImage{QStringLiteral("image"), QStringLiteral("Kubernetes: image containing strata-burn (default: the profile's)."), QStringLiteral("image")};
+const QCommandLineOption kReservation{QStringLiteral("reservation"), QStringLiteral("Slurm reservation to run in (e.g. a maintenance reservation of drained nodes)."), QStringLiteral("name")};
 const QCommandLineOption kPartition{QStringLiteral("partition"), QStringLiteral("Partition for the burn-in job."), QStringLiteral("name")};
 
 void err(const QString &text)
@@ -118,7 +119,7 @@ QString verdictToText(const BurninVerdict &v, const QString &jobId, const QStrin
 void BurninCommand::addOptions(QCommandLineParser &parser)
 {
     parser.addOptions({kNodes, kTests, kDuration, kBackend, kInject, kDrainOnFail, kYes, kDirect, kAgentBinary,
-                       kOutputDir, kHistory, kAttach, kPartition, kBurnImage});
+                       kOutputDir, kHistory, kAttach, kPartition, kBurnImage, kReservation});
 }
 
 QString BurninCommand::localAgentPath(const QCommandLineParser &parser)
@@ -168,6 +169,7 @@ int BurninCommand::run(QCoreApplication &app, QCommandLineParser &parser, const 
     request.confirmDrainBusyNodes = parser.isSet(kYes);
     request.direct = parser.isSet(kDirect);
     request.partition = parser.value(kPartition);
+    request.reservation = parser.value(kReservation);
     request.agentRemotePath = profile.burninAgentPath;
     request.outputDirectory = parser.value(kOutputDir);
     request.agentLocalPath = localAgentPath(parser);
@@ -222,6 +224,16 @@ int BurninCommand::run(QCoreApplication &app, QCommandLineParser &parser, const 
                 const Node *node = snapshot->node(n);
                 if (!node && !request.direct) {
                     err(QStringLiteral("strata: no node \"%1\" in the cluster").arg(n));
+                    app.quit();
+                    return;
+                }
+                // Slurm starts nothing on a drained or down node: say so now instead of
+                // leaving the burn-in pending without end.
+                if (node && node->isUnavailable() && snapshot->orchestrator == QLatin1String("slurm")
+                    && request.reservation.isEmpty() && !parser.isSet(kAttach)) {
+                    err(QStringLiteral("strata: %1 is %2%3: Slurm will not start the burn-in there; resume it "
+                                       "(strata resume %1) or run in a maintenance reservation (--reservation)")
+                            .arg(n, node->state, node->reason.isEmpty() ? QString() : QStringLiteral(" (") + node->reason + QLatin1Char(')')));
                     app.quit();
                     return;
                 }

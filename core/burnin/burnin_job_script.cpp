@@ -49,6 +49,8 @@ QStringList sbatchArguments(const BurninRequest &request, int gpusPerNode, QStri
         argv << QStringLiteral("--gres=gpu:%1").arg(gpusPerNode); // all of them: cgroups may hide the rest
     if (!request.partition.isEmpty())
         argv << QStringLiteral("--partition=") + request.partition;
+    if (!request.reservation.isEmpty())
+        argv << QStringLiteral("--reservation=") + request.reservation;
     return argv;
 }
 

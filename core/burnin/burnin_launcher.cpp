@@ -313,7 +313,7 @@ void BurninLauncher::poll()
         script += QStringLiteral("if kill -0 %1 2>/dev/null; then echo '@@strata-state RUNNING'; else echo '@@strata-state COMPLETED'; fi\n")
                       .arg(m_directPid);
     else
-        script += QStringLiteral("echo \"@@strata-state $(squeue -h -t all -j %1 -o %T 2>/dev/null)\"\n").arg(m_jobId);
+        script += QStringLiteral("echo \"@@strata-state $(squeue -h -t all -j %1 -o '%T %r' 2>/dev/null)\"\n").arg(m_jobId);
     m_shell->runScript(script.toUtf8()).then(this, [this](const CommandResult &r) {
         m_polling = false;
         if (!m_running)
@@ -339,7 +339,13 @@ void BurninLauncher::handlePollOutput(const QByteArray &output)
         const QByteArray header = output.mid(pos, eol - pos);
         pos = eol + 1;
         if (header.startsWith("@@strata-state")) {
-            state = QString::fromUtf8(header.mid(15)).trimmed();
+            const QString words = QString::fromUtf8(header.mid(15)).trimmed();
+            state = words.section(QLatin1Char(' '), 0, 0);
+            const QString reason = words.section(QLatin1Char(' '), 1);
+            if (state == QLatin1String("PENDING") && reason != m_pendingReason) {
+                m_pendingReason = reason;
+                Q_EMIT stageChanged(QStringLiteral("pending in Slurm: %1").arg(reason));
+            }
             continue;
         }
         if (!header.startsWith("@@strata-file "))

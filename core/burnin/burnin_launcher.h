@@ -75,6 +75,7 @@ private:
     int m_pollsAfterEnd = 0;
     QString m_endState;
     QString m_directPid;
+    QString m_pendingReason;
     KubernetesSource *m_kubernetes = nullptr;
     QMap<QString, QString> m_kubeJobs;      // node -> "namespace/job"
     QSet<QString> m_nodesDone;              // nodes whose agent wrote its summary

@@ -17,6 +17,7 @@ struct BurninRequest
     QMap<QString, QString> injectByNode; // self-test faults: node -> "bitflip", "slow", "bitflip:3"
     QMap<QString, int> gpusByNode;     // expected GPU count per node (from the snapshot)
     QString partition;                 // empty: the default partition
+    QString reservation;               // Slurm maintenance reservation holding drained nodes
     bool drainOnFail = false;
     bool confirmDrainBusyNodes = false; // the person agreed to drain nodes running others' jobs
     bool direct = false;               // run on the SSH host itself, not through Slurm

@@ -25,6 +25,7 @@ private Q_SLOTS:
 
     void injectedBitflipDrainsOnlyTheFaultyNode()
     {
+        m_lab.rememberDrained(QStringLiteral("gpu-node01")); // only if the test fails
         m_lab.rememberDrained(QStringLiteral("gpu-node02"));
         const QString history = m_history.filePath(QStringLiteral("burnin.sqlite"));
         const Run r = m_lab.strata(QStringLiteral("burnin"),
