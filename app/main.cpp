@@ -17,9 +17,12 @@ int main(int argc, char **argv)
         return 0;
     }
     // Debug chatter only when asked for (QT_LOGGING_RULES="strata.*.debug=true").
+    const bool cli = argc > 1 && strata::CliRunner::isSubcommand(QString::fromLocal8Bit(argv[1]));
+    // The CLI reports every failure once, on stderr, itself; its log lines would repeat it.
     if (!qEnvironmentVariableIsSet("QT_LOGGING_RULES"))
-        QLoggingCategory::setFilterRules(QStringLiteral("strata.*.debug=false"));
-    if (argc > 1 && strata::CliRunner::isSubcommand(QString::fromLocal8Bit(argv[1]))) {
+        QLoggingCategory::setFilterRules(cli ? QStringLiteral("strata.*.debug=false\nstrata.*.warning=false")
+                                             : QStringLiteral("strata.*.debug=false"));
+    if (cli) {
         QCoreApplication app(argc, argv);
         QCoreApplication::setApplicationName(QStringLiteral("strata"));
         QCoreApplication::setApplicationVersion(QStringLiteral(STRATA_VERSION));

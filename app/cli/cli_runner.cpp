@@ -63,7 +63,7 @@ int waitForAction(QCoreApplication &app, QFuture<ActionResult> future, bool json
             printOut(r.message + QLatin1Char('\n'));
         }
         if (!r.ok)
-            printErr(QStringLiteral("%1 %2 failed: %3").arg(r.action, r.target, r.message));
+            printErr(QStringLiteral("%1%2 failed: %3").arg(r.action, r.target.isEmpty() ? QString() : QLatin1Char(' ') + r.target, r.message));
         exitCode = r.ok ? 0 : 1;
         app.quit();
     });
