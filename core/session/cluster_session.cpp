@@ -204,40 +204,35 @@ void ClusterSession::publish()
     Q_EMIT snapshotReady(m_latest);
 }
 
-void ClusterSession::watchAction(const QFuture<ActionResult> &future)
+QFuture<ActionResult> ClusterSession::watchAction(const QFuture<ActionResult> &future)
 {
-    QFuture<ActionResult>(future).then(this, [this](const ActionResult &result) {
+    // A QFuture holds one continuation: hand callers the continuation's own future, so their
+    // .then() comes after ours instead of replacing it.
+    return QFuture<ActionResult>(future).then(this, [this](const ActionResult &result) {
         Q_EMIT actionFinished(result);
         refreshNow();
+        return result;
     });
 }
 
 QFuture<ActionResult> ClusterSession::submit(const JobSubmission &submission)
 {
-    QFuture<ActionResult> f = m_orchestrator->submit(submission);
-    watchAction(f);
-    return f;
+    return watchAction(m_orchestrator->submit(submission));
 }
 
 QFuture<ActionResult> ClusterSession::cancel(const QString &jobId)
 {
-    QFuture<ActionResult> f = m_orchestrator->cancel(jobId);
-    watchAction(f);
-    return f;
+    return watchAction(m_orchestrator->cancel(jobId));
 }
 
 QFuture<ActionResult> ClusterSession::drain(const QStringList &nodes, const QString &reason)
 {
-    QFuture<ActionResult> f = m_orchestrator->drain(nodes, reason);
-    watchAction(f);
-    return f;
+    return watchAction(m_orchestrator->drain(nodes, reason));
 }
 
 QFuture<ActionResult> ClusterSession::resume(const QStringList &nodes)
 {
-    QFuture<ActionResult> f = m_orchestrator->resume(nodes);
-    watchAction(f);
-    return f;
+    return watchAction(m_orchestrator->resume(nodes));
 }
 
 } // namespace strata

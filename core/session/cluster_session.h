@@ -71,7 +71,7 @@ private:
     void finishRefresh(const OrchestratorPart &part);
     void finishMetrics(const MetricsPart &part);
     void partDone();
-    void watchAction(const QFuture<ActionResult> &future);
+    QFuture<ActionResult> watchAction(const QFuture<ActionResult> &future);
 
     void publish();
     SourceStatus &status(const QString &source);
