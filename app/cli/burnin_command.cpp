@@ -1,5 +1,7 @@
 #include "burnin_command.h"
 
+#include "cli/cli_output.h"
+
 #include "burnin/burnin_session.h"
 #include "model/snapshot_json.h"
 #include "session/cluster_session.h"
@@ -35,16 +37,12 @@ const QCommandLineOption kPartition{QStringLiteral("partition"), QStringLiteral(
 
 void err(const QString &text)
 {
-    const QByteArray bytes = text.toUtf8() + '\n';
-    fwrite(bytes.constData(), 1, size_t(bytes.size()), stderr);
-    fflush(stderr);
+    CliOutput::line(text);
 }
 
 void out(const QString &text)
 {
-    const QByteArray bytes = text.toUtf8();
-    fwrite(bytes.constData(), 1, size_t(bytes.size()), stdout);
-    fflush(stdout);
+    CliOutput::out(text);
 }
 
 int durationSeconds(const QString &text, bool *ok)

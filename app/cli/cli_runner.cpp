@@ -1,6 +1,7 @@
 #include "cli_runner.h"
 
 #include "cli/burnin_command.h"
+#include "cli/cli_output.h"
 #include "cli/metrics_command.h"
 #include "cli/snapshot_text_printer.h"
 #include "model/snapshot_json.h"
@@ -21,15 +22,12 @@ namespace {
 
 void printOut(const QString &text)
 {
-    const QByteArray bytes = text.toUtf8();
-    fwrite(bytes.constData(), 1, size_t(bytes.size()), stdout);
-    fflush(stdout);
+    CliOutput::out(text);
 }
 
 void printErr(const QString &text)
 {
-    const QByteArray bytes = (QStringLiteral("strata: ") + text + QLatin1Char('\n')).toUtf8();
-    fwrite(bytes.constData(), 1, size_t(bytes.size()), stderr);
+    CliOutput::error(text);
 }
 
 const QCommandLineOption kName{QStringLiteral("name"), QStringLiteral("Job name (any characters)."), QStringLiteral("name")};

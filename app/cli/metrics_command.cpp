@@ -1,5 +1,7 @@
 #include "metrics_command.h"
 
+#include "cli/cli_output.h"
+
 #include "prometheus/metric_series_query.h"
 #include "prometheus/prometheus_client.h"
 
@@ -23,9 +25,10 @@ const QCommandLineOption kStep{QStringLiteral("step"), QStringLiteral("Resolutio
 
 void write(FILE *stream, const QString &text)
 {
-    const QByteArray bytes = text.toUtf8();
-    fwrite(bytes.constData(), 1, size_t(bytes.size()), stream);
-    fflush(stream);
+    if (stream == stdout)
+        CliOutput::out(text);
+    else
+        CliOutput::line(text.endsWith(QLatin1Char('\n')) ? text.chopped(1) : text);
 }
 
 QJsonValue sampleValue(double v)
