@@ -44,8 +44,8 @@ ClusterView::ClusterView(QWidget *parent)
         for (int c = 0; c < pixels.size(); ++c)
             view->horizontalHeader()->resizeSection(c, pixels[c]);
     };
-    widths(m_nodesPage->view(), {110, 90, 150, 100, 120, 55, 75, 80, 70, 75, 75, 90, 45});
-    widths(m_jobsPage->view(), {80, 170, 70, 85, 110, 70, 150, 45, 90, 90, 65});
+    widths(m_nodesPage->view(), {110, 95, 150, 100, 120, 55, 75, 80, 70, 75, 75, 90, 45});
+    widths(m_jobsPage->view(), {70, 150, 65, 105, 110, 70, 150, 50, 85, 90, 65});
 
     // The detail pane lives in the window's dock; it is ours because it follows our selection.
     m_details = new QStackedWidget;
@@ -83,7 +83,7 @@ ClusterView::ClusterView(QWidget *parent)
 ClusterView::~ClusterView()
 {
     // The dock holding the detail pane may outlive us; the pane must not.
-    delete m_details;
+    delete m_details.data();
 }
 
 void ClusterView::setSnapshot(const SnapshotPtr &snapshot)

@@ -5,9 +5,10 @@
 #include "models/relations.h"
 #include "models/stack_element.h"
 
+#include <QPointer>
+#include <QStackedWidget>
 #include <QWidget>
 
-class QStackedWidget;
 class QTabWidget;
 
 namespace strata {
@@ -59,7 +60,7 @@ public:
     HeatmapPanel *heatmap() const { return m_heatmap; }
     TablePage *nodesPage() const { return m_nodesPage; }
     TablePage *jobsPage() const { return m_jobsPage; }
-    QStackedWidget *details() const { return m_details; }
+    QStackedWidget *details() const { return m_details.data(); }
     NodeDetailPane *nodeDetail() const { return m_nodeDetail; }
     JobDetailPane *jobDetail() const { return m_jobDetail; }
     NodeTableModel *nodeModel() const { return m_nodeModel; }
@@ -88,7 +89,7 @@ private:
     HeatmapPanel *m_heatmap;
     TablePage *m_nodesPage;
     TablePage *m_jobsPage;
-    QStackedWidget *m_details;
+    QPointer<QStackedWidget> m_details; // lives in the window's dock, which may die first
     QWidget *m_noDetail;
     NodeDetailPane *m_nodeDetail;
     JobDetailPane *m_jobDetail;

@@ -1,5 +1,6 @@
 #include "main_window.h"
 
+#include "charts/prometheus_metric_history.h"
 #include "cluster_view.h"
 #include "dialogs/drain_dialog.h"
 #include "dialogs/host_key_dialog.h"
@@ -65,6 +66,10 @@ MainWindow::MainWindow(ProfileStore *profiles, QWidget *parent)
                 updateStatus();
             });
     connect(m_view, &ClusterView::selectionChanged, this, &MainWindow::updateActions);
+    connect(m_view, &ClusterView::selectionChanged, this, [this](const StackElement &element) {
+        if (element.isValid())
+            m_detailDock->raise();
+    });
     auto *ticker = new QTimer(this);
     ticker->setInterval(1000);
     connect(ticker, &QTimer::timeout, this, &MainWindow::updateStatus);
@@ -84,6 +89,9 @@ MainWindow::~MainWindow()
 {
     if (m_session)
         m_session->stop();
+    // Without an event loop left to run their deleteLater, closed sessions go now.
+    for (const QPointer<ClusterSession> &retired : std::as_const(m_retired))
+        delete retired.data();
 }
 
 QAction *MainWindow::action(const QString &objectName) const
@@ -96,16 +104,20 @@ void MainWindow::buildDocks()
     m_connectionsDock = new QDockWidget(tr("Clusters"), this);
     m_connectionsDock->setObjectName(QStringLiteral("connectionsDock"));
     m_connectionsDock->setWidget(m_connections);
-    addDockWidget(Qt::LeftDockWidgetArea, m_connectionsDock);
+    addDockWidget(Qt::RightDockWidgetArea, m_connectionsDock);
     m_detailDock = new QDockWidget(tr("Details"), this);
     m_detailDock->setObjectName(QStringLiteral("detailDock"));
     m_detailDock->setWidget(m_view->details());
     addDockWidget(Qt::RightDockWidgetArea, m_detailDock);
+    // One column for both at 1280x800, so the tables get the width; picking something raises
+    // Details, connecting raises Clusters. Both can be dragged apart.
+    tabifyDockWidget(m_connectionsDock, m_detailDock);
+    m_connectionsDock->raise();
     m_logDock = new QDockWidget(tr("Log"), this);
     m_logDock->setObjectName(QStringLiteral("logDock"));
     m_logDock->setWidget(m_log);
     addDockWidget(Qt::BottomDockWidgetArea, m_logDock);
-    resizeDocks({m_connectionsDock, m_detailDock}, {250, 330}, Qt::Horizontal);
+    resizeDocks({m_detailDock}, {310}, Qt::Horizontal);
     resizeDocks({m_logDock}, {110}, Qt::Vertical);
 }
 
@@ -313,6 +325,12 @@ void MainWindow::adoptSession(std::unique_ptr<ClusterSession> session)
     m_reportedErrors.clear();
     m_connections->setConnected(s->profile().name);
     m_connections->setSources(displayedSources(nullptr));
+    m_connectionsDock->raise();
+    if (s->profile().hasPrometheus()) {
+        m_ownHistory = std::make_unique<PrometheusMetricHistory>(s->profile());
+        if (!m_historyOverridden)
+            m_history = m_ownHistory.get();
+    }
     m_log->append(LogPanel::Level::Info, tr("Connecting to %1 (%2)").arg(s->profile().name, s->profile().sshTarget()));
     setWindowTitle(tr("%1 \u2014 Strata").arg(s->profile().name));
     updateMetricsAvailability();
@@ -327,13 +345,20 @@ void MainWindow::closeSession()
     const QString name = m_session->profile().name;
     m_session->stop();
     // Later, not now: this may run inside one of the session's own signals.
-    m_session.release()->deleteLater();
+    ClusterSession *closing = m_session.release();
+    m_retired.removeAll(nullptr);
+    m_retired << closing;
+    closing->deleteLater();
     if (m_hostKeyDialog)
         m_hostKeyDialog->reject();
     m_connections->setConnected({});
     m_connections->setMessage(tr("Disconnected from %1.").arg(name));
     m_log->append(LogPanel::Level::Info, tr("Disconnected from %1").arg(name));
     m_view->clear();
+    if (!m_historyOverridden)
+        m_history = nullptr;
+    m_ownHistory.reset();
+    updateMetricsAvailability();
     setWindowTitle(tr("Strata"));
     updateActions();
     updateStatus();
@@ -349,7 +374,8 @@ void MainWindow::showSnapshot(const SnapshotPtr &snapshot)
 
 void MainWindow::setMetricHistory(MetricHistory *history)
 {
-    m_history = history;
+    m_historyOverridden = history != nullptr;
+    m_history = history ? history : m_ownHistory.get();
     updateMetricsAvailability();
 }
 
@@ -362,7 +388,7 @@ void MainWindow::updateMetricsAvailability()
     else if (!hasPrometheus)
         reason = tr("Metrics unavailable: the profile %1 has no Prometheus URL.").arg(m_session->profile().name);
     else
-        reason = tr("Metrics unavailable: this build has no Prometheus range queries yet.");
+        reason = tr("Metrics unavailable.");
     m_view->setMetricHistory(hasPrometheus ? m_history : nullptr, reason);
 }
 
@@ -370,6 +396,16 @@ void MainWindow::onSnapshot(const SnapshotPtr &snapshot)
 {
     m_view->setSnapshot(snapshot);
     m_connections->setSources(displayedSources(snapshot));
+    const SourceStatus *ssh = snapshot->source(QStringLiteral("ssh"));
+    if (ssh && ssh->ok && m_session) {
+        int gpus = 0;
+        for (const Node &n : snapshot->nodes)
+            gpus += n.gpuCount;
+        m_connections->setMessage(tr("Connected to %1: %2 nodes, %3 GPUs.")
+                                      .arg(m_session->profile().name)
+                                      .arg(snapshot->nodes.size())
+                                      .arg(gpus));
+    }
     reportSourceProblems(snapshot);
     updateStatus();
     updateActions();

@@ -48,7 +48,8 @@ public:
     ClusterSession *session() const { return m_session.get(); }
     // Shows a snapshot without a session (benchmarks, screenshots of synthetic clusters).
     void showSnapshot(const SnapshotPtr &snapshot);
-    // Where the detail panes get time series from; null: "metrics unavailable".
+    // Where the detail panes get time series from, instead of the session's Prometheus
+    // (tests); null: back to the session's.
     void setMetricHistory(MetricHistory *history);
 
     const QVector<ClusterProfile> &profiles() const { return m_profiles; }
@@ -97,6 +98,7 @@ private:
     QVector<ClusterProfile> m_profiles;
     SecretStore *m_secrets;
     std::unique_ptr<ClusterSession> m_session;
+    QVector<QPointer<ClusterSession>> m_retired; // closed, awaiting deleteLater
     ClusterView *m_view;
     ConnectionsPanel *m_connections;
     LogPanel *m_log;
@@ -108,7 +110,9 @@ private:
     QLabel *m_statusTiming;
     QPointer<HostKeyDialog> m_hostKeyDialog;
     QPointer<QWidget> m_passphraseDialog;
-    MetricHistory *m_history = nullptr;
+    MetricHistory *m_history = nullptr;         // what the panes use
+    std::unique_ptr<MetricHistory> m_ownHistory; // the session's Prometheus, when it has one
+    bool m_historyOverridden = false;
     DisplayPreferences m_preferences;
     QHash<QString, QString> m_reportedErrors; // source -> last error logged
     int m_actionsRunning = 0;

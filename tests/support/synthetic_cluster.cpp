@@ -145,7 +145,7 @@ ClusterSnapshot SyntheticCluster::generate(const SyntheticClusterOptions &option
     ClusterSnapshot s;
     s.clusterName = options.clusterName;
     s.orchestrator = QStringLiteral("slurm");
-    s.takenAt = QDateTime(QDate(2025, 1, 15), QTime(12, 0), Qt::UTC);
+    s.takenAt = options.takenAt;
     s.metricsAvailable = options.metrics;
 
     Partition batch;

@@ -2,6 +2,7 @@
 
 #include "model/cluster_snapshot.h"
 
+#include <QDateTime>
 #include <QString>
 
 namespace strata {
@@ -16,6 +17,7 @@ struct SyntheticClusterOptions
     double missingMetricsFraction = 0.01; // GPUs the exporter does not see at all
     double busyFraction = 0.85;       // GPUs handed to running jobs
     QString clusterName = QStringLiteral("synthetic");
+    QDateTime takenAt = QDateTime(QDate(2025, 1, 15), QTime(12, 0), Qt::UTC);
 };
 
 // Builds cluster snapshots without a cluster, for tests and benchmarks. Deterministic for a

@@ -76,13 +76,13 @@ T *waitForDialog(QWidget *parent)
 {
     // The visible one: an earlier dialog of the same kind may still await its deleteLater.
     T *dialog = nullptr;
-    QTest::qWaitFor([&] {
+    const bool found = QTest::qWaitFor([&] {
         for (T *candidate : parent->findChildren<T *>())
             if (candidate->isVisible())
                 dialog = candidate;
         return dialog != nullptr;
     }, 5000);
-    return dialog;
+    return found ? dialog : nullptr;
 }
 
 QPushButton *buttonNamed(QWidget *dialog, const QString &objectName)

@@ -1,8 +1,9 @@
 // The window against the lab (scripts/lab up: real Slurm over real SSH): a profile typed into
 // the dialog, the host-key prompt on first connect (an empty known_hosts copy), 4 nodes and
-// 32 GPUs, a job submitted from the dialog, its GPUs highlighted once it runs, cancel, drain
+// 32 GPUs, a node's GPU history from Prometheus, a job submitted from the dialog, its GPUs highlighted once it runs, cancel, drain
 // and resume. Needs STRATA_LAB_DIR; the fixture starts the lab.
 
+#include "charts/gpu_time_series_chart.h"
 #include "cluster_view.h"
 #include "dialogs/drain_dialog.h"
 #include "dialogs/host_key_dialog.h"
@@ -16,6 +17,7 @@
 #include "views/gpu_heatmap_view.h"
 #include "views/heatmap_panel.h"
 #include "views/log_panel.h"
+#include "views/node_detail_pane.h"
 #include "views/stack_overview_view.h"
 #include "views/table_page.h"
 
@@ -49,13 +51,13 @@ T *waitForDialog(QWidget *parent, int timeoutMs = kTimeoutMs)
 {
     // The visible one: an earlier dialog of the same kind may still await its deleteLater.
     T *dialog = nullptr;
-    QTest::qWaitFor([&] {
+    const bool found = QTest::qWaitFor([&] {
         for (T *candidate : parent->findChildren<T *>())
             if (candidate->isVisible())
                 dialog = candidate;
         return dialog != nullptr;
     }, timeoutMs);
-    return dialog;
+    return found ? dialog : nullptr;
 }
 
 } // namespace
@@ -171,6 +173,14 @@ private Q_SLOTS:
         QCOMPARE(names, QStringList({"gpu-node01", "gpu-node02", "gpu-node03", "gpu-node04"}));
         QVERIFY(view()->overview()->totalsText().contains(QStringLiteral("<b>32</b> GPUs")));
         QCOMPARE(m_window->connections()->sourceTree()->topLevelItem(0)->text(1), QStringLiteral("ok"));
+    }
+
+    void nodeChartShowsPrometheusHistory()
+    {
+        view()->select(StackElement::node(QStringLiteral("gpu-node01")));
+        GpuTimeSeriesChart *chart = view()->nodeDetail()->chart();
+        QTRY_VERIFY2_WITH_TIMEOUT(chart->seriesCount() == 8, qPrintable(chart->message()), kTimeoutMs);
+        QVERIFY(chart->message().isEmpty());
     }
 
     void submitAJobFromTheDialog()

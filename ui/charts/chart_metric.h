@@ -21,17 +21,6 @@ struct ChartMetric
         }
         return {};
     }
-    // DCGM field behind the metric, for whoever queries Prometheus.
-    static QString dcgmField(Kind kind)
-    {
-        switch (kind) {
-        case Utilisation: return QStringLiteral("DCGM_FI_DEV_GPU_UTIL");
-        case Temperature: return QStringLiteral("DCGM_FI_DEV_GPU_TEMP");
-        case Power: return QStringLiteral("DCGM_FI_DEV_POWER_USAGE");
-        case Memory: return QStringLiteral("DCGM_FI_DEV_FB_USED");
-        }
-        return {};
-    }
     // Axis maximum; 0 lets the data decide.
     static double axisMax(Kind kind) { return kind == Utilisation ? 100 : 0; }
 };

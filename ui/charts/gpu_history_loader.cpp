@@ -69,7 +69,7 @@ void GpuHistoryLoader::reload()
                 return; // a newer request owns the chart
             for (TimeSeries ts : r.series) {
                 if (prefix)
-                    ts.label = node + QLatin1Char(' ') + ts.label;
+                    ts.label = node + QLatin1Char(':') + ts.label;
                 gathered->series << ts;
             }
             if (!r.error.isEmpty())

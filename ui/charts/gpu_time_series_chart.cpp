@@ -42,6 +42,9 @@ GpuTimeSeriesChart::GpuTimeSeriesChart(QWidget *parent)
     m_message->setAlignment(Qt::AlignCenter);
     m_message->setWordWrap(true);
     m_chart->legend()->setAlignment(Qt::AlignBottom);
+    QFont small = m_chart->legend()->font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    m_chart->legend()->setFont(small);
     m_chart->setMargins(QMargins(2, 2, 2, 2));
     m_view = new QChartView(m_chart, this);
     m_view->setRenderHint(QPainter::Antialiasing);
@@ -106,8 +109,7 @@ void GpuTimeSeriesChart::setSeries(ChartMetric::Kind metric, const QVector<TimeS
     }
     auto *x = new QDateTimeAxis;
     x->setFormat(windowSeconds() > 6 * 3600 ? QStringLiteral("dd hh:mm") : QStringLiteral("hh:mm"));
-    auto *y = new QValueAxis;
-    y->setTitleText(ChartMetric::label(metric));
+    auto *y = new QValueAxis; // its unit is in the metric picker above: no title eats the width
     m_chart->addAxis(x, Qt::AlignBottom);
     m_chart->addAxis(y, Qt::AlignLeft);
     double xMin = std::numeric_limits<double>::max(), xMax = std::numeric_limits<double>::lowest();

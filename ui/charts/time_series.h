@@ -9,7 +9,7 @@ namespace strata {
 // One line of a chart: x is milliseconds since the epoch (UTC), y the value; a NaN y is a gap.
 struct TimeSeries
 {
-    QString label; // "GPU 3", "gpu-node02/1"
+    QString label; // the GPU index, "3"; with several nodes "gpu-node02:3"
     QVector<QPointF> points;
 };
 

@@ -43,6 +43,8 @@ HostKeyDialog::HostKeyDialog(const QString &host, const QString &fingerprint, QW
     refuse->setObjectName(QStringLiteral("refuse"));
     refuse->setDefault(true); // Enter must not trust a key by accident
     layout->addWidget(buttons);
+    refuse->setFocus();
+    setMinimumWidth(qMax(460, print->sizeHint().width() + 40));
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 }

@@ -43,20 +43,24 @@ QVariant InstanceTypeModel::data(const QModelIndex &index, int role) const
     if (!index.isValid() || index.row() >= rowCount())
         return {};
     const InstanceGroup &g = group(index.row());
+    const GpuSpec *spec = GpuCatalog::builtIn().gpu(g.gpuModel);
     if (role == KeyRole)
         return g.instanceType;
+    if (role == Qt::ToolTipRole && spec)
+        return tr("%1: %2 \u00d7 %3 (%4), %5 PF BF16 and %6 GiB %7 per GPU")
+            .arg(g.instanceType).arg(g.gpuCount / qMax(1, g.nodeCount)).arg(spec->name)
+            .arg(spec->architecture).arg(spec->bf16PetaFlops).arg(spec->hbmGiB).arg(spec->hbmType);
     if (role == Qt::TextAlignmentRole && index.column() >= Nodes)
         return int(Qt::AlignRight | Qt::AlignVCenter);
     if (role != Qt::DisplayRole)
         return {};
-    const GpuSpec *spec = GpuCatalog::builtIn().gpu(g.gpuModel);
     switch (index.column()) {
     case Type: return g.instanceType;
     case GpuModel: return g.gpuModel.isEmpty() ? UnitFormatter::dash() : g.gpuModel;
     case Nodes: return g.nodeCount;
     case Gpus: return g.gpuCount;
     case Bf16PetaFlops: return spec ? QString::number(spec->bf16PetaFlops, 'f', 3) : UnitFormatter::dash();
-    case HbmGiB: return spec ? QStringLiteral("%1 GiB %2").arg(spec->hbmGiB).arg(spec->hbmType) : UnitFormatter::dash();
+    case HbmGiB: return spec ? QStringLiteral("%1 GiB").arg(spec->hbmGiB) : UnitFormatter::dash();
     case TotalPetaFlops:
         return spec ? QString::number(spec->bf16PetaFlops * g.gpuCount, 'f', 1) : UnitFormatter::dash();
     }
@@ -72,7 +76,7 @@ QVariant InstanceTypeModel::headerData(int section, Qt::Orientation orientation,
     case GpuModel: return tr("GPU");
     case Nodes: return tr("Nodes");
     case Gpus: return tr("GPUs");
-    case Bf16PetaFlops: return tr("BF16 PF/GPU");
+    case Bf16PetaFlops: return tr("PF/GPU");
     case HbmGiB: return tr("HBM/GPU");
     case TotalPetaFlops: return tr("BF16 PF total");
     }

@@ -30,7 +30,7 @@ GpuHeatmapView::GpuHeatmapView(QWidget *parent) : QAbstractScrollArea(parent)
 
 QSize GpuHeatmapView::sizeHint() const
 {
-    return {blockWidth() * 2, rowHeight() * 20};
+    return {m_showValues ? blockWidth() * 2 : oneColumnWidth(), rowHeight() * 20};
 }
 
 void GpuHeatmapView::setSnapshot(const SnapshotPtr &snapshot)
@@ -86,6 +86,11 @@ void GpuHeatmapView::setCellSize(const QSize &size, bool showValues)
     m_showValues = showValues;
     relayout();
     viewport()->update();
+}
+
+int GpuHeatmapView::oneColumnWidth() const
+{
+    return blockWidth() + verticalScrollBar()->sizeHint().width() + 2 * frameWidth() + 4;
 }
 
 int GpuHeatmapView::blockWidth() const

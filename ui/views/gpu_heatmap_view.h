@@ -37,6 +37,8 @@ public:
     std::optional<QColor> fillColor(const Node &node, const Gpu &gpu) const;
     void scrollToNode(const QString &node);
     int columns() const { return m_columns; }
+    // The width that shows one column of nodes whole, scroll bar and frame included.
+    int oneColumnWidth() const;
 
     QSize sizeHint() const override;
 

@@ -14,7 +14,7 @@ namespace strata {
 
 LayerPanel::LayerPanel(const QString &title, StackElement::Layer layer, SnapshotRowModel *model,
                        const QList<int> &columns, QWidget *parent)
-    : QWidget(parent), m_title(title), m_layer(layer), m_header(new QLabel(this)),
+    : QWidget(parent), m_title(title), m_columns(columns), m_layer(layer), m_header(new QLabel(this)),
       m_view(new QTableView(this)), m_delegate(new HighlightDelegate(this)), m_model(model),
       m_proxy(new SnapshotFilterProxyModel(model, this))
 {
@@ -57,6 +57,12 @@ LayerPanel::LayerPanel(const QString &title, StackElement::Layer layer, Snapshot
     connect(m_view, &QAbstractItemView::clicked, this, [this](const QModelIndex &index) {
         Q_EMIT picked(StackElement{m_layer, index.data(SnapshotRowModel::KeyRole).toString(), -1});
     });
+}
+
+void LayerPanel::setColumnWidths(const QList<int> &widths)
+{
+    for (int i = 0; i < widths.size() && i < m_columns.size(); ++i)
+        m_view->horizontalHeader()->resizeSection(m_columns[i], widths[i]);
 }
 
 void LayerPanel::setSubtitle(const QString &text)

@@ -26,6 +26,7 @@ public:
     QTableView *view() const { return m_view; }
     StackElement::Layer layer() const { return m_layer; }
     void setSubtitle(const QString &text);
+    void setColumnWidths(const QList<int> &widths); // for the shown columns, in order
     // Highlights the related keys and scrolls the first of them into view.
     void showRelated(const QSet<QString> &keys, bool active);
     void clearSelection();
@@ -35,6 +36,7 @@ Q_SIGNALS:
 
 private:
     QString m_title;
+    QList<int> m_columns;
     StackElement::Layer m_layer;
     QLabel *m_header;
     QTableView *m_view;

@@ -43,6 +43,9 @@ NodeDetailPane::NodeDetailPane(QWidget *parent)
     m_gpus->setColumnCount(6);
     m_gpus->setHorizontalHeaderLabels({tr("GPU"), tr("Util"), tr("Temp"), tr("Power"), tr("Memory"), tr("Job")});
     m_gpus->verticalHeader()->hide();
+    m_gpus->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_gpus->verticalHeader()->setDefaultSectionSize(m_gpus->fontMetrics().height() + 4);
+    m_gpus->setMinimumHeight((m_gpus->fontMetrics().height() + 4) * 9 + 6); // 8 GPUs and the header
     m_gpus->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_gpus->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_gpus->horizontalHeader()->setStretchLastSection(true);

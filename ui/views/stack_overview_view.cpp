@@ -9,6 +9,8 @@
 #include "models/partition_model.h"
 #include "models/snapshot_row_model.h"
 
+#include "model/gpu_catalog.h"
+
 #include <QHeaderView>
 #include <QLabel>
 #include <QSplitter>
@@ -46,6 +48,7 @@ StackOverviewView::StackOverviewView(InstanceTypeModel *instanceTypes, NodeTable
     gpuLayout->setContentsMargins(0, 0, 0, 0);
     gpuLayout->setSpacing(2);
     m_gpuHeader = new QLabel(tr("GPUs"), gpuBox);
+    m_gpuHeader->setWordWrap(true);
     QFont bold = m_gpuHeader->font();
     bold.setBold(true);
     m_gpuHeader->setFont(bold);
@@ -56,18 +59,19 @@ StackOverviewView::StackOverviewView(InstanceTypeModel *instanceTypes, NodeTable
     gpuLayout->addWidget(m_gpuHeader);
     gpuLayout->addWidget(m_gpus, 1);
     m_partitions = new LayerPanel(tr("Partitions"), L::Partition, partitions,
-                                  {PartitionModel::Name, PartitionModel::Gpus,
-                                   PartitionModel::JobsRunning, PartitionModel::JobsPending},
+                                  {PartitionModel::Name, PartitionModel::Gpus, PartitionModel::JobsRunning},
                                   layers);
     m_jobs = new LayerPanel(tr("Jobs"), L::Job, jobs,
-                            {JobTableModel::Id, JobTableModel::User, JobTableModel::State,
-                             JobTableModel::Gpus},
-                            layers);
-    layers->setStretchFactor(0, 3);
-    layers->setStretchFactor(1, 2);
-    layers->setStretchFactor(2, 3);
-    layers->setStretchFactor(3, 2);
-    layers->setStretchFactor(4, 3);
+                            {JobTableModel::Id, JobTableModel::User, JobTableModel::State}, layers);
+    // Wide enough at 1280x800 for each layer's key column; the splitter keeps the ratios.
+    m_layers = layers;
+    for (int i : {0, 1, 3, 4})
+        layers->setStretchFactor(i, i == 0 || i == 4 ? 3 : 2);
+    layers->setStretchFactor(2, 0);
+    m_instanceTypes->setColumnWidths({104, 44, 44, 46});
+    m_nodes->setColumnWidths({105});
+    m_partitions->setColumnWidths({80, 45});
+    m_jobs->setColumnWidths({62, 58});
 
     auto *bottom = new QWidget(vertical);
     auto *bottomLayout = new QVBoxLayout(bottom);
@@ -122,19 +126,40 @@ LayerPanel *StackOverviewView::panel(StackElement::Layer layer) const
 void StackOverviewView::setSnapshot(const SnapshotPtr &snapshot, const ClusterSnapshot::Totals &t)
 {
     m_gpus->setSnapshot(snapshot);
+    // The GPU layer shows whole nodes (every GPU of one) whatever the splitter does.
+    const int gpus = m_gpus->oneColumnWidth();
+    m_gpus->parentWidget()->setMinimumWidth(gpus);
+    if (!m_sized && m_layers->width() > 600) {
+        // First sizes once the real width is known: the key columns of every layer visible at
+        // 1280x800. Later the person's splitter positions rule (and are remembered).
+        m_sized = true;
+        const int rest = m_layers->width() - gpus;
+        m_layers->setSizes({rest * 35 / 100, rest * 15 / 100, gpus, rest * 16 / 100, rest * 34 / 100});
+    }
     const QLocale locale;
+    // The catalog's peak figures, summed over the instance layer.
+    double petaFlops = 0, hbmGiB = 0;
+    for (const InstanceGroup &g : snapshot->instanceGroups)
+        if (const GpuSpec *spec = GpuCatalog::builtIn().gpu(g.gpuModel)) {
+            petaFlops += spec->bf16PetaFlops * g.gpuCount;
+            hbmGiB += spec->hbmGiB * g.gpuCount;
+        }
+    const QString capacity = petaFlops > 0 ? tr(" (%1 PF BF16 peak, %2 TiB HBM)")
+                                                 .arg(locale.toString(petaFlops, 'f', 1),
+                                                      locale.toString(hbmGiB / 1024, 'f', 1))
+                                           : QString();
     m_totals->setText(
-        tr("<b>%1</b> nodes \u00b7 <b>%2</b> GPUs: %3 busy, %4 idle, %5 down or drained \u00b7 "
+        tr("<b>%1</b> nodes \u00b7 <b>%2</b> GPUs%11: %3 busy, %4 idle, %5 down or drained \u00b7 "
            "jobs: <b>%6</b> running, <b>%7</b> pending, %8 other \u00b7 findings: %9 critical, %10 warning")
             .arg(locale.toString(t.nodes), locale.toString(t.gpus), locale.toString(t.gpusBusy),
                  locale.toString(t.gpusIdle), locale.toString(t.gpusUnavailable),
                  locale.toString(t.jobsRunning), locale.toString(t.jobsPending),
                  locale.toString(t.jobsOther), locale.toString(t.findingsCritical))
-            .arg(locale.toString(t.findingsWarning)));
+            .arg(locale.toString(t.findingsWarning), capacity));
     m_instanceTypes->setSubtitle(locale.toString(snapshot->instanceGroups.size()));
     m_nodes->setSubtitle(locale.toString(t.nodes));
-    m_gpuHeader->setText(tr("GPUs \u00b7 %1 (blue in use, green free, red out of service)")
-                             .arg(locale.toString(t.gpus)));
+    m_gpuHeader->setText(tr("GPUs \u00b7 %1").arg(locale.toString(t.gpus)));
+    m_gpuHeader->setToolTip(tr("blue: in use, green: free, red: node out of service"));
     m_partitions->setSubtitle(locale.toString(snapshot->partitions.size()));
     m_jobs->setSubtitle(locale.toString(snapshot->jobs.size()));
     m_findingsHeader->setText(tr("Health findings \u00b7 %1").arg(snapshot->findings.size()));

@@ -8,6 +8,7 @@
 #include <QWidget>
 
 class QLabel;
+class QSplitter;
 class QTableView;
 
 namespace strata {
@@ -44,6 +45,8 @@ Q_SIGNALS:
     void picked(const strata::StackElement &element);
 
 private:
+    QSplitter *m_layers = nullptr;
+    bool m_sized = false;
     LayerPanel *m_instanceTypes;
     LayerPanel *m_nodes;
     GpuHeatmapView *m_gpus;

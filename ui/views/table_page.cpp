@@ -86,6 +86,13 @@ TablePage::TablePage(SnapshotRowModel *model, const QString &noun, bool userFilt
             [this](const QModelIndex &current) {
                 Q_EMIT currentKeyChanged(current.data(SnapshotRowModel::KeyRole).toString());
             });
+    // After a sort the rows move under a fixed scroll position: bring the current one back.
+    connect(m_view->horizontalHeader(), &QHeaderView::sortIndicatorChanged, this, [this] {
+        QTimer::singleShot(0, this, [this] {
+            if (m_view->currentIndex().isValid())
+                m_view->scrollTo(m_view->currentIndex(), QAbstractItemView::PositionAtCenter);
+        });
+    });
     connect(m_view, &QAbstractItemView::activated, this, [this](const QModelIndex &index) {
         Q_EMIT activated(index.data(SnapshotRowModel::KeyRole).toString());
     });

@@ -1,0 +1,197 @@
+// strata_ui_screenshots: shows the real MainWindow at 1280x800 and saves PNGs of its views.
+//   --synthetic            a synthetic 2,000-node cluster (default)
+//   --lab DIR              the running lab (DIR/connect.args), through a real ClusterSession
+//   --out DIR              where the PNGs go (default docs/screenshots)
+//   --hold-ms N            then keep the window up N ms and print READY (for a screen grab)
+// Run by scripts/screenshots, offscreen or under Xvfb.
+
+#include "cluster_view.h"
+#include "dialogs/host_key_dialog.h"
+#include "dialogs/profile_dialog.h"
+#include "dialogs/submit_job_dialog.h"
+#include "lab_profile.h"
+#include "main_window.h"
+#include "models/job_table_model.h"
+#include "synthetic_cluster.h"
+#include "views/table_page.h"
+
+#include "session/cluster_session.h"
+#include "session/profile_store.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QEventLoop>
+#include <QHeaderView>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTimer>
+
+#include <cstdio>
+
+using namespace strata;
+
+namespace {
+
+void spin(int ms)
+{
+    QEventLoop loop;
+    QTimer::singleShot(ms, &loop, &QEventLoop::quit);
+    loop.exec();
+}
+
+bool waitFor(const std::function<bool()> &condition, int timeoutMs)
+{
+    for (int waited = 0; waited < timeoutMs; waited += 50) {
+        if (condition())
+            return true;
+        spin(50);
+    }
+    return condition();
+}
+
+class Shooter
+{
+public:
+    explicit Shooter(const QString &dir) : m_dir(dir) { QDir().mkpath(dir); }
+    void save(QWidget *widget, const QString &name)
+    {
+        spin(250);
+        const QString path = QDir(m_dir).filePath(name + QStringLiteral(".png"));
+        if (!widget->grab().save(path))
+            std::fprintf(stderr, "screenshots: cannot write %s\n", qPrintable(path));
+        else
+            std::printf("%s\n", qPrintable(path));
+    }
+
+private:
+    QString m_dir;
+};
+
+QString pickRunningJob(const ClusterView *view, int minGpus)
+{
+    const SnapshotPtr s = view->snapshot();
+    if (!s)
+        return {};
+    QString best;
+    for (const Job &j : s->jobs)
+        if (j.isRunning() && j.gpuCountHeld() >= minGpus)
+            best = j.id;
+    return best;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QApplication app(argc, argv);
+    QStandardPaths::setTestModeEnabled(true);
+    QCommandLineParser parser;
+    parser.addHelpOption();
+    QCommandLineOption labOption(QStringLiteral("lab"), QStringLiteral("lab directory"), QStringLiteral("dir"));
+    QCommandLineOption outOption(QStringLiteral("out"), QStringLiteral("output directory"), QStringLiteral("dir"),
+                                 QStringLiteral("docs/screenshots"));
+    QCommandLineOption prefixOption(QStringLiteral("prefix"), QStringLiteral("file name prefix"), QStringLiteral("text"));
+    QCommandLineOption holdOption(QStringLiteral("hold-ms"),
+                                  QStringLiteral("afterwards keep the window up this long (for a screen grab), printing READY"),
+                                  QStringLiteral("ms"), QStringLiteral("0"));
+    parser.addOptions({labOption, outOption, prefixOption, holdOption});
+    parser.process(app);
+    const bool lab = parser.isSet(labOption);
+    const QString prefix = parser.isSet(prefixOption) ? parser.value(prefixOption)
+                                                      : (lab ? QStringLiteral("lab-") : QStringLiteral("synthetic-"));
+    Shooter shoot(parser.value(outOption));
+
+    QTemporaryDir dir;
+    ProfileStore store(dir.filePath(QStringLiteral("clusters.json")));
+    ClusterProfile profile;
+    if (lab) {
+        QString error;
+        profile = LabProfile::fromDirectory(parser.value(labOption), &error);
+        if (!error.isEmpty()) {
+            std::fprintf(stderr, "screenshots: %s\n", qPrintable(error));
+            return 1;
+        }
+        profile.refreshIntervalSeconds = 5;
+    } else {
+        profile.name = QStringLiteral("synthetic-2000");
+        profile.sshHost = QStringLiteral("login.example.org");
+        profile.sshUser = QStringLiteral("ops");
+    }
+    QString ignored;
+    store.save({profile}, &ignored);
+    MainWindow window(&store);
+    window.resize(1280, 800);
+    window.show();
+    ClusterView *view = window.clusterView();
+
+    if (lab) {
+        window.openSession(profile);
+        if (!waitFor([&] { return view->snapshot() && !view->snapshot()->nodes.isEmpty(); }, 30000)) {
+            std::fprintf(stderr, "screenshots: the lab did not answer within 30 s\n");
+            return 1;
+        }
+        spin(3000); // a second refresh brings the metrics
+    } else {
+        SyntheticClusterOptions options;
+        options.nodes = 2000;
+        options.jobs = 50000;
+        options.clusterName = QStringLiteral("synthetic-2000");
+        options.takenAt = QDateTime::currentDateTimeUtc().addSecs(-4);
+        window.showSnapshot(std::make_shared<const ClusterSnapshot>(SyntheticCluster::generate(options)));
+        waitFor([&] { return view->snapshot() != nullptr; }, 10000);
+    }
+
+    view->tabs()->setCurrentIndex(0);
+    shoot.save(&window, prefix + QStringLiteral("overview"));
+    const QString job = pickRunningJob(view, lab ? 1 : 8);
+    if (!job.isEmpty()) {
+        view->select(StackElement::job(job));
+        shoot.save(&window, prefix + QStringLiteral("overview-job-picked"));
+    }
+    view->tabs()->setCurrentIndex(1);
+    view->select({});
+    shoot.save(&window, prefix + QStringLiteral("heatmap"));
+    view->tabs()->setCurrentIndex(2);
+    const SnapshotPtr s = view->snapshot();
+    QString drainedNode;
+    for (const Node &n : s->nodes)
+        if (n.isDrained())
+            drainedNode = n.name;
+    view->nodesPage()->selectKey(drainedNode.isEmpty() ? s->nodes.first().name : drainedNode);
+    shoot.save(&window, prefix + QStringLiteral("nodes"));
+    view->tabs()->setCurrentIndex(3);
+    view->jobsPage()->view()->sortByColumn(JobTableModel::TimeUsed, Qt::DescendingOrder);
+    if (!job.isEmpty())
+        view->jobsPage()->selectKey(job);
+    shoot.save(&window, prefix + QStringLiteral("jobs"));
+
+    auto *profileDialog = new ProfileDialog({}, &window);
+    profileDialog->setProfile(lab ? profile : ClusterProfile{});
+    profileDialog->show();
+    shoot.save(profileDialog, prefix + QStringLiteral("profile-dialog"));
+    profileDialog->close();
+    auto *submit = new SubmitJobDialog(s, view->actionNodes(), &window);
+    submit->useTemplate(QStringLiteral("single_gpu"));
+    submit->show();
+    shoot.save(submit, prefix + QStringLiteral("submit-dialog"));
+    submit->close();
+    auto *hostKey = new HostKeyDialog(lab ? profile.sshTarget() : QStringLiteral("login.example.org"),
+                                      QStringLiteral("SHA256:eghO4IfSZFAUvIDD86SwMB6EL330GIdcbrlcmK5rKFI"), &window);
+    hostKey->show();
+    shoot.save(hostKey, prefix + QStringLiteral("host-key-dialog"));
+    hostKey->close();
+    if (const int hold = parser.value(holdOption).toInt(); hold > 0) {
+        view->tabs()->setCurrentIndex(0);
+        if (!job.isEmpty())
+            view->select(StackElement::job(job));
+        spin(300);
+        std::printf("READY\n");
+        std::fflush(stdout);
+        spin(hold);
+    }
+    window.closeSession();
+    return 0;
+}

@@ -1,0 +1,114 @@
+#include "charts/gpu_history_loader.h"
+#include "charts/gpu_time_series_chart.h"
+
+#include <QChart>
+#include <QComboBox>
+#include <QFuture>
+#include <QLineSeries>
+#include <QPromise>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <cmath>
+
+using namespace strata;
+
+namespace {
+
+// Answers range() with what the test prepared, immediately or when told to.
+class FakeHistory : public MetricHistory
+{
+public:
+    QFuture<Result> range(const MetricHistoryRequest &request) override
+    {
+        requests << request;
+        auto promise = std::make_shared<QPromise<Result>>();
+        promise->start();
+        pending << promise;
+        return promise->future();
+    }
+    void answer(int index, const Result &result)
+    {
+        pending[index]->addResult(result);
+        pending[index]->finish();
+    }
+    QVector<MetricHistoryRequest> requests;
+    QVector<std::shared_ptr<QPromise<Result>>> pending;
+};
+
+TimeSeries series(const QString &label, const QVector<double> &values)
+{
+    TimeSeries ts;
+    ts.label = label;
+    for (int i = 0; i < values.size(); ++i)
+        ts.points << QPointF(1.7e12 + i * 15000.0, values[i]);
+    return ts;
+}
+
+} // namespace
+
+class TestGpuTimeSeriesChart : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void gapsSplitALineButKeepOneLegendEntry()
+    {
+        GpuTimeSeriesChart chart;
+        chart.setSeries(ChartMetric::Utilisation,
+                        {series(QStringLiteral("0"), {10, 20, std::nan(""), 40, 50}),
+                         series(QStringLiteral("1"), {90, 91, 92, 93, 94})});
+        QVERIFY(chart.message().isEmpty());
+        QCOMPARE(chart.seriesCount(), 2); // named lines: one per GPU
+        QCOMPARE(chart.chart()->series().size(), 3); // GPU 0 drawn in two pieces around the gap
+        const auto *first = static_cast<QLineSeries *>(chart.chart()->series().at(0));
+        const auto *second = static_cast<QLineSeries *>(chart.chart()->series().at(1));
+        QCOMPARE(first->count(), 2);
+        QCOMPARE(second->count(), 2);
+        QCOMPARE(first->color(), second->color());
+    }
+
+    void nothingToDrawIsSaid()
+    {
+        GpuTimeSeriesChart chart;
+        chart.setSeries(ChartMetric::Temperature, {});
+        QVERIFY(chart.message().contains(QStringLiteral("No Temperature")));
+        chart.setSeries(ChartMetric::Power, {series(QStringLiteral("0"), {std::nan(""), std::nan("")})});
+        QVERIFY(chart.message().contains(QStringLiteral("No Power")));
+        chart.setUnavailable(QStringLiteral("Metrics unavailable: no Prometheus"));
+        QCOMPARE(chart.message(), QStringLiteral("Metrics unavailable: no Prometheus"));
+    }
+
+    void loaderAsksAgainAndDropsStaleAnswers()
+    {
+        GpuTimeSeriesChart chart;
+        GpuHistoryLoader loader(&chart);
+        FakeHistory history;
+        loader.setHistory(nullptr, QStringLiteral("Metrics unavailable: test"));
+        QCOMPARE(chart.message(), QStringLiteral("Metrics unavailable: test"));
+        loader.setHistory(&history, {});
+        loader.setTargets({{QStringLiteral("gpu-node01"), {}}});
+        QCOMPARE(history.requests.size(), 1);
+        QCOMPARE(history.requests[0].node, QStringLiteral("gpu-node01"));
+        QCOMPARE(history.requests[0].metric, ChartMetric::Utilisation);
+        QCOMPARE(history.requests[0].start.secsTo(history.requests[0].end), chart.windowSeconds());
+        QVERIFY(chart.message().startsWith(QStringLiteral("Loading")));
+
+        // Another metric picked before the first answer: the first answer must not show.
+        chart.findChild<QComboBox *>(QStringLiteral("chartMetric"))->setCurrentIndex(1);
+        QCOMPARE(history.requests.size(), 2);
+        QCOMPARE(history.requests[1].metric, ChartMetric::Temperature);
+        history.answer(0, {{series(QStringLiteral("0"), {1, 2, 3})}, {}});
+        QTest::qWait(10);
+        QVERIFY(chart.message().startsWith(QStringLiteral("Loading")));
+        history.answer(1, {{series(QStringLiteral("0"), {40, 41}), series(QStringLiteral("1"), {50, 51})}, {}});
+        QTRY_COMPARE(chart.seriesCount(), 2);
+
+        // A failed query says why.
+        chart.findChild<QComboBox *>(QStringLiteral("chartWindow"))->setCurrentIndex(0);
+        history.answer(2, {{}, QStringLiteral("Prometheus at http://x not reachable")});
+        QTRY_VERIFY(chart.message().contains(QStringLiteral("not reachable")));
+    }
+};
+
+QTEST_MAIN(TestGpuTimeSeriesChart)
+#include "tst_gpu_time_series_chart.moc"

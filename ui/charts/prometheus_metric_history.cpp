@@ -1,0 +1,57 @@
+#include "prometheus_metric_history.h"
+
+#include "prometheus/metric_series_query.h"
+#include "prometheus/prometheus_client.h"
+
+#include <cmath>
+
+namespace strata {
+
+PrometheusMetricHistory::PrometheusMetricHistory(const ClusterProfile &profile, QObject *parent)
+    : QObject(parent), m_profile(profile),
+      m_client(std::make_unique<PrometheusClient>(PrometheusClient::Config::fromProfile(profile)))
+{
+}
+
+PrometheusMetricHistory::~PrometheusMetricHistory() = default;
+
+QString PrometheusMetricHistory::metricName(ChartMetric::Kind kind)
+{
+    switch (kind) {
+    case ChartMetric::Utilisation: return QStringLiteral("util");
+    case ChartMetric::Temperature: return QStringLiteral("temp");
+    case ChartMetric::Power: return QStringLiteral("power");
+    case ChartMetric::Memory: return QStringLiteral("memory");
+    }
+    return QStringLiteral("util");
+}
+
+QFuture<MetricHistory::Result> PrometheusMetricHistory::range(const MetricHistoryRequest &request)
+{
+    MetricSeriesQuery::Request query;
+    query.node = request.node;
+    query.gpu = request.gpus.size() == 1 ? request.gpus.first() : -1;
+    query.metric = metricName(request.metric);
+    query.sinceSeconds = qMax<qint64>(60, request.start.secsTo(request.end));
+    query.stepSeconds = request.stepSeconds;
+    const QVector<int> wanted = request.gpus;
+    return MetricSeriesQuery::run(*m_client, query, m_profile)
+        .then([wanted](const MetricSeriesResult &answer) {
+            Result result;
+            result.error = answer.error;
+            for (const MetricSeries &s : answer.series) {
+                if (!wanted.isEmpty() && !wanted.contains(s.gpu))
+                    continue;
+                TimeSeries ts;
+                ts.label = QString::number(s.gpu); // short: eight of them share a narrow legend
+                ts.points.reserve(s.samples.size());
+                for (const PrometheusSample &sample : s.samples)
+                    ts.points << QPointF(sample.time * 1000,
+                                         std::isfinite(sample.value) ? sample.value : std::nan(""));
+                result.series << ts;
+            }
+            return result;
+        });
+}
+
+} // namespace strata
