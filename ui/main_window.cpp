@@ -448,7 +448,8 @@ void MainWindow::reportSourceProblems(const SnapshotPtr &snapshot)
         }
         QString text = tr("%1: %2").arg(s.source, s.error);
         const QString lower = s.error.toLower();
-        if (lower.contains(QLatin1String("changed")) && lower.contains(QLatin1String("key")))
+        if (lower.contains(QLatin1String("changed")) && lower.contains(QLatin1String("key"))
+            && !lower.contains(QLatin1String("ssh-keygen")))
             text += tr(" \u2014 The host now offers a different key than known_hosts records. "
                        "Strata refuses to connect: this may be an attack, or the host was "
                        "reinstalled. Ask the cluster's admins, then remove the old entry "

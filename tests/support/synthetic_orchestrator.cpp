@@ -35,6 +35,11 @@ QFuture<OrchestratorPart> SyntheticOrchestrator::refresh()
         part.hostKeyFingerprint = m_unknownHostKey;
         return QtFuture::makeReadyFuture(part);
     }
+    if (!m_transportFailure.isEmpty()) {
+        part.error = m_transportFailure;
+        part.transportFailed = true;
+        return QtFuture::makeReadyFuture(part);
+    }
     part.nodes = m_state.nodes;
     part.partitions = m_state.partitions;
     part.jobs = m_state.jobs;

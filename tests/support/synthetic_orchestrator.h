@@ -26,12 +26,16 @@ public:
 
     // While set, every refresh fails as an unknown host key offering this fingerprint.
     void setUnknownHostKey(const QString &fingerprint) { m_unknownHostKey = fingerprint; }
+    // While set, every refresh fails in the transport with this message (a changed host key,
+    // a key that needs its passphrase).
+    void setTransportFailure(const QString &error) { m_transportFailure = error; }
     int refreshCount() const { return m_refreshes; }
     const ClusterSnapshot &state() const { return m_state; }
 
 private:
     ClusterSnapshot m_state;
     QString m_unknownHostKey;
+    QString m_transportFailure;
     int m_refreshes = 0;
     int m_nextJobId = 0;
 };

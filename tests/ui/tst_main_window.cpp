@@ -18,6 +18,7 @@
 #include "views/connections_panel.h"
 #include "views/gpu_heatmap_view.h"
 #include "views/heatmap_panel.h"
+#include "views/layer_panel.h"
 #include "views/job_detail_pane.h"
 #include "views/log_panel.h"
 #include "views/node_detail_pane.h"
@@ -31,6 +32,7 @@
 #include <QDialogButtonBox>
 #include <QFile>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -224,6 +226,27 @@ private Q_SLOTS:
         QCOMPARE(view->overview()->gpuView()->relations().nodes, QSet<QString>(running->nodes.cbegin(), running->nodes.cend()));
     }
 
+    void pickingInTheOverviewRelatesTheOtherLayers()
+    {
+        connectSynthetic(labLikeCluster());
+        ClusterView *view = m_window->clusterView();
+        QTRY_COMPARE(view->nodeModel()->rowCount(), 4);
+        view->tabs()->setCurrentWidget(view->overview());
+        QTableView *nodes = view->overview()->panel(StackElement::Layer::Node)->view();
+        const QModelIndex first = nodes->model()->index(0, 0);
+        QTest::mouseClick(nodes->viewport(), Qt::LeftButton, {}, nodes->visualRect(first).center());
+        const QString name = first.data(SnapshotRowModel::KeyRole).toString();
+        QCOMPARE(view->selection(), StackElement::node(name));
+        QSet<QString> jobs;
+        for (const Job &j : view->snapshot()->jobs)
+            if (j.nodes.contains(name))
+                jobs.insert(j.id);
+        QCOMPARE(view->relations().jobs, jobs);
+        QCOMPARE(view->overview()->gpuView()->relations().gpuCount(), 8);
+        QVERIFY(view->overview()->relationText().contains(name));
+        QCOMPARE(view->nodeDetail()->nodeName(), name);
+    }
+
     void submitFromTheDialogAndSeeTheJob()
     {
         connectSynthetic(labLikeCluster());
@@ -323,6 +346,37 @@ private Q_SLOTS:
         QTest::mouseClick(buttonNamed(dialog, QStringLiteral("refuse")), Qt::LeftButton);
         QTRY_VERIFY(!m_window->session());
         QVERIFY(m_window->connections()->message().contains(QStringLiteral("Refused")));
+    }
+
+    void changedHostKeyIsRefusedAndExplained()
+    {
+        connectSynthetic(labLikeCluster());
+        QTRY_COMPARE(m_window->clusterView()->nodeModel()->rowCount(), 4);
+        m_orchestrator->setTransportFailure(QStringLiteral(
+            "REFUSED: the host key of root@127.0.0.1:22022 has CHANGED (it now offers SHA256:new, which does "
+            "not match /tmp/known_hosts). This can mean someone is intercepting the connection. If the host "
+            "was really re-keyed, remove its old entry from /tmp/known_hosts (ssh-keygen -R) and connect again."));
+        m_window->refresh();
+        QTRY_VERIFY(m_window->connections()->problemsText().contains(QStringLiteral("has CHANGED")));
+        QVERIFY(m_window->connections()->message().contains(QStringLiteral("ssh-keygen -R")));
+        QVERIFY(m_window->log()->text().contains(QStringLiteral("REFUSED")));
+        QVERIFY(!m_window->findChild<HostKeyDialog *>()); // a changed key is never offered for trust
+        // The last good data stays on screen, marked stale.
+        QCOMPARE(m_window->clusterView()->nodeModel()->rowCount(), 4);
+        QTRY_VERIFY(m_window->connections()->sourceTree()->topLevelItem(0)->text(1).contains(QStringLiteral("stale")));
+    }
+
+    void encryptedKeyAsksForThePassphrase()
+    {
+        connectSynthetic(labLikeCluster());
+        m_orchestrator->setTransportFailure(QStringLiteral(
+            "cannot load identity /root/.ssh/id_ed25519: it may be protected by a passphrase"));
+        m_window->refresh();
+        auto *dialog = waitForDialog<QInputDialog>(m_window.get());
+        QVERIFY(dialog);
+        QCOMPARE(dialog->objectName(), QStringLiteral("passphraseDialog"));
+        QCOMPARE(dialog->textEchoMode(), QLineEdit::Password);
+        dialog->reject();
     }
 
     void keyboardReachesFilterAndRefresh()
