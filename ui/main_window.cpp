@@ -1,12 +1,11 @@
 #include "main_window.h"
 
 #include "charts/prometheus_metric_history.h"
+#include "cluster_actions.h"
 #include "cluster_view.h"
-#include "dialogs/drain_dialog.h"
 #include "dialogs/host_key_dialog.h"
 #include "dialogs/preferences_dialog.h"
 #include "dialogs/profile_dialog.h"
-#include "dialogs/submit_job_dialog.h"
 #include "secret_store.h"
 #include "views/connections_panel.h"
 #include "views/log_panel.h"
@@ -20,7 +19,6 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
-#include <QFutureWatcher>
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
@@ -40,6 +38,7 @@ namespace strata {
 MainWindow::MainWindow(ProfileStore *profiles, QWidget *parent)
     : QMainWindow(parent), m_store(profiles), m_secrets(new SecretStore(QStringLiteral("strata"), this)),
       m_view(new ClusterView(this)), m_connections(new ConnectionsPanel(this)), m_log(new LogPanel(this)),
+      m_actions(new ClusterActions(this, m_view, m_log, this)),
       m_statusCluster(new QLabel(this)), m_statusTotals(new QLabel(this)), m_statusTiming(new QLabel(this))
 {
     setObjectName(QStringLiteral("mainWindow"));
@@ -65,6 +64,9 @@ MainWindow::MainWindow(ProfileStore *profiles, QWidget *parent)
                 m_lastApplyMs = applyMs;
                 updateStatus();
             });
+    connect(m_actions, &ClusterActions::started, this,
+            [this](const QString &what) { statusBar()->showMessage(what, 5000); });
+    connect(m_actions, &ClusterActions::runningChanged, this, &MainWindow::updateStatus);
     connect(m_view, &ClusterView::selectionChanged, this, &MainWindow::updateActions);
     connect(m_view, &ClusterView::selectionChanged, this, [this](const StackElement &element) {
         if (element.isValid())
@@ -316,6 +318,7 @@ void MainWindow::adoptSession(std::unique_ptr<ClusterSession> session)
     closeSession();
     m_session = std::move(session);
     ClusterSession *s = m_session.get();
+    m_actions->setSession(s);
     connect(s, &ClusterSession::snapshotReady, this, &MainWindow::onSnapshot);
     connect(s, &ClusterSession::hostKeyUnknown, this, &MainWindow::onHostKeyUnknown);
     connect(s, &ClusterSession::actionFinished, this, &MainWindow::onActionFinished);
@@ -345,6 +348,7 @@ void MainWindow::closeSession()
     const QString name = m_session->profile().name;
     m_session->stop();
     // Later, not now: this may run inside one of the session's own signals.
+    m_actions->setSession(nullptr);
     ClusterSession *closing = m_session.release();
     m_retired.removeAll(nullptr);
     m_retired << closing;
@@ -516,23 +520,6 @@ void MainWindow::refresh()
         m_session->refreshNow();
 }
 
-void MainWindow::runAction(const QString &what, const QFuture<ActionResult> &future)
-{
-    ++m_actionsRunning;
-    m_log->append(LogPanel::Level::Info, what);
-    statusBar()->showMessage(what, 5000);
-    // A watcher, not QFuture::then(): a future holds one continuation only, and the session
-    // already hangs its own (actionFinished, the refresh after an action) on this one.
-    auto *watcher = new QFutureWatcher<ActionResult>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-        --m_actionsRunning;
-        updateStatus();
-        watcher->deleteLater();
-    });
-    watcher->setFuture(future);
-    updateStatus();
-}
-
 void MainWindow::onActionFinished(const ActionResult &r)
 {
     const QString text = r.ok ? tr("%1 %2: %3").arg(r.action, r.target, r.message)
@@ -543,75 +530,22 @@ void MainWindow::onActionFinished(const ActionResult &r)
 
 void MainWindow::submitJob()
 {
-    if (!m_session)
-        return;
-    auto *dialog = new SubmitJobDialog(m_view->snapshot(), m_view->actionNodes(), this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QDialog::accepted, this, [this, dialog] {
-        if (!m_session)
-            return;
-        const JobSubmission s = dialog->submission();
-        runAction(tr("Submitting %1…").arg(s.name.isEmpty() ? tr("a job") : s.name), m_session->submit(s));
-    });
-    dialog->open();
+    m_actions->submitJob();
 }
 
 void MainWindow::cancelJob()
 {
-    const QString id = m_view->actionJob();
-    if (!m_session || id.isEmpty())
-        return;
-    const SnapshotPtr snapshot = m_view->snapshot();
-    const Job *job = snapshot ? snapshot->job(id) : nullptr;
-    auto *box = new QMessageBox(QMessageBox::Warning, tr("Cancel job"),
-                                job ? tr("Cancel job %1 (%2) of %3, %4?").arg(id, job->name, job->user, job->state)
-                                    : tr("Cancel job %1?").arg(id),
-                                QMessageBox::NoButton, this);
-    box->setObjectName(QStringLiteral("confirmCancel"));
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    QPushButton *yes = box->addButton(tr("Cancel job"), QMessageBox::AcceptRole);
-    yes->setObjectName(QStringLiteral("confirm"));
-    box->addButton(tr("Keep it"), QMessageBox::RejectRole);
-    connect(yes, &QPushButton::clicked, this, [this, id] {
-        if (m_session)
-            runAction(tr("Cancelling job %1…").arg(id), m_session->cancel(id));
-    });
-    box->open();
+    m_actions->cancelJob();
 }
 
 void MainWindow::drainNodes()
 {
-    const QStringList nodes = m_view->actionNodes();
-    if (!m_session || nodes.isEmpty())
-        return;
-    auto *dialog = new DrainDialog(nodes, this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QDialog::accepted, this, [this, dialog] {
-        if (m_session)
-            runAction(tr("Draining %1 (%2)…").arg(dialog->nodes().join(QLatin1Char(',')), dialog->reason()),
-                      m_session->drain(dialog->nodes(), dialog->reason()));
-    });
-    dialog->open();
+    m_actions->drainNodes();
 }
 
 void MainWindow::resumeNodes()
 {
-    const QStringList nodes = m_view->actionNodes();
-    if (!m_session || nodes.isEmpty())
-        return;
-    auto *box = new QMessageBox(QMessageBox::Question, tr("Resume nodes"),
-                                tr("Resume %1? They take new jobs again.").arg(nodes.join(QStringLiteral(", "))),
-                                QMessageBox::NoButton, this);
-    box->setObjectName(QStringLiteral("confirmResume"));
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    QPushButton *yes = box->addButton(tr("Resume"), QMessageBox::AcceptRole);
-    yes->setObjectName(QStringLiteral("confirm"));
-    box->addButton(QMessageBox::Cancel);
-    connect(yes, &QPushButton::clicked, this, [this, nodes] {
-        if (m_session)
-            runAction(tr("Resuming %1…").arg(nodes.join(QLatin1Char(','))), m_session->resume(nodes));
-    });
-    box->open();
+    m_actions->resumeNodes();
 }
 
 void MainWindow::showPreferences()
@@ -666,8 +600,8 @@ void MainWindow::updateStatus()
         m_statusTotals->clear();
     }
     QString timing = m_lastApplyMs >= 0 ? tr("update: %1 ms worker, %2 ms screen").arg(m_lastPrepareMs).arg(m_lastApplyMs) : QString();
-    if (m_actionsRunning > 0)
-        timing = tr("%n action(s) running", nullptr, m_actionsRunning) + (timing.isEmpty() ? QString() : QStringLiteral(" \u00b7 ") + timing);
+    if (m_actions->running() > 0)
+        timing = tr("%n action(s) running", nullptr, m_actions->running()) + (timing.isEmpty() ? QString() : QStringLiteral(" \u00b7 ") + timing);
     m_statusTiming->setText(timing);
 }
 

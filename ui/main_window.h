@@ -19,6 +19,7 @@ class QLabel;
 
 namespace strata {
 
+class ClusterActions;
 class ClusterSession;
 class ClusterView;
 class ConnectionsPanel;
@@ -84,7 +85,6 @@ private:
     void onSnapshot(const SnapshotPtr &snapshot);
     void onHostKeyUnknown(const QString &host, const QString &fingerprint);
     void onActionFinished(const ActionResult &result);
-    void runAction(const QString &what, const QFuture<ActionResult> &future);
     void reportSourceProblems(const SnapshotPtr &snapshot);
     void askPassphrase(const QString &identity);
     void updateStatus();
@@ -102,6 +102,7 @@ private:
     ClusterView *m_view;
     ConnectionsPanel *m_connections;
     LogPanel *m_log;
+    ClusterActions *m_actions;
     QDockWidget *m_connectionsDock = nullptr;
     QDockWidget *m_detailDock = nullptr;
     QDockWidget *m_logDock = nullptr;
@@ -115,7 +116,6 @@ private:
     bool m_historyOverridden = false;
     DisplayPreferences m_preferences;
     QHash<QString, QString> m_reportedErrors; // source -> last error logged
-    int m_actionsRunning = 0;
     qint64 m_lastPrepareMs = -1;
     qint64 m_lastApplyMs = -1;
 };

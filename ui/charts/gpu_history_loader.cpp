@@ -12,6 +12,13 @@ GpuHistoryLoader::GpuHistoryLoader(GpuTimeSeriesChart *chart, QObject *parent)
       m_unavailable(tr("Metrics unavailable: this cluster profile has no Prometheus."))
 {
     connect(chart, &GpuTimeSeriesChart::rangeRequested, this, &GpuHistoryLoader::reload);
+    m_again.setSingleShot(true);
+    connect(&m_again, &QTimer::timeout, this, [this] {
+        if (m_chart->isVisible())
+            reload();
+        else
+            m_again.start(5000); // asked again once it is shown
+    });
 }
 
 void GpuHistoryLoader::setHistory(MetricHistory *history, const QString &unavailableReason)
@@ -32,6 +39,7 @@ void GpuHistoryLoader::setTargets(const QVector<Target> &targets)
 void GpuHistoryLoader::reload()
 {
     const quint64 serial = ++m_serial;
+    m_again.stop();
     if (!m_history) {
         m_chart->setUnavailable(m_unavailable);
         return;
@@ -80,6 +88,7 @@ void GpuHistoryLoader::reload()
                 m_chart->setUnavailable(tr("Metrics query failed: %1").arg(gathered->errors.join(QLatin1String("; "))));
             else
                 m_chart->setSeries(metric, gathered->series);
+            m_again.start(gathered->series.isEmpty() ? 5000 : 30000);
         });
     }
 }

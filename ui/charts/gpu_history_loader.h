@@ -3,6 +3,7 @@
 #include "metric_history.h"
 
 #include <QObject>
+#include <QTimer>
 #include <QPair>
 #include <QVector>
 
@@ -12,7 +13,9 @@ class GpuTimeSeriesChart;
 
 // Feeds one GpuTimeSeriesChart: asks the MetricHistory for the GPUs of the shown node or job
 // whenever the target, metric or window changes, and drops answers that arrive after a newer
-// request. Without a history it shows why there are no charts. GUI thread; owned by its pane.
+// request. Keeps a shown chart current (asks again every 30 s, or after 5 s when the last
+// answer was an error or empty, as right after Prometheus starts). Without a history it shows
+// why there are no charts. GUI thread; owned by its pane.
 class GpuHistoryLoader : public QObject
 {
     Q_OBJECT
@@ -32,6 +35,7 @@ private:
     QString m_unavailable;
     QVector<Target> m_targets;
     quint64 m_serial = 0;
+    QTimer m_again;
 };
 
 } // namespace strata
