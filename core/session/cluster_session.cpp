@@ -10,6 +10,7 @@
 #include "ssh/ssh_remote_shell.h"
 
 #include <QLoggingCategory>
+#include <QtConcurrent/QtConcurrentRun>
 
 Q_LOGGING_CATEGORY(lcSession, "strata.session")
 
@@ -119,7 +120,7 @@ void ClusterSession::finishMetrics(const MetricsPart &part)
 {
     SourceStatus &s = status(QStringLiteral("prometheus"));
     if (part.ok()) {
-        m_lastGoodMetrics = std::make_unique<MetricsPart>(part);
+        m_lastGoodMetrics = std::make_shared<const MetricsPart>(part);
         s.ok = true;
         s.stale = false;
         s.error = part.warnings.join(QLatin1String("; "));
@@ -138,13 +139,7 @@ void ClusterSession::partDone()
 {
     if (--m_partsPending > 0)
         return;
-    publish();
-    m_refreshing = false;
-    // Back off while the orchestrator fails: interval x 2^failures, at most 5 minutes.
-    const int base = qMax(1, m_profile.refreshIntervalSeconds);
-    const int delay = m_failures == 0 ? base : qMin(300, base << qMin(m_failures, 8));
-    if (m_polling)
-        m_timer.start(delay * 1000);
+    publish(); // finishes the refresh when the snapshot is ready
 }
 
 void ClusterSession::finishRefresh(const OrchestratorPart &part)
@@ -183,25 +178,42 @@ void ClusterSession::finishRefresh(const OrchestratorPart &part)
 
 void ClusterSession::publish()
 {
-    auto snapshot = std::make_shared<ClusterSnapshot>();
-    snapshot->clusterName = m_profile.name;
-    snapshot->orchestrator = m_orchestrator->kind();
-    snapshot->takenAt = QDateTime::currentDateTimeUtc();
-    if (m_haveGoodPart) {
-        snapshot->nodes = m_lastGoodPart.nodes;
-        snapshot->partitions = m_lastGoodPart.partitions;
-        snapshot->jobs = m_lastGoodPart.jobs;
-    }
-    snapshot->finalize();
+    // The merge (copying the parts, the metrics join, the lookup tables) costs tens of ms at
+    // 2,000 nodes and 50,000 jobs: it runs on the pool, on copies (implicitly shared, so cheap).
+    OrchestratorPart part = m_haveGoodPart ? m_lastGoodPart : OrchestratorPart{};
+    std::shared_ptr<const MetricsPart> metrics;
     // Metrics older than this are not shown as if current, even marked stale.
     constexpr qint64 maxStaleMetricsSeconds = 300;
     const SourceStatus *prometheus = m_metrics ? &status(QStringLiteral("prometheus")) : nullptr;
     if (prometheus && m_lastGoodMetrics && m_haveGoodPart
         && prometheus->lastSuccess.secsTo(QDateTime::currentDateTimeUtc()) <= maxStaleMetricsSeconds)
-        MetricsJoin::apply(*snapshot, *m_lastGoodMetrics, m_profile);
-    snapshot->sources = m_statuses;
-    m_latest = snapshot;
-    Q_EMIT snapshotReady(m_latest);
+        metrics = m_lastGoodMetrics;
+    const ClusterProfile profile = m_profile;
+    const QString kind = m_orchestrator->kind();
+    const QVector<SourceStatus> statuses = m_statuses;
+    QtConcurrent::run([part, metrics, profile, kind, statuses]() -> SnapshotPtr {
+        auto snapshot = std::make_shared<ClusterSnapshot>();
+        snapshot->clusterName = profile.name;
+        snapshot->orchestrator = kind;
+        snapshot->takenAt = QDateTime::currentDateTimeUtc();
+        snapshot->nodes = part.nodes;
+        snapshot->partitions = part.partitions;
+        snapshot->jobs = part.jobs;
+        snapshot->finalize();
+        if (metrics)
+            MetricsJoin::apply(*snapshot, *metrics, profile);
+        snapshot->sources = statuses;
+        return snapshot;
+    }).then(this, [this](const SnapshotPtr &snapshot) {
+        m_latest = snapshot;
+        Q_EMIT snapshotReady(m_latest);
+        m_refreshing = false;
+        // Back off while the orchestrator fails: interval x 2^failures, at most 5 minutes.
+        const int base = qMax(1, m_profile.refreshIntervalSeconds);
+        const int delay = m_failures == 0 ? base : qMin(300, base << qMin(m_failures, 8));
+        if (m_polling)
+            m_timer.start(delay * 1000);
+    });
 }
 
 QFuture<ActionResult> ClusterSession::watchAction(const QFuture<ActionResult> &future)

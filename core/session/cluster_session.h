@@ -7,6 +7,7 @@
 
 #include <QFuture>
 #include <QObject>
+#include <QVector>
 #include <QTimer>
 
 #include <memory>
@@ -85,7 +86,7 @@ private:
     bool m_polling = false;
     int m_failures = 0;
     std::unique_ptr<MetricsSource> m_metrics;
-    std::unique_ptr<MetricsPart> m_lastGoodMetrics;
+    std::shared_ptr<const MetricsPart> m_lastGoodMetrics;
     int m_partsPending = 0;
     OrchestratorPart m_lastGoodPart;
     bool m_haveGoodPart = false;
