@@ -80,7 +80,11 @@ void ClusterSession::stop()
 
 void ClusterSession::refreshNow()
 {
-    if (!m_refreshing)
+    // Never two at once; one asked for during a refresh runs right after it, since the running
+    // one may have read the cluster before what prompted the ask (an action, a trusted key).
+    if (m_refreshing)
+        m_refreshQueued = true;
+    else
         m_timer.start(0);
 }
 
@@ -211,8 +215,12 @@ void ClusterSession::publish()
         // Back off while the orchestrator fails: interval x 2^failures, at most 5 minutes.
         const int base = qMax(1, m_profile.refreshIntervalSeconds);
         const int delay = m_failures == 0 ? base : qMin(300, base << qMin(m_failures, 8));
-        if (m_polling)
+        if (m_refreshQueued) {
+            m_refreshQueued = false;
+            m_timer.start(0);
+        } else if (m_polling) {
             m_timer.start(delay * 1000);
+        }
     });
 }
 

@@ -84,6 +84,7 @@ private:
     QTimer m_timer;
     bool m_refreshing = false;
     bool m_polling = false;
+    bool m_refreshQueued = false;
     int m_failures = 0;
     std::unique_ptr<MetricsSource> m_metrics;
     std::shared_ptr<const MetricsPart> m_lastGoodMetrics;
