@@ -59,6 +59,31 @@ private Q_SLOTS:
         QCOMPARE(dialog.findChild<QSpinBox *>(QStringLiteral("gpusPerNode"))->maximum(), 8);
     }
 
+    void kubernetesClustersGetAJobForm()
+    {
+        SyntheticClusterOptions o;
+        o.nodes = 4;
+        o.jobs = 4;
+        ClusterSnapshot snapshot = SyntheticCluster::generate(o);
+        snapshot.orchestrator = QStringLiteral("kubernetes");
+        SubmitJobDialog dialog(std::make_shared<const ClusterSnapshot>(snapshot), {QStringLiteral("gpu-node02")});
+        dialog.useTemplate(QStringLiteral("sleep"));
+        auto *image = dialog.findChild<QLineEdit *>(QStringLiteral("image"));
+        QVERIFY(image);
+        QVERIFY(!dialog.validationError().isEmpty()); // no image yet
+        image->setText(QStringLiteral("busybox:1.36"));
+        dialog.findChild<QLineEdit *>(QStringLiteral("namespace"))->setText(QStringLiteral("training"));
+        dialog.findChild<QSpinBox *>(QStringLiteral("gpusPerNode"))->setValue(2);
+        QVERIFY2(dialog.validationError().isEmpty(), qPrintable(dialog.validationError()));
+        const JobSubmission s = dialog.submission();
+        QCOMPARE(s.image, QStringLiteral("busybox:1.36"));
+        QCOMPARE(s.partition, QStringLiteral("training"));
+        QCOMPARE(s.nodeList, QStringList{QStringLiteral("gpu-node02")});
+        QCOMPARE(s.gpusPerNode, 2);
+        QVERIFY(s.outputPath.isEmpty());
+        QVERIFY(!s.script.isEmpty());
+    }
+
     void invalidInputIsExplained_data()
     {
         QTest::addColumn<QString>("nodes");

@@ -75,14 +75,32 @@ SubmitJobDialog::SubmitJobDialog(const SnapshotPtr &snapshot, const QStringList 
     m_script->setTabChangesFocus(true);
     m_script->setMinimumHeight(160);
 
+    m_kubernetes = snapshot && snapshot->orchestrator == QLatin1String("kubernetes");
     form->addRow(tr("&Name:"), m_name);
-    form->addRow(tr("&Partition:"), m_partition);
+    if (m_kubernetes) {
+        setWindowTitle(tr("Create Kubernetes Job"));
+        m_image = new QLineEdit(this);
+        m_image->setObjectName(QStringLiteral("image"));
+        m_image->setPlaceholderText(tr("container image, e.g. nvcr.io/nvidia/pytorch:24.10-py3"));
+        m_namespace = new QLineEdit(QStringLiteral("default"), this);
+        m_namespace->setObjectName(QStringLiteral("namespace"));
+        form->addRow(tr("&Image:"), m_image);
+        form->addRow(tr("Name&space:"), m_namespace);
+        connect(m_image, &QLineEdit::textChanged, this, &SubmitJobDialog::revalidate);
+        m_partition->hide();
+        m_output->hide();
+        m_exclusive->hide();
+    } else {
+        form->addRow(tr("&Partition:"), m_partition);
+    }
     form->addRow(tr("N&odes:"), m_nodes);
     form->addRow(tr("Node &list:"), m_nodeList);
     form->addRow(tr("&GPUs per node:"), m_gpusPerNode);
     form->addRow(tr("&Time limit:"), m_timeLimit);
-    form->addRow(tr("O&utput file:"), m_output);
-    form->addRow(QString(), m_exclusive);
+    if (!m_kubernetes) {
+        form->addRow(tr("O&utput file:"), m_output);
+        form->addRow(QString(), m_exclusive);
+    }
     form->addRow(tr("T&emplate:"), m_template);
     layout->addLayout(form);
     auto *scriptLabel = new QLabel(tr("&Script:"), this);
@@ -162,13 +180,23 @@ JobSubmission SubmitJobDialog::submission() const
     s.outputPath = m_output->text().trimmed();
     s.exclusive = m_exclusive->isChecked();
     s.script = m_script->toPlainText();
+    if (m_kubernetes) {
+        s.image = m_image->text().trimmed();
+        s.partition = m_namespace->text().trimmed(); // the namespace plays the partition's part
+        s.outputPath.clear();
+        s.exclusive = false;
+    }
     return s;
 }
 
 QString SubmitJobDialog::validationError() const
 {
     const JobSubmission s = submission();
-    if (!s.script.startsWith(QLatin1String("#!")))
+    if (m_kubernetes && s.image.isEmpty())
+        return tr("A Kubernetes Job needs a container image.");
+    if (m_kubernetes && s.script.trimmed().isEmpty())
+        return tr("The script (run by /bin/sh -c in the container) is empty.");
+    if (!m_kubernetes && !s.script.startsWith(QLatin1String("#!")))
         return tr("The script must start with an interpreter line such as #!/bin/bash.");
     if (!s.nodeList.isEmpty() && m_snapshot)
         for (const QString &node : s.nodeList)

@@ -16,7 +16,8 @@ class QSpinBox;
 namespace strata {
 
 // Submits a batch job: partition, node count or the nodes picked in the Nodes table, GPUs
-// per node, time limit, and a script started from a template. The dialog is the confirmation:
+// per node, time limit, and a script started from a template. On a Kubernetes cluster it is a
+// Job form: image and namespace, the script run by /bin/sh -c in the container. The dialog is the confirmation:
 // nothing is sent until Submit. GUI thread; open() it.
 class SubmitJobDialog : public QDialog
 {
@@ -45,6 +46,10 @@ private:
     QSpinBox *m_gpusPerNode;
     QSpinBox *m_timeLimit;
     QLineEdit *m_output;
+    // Kubernetes clusters get a Job form: image and namespace instead of partition and output.
+    bool m_kubernetes = false;
+    QLineEdit *m_image = nullptr;
+    QLineEdit *m_namespace = nullptr;
     QCheckBox *m_exclusive;
     QComboBox *m_template;
     QPlainTextEdit *m_script;
