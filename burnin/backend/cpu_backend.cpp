@@ -1,4 +1,5 @@
 #include "backend.h"
+#include "progress_throttle.h"
 
 #include "gemm_check.h"
 #include "pattern_check.h"
@@ -26,24 +27,6 @@ void slowDown(const TestParams &params, double workedSeconds)
     if (params.injection == Injection::Slow)
         std::this_thread::sleep_for(std::chrono::duration<double>(3.0 * workedSeconds));
 }
-
-// Reports progress at most every 200 ms so a long test does not flood the protocol.
-class ProgressThrottle
-{
-public:
-    explicit ProgressThrottle(const TestParams &params) : m_params(params) {}
-    void report(double fraction, const char *figure, double value)
-    {
-        if (!m_params.progress || secondsSince(m_last) < 0.2)
-            return;
-        m_last = Clock::now();
-        m_params.progress(std::clamp(fraction, 0.0, 1.0), figure, value);
-    }
-
-private:
-    const TestParams &m_params;
-    Clock::time_point m_last = Clock::now();
-};
 
 // A host buffer standing in for one device's memory. Simulated devices share no memory, so
 // the per-device threads never race on it.
@@ -111,7 +94,7 @@ TestResult CpuBackend::runGemm(int, const TestParams &params)
     figures.sampledOutOfBounds = sampled.outOfBounds;
     figures.sampledRelError = sampled.worstRelError;
 
-    ProgressThrottle progress(params);
+    ProgressThrottle progress(params, 0.2);
     const double flopsPerProduct = 2.0 * m * n * k;
     // The host is shared with other work, so a simulated device's figure is its best
     // iteration, not the mean: other processes' noise then cannot make peers look unequal,
@@ -158,7 +141,7 @@ TestResult CpuBackend::runHbm(int deviceIndex, const TestParams &params)
     HbmFigures figures;
     figures.bandwidthBytes = halfBytes;
     figures.patternBytes = words * 8;
-    ProgressThrottle progress(params);
+    ProgressThrottle progress(params, 0.2);
 
     // Bandwidth: a fixed number of repetitions back to back while this device holds the host,
     // so its buffer stays in the same cache state throughout and no other simulated device

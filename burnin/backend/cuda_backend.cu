@@ -1,4 +1,5 @@
 #include "backend.h"
+#include "progress_throttle.h"
 
 #include "cuda_check.h"
 #include "gemm_check.h"
@@ -124,23 +125,6 @@ cudaError_t elapsedSeconds(const Timer &t, double *seconds)
     return rc;
 }
 
-class ProgressThrottle
-{
-public:
-    explicit ProgressThrottle(const TestParams &params) : m_params(params) {}
-    void report(double fraction, const char *figure, double value)
-    {
-        if (!m_params.progress || secondsSince(m_last) < 1.0)
-            return;
-        m_last = Clock::now();
-        m_params.progress(std::clamp(fraction, 0.0, 1.0), figure, value);
-    }
-
-private:
-    const TestParams &m_params;
-    Clock::time_point m_last = Clock::now();
-};
-
 struct CudaDevice
 {
     DeviceInfo info;
@@ -259,7 +243,7 @@ bool CudaBackend::gemm(int device, const TestParams &params, GemmFigures &figure
     STRATA_CUDA_TRY(timers[1].create(), error, false);
     const unsigned long long slowNs = static_cast<unsigned long long>(3.0 * firstSeconds * 1e9);
     const double flops = 2.0 * m * n * k;
-    ProgressThrottle progress(params);
+    ProgressThrottle progress(params, 1.0);
     double timedSeconds = 0;
     std::int64_t repeats = 0;
     const Clock::time_point loopStart = Clock::now();
@@ -332,7 +316,7 @@ bool CudaBackend::bandwidth(int device, const TestParams &params, double budget,
     const int blocks = blocksFor(device);
     double readS = 0, writeS = 0, copyS = 0;
     std::int64_t reps = 0;
-    ProgressThrottle progress(params);
+    ProgressThrottle progress(params, 1.0);
     const Clock::time_point begin = Clock::now();
     auto timed = [&](auto launch, double &total) -> bool {
         STRATA_CUDA_TRY(cudaEventRecord(timer.start.get(), stream.get()), error, false);
@@ -395,7 +379,7 @@ bool CudaBackend::patterns(int device, const TestParams &params, Clock::time_poi
     STRATA_CUDA_TRY(errors.allocate(maxReportedErrors), error, false);
     const int blocks = blocksFor(device);
     bool seen[patternKindCount] = {};
-    ProgressThrottle progress(params);
+    ProgressThrottle progress(params, 1.0);
     do {
         const auto kind = static_cast<PatternKind>(figures.patternPasses % patternKindCount);
         const std::uint64_t seed = static_cast<std::uint64_t>(figures.patternPasses);
