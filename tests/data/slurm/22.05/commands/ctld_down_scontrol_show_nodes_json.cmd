@@ -1,0 +1,1 @@
+scontrol show nodes --json

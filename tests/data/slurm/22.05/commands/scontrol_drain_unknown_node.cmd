@@ -1,0 +1,1 @@
+scontrol update NodeName=gpu-node99 State=DRAIN Reason=test

@@ -1,0 +1,1 @@
+scontrol update NodeName=gpu-node03 State=RESUME

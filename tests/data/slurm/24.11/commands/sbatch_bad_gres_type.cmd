@@ -1,0 +1,1 @@
+sbatch --parsable --gres=gpu:a100:1 --wrap true

@@ -1,0 +1,1 @@
+sbatch --parsable -w gpu-node99 --wrap true

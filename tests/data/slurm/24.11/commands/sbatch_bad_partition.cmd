@@ -1,0 +1,1 @@
+sbatch --parsable -p nosuch --wrap true

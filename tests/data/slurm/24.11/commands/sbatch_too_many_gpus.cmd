@@ -1,0 +1,1 @@
+sbatch --parsable --gres=gpu:9 --wrap true

@@ -1,0 +1,1 @@
+scontrol update NodeName=gpu-node03 State=DRAIN Reason=capture\ test
