@@ -1,6 +1,8 @@
 #include "gui_launcher.h"
 
+#include "cli/command_table.h"
 #include "cli/connection_options.h"
+#include "first_paint_quitter.h"
 #include "main_window.h"
 #include "session/profile_store.h"
 
@@ -8,6 +10,7 @@
 #include <QCommandLineParser>
 
 #include <cstdio>
+#include <memory>
 
 namespace strata {
 
@@ -20,13 +23,20 @@ int runGui(int argc, char **argv)
     QApplication::setDesktopFileName(QStringLiteral("org.strata.Strata"));
 
     QCommandLineParser parser;
+    QStringList commands;
+    for (const CliCommand &c : CommandTable::commands())
+        if (!(c.flags & CliCommand::Hidden))
+            commands << c.nameString();
     parser.setApplicationDescription(QStringLiteral(
         "Strata: console for GPU clusters. With no connection flags it opens on the saved profiles.\n"
-        "Headless commands: strata snapshot|submit|cancel|drain|resume|burnin|profile --help"));
+        "Headless commands (strata COMMAND --help): %1").arg(commands.join(QLatin1String(", "))));
     parser.addHelpOption();
     parser.addVersionOption();
     ConnectionOptions connection;
     connection.addTo(parser);
+    const QCommandLineOption quitAfterFirstPaint(QStringLiteral("quit-after-first-paint"),
+        QStringLiteral("Quit once the window has painted (status 0), or after 20 s without (status 1): a smoke test."));
+    parser.addOption(quitAfterFirstPaint);
     parser.process(app); // --help, --version and unknown flags end here, with their message
 
     ProfileStore profiles(connection.profileStorePath(parser));
@@ -40,6 +50,9 @@ int runGui(int argc, char **argv)
         }
         window.openSession(profile);
     }
+    std::unique_ptr<FirstPaintQuitter> quitter;
+    if (parser.isSet(quitAfterFirstPaint))
+        quitter = std::make_unique<FirstPaintQuitter>(&window, 20000);
     window.show();
     return app.exec();
 }

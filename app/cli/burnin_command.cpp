@@ -114,10 +114,10 @@ QString verdictToText(const BurninVerdict &v, const QString &jobId, const QStrin
 
 } // namespace
 
-void BurninCommand::addOptions(QCommandLineParser &parser)
+QList<QCommandLineOption> BurninCommand::options()
 {
-    parser.addOptions({kNodes, kTests, kDuration, kBackend, kInject, kDrainOnFail, kYes, kDirect, kAgentBinary,
-                       kOutputDir, kHistory, kAttach, kPartition, kBurnImage, kReservation});
+    return {kNodes, kTests, kDuration, kBackend, kInject, kDrainOnFail, kYes, kDirect, kAgentBinary,
+            kOutputDir, kHistory, kAttach, kPartition, kBurnImage, kReservation};
 }
 
 QString BurninCommand::localAgentPath(const QCommandLineParser &parser)

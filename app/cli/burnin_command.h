@@ -13,7 +13,7 @@ namespace strata {
 class BurninCommand
 {
 public:
-    static void addOptions(QCommandLineParser &parser);
+    static QList<QCommandLineOption> options();
     static int run(QCoreApplication &app, QCommandLineParser &parser, const ClusterProfile &profile);
     // Where the local strata-burn is: --agent-binary, else beside strata or in the build tree.
     static QString localAgentPath(const QCommandLineParser &parser);

@@ -2,6 +2,8 @@
 
 #include "cli/burnin_command.h"
 #include "cli/cli_output.h"
+#include "cli/command_table.h"
+#include "cli/completion_script.h"
 #include "cli/metrics_command.h"
 #include "cli/snapshot_text_printer.h"
 #include "model/snapshot_json.h"
@@ -11,6 +13,7 @@
 #include "slurm/slurm_time.h"
 
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QTimer>
 
@@ -51,7 +54,8 @@ int waitForAction(QCoreApplication &app, QFuture<ActionResult> future, bool json
     int exitCode = 1;
     future.then(&app, [&](const ActionResult &r) {
         if (json) {
-            printOut(QString::fromUtf8(QJsonDocument(QJsonObject{{QLatin1String("ok"), r.ok},
+            printOut(QString::fromUtf8(QJsonDocument(QJsonObject{{QLatin1String("schema"), QStringLiteral("strata.action/1")},
+                                                                 {QLatin1String("ok"), r.ok},
                                                                  {QLatin1String("action"), r.action},
                                                                  {QLatin1String("target"), r.target},
                                                                  {QLatin1String("jobId"), r.jobId},
@@ -71,17 +75,6 @@ int waitForAction(QCoreApplication &app, QFuture<ActionResult> future, bool json
 
 } // namespace
 
-QStringList CliRunner::subcommands()
-{
-    return {QStringLiteral("snapshot"), QStringLiteral("submit"), QStringLiteral("cancel"), QStringLiteral("drain"),
-            QStringLiteral("resume"), QStringLiteral("profile"), QStringLiteral("burnin"), QStringLiteral("metrics")};
-}
-
-bool CliRunner::isSubcommand(const QString &word)
-{
-    return subcommands().contains(word);
-}
-
 bool CliRunner::resolveProfile(QCommandLineParser &parser, ClusterProfile *profile)
 {
     QString error;
@@ -92,34 +85,26 @@ bool CliRunner::resolveProfile(QCommandLineParser &parser, ClusterProfile *profi
     return true;
 }
 
+// ---- command table dispatch (pkg) ----
+QString CliRunner::unknownCommandMessage(const QString &word)
+{
+    const QString suggestion = CommandTable::suggest(word);
+    return QStringLiteral("\"%1\" is not a strata command%2 (strata --help lists them)")
+        .arg(word, suggestion.isEmpty() ? QString() : QStringLiteral("; did you mean \"%1\"?").arg(suggestion));
+}
+
 int CliRunner::run(QCoreApplication &app, const QStringList &arguments)
 {
-    const QString command = arguments.value(1);
+    const QString word = arguments.value(1);
+    const CliCommand *command = CommandTable::find(word);
+    if (!command) {
+        printErr(unknownCommandMessage(word));
+        return 2;
+    }
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("strata %1 (see README.md)").arg(command));
-    parser.addHelpOption();
-    m_connection.addTo(parser);
-    parser.addOption(kFormat);
+    CommandTable::configureParser(*command, parser);
     QStringList args = arguments;
     args.removeAt(1); // the subcommand word; the rest parses like any command line
-
-    if (command == QLatin1String("submit"))
-        parser.addOptions({kName, kPartition, kNodes, kNodeList, kGpusPerNode, kTime, kScript, kWrap, kExclusive, kOutput,
-                           kImage, kSelector});
-    if (command == QLatin1String("drain"))
-        parser.addOption(kReason);
-    if (command == QLatin1String("cancel"))
-        parser.addPositionalArgument(QStringLiteral("job"), QStringLiteral("Job ids to cancel."), QStringLiteral("JOB..."));
-    if (command == QLatin1String("drain") || command == QLatin1String("resume"))
-        parser.addPositionalArgument(QStringLiteral("nodes"), QStringLiteral("Nodes (host list allowed: gpu-node[01-02])."), QStringLiteral("NODE..."));
-    if (command == QLatin1String("profile"))
-        parser.addPositionalArgument(QStringLiteral("verb"), QStringLiteral("list | save NAME | remove NAME"), QStringLiteral("VERB [NAME]"));
-
-    if (command == QLatin1String("burnin"))
-        BurninCommand::addOptions(parser);
-    if (command == QLatin1String("metrics"))
-        MetricsCommand::addOptions(parser);
-
     if (!parser.parse(args)) {
         printErr(parser.errorText());
         return 2;
@@ -133,34 +118,86 @@ int CliRunner::run(QCoreApplication &app, const QStringList &arguments)
         printErr(QStringLiteral("--format must be text or json"));
         return 2;
     }
-    if (command == QLatin1String("snapshot"))
-        return snapshot(app, parser);
-    if (command == QLatin1String("submit"))
-        return submit(app, parser);
-    if (command == QLatin1String("cancel"))
-        return jobAction(app, parser, command);
-    if (command == QLatin1String("drain") || command == QLatin1String("resume"))
-        return nodeAction(app, parser, command);
-    if (command == QLatin1String("profile"))
-        return profile(parser);
-    if (command == QLatin1String("metrics")) {
-        ClusterProfile p;
-        QString error;
-        if (!m_connection.resolve(parser, &p, &error, ConnectionOptions::SshOptional)) {
-            printErr(error);
-            return 2;
-        }
-        return MetricsCommand::run(app, parser, p);
-    }
-    if (command == QLatin1String("burnin")) {
-        ClusterProfile p;
-        if (!resolveProfile(parser, &p))
-            return 2;
-        return BurninCommand::run(app, parser, p);
-    }
-    printErr(QStringLiteral("unknown command \"%1\"").arg(command));
-    return 2;
+    return (this->*command->handler)(app, parser);
 }
+
+QList<QCommandLineOption> CliRunner::submitOptions()
+{
+    return {kName, kPartition, kNodes, kNodeList, kGpusPerNode, kTime, kScript, kWrap, kExclusive, kOutput, kImage, kSelector};
+}
+
+QList<QCommandLineOption> CliRunner::drainOptions()
+{
+    return {kReason};
+}
+
+int CliRunner::cancel(QCoreApplication &app, QCommandLineParser &parser)
+{
+    return jobAction(app, parser, QStringLiteral("cancel"));
+}
+
+int CliRunner::drain(QCoreApplication &app, QCommandLineParser &parser)
+{
+    return nodeAction(app, parser, QStringLiteral("drain"));
+}
+
+int CliRunner::resume(QCoreApplication &app, QCommandLineParser &parser)
+{
+    return nodeAction(app, parser, QStringLiteral("resume"));
+}
+
+int CliRunner::metrics(QCoreApplication &app, QCommandLineParser &parser)
+{
+    ClusterProfile p;
+    QString error;
+    if (!m_connection.resolve(parser, &p, &error, ConnectionOptions::SshOptional)) {
+        printErr(error);
+        return 2;
+    }
+    return MetricsCommand::run(app, parser, p);
+}
+
+int CliRunner::burnin(QCoreApplication &app, QCommandLineParser &parser)
+{
+    ClusterProfile p;
+    if (!resolveProfile(parser, &p))
+        return 2;
+    return BurninCommand::run(app, parser, p);
+}
+
+int CliRunner::help(QCoreApplication &, QCommandLineParser &parser)
+{
+    const QString word = parser.positionalArguments().value(0);
+    if (word.isEmpty()) {
+        if (parser.value(kFormat) == QLatin1String("json"))
+            printOut(QString::fromUtf8(QJsonDocument(CommandTable::overviewJson()).toJson(QJsonDocument::Indented)));
+        else
+            printOut(CommandTable::overviewText());
+        return 0;
+    }
+    const CliCommand *command = CommandTable::find(word);
+    if (!command) {
+        printErr(unknownCommandMessage(word));
+        return 2;
+    }
+    QCommandLineParser commandParser;
+    CommandTable::configureParser(*command, commandParser);
+    printOut(commandParser.helpText());
+    return 0;
+}
+
+int CliRunner::completion(QCoreApplication &, QCommandLineParser &parser)
+{
+    const QString shell = parser.positionalArguments().value(0);
+    const QString script = CompletionScript::generate(shell);
+    if (script.isEmpty()) {
+        printErr(QStringLiteral("completion needs a shell: bash, zsh or fish"));
+        return 2;
+    }
+    printOut(script);
+    return 0;
+}
+// ---- end command table dispatch (pkg) ----
 
 int CliRunner::snapshot(QCoreApplication &app, QCommandLineParser &parser)
 {
@@ -324,7 +361,7 @@ int CliRunner::nodeAction(QCoreApplication &app, QCommandLineParser &parser, con
     return waitForAction(app, action == QLatin1String("drain") ? session.drain(nodes, parser.value(kReason)) : session.resume(nodes), json);
 }
 
-int CliRunner::profile(QCommandLineParser &parser)
+int CliRunner::profile(QCoreApplication &, QCommandLineParser &parser)
 {
     const QStringList words = parser.positionalArguments();
     const ProfileStore store(m_connection.profileStorePath(parser));
@@ -336,6 +373,16 @@ int CliRunner::profile(QCommandLineParser &parser)
     }
     const QString verb = words.value(0, QStringLiteral("list"));
     if (verb == QLatin1String("list")) {
+        if (parser.value(kFormat) == QLatin1String("json")) {
+            QJsonArray list;
+            for (const ClusterProfile &p : profiles)
+                list.append(ProfileStore::toJson(p));
+            printOut(QString::fromUtf8(QJsonDocument(QJsonObject{{QLatin1String("schema"), QStringLiteral("strata.profiles/1")},
+                                                                 {QLatin1String("file"), store.path()},
+                                                                 {QLatin1String("profiles"), list}})
+                                           .toJson(QJsonDocument::Indented)));
+            return 0;
+        }
         for (const ClusterProfile &p : profiles)
             printOut(QStringLiteral("%1\t%2\t%3%4\n").arg(p.name, p.orchestrator, p.sshTarget(),
                                                         p.prometheusUrl.isEmpty() ? QString() : QStringLiteral("\t") + p.prometheusUrl));

@@ -8,22 +8,36 @@
 
 namespace strata {
 
-// Runs one headless subcommand (snapshot, submit, cancel, drain, resume, profile) and returns
+struct CliCommand;
+
+// Runs one headless subcommand of the command table (app/cli/command_table.cpp) and returns
 // the process exit status: 0 success, 1 failure (reason on stderr), 2 usage error. Owned by
 // main(); lives on the main thread and spins its event loop while the session works.
 class CliRunner
 {
 public:
-    static bool isSubcommand(const QString &word);
-    static QStringList subcommands();
+    // arguments: the whole command line, the subcommand second (strata COMMAND ...).
     int run(QCoreApplication &app, const QStringList &arguments);
+    // What main() says for a first word that is no command, with a suggestion when one is close.
+    static QString unknownCommandMessage(const QString &word);
 
-private:
+    // The handlers of the command table, and the options of those that have their own.
     int snapshot(QCoreApplication &app, QCommandLineParser &parser);
     int submit(QCoreApplication &app, QCommandLineParser &parser);
+    int cancel(QCoreApplication &app, QCommandLineParser &parser);
+    int drain(QCoreApplication &app, QCommandLineParser &parser);
+    int resume(QCoreApplication &app, QCommandLineParser &parser);
+    int metrics(QCoreApplication &app, QCommandLineParser &parser);
+    int burnin(QCoreApplication &app, QCommandLineParser &parser);
+    int profile(QCoreApplication &app, QCommandLineParser &parser);
+    int help(QCoreApplication &app, QCommandLineParser &parser);
+    int completion(QCoreApplication &app, QCommandLineParser &parser);
+    static QList<QCommandLineOption> submitOptions();
+    static QList<QCommandLineOption> drainOptions();
+
+private:
     int jobAction(QCoreApplication &app, QCommandLineParser &parser, const QString &action);
     int nodeAction(QCoreApplication &app, QCommandLineParser &parser, const QString &action);
-    int profile(QCommandLineParser &parser);
     bool resolveProfile(QCommandLineParser &parser, ClusterProfile *profile);
 
     ConnectionOptions m_connection;

@@ -9,9 +9,14 @@ namespace strata {
 
 void ConnectionOptions::addTo(QCommandLineParser &parser)
 {
-    parser.addOptions({m_config, m_cluster, m_ssh, m_identity, m_knownHosts, m_acceptNewHostKey, m_remoteEnv,
-                       m_connectTimeout, m_commandTimeout, m_prometheus, m_prometheusToken, m_prometheusCa,
-                       m_kubernetes, m_kubeContext, m_namespace, m_agent});
+    parser.addOptions(options());
+}
+
+QList<QCommandLineOption> ConnectionOptions::options() const
+{
+    return {m_config, m_cluster, m_ssh, m_identity, m_knownHosts, m_acceptNewHostKey, m_remoteEnv,
+            m_connectTimeout, m_commandTimeout, m_prometheus, m_prometheusToken, m_prometheusCa,
+            m_kubernetes, m_kubeContext, m_namespace, m_agent};
 }
 
 bool ConnectionOptions::namesCluster(const QCommandLineParser &parser) const

@@ -13,6 +13,7 @@ class ConnectionOptions
 {
 public:
     void addTo(QCommandLineParser &parser);
+    QList<QCommandLineOption> options() const;
     // True when any flag names a cluster (a saved profile or --ssh).
     bool namesCluster(const QCommandLineParser &parser) const;
     // The profile to use; false with *error set when the flags are inconsistent or unknown.

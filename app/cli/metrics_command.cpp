@@ -43,9 +43,9 @@ QJsonValue sampleValue(double v)
 
 } // namespace
 
-void MetricsCommand::addOptions(QCommandLineParser &parser)
+QList<QCommandLineOption> MetricsCommand::options()
 {
-    parser.addOptions({kNode, kGpu, kMetric, kSince, kStep});
+    return {kNode, kGpu, kMetric, kSince, kStep};
 }
 
 int MetricsCommand::run(QCoreApplication &app, QCommandLineParser &parser, const ClusterProfile &profile)
@@ -108,7 +108,8 @@ int MetricsCommand::run(QCoreApplication &app, QCommandLineParser &parser, const
             series.append(QJsonObject{{QLatin1String("node"), s.node}, {QLatin1String("gpu"), s.gpu},
                                       {QLatin1String("uuid"), s.uuid}, {QLatin1String("samples"), samples}});
         }
-        write(stdout, QString::fromUtf8(QJsonDocument(QJsonObject{{QLatin1String("metric"), result.metric},
+        write(stdout, QString::fromUtf8(QJsonDocument(QJsonObject{{QLatin1String("schema"), QStringLiteral("strata.metrics/1")},
+                                                                  {QLatin1String("metric"), result.metric},
                                                                   {QLatin1String("unit"), result.unit},
                                                                   {QLatin1String("promql"), result.promql},
                                                                   {QLatin1String("start"), result.start},

@@ -13,7 +13,7 @@ namespace strata {
 class MetricsCommand
 {
 public:
-    static void addOptions(QCommandLineParser &parser);
+    static QList<QCommandLineOption> options();
     static int run(QCoreApplication &app, QCommandLineParser &parser, const ClusterProfile &profile);
 };
 

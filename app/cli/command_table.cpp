@@ -1,0 +1,222 @@
+#include "command_table.h"
+
+#include "cli/burnin_command.h"
+#include "cli/cli_runner.h"
+#include "cli/connection_options.h"
+#include "cli/metrics_command.h"
+
+#include <QJsonArray>
+
+#include <algorithm>
+#include <array>
+#include <vector>
+
+namespace strata {
+
+namespace {
+
+using F = CliCommand::Flag;
+
+// Every subcommand, in the order `strata --help` lists them.
+const std::array kCommands{
+    CliCommand{"snapshot", &CliRunner::snapshot, nullptr, "", "[--format text|json]",
+               "Print the layered stack: instance types, nodes and GPUs, partitions, jobs, findings.",
+               F::Connects},
+    CliCommand{"submit", &CliRunner::submit, &CliRunner::submitOptions, "",
+               "--name NAME (--script FILE|- | --wrap COMMAND) [--partition P] [--nodes N] "
+               "[--nodelist HOSTS] [--gpus-per-node G] [--time LIMIT] [--exclusive]",
+               "Submit a batch job (sbatch, or a Kubernetes Job); prints the job id.", F::Connects},
+    CliCommand{"cancel", &CliRunner::cancel, nullptr, "JOB...", "JOB...",
+               "Cancel jobs (scancel, or delete the Kubernetes Job).", F::Connects},
+    CliCommand{"drain", &CliRunner::drain, &CliRunner::drainOptions, "NODE...", "NODE... --reason TEXT",
+               "Drain nodes (Slurm DRAIN, Kubernetes cordon) with a reason.", F::Connects},
+    CliCommand{"resume", &CliRunner::resume, nullptr, "NODE...", "NODE...",
+               "Return drained nodes to service (Slurm RESUME, Kubernetes uncordon).", F::Connects},
+    CliCommand{"metrics", &CliRunner::metrics, &MetricsCommand::options, "",
+               "--node NODE [--gpu I] --metric NAME [--since 1h] [--step 1m]",
+               "Print one GPU metric's time series from Prometheus (needs only --prometheus).",
+               F::Connects},
+    CliCommand{"burnin", &CliRunner::burnin, &BurninCommand::options, "",
+               "--nodes HOSTS [--tests gemm,hbm,pcie,p2p] [--duration 60s] [--drain-on-fail]",
+               "Run the strata-burn GPU burn-in on nodes and judge every GPU; exit 0 only if all pass.",
+               F::Connects},
+    CliCommand{"profile", &CliRunner::profile, nullptr, "list|save|remove [NAME]",
+               "list | save NAME [connection flags] | remove NAME", "List, save or remove cluster profiles.",
+               F::Connects},
+    CliCommand{"help", &CliRunner::help, nullptr, "[COMMAND]", "[COMMAND]",
+               "Show the commands, or one command's options.", F::NoFlags},
+    CliCommand{"completion", &CliRunner::completion, nullptr, "bash|zsh|fish", "bash|zsh|fish",
+               "Print the shell completion script.", F::NoFlags},
+};
+
+const QCommandLineOption kFormatOption{QStringLiteral("format"), QStringLiteral("Output: text or json."),
+                                       QStringLiteral("text|json"), QStringLiteral("text")};
+
+} // namespace
+
+QString CliCommand::usageLine() const
+{
+    const QString args = QString::fromLatin1(synopsis);
+    return QStringLiteral("strata %1%2").arg(nameString(), args.isEmpty() ? QString() : QLatin1Char(' ') + args);
+}
+
+namespace CommandTable {
+
+std::span<const CliCommand> commands()
+{
+    return kCommands;
+}
+
+const CliCommand *find(QStringView name)
+{
+    for (const CliCommand &c : kCommands)
+        if (name == QLatin1StringView(c.name))
+            return &c;
+    return nullptr;
+}
+
+int editDistance(QStringView a, QStringView b)
+{
+    // Damerau-Levenshtein (optimal string alignment), three rows.
+    const qsizetype n = b.size();
+    std::vector<int> before(size_t(n + 1)), previous(size_t(n + 1)), current(size_t(n + 1));
+    for (qsizetype j = 0; j <= n; ++j)
+        previous[size_t(j)] = int(j);
+    for (qsizetype i = 1; i <= a.size(); ++i) {
+        current[0] = int(i);
+        for (qsizetype j = 1; j <= n; ++j) {
+            const int cost = a[i - 1] == b[j - 1] ? 0 : 1;
+            int best = std::min({previous[size_t(j)] + 1, current[size_t(j - 1)] + 1, previous[size_t(j - 1)] + cost});
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+                best = std::min(best, before[size_t(j - 2)] + 1);
+            current[size_t(j)] = best;
+        }
+        before.swap(previous);
+        previous.swap(current);
+    }
+    return previous[size_t(n)];
+}
+
+QString suggest(QStringView typo)
+{
+    // Close enough to be a slip of the fingers: a third of the word, at least 1, at most 3.
+    const int allowed = int(std::clamp<qsizetype>(typo.size() / 3, 1, 3));
+    QString best;
+    int bestDistance = allowed + 1;
+    for (const CliCommand &c : kCommands) {
+        const QString name = c.nameString();
+        int d = editDistance(typo.toString().toLower(), name);
+        // "snap" for "snapshot": a prefix of exactly one command is what the person meant.
+        if (typo.size() >= 3 && name.startsWith(typo.toString().toLower()))
+            d = std::min(d, 1);
+        if (d < bestDistance) {
+            bestDistance = d;
+            best = name;
+        }
+    }
+    return best;
+}
+
+void configureParser(const CliCommand &command, QCommandLineParser &parser)
+{
+    parser.setApplicationDescription(QStringLiteral("%1\n\nUsage: %2").arg(QString::fromLatin1(command.help), command.usageLine()));
+    parser.addHelpOption();
+    parser.addOptions(options(command));
+    if (qstrlen(command.arguments) > 0)
+        parser.addPositionalArgument(QStringLiteral("arguments"), QString::fromLatin1(command.synopsis),
+                                     QString::fromLatin1(command.arguments));
+}
+
+QList<QCommandLineOption> options(const CliCommand &command)
+{
+    QList<QCommandLineOption> all;
+    if (command.flags & CliCommand::Connects)
+        all << ConnectionOptions().options();
+    all << kFormatOption;
+    if (command.options)
+        all << command.options();
+    return all;
+}
+
+QString overviewText()
+{
+    QString text = QStringLiteral(
+        "Strata %1: a console and command line for GPU clusters (Slurm or Kubernetes over SSH,\n"
+        "GPU metrics from Prometheus/DCGM).\n\n"
+        "Usage:\n"
+        "  strata [connection flags]          open the window (on the saved profiles, or connected)\n"
+        "  strata COMMAND [flags] [ARGS]      run one command without a window\n"
+        "  strata COMMAND --help              a command's flags\n"
+        "  strata --version\n\n"
+        "Commands:\n")
+                       .arg(QStringLiteral(STRATA_VERSION));
+    qsizetype width = 0;
+    for (const CliCommand &c : kCommands)
+        width = std::max(width, qsizetype(qstrlen(c.name)));
+    for (const CliCommand &c : kCommands)
+        if (!(c.flags & CliCommand::Hidden))
+            text += QStringLiteral("  %1  %2\n").arg(c.nameString().leftJustified(width), QString::fromLatin1(c.help));
+    text += QStringLiteral(
+        "\nConnection flags (the window and every cluster command): --cluster NAME | --ssh [user@]host[:port],\n"
+        "--identity FILE, --known-hosts FILE, --accept-new-host-key, --remote-env KEY=VALUE,\n"
+        "--prometheus URL, --prometheus-token TOKEN, --kubernetes, --namespace NS; see strata COMMAND --help.\n"
+        "Exit status: 0 success, 1 failure (reason on stderr), 2 usage error. Manual: man strata\n");
+    return text;
+}
+
+QJsonObject overviewJson()
+{
+    QJsonArray commands;
+    for (const CliCommand &c : kCommands) {
+        if (c.flags & CliCommand::Hidden)
+            continue;
+        commands.append(QJsonObject{{QLatin1String("name"), c.nameString()},
+                                    {QLatin1String("usage"), c.usageLine()},
+                                    {QLatin1String("help"), QString::fromLatin1(c.help)},
+                                    {QLatin1String("connects"), bool(c.flags & CliCommand::Connects)},
+                                    {QLatin1String("options"), QJsonArray::fromStringList(optionNames(c))}});
+    }
+    return QJsonObject{{QLatin1String("schema"), QStringLiteral("strata.commands/1")},
+                       {QLatin1String("version"), QStringLiteral(STRATA_VERSION)},
+                       {QLatin1String("commands"), commands}};
+}
+
+QString manCommandsSection()
+{
+    const auto roff = [](QString s) {
+        s.replace(QLatin1Char('\\'), QLatin1String("\\e"));
+        s.replace(QLatin1Char('-'), QLatin1String("\\-"));
+        return s;
+    };
+    QString text = QStringLiteral(".SH COMMANDS\n");
+    for (const CliCommand &c : kCommands) {
+        if (c.flags & CliCommand::Hidden)
+            continue;
+        text += QStringLiteral(".TP\n.B strata %1\n").arg(roff(c.nameString()));
+        if (qstrlen(c.synopsis) > 0)
+            text += QStringLiteral(".I %1\n").arg(roff(QString::fromLatin1(c.synopsis)).replace(QLatin1Char('"'), QLatin1String("\\(dq")));
+        text += roff(QString::fromLatin1(c.help)) + QLatin1Char('\n');
+        const QStringList options = optionNames(c);
+        if (!options.isEmpty()) {
+            QStringList flags;
+            for (const QString &o : options)
+                flags << QStringLiteral("\\-\\-") + roff(o);
+            text += QStringLiteral("Options: %1.\n").arg(flags.join(QLatin1String(", ")));
+        }
+    }
+    return text;
+}
+
+QStringList optionNames(const CliCommand &command)
+{
+    QStringList names{QStringLiteral("help")};
+    for (const QCommandLineOption &o : options(command))
+        for (const QString &n : o.names())
+            if (n.size() > 1)
+                names << n;
+    return names;
+}
+
+} // namespace CommandTable
+
+} // namespace strata

@@ -1,0 +1,65 @@
+#pragma once
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+
+#include <span>
+
+namespace strata {
+
+class CliRunner;
+
+// One subcommand of `strata`, in the shape of git's `struct cmd_struct commands[]`: the one
+// table drives dispatch, `strata --help`, each command's `--help`, the window's --help, the
+// shell completions and the COMMANDS section of strata(1). A subcommand is listed nowhere else.
+struct CliCommand
+{
+    enum Flag : unsigned {
+        NoFlags = 0,
+        Connects = 1u << 0,  // takes the connection flags (--cluster, --ssh, ...)
+        Hidden = 1u << 1,    // not listed (still dispatched and completed)
+    };
+    using Handler = int (CliRunner::*)(QCoreApplication &app, QCommandLineParser &parser);
+
+    const char *name;
+    Handler handler;
+    QList<QCommandLineOption> (*options)(); // the command's own options; nullptr: none
+    const char *arguments;                  // positional arguments, e.g. "JOB..."; "": none
+    const char *synopsis;                   // what follows the name in a usage line
+    const char *help;                       // one sentence
+    unsigned flags;
+
+    QString nameString() const { return QString::fromLatin1(name); }
+    QString usageLine() const; // "strata cancel JOB..."
+};
+
+namespace CommandTable {
+
+std::span<const CliCommand> commands();
+// nullptr when no command has that name.
+const CliCommand *find(QStringView name);
+// The closest command name within a small edit distance of a mistyped word; empty when none is.
+QString suggest(QStringView typo);
+// Levenshtein distance (insert, delete, substitute; a transposition counts 1, as git's
+// help.autocorrect does).
+int editDistance(QStringView a, QStringView b);
+
+// Adds everything `command` accepts (connection flags, --format, its own options) to a parser.
+void configureParser(const CliCommand &command, QCommandLineParser &parser);
+// `strata --help`: how to open the window, every listed command, where to read more.
+QString overviewText();
+// The same as JSON (schema strata.commands/1) for `strata help --format json`.
+QJsonObject overviewJson();
+// The commands as a roff section for strata(1).
+QString manCommandsSection();
+// Every option a command accepts: connection flags (when it connects), --format, its own.
+QList<QCommandLineOption> options(const CliCommand &command);
+// The long option names (without dashes) a command accepts, for the shell completions.
+QStringList optionNames(const CliCommand &command);
+
+} // namespace CommandTable
+
+} // namespace strata

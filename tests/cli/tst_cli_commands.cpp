@@ -1,0 +1,163 @@
+// The real strata binary's first word, without a cluster: a mistyped command is an error with a
+// suggestion (never the window), --help and help list the table, each command has --help, and
+// listings answer --format json with a schema key.
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+class TestCliCommands : public QObject
+{
+    Q_OBJECT
+
+    struct Run
+    {
+        int exitCode = -1;
+        QString out;
+        QString err;
+    };
+
+    Run strata(const QStringList &arguments)
+    {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        // No display: a command that opened the window would fail instead of hanging.
+        env.remove(QStringLiteral("DISPLAY"));
+        env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("minimal"));
+        env.insert(QStringLiteral("HOME"), m_home.path());
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_home.path() + QStringLiteral("/.config"));
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(STRATA_BINARY_DIR "/app/strata"), arguments);
+        Run r;
+        if (!p.waitForFinished(20000)) {
+            p.kill();
+            p.waitForFinished();
+            r.err = QStringLiteral("timed out");
+            return r;
+        }
+        r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+        r.out = QString::fromUtf8(p.readAllStandardOutput());
+        r.err = QString::fromUtf8(p.readAllStandardError());
+        return r;
+    }
+
+    QTemporaryDir m_home;
+
+private Q_SLOTS:
+    void mistypedCommandSuggests_data()
+    {
+        QTest::addColumn<QString>("word");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("snapshto") << "snapshto" << "strata: \"snapshto\" is not a strata command; did you mean \"snapshot\"? (strata --help lists them)\n";
+        QTest::newRow("drian") << "drian" << "strata: \"drian\" is not a strata command; did you mean \"drain\"? (strata --help lists them)\n";
+        QTest::newRow("nothing close") << "xyzzy" << "strata: \"xyzzy\" is not a strata command (strata --help lists them)\n";
+    }
+    void mistypedCommandSuggests()
+    {
+        QFETCH(QString, word);
+        QFETCH(QString, message);
+        const Run r = strata({word, QStringLiteral("--ssh"), QStringLiteral("localhost")});
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.err, message);
+        QCOMPARE(r.out, QString());
+    }
+
+    void helpListsEveryCommand_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::newRow("--help") << QStringList{QStringLiteral("--help")};
+        QTest::newRow("-h") << QStringList{QStringLiteral("-h")};
+        QTest::newRow("help") << QStringList{QStringLiteral("help")};
+    }
+    void helpListsEveryCommand()
+    {
+        QFETCH(QStringList, arguments);
+        const Run r = strata(arguments);
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.err, QString());
+        for (const char *c : {"snapshot", "submit", "cancel", "drain", "resume", "metrics", "burnin", "profile", "completion"})
+            QVERIFY2(r.out.contains(QStringLiteral("\n  %1 ").arg(QLatin1String(c))), c);
+    }
+
+    void commandHelp_data()
+    {
+        QTest::addColumn<QString>("command");
+        QTest::addColumn<QString>("mentions");
+        QTest::newRow("snapshot") << "snapshot" << "--cluster <name>";
+        QTest::newRow("submit") << "submit" << "--gpus-per-node <N>";
+        QTest::newRow("drain") << "drain" << "--reason <text>";
+        QTest::newRow("metrics") << "metrics" << "--metric";
+        QTest::newRow("burnin") << "burnin" << "--drain-on-fail";
+    }
+    void commandHelp()
+    {
+        QFETCH(QString, command);
+        QFETCH(QString, mentions);
+        const Run r = strata({command, QStringLiteral("--help")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains(QStringLiteral("Usage: strata ") + command), qPrintable(r.out));
+        QVERIFY2(r.out.contains(mentions), qPrintable(r.out));
+        const Run viaHelp = strata({QStringLiteral("help"), command});
+        QCOMPARE(viaHelp.exitCode, 0);
+        QCOMPARE(viaHelp.out, r.out);
+    }
+
+    void versionIsTheProjectVersion()
+    {
+        const Run r = strata({QStringLiteral("--version")});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.out, QStringLiteral("strata " STRATA_VERSION "\n"));
+    }
+
+    void profileListJson()
+    {
+        const QString config = m_home.filePath(QStringLiteral("clusters.json"));
+        Run r = strata({QStringLiteral("profile"), QStringLiteral("list"), QStringLiteral("--format"), QStringLiteral("json"),
+                        QStringLiteral("--config"), config});
+        QCOMPARE(r.exitCode, 0);
+        QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(o.value(QLatin1String("schema")).toString(), QStringLiteral("strata.profiles/1"));
+        QCOMPARE(o.value(QLatin1String("profiles")).toArray().size(), 0);
+
+        r = strata({QStringLiteral("profile"), QStringLiteral("save"), QStringLiteral("prod"), QStringLiteral("--ssh"),
+                    QStringLiteral("alice@login.example.net:2222"), QStringLiteral("--prometheus"), QStringLiteral("http://prom:9090"),
+                    QStringLiteral("--config"), config});
+        QCOMPARE(r.exitCode, 0);
+        r = strata({QStringLiteral("profile"), QStringLiteral("list"), QStringLiteral("--format"), QStringLiteral("json"),
+                    QStringLiteral("--config"), config});
+        QCOMPARE(r.exitCode, 0);
+        o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(o.value(QLatin1String("schema")).toString(), QStringLiteral("strata.profiles/1"));
+        const QJsonArray profiles = o.value(QLatin1String("profiles")).toArray();
+        QCOMPARE(profiles.size(), 1);
+        QCOMPARE(profiles[0].toObject().value(QLatin1String("name")).toString(), QStringLiteral("prod"));
+        QCOMPARE(profiles[0].toObject().value(QLatin1String("sshHost")).toString(), QStringLiteral("login.example.net"));
+        QCOMPARE(profiles[0].toObject().value(QLatin1String("sshPort")).toInt(), 2222);
+
+        r = strata({QStringLiteral("profile"), QStringLiteral("list"), QStringLiteral("--config"), config});
+        QCOMPARE(r.out, QStringLiteral("prod\tslurm\talice@login.example.net:2222\thttp://prom:9090\n"));
+    }
+
+    void helpJsonHasSchema()
+    {
+        const Run r = strata({QStringLiteral("help"), QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(o.value(QLatin1String("schema")).toString(), QStringLiteral("strata.commands/1"));
+        QVERIFY(o.value(QLatin1String("commands")).toArray().size() >= 9);
+    }
+
+    void badFormatIsAUsageError()
+    {
+        const Run r = strata({QStringLiteral("profile"), QStringLiteral("list"), QStringLiteral("--format"), QStringLiteral("yaml")});
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.err, QStringLiteral("strata: --format must be text or json\n"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliCommands)
+#include "tst_cli_commands.moc"
