@@ -189,6 +189,21 @@ QFuture<PrometheusResponse> PrometheusClient::send(const QString &path, QUrlQuer
             return finish(failed(promql, QStringLiteral("transport"),
                                  QStringLiteral("Prometheus at %1 not reachable: %2").arg(where, reply->errorString())));
         }
+        // The status line came, then the connection dropped or stalled mid-body: a truncated
+        // answer, not malformed JSON. Network-layer errors are 1-99 in QNetworkReply's enum.
+        if (const QNetworkReply::NetworkError error = reply->error(); error > QNetworkReply::NoError && error < 100) {
+            const qint64 received = reply->bytesAvailable();
+            if (error == QNetworkReply::OperationCanceledError || error == QNetworkReply::TimeoutError)
+                return finish(failed(promql, QStringLiteral("timeout"),
+                                     QStringLiteral("Prometheus at %1 stopped sending its answer (HTTP %2) after %3 bytes "
+                                                    "and nothing more came within %4 s")
+                                         .arg(where).arg(status).arg(received).arg(timeoutMs / 1000.0),
+                                     status));
+            return finish(failed(promql, QStringLiteral("transport"),
+                                 QStringLiteral("Prometheus at %1 broke off its answer (HTTP %2) after %3 bytes: %4")
+                                     .arg(where).arg(status).arg(received).arg(reply->errorString()),
+                                 status));
+        }
         if (status == 401 || status == 403)
             return finish(failed(promql, QStringLiteral("auth"),
                                  QStringLiteral("Prometheus at %1 refused the request (HTTP %2): check the token or "

@@ -49,7 +49,10 @@ ClusterSession::ClusterSession(const ClusterProfile &profile, std::shared_ptr<Re
     status(QStringLiteral("ssh")).configured = true;
     status(m_orchestrator->kind()).configured = true;
     if (m_profile.hasPrometheus()) {
-        m_metrics = std::make_unique<MetricsSource>(m_profile);
+        // A stalled Prometheus must not hold a refresh longer than a stalled login node would.
+        MetricsSource::Options options;
+        options.timeoutMs = qMin(options.timeoutMs, qMax(1, m_profile.commandTimeoutSeconds) * 1000);
+        m_metrics = std::make_unique<MetricsSource>(m_profile, options);
         status(QStringLiteral("prometheus")).configured = true;
     }
 }
@@ -168,9 +171,12 @@ void ClusterSession::finishRefresh(const OrchestratorPart &part)
         ++m_failures;
         ssh.ok = !part.transportFailed;
         ssh.error = part.transportFailed ? part.error : QString();
+        if (ssh.ok) // the login node answered; only the scheduler behind it failed
+            ssh.lastSuccess = now;
         orchestrator.ok = false;
         orchestrator.error = part.error;
-        ssh.stale = orchestrator.stale = m_haveGoodPart;
+        ssh.stale = part.transportFailed && m_haveGoodPart;
+        orchestrator.stale = m_haveGoodPart;
         qCWarning(lcSession) << m_profile.name << "refresh failed:" << part.error;
         if (part.hostKeyUnknown && part.hostKeyFingerprint != m_announcedFingerprint) {
             m_announcedFingerprint = part.hostKeyFingerprint;

@@ -24,6 +24,10 @@ struct CommandResult
     QString transportError;     // person-readable, set when failure != None
     QString hostKeyFingerprint; // "SHA256:..." when the host key was involved
     int exitStatus = -1;        // remote exit status; -1 when the command did not run
+    // The transport failed after the command was handed to the host (exec request sent): it may
+    // have run, in part or in full. Such a command is never resent blindly; an action reports
+    // its outcome as unknown and reads the cluster back instead.
+    bool mayHaveRun = false;
     QByteArray stdoutData;
     QByteArray stderrData;
     qint64 durationMs = 0;

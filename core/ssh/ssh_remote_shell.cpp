@@ -49,8 +49,10 @@ QFuture<CommandResult> SshRemoteShell::run(const QStringList &argv, const QByteA
         CommandResult result = ensureConnected(session);
         if (result.ran()) {
             result = session.exec(line, stdinData);
-            // A connection that died while idle shows up as a channel failure: reconnect once.
-            if (result.failure == CommandResult::Failure::Channel && !session.isConnected()) {
+            // A connection that died while idle shows up as a channel that cannot open: reconnect
+            // once. Never when the command may have reached the host: a resent sbatch or drain
+            // could act twice (the caller reads the cluster back instead).
+            if (result.failure == CommandResult::Failure::Channel && !result.mayHaveRun && !session.isConnected()) {
                 result = ensureConnected(session);
                 if (result.ran())
                     result = session.exec(line, stdinData);

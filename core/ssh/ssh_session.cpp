@@ -225,6 +225,7 @@ CommandResult SshSession::exec(const QString &commandLine, const QByteArray &std
             m_connected = false;
         CommandResult r = CommandResult::transportFailure(kind, message);
         r.durationMs = clock.elapsed();
+        r.mayHaveRun = true; // every failure past this point follows the exec request
         return r;
     };
     const QByteArray command = commandLine.toUtf8();
@@ -281,6 +282,7 @@ CommandResult SshSession::exec(const QString &commandLine, const QByteArray &std
     if (result.exitStatus < 0) {
         // The remote side closed without an exit status: a signal or a dropped connection.
         result.failure = Failure::Channel;
+        result.mayHaveRun = true;
         result.transportError = QStringLiteral("the command on %1 ended without an exit status (killed by a signal?)").arg(m_options.describe());
     }
     return result;
