@@ -83,8 +83,9 @@ QString SnapshotTextPrinter::print(const ClusterSnapshot &s)
         const GpuSpec *spec = GpuCatalog::builtIn().gpu(g.gpuModel);
         instances.addRow({g.instanceType, QString::number(g.nodeCount), QString::number(g.gpuCount),
                           g.gpuModel.isEmpty() ? QStringLiteral("-") : g.gpuModel,
-                          spec ? QString::number(spec->bf16PetaFlops, 'f', 3) : QStringLiteral("-"),
-                          spec ? QStringLiteral("%1 GB %2, %3 TB/s").arg(spec->hbmGiB).arg(spec->hbmType).arg(spec->hbmTBps) : QStringLiteral("-")});
+                          spec && spec->bf16PetaFlops > 0 ? QString::number(spec->bf16PetaFlops, 'f', 3) : QStringLiteral("-"),
+                          spec && spec->hbmGiB > 0 ? QStringLiteral("%1 GB %2, %3 TB/s").arg(spec->hbmGiB).arg(spec->hbmType).arg(spec->hbmTBps)
+                                                   : QStringLiteral("-")});
     }
     out += QStringLiteral("INSTANCES\n") + instances.render() + QLatin1Char('\n');
 

@@ -163,7 +163,11 @@ BurninVerdict BurninJudge::judge(const QVector<BurninNodeRun> &runs, const GpuCa
             e.run = &run;
             e.info = gpu;
             e.backend = run.start->backend;
-            const QString byName = catalog.modelForName(gpu.model.isEmpty() ? gpu.name : gpu.model);
+            // The driver's full name says the variant (A100-SXM4-80GB); the agent's own model
+            // ("A100") only the family.
+            QString byName = catalog.modelForName(gpu.name);
+            if (byName.isEmpty())
+                byName = catalog.modelForName(gpu.model);
             e.model = byName.isEmpty() ? gpu.model : byName;
             entries << e;
         }

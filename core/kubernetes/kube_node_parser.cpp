@@ -64,10 +64,7 @@ Node parseNode(const QJsonObject &object, const GpuCatalog &catalog)
         node.memoryMiB = qint64(*memory / 1048576.0);
     node.gpuCount = quantityInt(capacity, "nvidia.com/gpu"_L1);
     const QString product = labels.value(u"nvidia.com/gpu.product"_s);
-    node.gpuModel = product.isEmpty() ? QString() : catalog.modelForName(product);
-    if (node.gpuModel.isEmpty() && !node.instanceType.isEmpty())
-        if (const InstanceTypeSpec *type = catalog.instanceType(node.instanceType))
-            node.gpuModel = type->gpuModel;
+    node.gpuModel = catalog.resolveModel(product, node.instanceType);
     if (node.gpuCount == 0)
         node.gpuModel.clear();
 

@@ -20,18 +20,25 @@ struct BurninCriteria
     double maxTempC = 0;
 };
 
+// One GPU model with its datasheet figures. A figure of 0 is unknown (or, for a family entry,
+// not shared by every variant) and is shown as a dash.
 struct GpuSpec
 {
-    QString model;          // "H100"
+    QString model;          // catalog key: "H100", "A100-SXM4-80GB"
     QString name;           // "NVIDIA H100 SXM"
-    QStringList gresTypes;  // Slurm GRES type names, lower-case
-    QStringList productNames; // nvidia.com/gpu.product and DCGM modelName spellings
+    QString family;         // "A100" for every A100 variant
+    bool familyOnly = false; // the family entry for names that do not say which variant
     QString architecture;
-    double bf16PetaFlops = 0;
-    double fp8PetaFlops = 0;
-    double hbmGiB = 0;
+    QString formFactor;     // "SXM5", "PCIe", "Superchip"
+    QString denseFormat;    // "BF16", or "FP16" on chips without BF16 (V100, T4)
+    double bf16PetaFlops = 0; // dense tensor peak in denseFormat
+    double fp8PetaFlops = 0;  // dense; 0 = no FP8
+    double hbmGiB = 0;      // GPU memory (HBM or GDDR)
     QString hbmType;
     double hbmTBps = 0;
+    double tdpW = 0;        // maximum board power
+    QVector<QStringList> namePatterns; // each: lower-case tokens that must all appear
+    QStringList exactNames; // lower-case whole names (cloud labels)
     BurninCriteria burnin;
 };
 
@@ -45,7 +52,8 @@ struct InstanceTypeSpec
     int memoryGiB = 0;
 };
 
-// The GPU and instance-type catalog. Immutable after load; copy freely.
+// The GPU and instance-type catalog. Immutable after load; copy freely; safe to read from any
+// thread.
 class GpuCatalog
 {
 public:
@@ -58,13 +66,34 @@ public:
     const QVector<InstanceTypeSpec> &instanceTypes() const { return m_instanceTypes; }
 
     const GpuSpec *gpu(const QString &model) const;
+    // An instance type by name, case-insensitive; SageMaker's "ml." prefix is accepted.
     const InstanceTypeSpec *instanceType(const QString &name) const;
-    // Maps a GRES type ("h100"), product label or DCGM modelName to a model; empty if unknown.
-    QString modelForName(const QString &gresTypeOrProduct) const;
+    // An instance type squashed the way people name ParallelCluster compute resources after it
+    // ("p548xlarge", "p6-b200-48xlarge"): found only when exactly one catalog type squashes to it.
+    const InstanceTypeSpec *instanceTypeForSquashedName(const QString &name) const;
+    // The instance type of a Slurm node from what AWS ParallelCluster and HyperPod put there: a
+    // feature that is an instance type ("p5.48xlarge", "ml.p5.48xlarge"), else a compute-resource
+    // name (a feature, or the middle of a "queue-st-CR-1"/"queue-dy-CR-1" node name) that is an
+    // unambiguous squashed instance type. Empty when none says so.
+    QString instanceTypeForSlurmNode(const QString &nodeName, const QStringList &features) const;
+
+    // Maps any GPU name form to a model by whole tokens: Slurm GRES types (plain or AutoDetect,
+    // "nvidia_h100_80gb_hbm3"), DCGM modelName ("NVIDIA A100-SXM4-80GB"), GFD gpu.product
+    // ("NVIDIA-H100-80GB-HBM3-SHARED", "...-MIG-1g.5gb"), GKE accelerator labels. Empty if unknown
+    // or ambiguous, never a guess.
+    QString modelForName(const QString &name) const;
+    // The model from a name and the node's instance type together: the instance type names the
+    // variant when the name gives only the family ("a100" on a p4de) or nothing.
+    QString resolveModel(const QString &name, const QString &instanceType) const;
+
+    // Lower-case tokens of a name, split on '-', '_', '/' and white space.
+    static QStringList tokens(const QString &name);
 
 private:
     QVector<GpuSpec> m_gpus;
     QVector<InstanceTypeSpec> m_instanceTypes;
+    QHash<QString, int> m_instanceTypeByName;     // lower-case name -> index
+    QHash<QString, int> m_instanceTypeBySquashed; // -1 when two types squash alike
 };
 
 } // namespace strata

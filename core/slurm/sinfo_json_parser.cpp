@@ -113,12 +113,7 @@ SinfoParseResult parse(const QByteArray &json, const GpuCatalog &catalog)
         n.features = stringList(o.value(QLatin1String("active_features")));
         if (n.features.isEmpty())
             n.features = stringList(o.value(QLatin1String("features")));
-        for (const QString &f : std::as_const(n.features)) {
-            if (catalog.instanceType(f)) {
-                n.instanceType = f;
-                break;
-            }
-        }
+        n.instanceType = catalog.instanceTypeForSlurmNode(n.name, n.features);
         n.cpus = int(number(o.value(QLatin1String("cpus"))));
         n.cpusAllocated = int(number(o.value(QLatin1String("alloc_cpus"))));
         n.memoryMiB = number(o.value(QLatin1String("real_memory")));
@@ -131,9 +126,7 @@ SinfoParseResult parse(const QByteArray &json, const GpuCatalog &catalog)
         n.gpuCount = total.count;
         n.gpusAllocated = used.count;
         n.gpuIndicesAllocated = used.indices;
-        n.gpuModel = catalog.modelForName(total.type);
-        if (n.gpuModel.isEmpty() && !n.instanceType.isEmpty())
-            n.gpuModel = catalog.instanceType(n.instanceType)->gpuModel;
+        n.gpuModel = catalog.resolveModel(total.type, n.instanceType);
         if (n.gpuCount == 0 && !n.instanceType.isEmpty())
             n.gpuCount = catalog.instanceType(n.instanceType)->gpuCount;
         result.nodes.append(std::move(n));

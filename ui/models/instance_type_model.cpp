@@ -59,10 +59,13 @@ QVariant InstanceTypeModel::data(const QModelIndex &index, int role) const
     case GpuModel: return g.gpuModel.isEmpty() ? UnitFormatter::dash() : g.gpuModel;
     case Nodes: return g.nodeCount;
     case Gpus: return g.gpuCount;
-    case Bf16PetaFlops: return spec ? QString::number(spec->bf16PetaFlops, 'f', 3) : UnitFormatter::dash();
-    case HbmGiB: return spec ? QStringLiteral("%1 GiB").arg(spec->hbmGiB) : UnitFormatter::dash();
+    // A catalog figure of 0 is unknown (a family entry such as "A100" without its memory size).
+    case Bf16PetaFlops:
+        return spec && spec->bf16PetaFlops > 0 ? QString::number(spec->bf16PetaFlops, 'f', 3) : UnitFormatter::dash();
+    case HbmGiB: return spec && spec->hbmGiB > 0 ? QStringLiteral("%1 GiB").arg(spec->hbmGiB) : UnitFormatter::dash();
     case TotalPetaFlops:
-        return spec ? QString::number(spec->bf16PetaFlops * g.gpuCount, 'f', 1) : UnitFormatter::dash();
+        return spec && spec->bf16PetaFlops > 0 ? QString::number(spec->bf16PetaFlops * g.gpuCount, 'f', 1)
+                                               : UnitFormatter::dash();
     }
     return {};
 }
