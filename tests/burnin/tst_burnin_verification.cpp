@@ -11,12 +11,15 @@
 #include "throttle_reasons.h"
 
 #include "burnin/burnin_protocol_parser.h"
+#include "model/gpu_catalog.h"
 
 #include <QTest>
 
 #include <cmath>
 
 using namespace strata::burn;
+using strata::GpuCatalog;
+using strata::GpuSpec;
 
 class TestBurninVerification : public QObject
 {
@@ -48,6 +51,7 @@ private Q_SLOTS:
     void throttleReasons();
     void gpuModelTable_data();
     void gpuModelTable();
+    void gpuModelTableMatchesCatalog();
     void nvmlAbsentIsSaidNotFaked();
     void resultLineParsesBack();
     void otherLinesParseBack();
@@ -453,10 +457,17 @@ void TestBurninVerification::gpuModelTable_data()
     QTest::addColumn<QString>("model");
     QTest::newRow("H200") << "NVIDIA H200" << "H200";
     QTest::newRow("H100 SXM") << "NVIDIA H100 80GB HBM3" << "H100";
+    QTest::newRow("H100 PCIe") << "NVIDIA H100 PCIe" << "H100-PCIe";
     QTest::newRow("GH200 is not H200") << "NVIDIA GH200 480GB" << "GH200";
     QTest::newRow("B200") << "NVIDIA B200" << "B200";
-    QTest::newRow("A100") << "NVIDIA A100-SXM4-80GB" << "A100";
+    QTest::newRow("GB200 is not B200") << "NVIDIA GB200" << "GB200";
+    QTest::newRow("A100 80GB SXM") << "NVIDIA A100-SXM4-80GB" << "A100-SXM4-80GB";
+    QTest::newRow("A100 40GB PCIe") << "NVIDIA A100-PCIE-40GB" << "A100-PCIe-40GB";
+    QTest::newRow("A10G is not A100") << "NVIDIA A10G" << "A10G";
+    QTest::newRow("V100") << "Tesla V100-SXM2-32GB" << "V100-SXM2-32GB";
+    QTest::newRow("L40S") << "NVIDIA L40S" << "L40S";
     QTest::newRow("unknown") << "NVIDIA GeForce RTX 4090" << "";
+    QTest::newRow("cpu") << "CPU simulated device" << "";
 }
 
 void TestBurninVerification::gpuModelTable()
@@ -465,8 +476,38 @@ void TestBurninVerification::gpuModelTable()
     QFETCH(QString, model);
     const auto spec = gpuModelForName(name.toStdString());
     QCOMPARE(spec ? QString::fromStdString(spec->model) : QString(), model);
-    if (spec)
+    // The agent's table is generated from the console's catalog: same model, same figures.
+    QCOMPARE(GpuCatalog::builtIn().modelForName(name), model);
+    if (spec) {
+        const GpuSpec *catalogSpec = GpuCatalog::builtIn().gpu(model);
+        QVERIFY(catalogSpec);
+        QCOMPARE(spec->bf16Tflops, catalogSpec->bf16PetaFlops * 1000);
+        QCOMPARE(spec->hbmTBps, catalogSpec->hbmTBps);
         QVERIFY(spec->bf16Tflops > 0 && spec->hbmTBps > 0);
+    }
+}
+
+void TestBurninVerification::gpuModelTableMatchesCatalog()
+{
+    // Every catalog entry, by every name form the catalog knows for it, names the same model
+    // in the agent.
+    const GpuCatalog &catalog = GpuCatalog::builtIn();
+    int checked = 0;
+    for (const GpuSpec &g : catalog.gpus()) {
+        QStringList names = g.exactNames;
+        names << g.model;
+        for (const QStringList &pattern : g.namePatterns)
+            names << QStringLiteral("NVIDIA ") + pattern.join(QLatin1Char('-'));
+        for (const QString &name : std::as_const(names)) {
+            const auto spec = gpuModelForName(name.toStdString());
+            const QString expected = catalog.modelForName(name);
+            QCOMPARE(spec ? QString::fromStdString(spec->model) : QString(), expected);
+            QVERIFY2(!expected.isEmpty(), qPrintable(name));
+            QCOMPARE(spec->bf16Tflops, catalog.gpu(expected)->bf16PetaFlops * 1000);
+            ++checked;
+        }
+    }
+    QVERIFY(checked > 40);
 }
 
 namespace {
