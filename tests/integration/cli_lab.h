@@ -11,6 +11,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -130,10 +131,13 @@ public:
         return QJsonDocument::fromJson(r.out).object();
     }
 
-    // A Slurm client command run here, against the lab's controller.
+    // A Slurm client command run here, against the lab's controller: the lab's own client for
+    // its Slurm version when it has one (STRATA_LAB_BIN, the 24.11 chroot's tools), else PATH's.
     Run slurm(const QString &program, const QStringList &args) const
     {
-        return runProcess(program, args, m_env, 30000);
+        const QString labBin = m_env.value(QStringLiteral("STRATA_LAB_BIN"));
+        const QString own = labBin + QLatin1Char('/') + program;
+        return runProcess(!labBin.isEmpty() && QFileInfo(own).isExecutable() ? own : program, args, m_env, 30000);
     }
 
     QString slurmOut(const QString &program, const QStringList &args) const

@@ -2,6 +2,19 @@
 # The lab's Slurm cluster, SSH login and status, checked with the real client tools.
 source "$(dirname "$0")/lib.sh"
 
+# What each release's lab is declared to be (scripts/lab): the same names and partitions; the
+# 24.11 cluster has B200 nodes where 22.05 has H200, its own ports and no Prometheus.
+case "${STRATA_LAB_SLURM_VERSION:-22.05}" in
+    22.05) late_gres=gpu:h200:8 late_feature=p5en.48xlarge ssh_port=22022 connect_lines=10 ;;
+    24.11) late_gres=gpu:b200:8 late_feature=p6-b200.48xlarge ssh_port=23022 connect_lines=8 ;;
+    *) fail "unknown STRATA_LAB_SLURM_VERSION $STRATA_LAB_SLURM_VERSION" ;;
+esac
+version="$(scontrol version)"
+[[ "$version" == "slurm-wlm $STRATA_LAB_SLURM_VERSION."* ]] ||
+    fail "scontrol version says '$version', expected Slurm ${STRATA_LAB_SLURM_VERSION:-22.05}"
+[ "$(sinfo --version)" = "$version" ] || fail "sinfo --version '$(sinfo --version)' differs from scontrol's '$version'"
+pass "client and controller are $version"
+
 # --- nodes, GRES, features, partitions
 nodes="$(sinfo -h -N -O 'NodeList:|,StateLong:|,Gres:|,Features:|,Partition:' | sort)"
 echo "$nodes"
@@ -12,10 +25,10 @@ expect_node() {
 }
 expect_node gpu-node01 gpu:h100:8 p5.48xlarge 'train*'
 expect_node gpu-node02 gpu:h100:8 p5.48xlarge 'train*'
-expect_node gpu-node03 gpu:h200:8 p5en.48xlarge 'train*'
-expect_node gpu-node03 gpu:h200:8 p5en.48xlarge inference
-expect_node gpu-node04 gpu:h200:8 p5en.48xlarge 'train*'
-expect_node gpu-node04 gpu:h200:8 p5en.48xlarge inference
+expect_node gpu-node03 "$late_gres" "$late_feature" 'train*'
+expect_node gpu-node03 "$late_gres" "$late_feature" inference
+expect_node gpu-node04 "$late_gres" "$late_feature" 'train*'
+expect_node gpu-node04 "$late_gres" "$late_feature" inference
 [ "$(sinfo -h -N -o '%N' | sort -u | wc -l)" -eq 4 ] || fail "expected exactly 4 nodes"
 [ "$(wc -l <<<"$nodes")" -eq 6 ] || fail "expected 6 node/partition lines (03/04 are in both partitions)"
 pass "sinfo: 4 idle nodes with GRES, features and partitions"
@@ -59,7 +72,9 @@ remote="$(ssh "${ssh_opts[@]}" -o UserKnownHostsFile="$STRATA_LAB_SSH_KNOWN_HOST
     "SLURM_CONF=$SLURM_CONF sinfo -h -N -o %N | sort -u | wc -l")" ||
     fail "ssh with the lab key and known_hosts failed"
 [ "$remote" = 4 ] || fail "sinfo over ssh listed '$remote' nodes, expected 4"
-pass "ssh with id_ed25519 + known_hosts (StrictHostKeyChecking=yes) runs sinfo remotely"
+remote_version="$(ssh "${ssh_opts[@]}" -o UserKnownHostsFile="$STRATA_LAB_SSH_KNOWN_HOSTS" "${STRATA_LAB_SSH%:*}" "SLURM_CONF=$SLURM_CONF sinfo --version")"
+[ "$remote_version" = "$version" ] || fail "the login node's sinfo is '$remote_version', expected '$version'"
+pass "ssh with id_ed25519 + known_hosts (StrictHostKeyChecking=yes) runs the lab's own sinfo remotely"
 
 empty_known_hosts="$(mktemp)"
 if ssh "${ssh_opts[@]}" -o UserKnownHostsFile="$empty_known_hosts" "${STRATA_LAB_SSH%:*}" true 2>/dev/null; then
@@ -68,9 +83,9 @@ fi
 rm -f "$empty_known_hosts"
 pass "ssh refuses the host when known_hosts lacks its key"
 
-head -n 2 "$STRATA_LAB_DIR/connect.args" | tr '\n' ' ' | grep -qx -- "--ssh $(id -un)@127.0.0.1:22022 " ||
-    fail "connect.args does not start with --ssh USER@127.0.0.1:22022"
-[ "$(wc -l <"$STRATA_LAB_DIR/connect.args")" -eq 10 ] || fail "connect.args should have 10 lines"
+head -n 2 "$STRATA_LAB_DIR/connect.args" | tr '\n' ' ' | grep -qx -- "--ssh $(id -un)@127.0.0.1:$ssh_port " ||
+    fail "connect.args does not start with --ssh USER@127.0.0.1:$ssh_port"
+[ "$(wc -l <"$STRATA_LAB_DIR/connect.args")" -eq "$connect_lines" ] || fail "connect.args should have $connect_lines lines"
 pass "connect.args holds the Strata CLI flags"
 
 # --- status
