@@ -10,6 +10,8 @@
 #include "views/stack_overview_view.h"
 #include "views/table_page.h"
 
+#include "model/when_finished.h"
+
 #include <QElapsedTimer>
 #include <QHeaderView>
 #include <QLabel>
@@ -109,12 +111,12 @@ void ClusterView::prepareNext()
     current.instanceTypeRows = m_instanceTypeModel->rows();
     current.findingsSnapshot = m_findingModel->snapshot();
     current.findingRows = m_findingModel->rows();
-    QtConcurrent::run(&PreparedSnapshot::prepare, current, next)
-        .then(this, [this](const PreparedSnapshot &prepared) {
-            apply(prepared);
-            m_preparing = false;
-            prepareNext();
-        });
+    whenFinished(QtConcurrent::run(&PreparedSnapshot::prepare, current, next), this,
+                 [this](const PreparedSnapshot &prepared) {
+                     apply(prepared);
+                     m_preparing = false;
+                     prepareNext();
+                 });
 }
 
 void ClusterView::apply(const PreparedSnapshot &p)

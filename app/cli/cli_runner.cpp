@@ -11,6 +11,7 @@
 #include "session/profile_store.h"
 #include "slurm/hostlist.h"
 #include "slurm/slurm_time.h"
+#include "model/when_finished.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -52,7 +53,7 @@ const QCommandLineOption kFormat{QStringLiteral("format"), QStringLiteral("Outpu
 int waitForAction(QCoreApplication &app, QFuture<ActionResult> future, bool json)
 {
     int exitCode = 1;
-    future.then(&app, [&](const ActionResult &r) {
+    whenFinished(future, &app, [&](const ActionResult &r) {
         if (json) {
             printOut(QString::fromUtf8(QJsonDocument(QJsonObject{{QLatin1String("schema"), QStringLiteral("strata.action/1")},
                                                                  {QLatin1String("ok"), r.ok},

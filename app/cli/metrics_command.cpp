@@ -4,6 +4,7 @@
 
 #include "prometheus/metric_series_query.h"
 #include "prometheus/prometheus_client.h"
+#include "model/when_finished.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -82,7 +83,7 @@ int MetricsCommand::run(QCoreApplication &app, QCommandLineParser &parser, const
     }
     PrometheusClient client(PrometheusClient::Config::fromProfile(profile));
     MetricSeriesResult result;
-    MetricSeriesQuery::run(client, request, profile).then(&app, [&](const MetricSeriesResult &r) {
+    whenFinished(MetricSeriesQuery::run(client, request, profile), &app, [&](const MetricSeriesResult &r) {
         result = r;
         app.quit();
     });

@@ -5,6 +5,7 @@
 #include "slurm/slurm_commands.h"
 #include "ssh/remote_shell.h"
 #include "ssh/shell_quote.h"
+#include "model/when_finished.h"
 
 #include <QCryptographicHash>
 #include <QFile>
@@ -102,7 +103,7 @@ void BurninLauncher::submitKubernetes(int gpus)
         const QString inject = m_request.injectByNode.value(node);
         if (!inject.isEmpty())
             job.command << QStringLiteral("--inject") << inject;
-        m_kubernetes->submit(job).then(this, [this, node, remaining](const ActionResult &r) {
+        whenFinished(m_kubernetes->submit(job), this, [this, node, remaining](const ActionResult &r) {
             if (!m_running)
                 return;
             if (!r.ok) {
@@ -129,7 +130,7 @@ void BurninLauncher::pollKubernetes()
     auto remaining = std::make_shared<int>(int(m_kubeJobs.size()));
     for (auto it = m_kubeJobs.constBegin(); it != m_kubeJobs.constEnd(); ++it) {
         const QString node = it.key();
-        m_kubernetes->logs(it.value(), 100000).then(this, [this, node, remaining](const KubeLogResult &logs) {
+        whenFinished(m_kubernetes->logs(it.value(), 100000), this, [this, node, remaining](const KubeLogResult &logs) {
             if (!m_running)
                 return;
             if (logs.ok) {
@@ -159,7 +160,7 @@ void BurninLauncher::pollKubernetes()
             // few polls ask the cluster whether the Jobs ended anyway; the next poll then
             // reads their last lines and finishes.
             if (++m_pollCount % 3 == 0) {
-                m_kubernetes->refresh().then(this, [this](const OrchestratorPart &part) {
+                whenFinished(m_kubernetes->refresh(), this, [this](const OrchestratorPart &part) {
                     if (!m_running || !part.error.isEmpty())
                         return;
                     int ended = 0;
@@ -198,7 +199,7 @@ void BurninLauncher::deploy()
     const QByteArray sha = QCryptographicHash::hash(binary, QCryptographicHash::Sha256);
     // Absolute paths: the job's working directory need not be the login shell's.
     const QString script = QStringLiteral("cd && pwd");
-    m_shell->runScript(script.toUtf8()).then(this, [this, binary, sha](const CommandResult &home) {
+    whenFinished(m_shell->runScript(script.toUtf8()), this, [this, binary, sha](const CommandResult &home) {
         if (!home.ok()) {
             fail(QStringLiteral("cannot reach the cluster: %1").arg(home.errorText()));
             return;
@@ -217,7 +218,7 @@ void BurninLauncher::deploy()
         const QString check = QStringLiteral("mkdir -p %1 %2 && { sha256sum %3 2>/dev/null || true; }")
                                   .arg(ShellQuote::quote(QFileInfo(remote).path()), ShellQuote::quote(m_request.outputDirectory),
                                        ShellQuote::quote(remote));
-        m_shell->runScript(check.toUtf8()).then(this, [this, binary, sha, remote](const CommandResult &sum) {
+        whenFinished(m_shell->runScript(check.toUtf8()), this, [this, binary, sha, remote](const CommandResult &sum) {
             if (!sum.ok()) {
                 fail(QStringLiteral("cannot prepare %1 on the cluster: %2").arg(remote, sum.errorText()));
                 return;
@@ -228,12 +229,12 @@ void BurninLauncher::deploy()
             }
             // Upload beside it, then rename: a job starting meanwhile never sees half a file.
             const QString temporary = remote + QStringLiteral(".upload-") + QString::number(QRandomGenerator::global()->generate(), 16);
-            m_shell->upload(temporary, binary, 0755).then(this, [this, remote, temporary](const CommandResult &up) {
+            whenFinished(m_shell->upload(temporary, binary, 0755), this, [this, remote, temporary](const CommandResult &up) {
                 if (!up.ok()) {
                     fail(QStringLiteral("uploading the agent to %1 failed: %2").arg(remote, up.errorText()));
                     return;
                 }
-                m_shell->run({QStringLiteral("mv"), QStringLiteral("-f"), temporary, remote}).then(this, [this, remote](const CommandResult &mv) {
+                whenFinished(m_shell->run({QStringLiteral("mv"), QStringLiteral("-f"), temporary, remote}), this, [this, remote](const CommandResult &mv) {
                     if (!mv.ok()) {
                         fail(QStringLiteral("installing the agent at %1 failed: %2").arg(remote, mv.errorText()));
                         return;
@@ -263,7 +264,7 @@ void BurninLauncher::submit()
         const QString file = BurninJobScript::outputFile(m_request.outputDirectory, runId, node);
         const QString script = QStringLiteral("nohup %1 >%2 2>/dev/null </dev/null &\necho $!\n")
                                    .arg(ShellQuote::join(agent), ShellQuote::quote(file));
-        m_shell->runScript(script.toUtf8()).then(this, [this, runId, node](const CommandResult &r) {
+        whenFinished(m_shell->runScript(script.toUtf8()), this, [this, runId, node](const CommandResult &r) {
             const QString pid = QString::fromUtf8(r.stdoutData).trimmed();
             if (!r.ok() || pid.isEmpty()) {
                 fail(QStringLiteral("starting the agent failed: %1").arg(r.errorText()));
@@ -284,7 +285,7 @@ void BurninLauncher::submit()
         fail(error);
         return;
     }
-    m_shell->run(argv, BurninJobScript::batchScript(m_request, gpus).toUtf8()).then(this, [this](const CommandResult &r) {
+    whenFinished(m_shell->run(argv, BurninJobScript::batchScript(m_request, gpus).toUtf8()), this, [this](const CommandResult &r) {
         const QString jobId = SlurmCommands::jobIdFromSbatchOutput(r.stdoutData);
         if (!r.ok() || jobId.isEmpty()) {
             fail(QStringLiteral("sbatch refused the burn-in: %1").arg(r.errorText()));
@@ -314,7 +315,7 @@ void BurninLauncher::poll()
                       .arg(m_directPid);
     else
         script += QStringLiteral("echo \"@@strata-state $(squeue -h -t all -j %1 -o '%T %r' 2>/dev/null)\"\n").arg(m_jobId);
-    m_shell->runScript(script.toUtf8()).then(this, [this](const CommandResult &r) {
+    whenFinished(m_shell->runScript(script.toUtf8()), this, [this](const CommandResult &r) {
         m_polling = false;
         if (!m_running)
             return;
@@ -400,7 +401,7 @@ void BurninLauncher::cancel()
     }
     const QStringList argv = m_request.direct ? QStringList{QStringLiteral("kill"), m_directPid}
                                               : QStringList{QStringLiteral("scancel"), m_jobId};
-    m_shell->run(argv).then(this, [this](const CommandResult &r) {
+    whenFinished(m_shell->run(argv), this, [this](const CommandResult &r) {
         if (!r.ok())
             Q_EMIT failed(QStringLiteral("cancelling burn-in %1 failed: %2").arg(m_jobId, r.errorText()));
         else

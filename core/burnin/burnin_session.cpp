@@ -6,6 +6,7 @@
 #include "kubernetes/kubernetes_source.h"
 #include "model/gpu_catalog.h"
 #include "session/cluster_session.h"
+#include "model/when_finished.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -153,7 +154,7 @@ void BurninSession::drainFailedNodes()
     for (const QString &node : std::as_const(toDrain)) {
         // Slurm keeps a reason short in listings; the full text stays in the history.
         const QString reason = drainReason(m_verdict, node).left(250);
-        m_cluster->drain({node}, reason).then(this, [this, node](const ActionResult &r) {
+        whenFinished(m_cluster->drain({node}, reason), this, [this, node](const ActionResult &r) {
             if (r.ok)
                 m_drained << node;
             else

@@ -2,6 +2,7 @@
 
 #include "metrics_part_builder.h"
 #include "prometheus_client.h"
+#include "model/when_finished.h"
 #include "session/cluster_profile.h"
 
 #include <QElapsedTimer>
@@ -58,12 +59,12 @@ void track(MetricsSource *source, const std::shared_ptr<MetricsRefreshState> &st
 {
     using Piece = std::invoke_result_t<Convert, PrometheusResponse>;
     ++state->pending;
-    future.then([convert](PrometheusResponse r) { return convert(std::move(r)); })
-        .then(source, [state, store, done](Piece piece) {
-            store(*state, std::move(piece));
-            if (--state->pending == 0)
-                done();
-        });
+    whenFinished(future.then([convert](PrometheusResponse r) { return convert(std::move(r)); }), source,
+                 [state, store, done](Piece piece) {
+                     store(*state, std::move(piece));
+                     if (--state->pending == 0)
+                         done();
+                 });
 }
 
 } // namespace

@@ -23,12 +23,13 @@ struct MetricsRefreshState; // one refresh in flight (metrics_source.cpp)
 // nodes as at 2,000 nodes / 16,000 GPUs / 50,000 jobs.
 //
 // Lives on the thread that creates it (it owns a PrometheusClient, which needs that thread's
-// event loop); owned by ClusterSession. The future finishes on a pool thread: chain with a
-// context object. A refresh() while one runs returns the running one's future (no overlap).
+// event loop); owned by ClusterSession. The future finishes on a pool thread: come back with
+// whenFinished(future, context, ...) (model/when_finished.h), never then(context, ...).
+// A refresh() while one runs returns the running one's future (no overlap).
 //
 // How ClusterSession uses it, each poll:
 //   auto request = MetricsSource::Request::forJobs(previousSnapshot->jobs);
-//   m_metrics->refresh(request).then(this, [](MetricsPart part) { ... keep it ... });
+//   whenFinished(m_metrics->refresh(request), this, [](MetricsPart part) { ... keep it ... });
 //   ... when merging the orchestrator part into the new snapshot:
 //   MetricsJoin::apply(snapshot, part, profile);     // fills GPUs, jobs, findings
 //   snapshot.sources << part.status();                // ok=false, "metrics unavailable: ..."

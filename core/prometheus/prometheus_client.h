@@ -24,11 +24,12 @@ struct ClusterProfile;
 //
 // Results come as QFuture<PrometheusResponse>, fulfilled through a QPromise: every future
 // gets exactly one result and is never cancelled or exceptional, so callers chain
-// `.then(context, ...)` without checks. Failures are values: ok=false with an errorType and a
-// sentence (transport errors such as "Prometheus at URL not reachable: Connection refused",
-// timeouts, HTTP 401/403, the API's own 400/422/503 errors, malformed JSON). Bodies over
-// kInlineParseBytes are parsed on the QtConcurrent pool, so the future may finish on a pool
-// thread: use a context object in `.then` to come back. Destroying the client aborts what is in
+// whenFinished(future, context, ...) (model/when_finished.h) without checks. Failures are
+// values: ok=false with an errorType and a sentence (transport errors such as "Prometheus at
+// URL not reachable: Connection refused", timeouts, HTTP 401/403, the API's own 400/422/503
+// errors, malformed JSON). Bodies over kInlineParseBytes are parsed on the QtConcurrent pool,
+// so the future may finish on a pool thread: come back with whenFinished, never
+// QFuture::then(context) (see when_finished.h). Destroying the client aborts what is in
 // flight; those futures finish with errorType "canceled".
 class PrometheusClient : public QObject
 {

@@ -1,6 +1,7 @@
 #include "cluster_session.h"
 
 #include "model/gpu_catalog.h"
+#include "model/when_finished.h"
 #include "kubernetes/kubernetes_source.h"
 #include "model/orchestrator_source.h"
 #include "prometheus/metrics_join.h"
@@ -10,6 +11,7 @@
 #include "ssh/ssh_remote_shell.h"
 
 #include <QLoggingCategory>
+#include <QPromise>
 #include <QtConcurrent/QtConcurrentRun>
 
 Q_LOGGING_CATEGORY(lcSession, "strata.session")
@@ -118,9 +120,9 @@ void ClusterSession::onTimer()
     if (m_metrics) {
         status(QStringLiteral("prometheus")).lastAttempt = now;
         const auto request = m_latest ? MetricsSource::Request::forJobs(m_latest->jobs) : MetricsSource::Request{};
-        m_metrics->refresh(request).then(this, [this](const MetricsPart &part) { finishMetrics(part); });
+        whenFinished(m_metrics->refresh(request), this, [this](const MetricsPart &part) { finishMetrics(part); });
     }
-    m_orchestrator->refresh().then(this, [this](const OrchestratorPart &part) { finishRefresh(part); });
+    whenFinished(m_orchestrator->refresh(), this, [this](const OrchestratorPart &part) { finishRefresh(part); });
 }
 
 void ClusterSession::finishMetrics(const MetricsPart &part)
@@ -201,7 +203,7 @@ void ClusterSession::publish()
     const ClusterProfile profile = m_profile;
     const QString kind = m_orchestrator->kind();
     const QVector<SourceStatus> statuses = m_statuses;
-    QtConcurrent::run([part, metrics, profile, kind, statuses]() -> SnapshotPtr {
+    const QFuture<SnapshotPtr> merged = QtConcurrent::run([part, metrics, profile, kind, statuses]() -> SnapshotPtr {
         auto snapshot = std::make_shared<ClusterSnapshot>();
         snapshot->clusterName = profile.name;
         snapshot->orchestrator = kind;
@@ -214,7 +216,8 @@ void ClusterSession::publish()
             MetricsJoin::apply(*snapshot, *metrics, profile);
         snapshot->sources = statuses;
         return snapshot;
-    }).then(this, [this](const SnapshotPtr &snapshot) {
+    });
+    whenFinished(merged, this, [this](const SnapshotPtr &snapshot) {
         m_latest = snapshot;
         Q_EMIT snapshotReady(m_latest);
         m_refreshing = false;
@@ -232,13 +235,17 @@ void ClusterSession::publish()
 
 QFuture<ActionResult> ClusterSession::watchAction(const QFuture<ActionResult> &future)
 {
-    // A QFuture holds one continuation: hand callers the continuation's own future, so their
-    // .then() comes after ours instead of replacing it.
-    return QFuture<ActionResult>(future).then(this, [this](const ActionResult &result) {
+    // Callers get a future that finishes after actionFinished, on this thread. Should the
+    // session go first, the promise dies unfinished and their future reads as cancelled.
+    auto promise = std::make_shared<QPromise<ActionResult>>();
+    promise->start();
+    whenFinished(future, this, [this, promise](const ActionResult &result) {
         Q_EMIT actionFinished(result);
         refreshNow();
-        return result;
+        promise->addResult(result);
+        promise->finish();
     });
+    return promise->future();
 }
 
 QFuture<ActionResult> ClusterSession::submit(const JobSubmission &submission)

@@ -1,6 +1,7 @@
 #include "gpu_history_loader.h"
 
 #include "gpu_time_series_chart.h"
+#include "model/when_finished.h"
 
 
 #include <memory>
@@ -71,7 +72,7 @@ void GpuHistoryLoader::reload()
         request.end = end;
         request.stepSeconds = step;
         const bool prefix = m_targets.size() > 1;
-        m_history->range(request).then(this, [this, serial, gathered, metric, prefix,
+        whenFinished(m_history->range(request), this, [this, serial, gathered, metric, prefix,
                                               node = target.first](const MetricHistory::Result &r) {
             if (serial != m_serial)
                 return; // a newer request owns the chart
