@@ -15,13 +15,19 @@ struct SinfoParseResult
     QVector<Node> nodes;   // sorted by name
     QString error;         // the whole document failed
     QString warning;       // some fields were not understood (named)
-    QString apiVersion;    // openapi version the document carried, e.g. "0.0.38"
+    QString apiVersion;    // plugin version the document carried, e.g. "0.0.38", "0.0.42"
+    QString release;       // Slurm release the document names, e.g. "24.11.5"
 };
 
-// `sinfo --json` (Slurm 22.05, openapi v0.0.38: "nodes" with state, state_flags, gres,
-// gres_used, partitions, features, cpus, alloc_cpus, real_memory, reason). The instance type
-// is the node feature that names a catalog instance type (e.g. "p5.48xlarge"); the GPU model
-// comes from the GRES type through the catalog.
+// The per-node JSON of every Slurm release Strata reads, one object per node in "nodes":
+//  - 22.05 `sinfo --json` (openapi v0.0.38: state + state_flags, features as one string);
+//  - 23.02+ `scontrol --json show nodes` (data_parser v0.0.39 .. v0.0.44: state lists,
+//    features/partitions as lists, some numbers wrapped), shapes read by SlurmJson.
+// Both carry name, gres, gres_used ("gpu:h100:2(IDX:0-1)"), cpus, alloc_cpus, real_memory,
+// reason, reason_set_by_user, partitions, features/active_features. The grouped
+// `{"sinfo": [...]}` of 23.02+ `sinfo --json` is refused with an error that says so. The instance
+// type is the cloud "instance_type" (v0.0.40+) or the node feature that names a catalog
+// instance type (e.g. "p5.48xlarge"); the GPU model comes from the GRES type via the catalog.
 namespace SinfoJsonParser {
 
 SinfoParseResult parse(const QByteArray &json, const GpuCatalog &catalog);

@@ -1,6 +1,7 @@
 #include "slurm_source.h"
 
 #include "sinfo_json_parser.h"
+#include "slurm_version.h"
 #include "slurm_commands.h"
 #include "squeue_parser.h"
 #include "ssh/remote_shell.h"
@@ -110,9 +111,49 @@ QFuture<OrchestratorPart> SlurmSource::refresh()
 
 OrchestratorPart SlurmSource::refreshBlocking()
 {
+    OrchestratorPart part = refreshOnce();
+    // A new connection may reach another login node, or the same one after an upgrade: learn
+    // the release again after a transport failure, and after its node list could not be read.
+    if (part.transportFailed || m_nodeListFailed)
+        m_version = SlurmVersion();
+    return part;
+}
+
+bool SlurmSource::learnVersion(OrchestratorPart &part)
+{
+    if (m_version.isValid())
+        return true;
+    // The client's own version (no daemon is asked): it is the client that prints the JSON.
+    const CommandResult r = m_shell->run({QStringLiteral("scontrol"), QStringLiteral("version")}).result();
+    if (!r.ok()) {
+        fail(part, QStringLiteral("scontrol version"), r);
+        return false;
+    }
+    QString error;
+    const SlurmVersion version = SlurmVersion::parse(r.stdoutData, &error);
+    if (!version.isValid()) {
+        part.error = error;
+        return false;
+    }
+    qCInfo(lcSlurm) << "Slurm" << version.toString() << "; nodes from" << version.nodeCommand().join(QLatin1Char(' '));
+    m_version = version;
+    return true;
+}
+
+OrchestratorPart SlurmSource::refreshOnce()
+{
     QElapsedTimer clock;
     clock.start();
     OrchestratorPart part;
+    m_nodeListFailed = false;
+
+    if (!learnVersion(part))
+        return part;
+    const QString unsupported = m_version.unsupportedReason();
+    if (!unsupported.isEmpty()) {
+        part.error = unsupported;
+        return part;
+    }
 
     // The partitions first: with the controller down, `sinfo --json` exits 0 with only
     // "Unspecified error" in its JSON, while scontrol says what is wrong ("Unable to contact
@@ -125,14 +166,17 @@ OrchestratorPart SlurmSource::refreshBlocking()
     }
     ScontrolPartitionsParseResult parsedPartitions = ScontrolParser::parsePartitions(partitions.stdoutData);
 
-    const CommandResult sinfo = m_shell->run({QStringLiteral("sinfo"), QStringLiteral("--json")}).result();
+    const QStringList nodeCommand = m_version.nodeCommand();
+    const CommandResult sinfo = m_shell->run(nodeCommand).result();
     if (!sinfo.ok()) {
-        fail(part, QStringLiteral("sinfo"), sinfo);
+        fail(part, nodeCommand.join(QLatin1Char(' ')), sinfo);
+        m_nodeListFailed = sinfo.ran();
         return part;
     }
     SinfoParseResult nodes = SinfoJsonParser::parse(sinfo.stdoutData, m_catalog);
     if (!nodes.error.isEmpty()) {
-        part.error = nodes.error;
+        part.error = QStringLiteral("%1 (Slurm %2): %3").arg(nodeCommand.join(QLatin1Char(' ')), m_version.toString(), nodes.error);
+        m_nodeListFailed = true;
         return part;
     }
 

@@ -2,6 +2,7 @@
 
 #include "model/orchestrator_source.h"
 #include "scontrol_parser.h"
+#include "slurm_version.h"
 
 #include <QHash>
 #include <QThreadPool>
@@ -13,8 +14,10 @@ namespace strata {
 class GpuCatalog;
 class RemoteShell;
 
-// Slurm over a RemoteShell (SSH to a login node). One refresh costs, at 2,000 nodes and
-// 50,000 jobs: sinfo --json (~3 MB), scontrol show partition (tiny), squeue in a delimited
+// Slurm over a RemoteShell (SSH to a login node). The release is learnt once per connection
+// (`scontrol version`, again after a transport failure) and picks the node list: 22.05
+// `sinfo --json`, 23.02+ `scontrol --json show nodes` (SlurmVersion). One refresh costs, at
+// 2,000 nodes and 50,000 jobs: the node list (~3 MB), scontrol show partition (tiny), squeue in a delimited
 // format (~3 MB, not --json's 168 MB), and `scontrol show job -d -o` filtered on the remote side
 // to running jobs, fetched only when a running job appears whose GPU placement is not cached yet
 // (placements do not change while a job runs).
@@ -39,6 +42,8 @@ public:
 
 private:
     OrchestratorPart refreshBlocking();
+    OrchestratorPart refreshOnce();
+    bool learnVersion(OrchestratorPart &part);
     ActionResult runAction(const QString &action, const QString &target, const QStringList &argv,
                            const QByteArray &stdinData = {});
 
@@ -46,6 +51,8 @@ private:
     const GpuCatalog &m_catalog;
     QThreadPool m_pool;
     QHash<QString, JobGpuPlacement> m_placementCache; // pool thread only
+    SlurmVersion m_version;                           // pool thread only; learnt once per connection
+    bool m_nodeListFailed = false;                    // pool thread only
     QAtomicInt m_detailFetches;
 };
 

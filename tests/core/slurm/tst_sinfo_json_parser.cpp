@@ -7,9 +7,6 @@
 #include "model/gpu_catalog.h"
 
 #include <QFile>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QRegularExpression>
 #include <QTest>
 
@@ -55,7 +52,7 @@ private Q_SLOTS:
     void agreesWithScontrol();
     void idleCluster();
     void drainingUnderRunningJob();
-    void newerSchema();
+    void groupedSinfoIsRefused();
     void displayState_data();
     void displayState();
     void rejectsBrokenDocuments_data();
@@ -210,32 +207,22 @@ void TestSinfoJsonParser::drainingUnderRunningJob()
     QVERIFY(n->isDrained());
 }
 
-void TestSinfoJsonParser::newerSchema()
+void TestSinfoJsonParser::groupedSinfoIsRefused()
 {
-    // v0.0.39+ spell state as a list and wrap numbers; the real v0.0.38 document rewritten so.
-    QJsonObject root = QJsonDocument::fromJson(captured(QStringLiteral("sinfo.json"))).object();
-    QJsonArray nodes = root.value(QLatin1String("nodes")).toArray();
-    for (int i = 0; i < nodes.size(); ++i) {
-        QJsonObject n = nodes[i].toObject();
-        QJsonArray state{n.value(QLatin1String("state")).toString().toUpper()};
-        for (const QJsonValue &f : n.value(QLatin1String("state_flags")).toArray())
-            state.append(f);
-        n.insert(QLatin1String("state"), state);
-        n.remove(QLatin1String("state_flags"));
-        for (const char *key : {"cpus", "alloc_cpus", "real_memory"})
-            n.insert(QLatin1String(key), QJsonObject{{"set", true}, {"infinite", false}, {"number", n.value(QLatin1String(key))}});
-        nodes[i] = n;
-    }
-    root.insert(QLatin1String("nodes"), nodes);
-    const SinfoParseResult r = SinfoJsonParser::parse(QJsonDocument(root).toJson(), GpuCatalog::builtIn());
-    QVERIFY(r.error.isEmpty());
-    const Node *drained = findNode(r.nodes, QStringLiteral("gpu-node03"));
-    QCOMPARE(drained->state, QStringLiteral("drained"));
-    QCOMPARE(drained->stateFlags, QStringList{"DRAIN"});
-    const Node *mixed = findNode(r.nodes, QStringLiteral("gpu-node01"));
-    QCOMPARE(mixed->state, QStringLiteral("mixed"));
-    QCOMPARE(mixed->cpusAllocated, 54);
-    QCOMPARE(mixed->memoryMiB, qint64(2000000));
+    // 23.02+ `sinfo --json` groups nodes ({"sinfo": [{"nodes": {"nodes": [...]}, "gres": {...}}]}):
+    // no per-node GPU indices, so it is refused with an error naming what to read instead.
+    const QByteArray grouped = R"J({"meta": {"plugin": {"type": "", "name": "", "data_parser": "data_parser/v0.0.42"},
+        "slurm": {"version": {"major": "24", "micro": "5", "minor": "11"}, "release": "24.11.5"}},
+        "sinfo": [{"node": {"state": ["IDLE"]}, "nodes": {"allocated": 0, "idle": 2, "other": 0, "total": 2,
+        "nodes": ["gpu-node01", "gpu-node02"]}, "gres": {"total": "gpu:h100:8", "used": "gpu:h100:0(IDX:N/A)"}}],
+        "warnings": [], "errors": []})J";
+    const SinfoParseResult r = SinfoJsonParser::parse(grouped, GpuCatalog::builtIn());
+    QVERIFY(r.nodes.isEmpty());
+    QVERIFY2(r.error.contains(QLatin1String("grouped `sinfo --json` of Slurm 23.02")), qPrintable(r.error));
+    QVERIFY2(r.error.contains(QLatin1String("24.11.5")), qPrintable(r.error));
+    QVERIFY2(r.error.contains(QLatin1String("scontrol --json show nodes")), qPrintable(r.error));
+    QCOMPARE(r.apiVersion, QStringLiteral("0.0.42"));
+    QCOMPARE(r.release, QStringLiteral("24.11.5"));
 }
 
 void TestSinfoJsonParser::displayState_data()
