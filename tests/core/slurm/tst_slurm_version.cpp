@@ -98,9 +98,9 @@ void TestSlurmVersion::capturedVersions_data()
     QTest::addColumn<QString>("file");
     QTest::addColumn<QString>("version");
     QTest::addColumn<SlurmNodeSource>("source");
-    QTest::newRow("22.05 lab") << "version.txt" << "22.05.8" << SlurmNodeSource::SinfoJson;
-    if (QFile::exists(QStringLiteral(STRATA_TEST_DATA "/slurm/24.11/version.txt")))
-        QTest::newRow("24.11 lab") << "24.11/version.txt" << "24.11.5" << SlurmNodeSource::ScontrolNodesJson;
+    QTest::newRow("22.05 --version") << "version.txt" << "22.05.8" << SlurmNodeSource::SinfoJson;
+    QTest::newRow("22.05") << "22.05/scontrol_version.txt" << "22.05.8" << SlurmNodeSource::SinfoJson;
+    QTest::newRow("24.11") << "24.11/scontrol_version.txt" << "24.11.5" << SlurmNodeSource::ScontrolNodesJson;
 }
 
 void TestSlurmVersion::capturedVersions()
