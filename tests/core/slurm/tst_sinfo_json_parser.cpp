@@ -1,4 +1,5 @@
-// SinfoJsonParser on REAL `sinfo --json` (Slurm 22.05, openapi v0.0.38) from the lab: node
+// SinfoJsonParser on the REAL per-node JSON of both lab releases: `sinfo --json` (Slurm 22.05,
+// openapi v0.0.38) and `scontrol --json show nodes` (Slurm 24.11, data_parser v0.0.42): node
 // states with their flags and reasons, GRES counts and the indices in use, features mapped to
 // instance types. Checked against `scontrol show node -d -o` of the same moment.
 #include "slurm/gres.h"
@@ -50,8 +51,10 @@ private Q_SLOTS:
     void nodes();
     void agreesWithScontrol_data();
     void agreesWithScontrol();
+    void idleCluster_data();
     void idleCluster();
     void drainingUnderRunningJob();
+    void groupedSinfoIsRefused_data();
     void groupedSinfoIsRefused();
     void displayState_data();
     void displayState();
@@ -75,24 +78,45 @@ void TestSinfoJsonParser::nodes_data()
     QTest::addColumn<Indices>("indices");
     QTest::addColumn<int>("cpusAllocated");
     QTest::addColumn<bool>("unavailable");
+    QTest::addColumn<QString>("api");
     // The main capture (tests/data/slurm/README.md): node03 drained, node04 down.
     const QStringList train{"train"};
     const QStringList both{"train", "inference"};
     const Indices zeroToSix{0, 1, 2, 3, 4, 5, 6};
     QTest::newRow("node01 mixed") << "sinfo.json" << "gpu-node01" << "mixed" << QStringList{} << "" << "" << train
-                                  << "p5.48xlarge" << "H100" << 7 << zeroToSix << 54 << false;
+                                  << "p5.48xlarge" << "H100" << 7 << zeroToSix << 54 << false << "0.0.38";
     QTest::newRow("node02 mixed") << "sinfo.json" << "gpu-node02" << "mixed" << QStringList{} << "" << "" << train
-                                  << "p5.48xlarge" << "H100" << 7 << zeroToSix << 6 << false;
+                                  << "p5.48xlarge" << "H100" << 7 << zeroToSix << 6 << false << "0.0.38";
     QTest::newRow("node03 drained") << "sinfo.json" << "gpu-node03" << "drained" << QStringList{"DRAIN"}
                                     << "Action:Reboot xid=79 GPU 3 fell off the bus" << "root" << both
-                                    << "p5en.48xlarge" << "H200" << 0 << Indices{} << 0 << true;
+                                    << "p5en.48xlarge" << "H200" << 0 << Indices{} << 0 << true << "0.0.38";
     QTest::newRow("node04 down") << "sinfo.json" << "gpu-node04" << "down+not_responding" << QStringList{"NOT_RESPONDING"}
                                  << "slurmd stopped: lab capture" << "root" << both
-                                 << "p5en.48xlarge" << "H200" << 0 << Indices{} << 0 << true;
+                                 << "p5en.48xlarge" << "H200" << 0 << Indices{} << 0 << true << "0.0.38";
     // While job 1 still ran (marker/main_sinfo.json): node04 down without the flag yet.
     QTest::newRow("earlier node04 down") << "marker/main_sinfo.json" << "gpu-node04" << "down" << QStringList{}
                                          << "slurmd stopped: lab capture" << "root" << both
-                                         << "p5en.48xlarge" << "H200" << 0 << Indices{} << 0 << true;
+                                         << "p5en.48xlarge" << "H200" << 0 << Indices{} << 0 << true << "0.0.38";
+    // The same scenario on 22.05 (sinfo --json) and 24.11 (scontrol --json show nodes, data_parser
+    // v0.0.42: state lists, feature/partition lists): tests/data/slurm/{22.05,24.11}/README.md.
+    const Indices zeroToTwo{0, 1, 2};
+    const Indices zeroToThree{0, 1, 2, 3};
+    const QString xid = QStringLiteral("Action:Reboot xid=79 GPU 3 fell off the bus");
+    QTest::newRow("22.05 node01") << "22.05/sinfo.json" << "gpu-node01" << "mixed" << QStringList{} << "" << "" << train
+                                  << "p5.48xlarge" << "H100" << 3 << zeroToTwo << 4 << false << "0.0.38";
+    QTest::newRow("22.05 node03") << "22.05/sinfo.json" << "gpu-node03" << "mixed" << QStringList{} << "" << "" << both
+                                  << "p5en.48xlarge" << "H200" << 4 << zeroToThree << 4 << false << "0.0.38";
+    QTest::newRow("22.05 node04 drained") << "22.05/sinfo.json" << "gpu-node04" << "drained" << QStringList{"DRAIN"} << xid << "root"
+                                          << both << "p5en.48xlarge" << "H200" << 0 << Indices{} << 0 << true << "0.0.38";
+    QTest::newRow("24.11 node01") << "24.11/scontrol_show_nodes.json" << "gpu-node01" << "mixed" << QStringList{} << "" << ""
+                                  << train << "p5.48xlarge" << "H100" << 3 << zeroToTwo << 4 << false << "0.0.42";
+    QTest::newRow("24.11 node02") << "24.11/scontrol_show_nodes.json" << "gpu-node02" << "mixed" << QStringList{} << "" << ""
+                                  << train << "p5.48xlarge" << "H100" << 3 << zeroToTwo << 4 << false << "0.0.42";
+    QTest::newRow("24.11 node03") << "24.11/scontrol_show_nodes.json" << "gpu-node03" << "mixed" << QStringList{} << "" << ""
+                                  << both << "p6-b200.48xlarge" << "B200" << 4 << zeroToThree << 4 << false << "0.0.42";
+    QTest::newRow("24.11 node04 drained") << "24.11/scontrol_show_nodes.json" << "gpu-node04" << "drained" << QStringList{"DRAIN"}
+                                          << xid << "root" << both << "p6-b200.48xlarge" << "B200" << 0 << Indices{} << 0 << true
+                                          << "0.0.42";
 }
 
 void TestSinfoJsonParser::nodes()
@@ -110,10 +134,11 @@ void TestSinfoJsonParser::nodes()
     QFETCH(Indices, indices);
     QFETCH(int, cpusAllocated);
     QFETCH(bool, unavailable);
+    QFETCH(QString, api);
     const SinfoParseResult r = SinfoJsonParser::parse(captured(file), GpuCatalog::builtIn());
     QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
     QVERIFY2(r.warning.isEmpty(), qPrintable(r.warning));
-    QCOMPARE(r.apiVersion, QStringLiteral("0.0.38"));
+    QCOMPARE(r.apiVersion, api);
     QCOMPARE(r.nodes.size(), 4);
     const Node *n = findNode(r.nodes, name);
     QVERIFY(n);
@@ -141,6 +166,9 @@ void TestSinfoJsonParser::agreesWithScontrol_data()
     QTest::newRow("main") << "sinfo.json" << "scontrol_show_node_d_o.txt";
     QTest::newRow("idle") << "idle_sinfo.json" << "idle_scontrol_show_node_d_o.txt";
     QTest::newRow("adversarial") << "adversarial/sinfo.json" << "adversarial/scontrol_show_node_d_o.txt";
+    QTest::newRow("22.05 scenario") << "22.05/sinfo.json" << "22.05/scontrol_show_node_d_o.txt";
+    QTest::newRow("24.11 scenario") << "24.11/scontrol_show_nodes.json" << "24.11/scontrol_show_node_d_o.txt";
+    QTest::newRow("24.11 idle") << "24.11/idle_scontrol_show_nodes.json" << "24.11/idle_scontrol_show_node_d_o.txt";
 }
 
 void TestSinfoJsonParser::agreesWithScontrol()
@@ -177,9 +205,17 @@ void TestSinfoJsonParser::agreesWithScontrol()
     QCOMPARE(seen, 4);
 }
 
+void TestSinfoJsonParser::idleCluster_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::newRow("22.05") << "idle_sinfo.json";
+    QTest::newRow("24.11") << "24.11/idle_scontrol_show_nodes.json";
+}
+
 void TestSinfoJsonParser::idleCluster()
 {
-    const SinfoParseResult r = SinfoJsonParser::parse(captured(QStringLiteral("idle_sinfo.json")), GpuCatalog::builtIn());
+    QFETCH(QString, file);
+    const SinfoParseResult r = SinfoJsonParser::parse(captured(file), GpuCatalog::builtIn());
     QVERIFY(r.error.isEmpty());
     QStringList names;
     for (const Node &n : r.nodes) {
@@ -207,16 +243,20 @@ void TestSinfoJsonParser::drainingUnderRunningJob()
     QVERIFY(n->isDrained());
 }
 
+void TestSinfoJsonParser::groupedSinfoIsRefused_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::newRow("sinfo --json") << "24.11/sinfo.json";
+    QTest::newRow("sinfo -N --json") << "24.11/sinfo_N.json";
+    QTest::newRow("idle sinfo -N --json") << "24.11/idle_sinfo_N.json";
+}
+
 void TestSinfoJsonParser::groupedSinfoIsRefused()
 {
-    // 23.02+ `sinfo --json` groups nodes ({"sinfo": [{"nodes": {"nodes": [...]}, "gres": {...}}]}):
-    // no per-node GPU indices, so it is refused with an error naming what to read instead.
-    const QByteArray grouped = R"J({"meta": {"plugin": {"type": "", "name": "", "data_parser": "data_parser/v0.0.42"},
-        "slurm": {"version": {"major": "24", "micro": "5", "minor": "11"}, "release": "24.11.5"}},
-        "sinfo": [{"node": {"state": ["IDLE"]}, "nodes": {"allocated": 0, "idle": 2, "other": 0, "total": 2,
-        "nodes": ["gpu-node01", "gpu-node02"]}, "gres": {"total": "gpu:h100:8", "used": "gpu:h100:0(IDX:N/A)"}}],
-        "warnings": [], "errors": []})J";
-    const SinfoParseResult r = SinfoJsonParser::parse(grouped, GpuCatalog::builtIn());
+    // 23.02+ `sinfo --json` groups nodes ({"sinfo": [{"nodes": {"nodes": [...]}, "gres": {...}}]}),
+    // even with -N (one group per node and partition): refused with an error naming what to read.
+    QFETCH(QString, file);
+    const SinfoParseResult r = SinfoJsonParser::parse(captured(file), GpuCatalog::builtIn());
     QVERIFY(r.nodes.isEmpty());
     QVERIFY2(r.error.contains(QLatin1String("grouped `sinfo --json` of Slurm 23.02")), qPrintable(r.error));
     QVERIFY2(r.error.contains(QLatin1String("24.11.5")), qPrintable(r.error));
