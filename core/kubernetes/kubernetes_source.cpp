@@ -36,7 +36,7 @@ QString randomSuffix()
 void failPart(OrchestratorPart &part, const QString &message, const CommandResult &r)
 {
     part.error = message;
-    part.transportFailed = !r.ran();
+    part.transportFailed = !r.hostAnswered();
     part.hostKeyUnknown = r.failure == CommandResult::Failure::HostKeyUnknown;
     part.hostKeyFingerprint = r.hostKeyFingerprint;
 }
@@ -77,20 +77,20 @@ OrchestratorPart KubernetesSource::refreshBlocking()
     clock.start();
     OrchestratorPart part;
     const QString ns = m_options.namespaceName;
-    // Started together: a transport that runs commands in parallel overlaps them.
-    QFuture<CommandResult> nodesRun = m_shell->run(m_commands.getNodes());
-    QFuture<CommandResult> podsRun = m_shell->run(m_commands.getPods(ns));
-    QFuture<CommandResult> jobsRun = m_shell->run(m_commands.getJobs(ns));
-    const CommandResult nodesResult = nodesRun.result();
-    const CommandResult podsResult = podsRun.result();
-    const CommandResult jobsResult = jobsRun.result();
-    const struct { const char *what; const CommandResult &result; } runs[] = {
-        {"kubectl get nodes", nodesResult}, {"kubectl get pods", podsResult}, {"kubectl get jobs", jobsResult}};
-    for (const auto &run : runs)
+    // One after the other, stopping at the first failure: an API server that stalls costs one
+    // command timeout, not one per call (the SSH transport runs its commands in turn anyway).
+    CommandResult nodesResult, podsResult, jobsResult;
+    const struct { const char *what; QStringList argv; CommandResult &result; } runs[] = {
+        {"kubectl get nodes", m_commands.getNodes(), nodesResult},
+        {"kubectl get pods", m_commands.getPods(ns), podsResult},
+        {"kubectl get jobs", m_commands.getJobs(ns), jobsResult}};
+    for (const auto &run : runs) {
+        run.result = m_shell->run(run.argv).result();
         if (!run.result.ok()) {
             failPart(part, failure(QString::fromLatin1(run.what), run.result), run.result);
             return part;
         }
+    }
 
     KubeNodeParseResult nodes = KubeNodeParser::parse(nodesResult.stdoutData, m_catalog);
     KubePodParseResult pods = KubePodParser::parse(podsResult.stdoutData);

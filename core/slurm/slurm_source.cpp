@@ -30,7 +30,7 @@ QByteArray newRecordMarker()
 void fail(OrchestratorPart &part, const QString &what, const CommandResult &r)
 {
     part.error = r.ran() ? QStringLiteral("%1 failed: %2").arg(what, r.errorText()) : r.errorText();
-    part.transportFailed = !r.ran();
+    part.transportFailed = !r.hostAnswered();
     part.hostKeyUnknown = r.failure == CommandResult::Failure::HostKeyUnknown;
     part.hostKeyFingerprint = r.hostKeyFingerprint;
 }

@@ -33,6 +33,9 @@ struct CommandResult
     qint64 durationMs = 0;
 
     bool ran() const { return failure == Failure::None; }
+    // The host took the command: it ran, or it was still running when the command timeout ended
+    // the wait (a scheduler that hangs behind a login node that works).
+    bool hostAnswered() const { return ran() || (failure == Failure::Timeout && mayHaveRun); }
     bool ok() const { return ran() && exitStatus == 0; }
     // What to tell a person: the transport error, else the command's stderr, else its status.
     QString errorText() const;

@@ -180,6 +180,35 @@ inline bool runLab(const QStringList &args, QString *output = nullptr)
     return ok;
 }
 
+// After a controller restart: sinfo (run here, with the lab's SLURM_CONF) lists every node and
+// none is unknown or not responding ('*').
+inline bool waitForSlurmNodes(int timeoutMs)
+{
+    QString error;
+    const ClusterProfile p = LabProfile::fromDirectory(labDir(), &error);
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const auto &kv : p.remoteEnvironment)
+        if (kv.first == QLatin1String("SLURM_CONF"))
+            env.insert(kv.first, kv.second);
+    QElapsedTimer clock;
+    clock.start();
+    while (clock.elapsed() < timeoutMs) {
+        QProcess sinfo;
+        sinfo.setProcessEnvironment(env);
+        sinfo.start(QStringLiteral("sinfo"), {QStringLiteral("-h"), QStringLiteral("-N"), QStringLiteral("-o"), QStringLiteral("%T")});
+        sinfo.waitForFinished(15000);
+        const QStringList states = QString::fromUtf8(sinfo.readAllStandardOutput()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        bool ready = !states.isEmpty();
+        for (const QString &state : states)
+            if (state.endsWith(QLatin1Char('*')) || state.startsWith(QLatin1String("unknown")) || state.startsWith(QLatin1String("down")))
+                ready = false;
+        if (ready)
+            return true;
+        QThread::msleep(500);
+    }
+    return false;
+}
+
 inline qint64 servicePid(const QString &service)
 {
     QFile f(labDir() + QStringLiteral("/run/%1.pid").arg(service));

@@ -1,0 +1,198 @@
+// The Kubernetes API (the lab's stand-in, reached by the real kubectl on the login node) stopped,
+// stalled, cut halfway through an answer, and restarted, under a live ClusterSession: the
+// kubernetes source fails with kubectl's reason or the command timeout over stale data, the
+// login node and Prometheus stay live, and the session recovers by itself. The stalls and cuts
+// come from a FaultProxy named as the API server in a copy of the lab's kubeconfig.
+#include "fault_lab.h"
+#include "fault_proxy.h"
+
+#include <QTemporaryDir>
+#include <QUrl>
+
+using namespace strata;
+using namespace strata::fault;
+
+class TestFaultKubernetes : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void cleanup();
+    void stopped();
+    void stalled();
+    void cutHalfwayThroughAnswer();
+    void restarted();
+
+private:
+    std::unique_ptr<ClusterSession> newSession(quint16 apiPort = 0);
+    QDateTime startHealthy(ClusterSession &session, Refresh *good);
+    ClusterProfile m_profile;
+    QString m_kubeconfig;
+    quint16 m_apiPort = 0;
+    QTemporaryDir m_dir;
+    const QStringList m_failing{QStringLiteral("kubernetes")};
+    const QStringList m_live{QStringLiteral("ssh"), QStringLiteral("prometheus")};
+    const QStringList m_all{QStringLiteral("ssh"), QStringLiteral("kubernetes"), QStringLiteral("prometheus")};
+};
+
+void TestFaultKubernetes::initTestCase()
+{
+    QString error;
+    m_profile = labProfile(&error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    m_profile.orchestrator = QStringLiteral("kubernetes");
+    m_kubeconfig = labDir() + QStringLiteral("/kube/kubeconfig");
+    QFile kubeconfig(m_kubeconfig);
+    QVERIFY2(kubeconfig.open(QIODevice::ReadOnly), "the lab wrote no kubeconfig: is the Kubernetes stand-in up?");
+    static const QRegularExpression server(QStringLiteral("server: http://127\\.0\\.0\\.1:(\\d+)"));
+    const auto m = server.match(QString::fromUtf8(kubeconfig.readAll()));
+    QVERIFY2(m.hasMatch(), "the kubeconfig names no http://127.0.0.1:PORT server");
+    m_apiPort = quint16(m.captured(1).toUInt());
+}
+
+void TestFaultKubernetes::cleanup()
+{
+    QString output;
+    QVERIFY2(runLab({QStringLiteral("start"), QStringLiteral("kube")}, &output), qPrintable(output));
+}
+
+std::unique_ptr<ClusterSession> TestFaultKubernetes::newSession(quint16 apiPort)
+{
+    ClusterProfile p = m_profile;
+    QString kubeconfig = m_kubeconfig;
+    if (apiPort) {
+        QFile lab(m_kubeconfig);
+        if (!lab.open(QIODevice::ReadOnly))
+            return nullptr;
+        const QByteArray text = lab.readAll().replace(QByteArray("127.0.0.1:") + QByteArray::number(m_apiPort),
+                                                      QByteArray("127.0.0.1:") + QByteArray::number(apiPort));
+        kubeconfig = m_dir.filePath(QStringLiteral("kubeconfig-%1").arg(apiPort));
+        QFile copy(kubeconfig);
+        if (!copy.open(QIODevice::WriteOnly | QIODevice::Truncate) || copy.write(text) != text.size())
+            return nullptr;
+    }
+    replaceRemoteEnvironment(p, QStringLiteral("KUBECONFIG"), kubeconfig);
+    return std::make_unique<ClusterSession>(p);
+}
+
+QDateTime TestFaultKubernetes::startHealthy(ClusterSession &session, Refresh *good)
+{
+    *good = refreshOnce(session);
+    const QString problem = checkLive(*good, m_all);
+    if (!problem.isEmpty()) {
+        QTest::qFail(qPrintable(problem), __FILE__, __LINE__);
+        return {};
+    }
+    if (good->snapshot->nodes.size() != 4) {
+        QTest::qFail("the stand-in's four nodes are not in the snapshot", __FILE__, __LINE__);
+        return {};
+    }
+    return good->source(QStringLiteral("kubernetes"))->lastSuccess;
+}
+
+void TestFaultKubernetes::stopped()
+{
+    auto session = newSession();
+    QVERIFY(session);
+    Refresh good;
+    const QDateTime lastGood = startHealthy(*session, &good);
+    QVERIFY(lastGood.isValid());
+
+    QString error;
+    QVERIFY2(runLab({QStringLiteral("stop"), QStringLiteral("kube")}, &error), qPrintable(error));
+    static const QRegularExpression refused(QStringLiteral("kubectl get nodes failed: .*127\\.0\\.0\\.1:\\d+.*refused"));
+    const Refresh first = refreshOnce(*session);
+    QString problem = checkFailing(first, m_failing, refused, lastGood);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    problem = checkLive(first, m_live, good.source(QStringLiteral("ssh"))->lastSuccess);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    QVERIFY2(first.elapsedMs < kCommandTimeoutSeconds * 1000, qPrintable(describe(first)));
+    QCOMPARE(first.snapshot->nodes.size(), good.snapshot->nodes.size()); // stale, still shown
+
+    const Refresh second = refreshOnce(*session);
+    problem = checkFailing(second, m_failing, refused, lastGood);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    QVERIFY(lastGood.msecsTo(second.snapshot->takenAt) > lastGood.msecsTo(first.snapshot->takenAt));
+
+    QVERIFY2(runLab({QStringLiteral("start"), QStringLiteral("kube")}, &error), qPrintable(error));
+    Refresh back;
+    QVERIFY2(refreshUntilLive(*session, m_all, 20000, &back) > 0, qPrintable(describe(back)));
+}
+
+void TestFaultKubernetes::stalled()
+{
+    FaultProxy proxy(m_apiPort);
+    QString error;
+    QVERIFY2(proxy.start(&error), qPrintable(error));
+    auto session = newSession(proxy.port());
+    QVERIFY(session);
+    Refresh good;
+    const QDateTime lastGood = startHealthy(*session, &good);
+    QVERIFY(lastGood.isValid());
+    QVERIFY2(proxy.bytesToClients() > 0, "kubectl did not go through the proxy");
+
+    proxy.stall();
+    static const QRegularExpression timedOut(QStringLiteral("(did not finish within %1 s|[Tt]imeout)").arg(kCommandTimeoutSeconds));
+    const Refresh stalled = refreshOnce(*session);
+    QString problem = checkFailing(stalled, m_failing, timedOut, lastGood);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    problem = checkLive(stalled, m_live, good.source(QStringLiteral("ssh"))->lastSuccess);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    // One timeout, not one per kubectl call the refresh would have made.
+    const qint64 bound = kCommandTimeoutSeconds * 1000 + 2000;
+    QVERIFY2(stalled.elapsedMs < bound, qPrintable(QStringLiteral("bound %1 ms; %2").arg(bound).arg(describe(stalled))));
+
+    proxy.pass();
+    Refresh back;
+    QVERIFY2(refreshUntilLive(*session, m_all, 20000, &back) > 0, qPrintable(describe(back)));
+}
+
+void TestFaultKubernetes::cutHalfwayThroughAnswer()
+{
+    FaultProxy proxy(m_apiPort);
+    QString error;
+    QVERIFY2(proxy.start(&error), qPrintable(error));
+    auto session = newSession(proxy.port());
+    QVERIFY(session);
+    Refresh good;
+    const QDateTime lastGood = startHealthy(*session, &good);
+    QVERIFY(lastGood.isValid());
+
+    // Every API answer is cut after 2 KiB: the node list (four GPU nodes with their labels,
+    // capacity and conditions) stops halfway.
+    proxy.cutAfter(2048);
+    static const QRegularExpression broke(QStringLiteral("kubectl get nodes failed: .*(EOF|closed|reset|unexpected|error)"));
+    const Refresh cut = refreshOnce(*session);
+    QString problem = checkFailing(cut, m_failing, broke, lastGood);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    QVERIFY2(proxy.connectionsCut() >= 1, "the proxy cut nothing");
+    problem = checkLive(cut, m_live, good.source(QStringLiteral("ssh"))->lastSuccess);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    QVERIFY2(cut.elapsedMs < kCommandTimeoutSeconds * 1000 + 2000, qPrintable(describe(cut)));
+
+    proxy.pass();
+    Refresh back;
+    QVERIFY2(refreshUntilLive(*session, m_all, 20000, &back) > 0, qPrintable(describe(back)));
+}
+
+void TestFaultKubernetes::restarted()
+{
+    auto session = newSession();
+    QVERIFY(session);
+    Refresh good;
+    const QDateTime lastGood = startHealthy(*session, &good);
+    QVERIFY(lastGood.isValid());
+
+    QString error;
+    QVERIFY2(runLab({QStringLiteral("stop"), QStringLiteral("kube")}, &error), qPrintable(error));
+    QVERIFY2(runLab({QStringLiteral("start"), QStringLiteral("kube")}, &error), qPrintable(error));
+    Refresh back;
+    const int refreshes = refreshUntilLive(*session, m_all, 20000, &back);
+    QVERIFY2(refreshes > 0, qPrintable(describe(back)));
+    QVERIFY2(refreshes <= 2, qPrintable(QStringLiteral("%1 refreshes").arg(refreshes)));
+    QCOMPARE(back.snapshot->nodes.size(), good.snapshot->nodes.size());
+}
+
+QTEST_GUILESS_MAIN(TestFaultKubernetes)
+#include "tst_fault_kubernetes.moc"
