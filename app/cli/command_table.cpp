@@ -186,23 +186,27 @@ QString manCommandsSection()
     const auto roff = [](QString s) {
         s.replace(QLatin1Char('\\'), QLatin1String("\\e"));
         s.replace(QLatin1Char('-'), QLatin1String("\\-"));
+        s.replace(QLatin1Char('"'), QLatin1String("\\(dq"));
         return s;
     };
-    QString text = QStringLiteral(".SH COMMANDS\n");
+    QString text = QStringLiteral(".SH COMMANDS\n"
+                                  "Each command also takes\n.BR \\-\\-help ;\n"
+                                  "those that reach a cluster take the connection flags above.\n");
     for (const CliCommand &c : kCommands) {
         if (c.flags & CliCommand::Hidden)
             continue;
-        text += QStringLiteral(".TP\n.B strata %1\n").arg(roff(c.nameString()));
-        if (qstrlen(c.synopsis) > 0)
-            text += QStringLiteral(".I %1\n").arg(roff(QString::fromLatin1(c.synopsis)).replace(QLatin1Char('"'), QLatin1String("\\(dq")));
+        text += QStringLiteral(".TP\n.BR \"strata %1\" \" %2\"\n").arg(roff(c.nameString()), roff(QString::fromLatin1(c.synopsis)));
         text += roff(QString::fromLatin1(c.help)) + QLatin1Char('\n');
-        const QStringList options = optionNames(c);
-        if (!options.isEmpty()) {
-            QStringList flags;
-            for (const QString &o : options)
-                flags << QStringLiteral("\\-\\-") + roff(o);
-            text += QStringLiteral("Options: %1.\n").arg(flags.join(QLatin1String(", ")));
+        const QList<QCommandLineOption> own = c.options ? c.options() : QList<QCommandLineOption>{};
+        if (own.isEmpty())
+            continue;
+        text += QStringLiteral(".RS\n");
+        for (const QCommandLineOption &o : own) {
+            text += o.valueName().isEmpty() ? QStringLiteral(".TP\n.B \\-\\-%1\n").arg(roff(o.names().constLast()))
+                                            : QStringLiteral(".TP\n.BI \\-\\-%1 \" %2\"\n").arg(roff(o.names().constLast()), roff(o.valueName()));
+            text += roff(o.description()) + QLatin1Char('\n');
         }
+        text += QStringLiteral(".RE\n");
     }
     return text;
 }

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# One check of the installed packages (unpacked by install_packages.sh into ROOT):
+#   check_package.sh ROOT DEB_DIR VERSION CHECK
+# Every check runs the installed files, never the build tree's.
+set -euo pipefail
+root=$1 debs=$2 version=$3 check=$4
+fail() { echo "FAIL: $*" >&2; exit 1; }
+strata=$root/usr/bin/strata
+burn=$root/usr/bin/strata-burn
+[ -x "$strata" ] || fail "no $strata: did the packaging_install fixture run?"
+
+case "$check" in
+desktop-file)
+  desktop-file-validate "$root/usr/share/applications/org.strata.Strata.desktop"
+  icon=$(sed -n 's/^Icon=//p' "$root/usr/share/applications/org.strata.Strata.desktop")
+  for size in 16 22 24 32 48 64 128 256 512; do
+    png=$root/usr/share/icons/hicolor/${size}x${size}/apps/$icon.png
+    [ -f "$png" ] || fail "no $size px icon $png"
+    file "$png" | grep -q "PNG image data, $size x $size" || fail "$png is not $size x $size: $(file "$png")"
+  done
+  [ -f "$root/usr/share/icons/hicolor/scalable/apps/$icon.svg" ] || fail "no scalable icon"
+  echo "desktop file valid, icon $icon in 9 sizes and SVG"
+  ;;
+metainfo)
+  metainfo=$root/usr/share/metainfo/org.strata.Strata.metainfo.xml
+  appstreamcli validate --no-net --pedantic "$metainfo"
+  grep -q "<project_license>Apache-2.0</project_license>" "$metainfo" || fail "licence id"
+  grep -q "<release version=\"$version\"" "$metainfo" || fail "release $version missing"
+  [ "$(grep -c '<screenshot' "$metainfo")" -ge 3 ] || fail "screenshots missing"
+  ! grep -q "example\.org" "$metainfo" || fail "example.org in the metainfo"
+  ;;
+version)
+  out=$("$strata" --version)
+  [ "$out" = "strata $version" ] || fail "strata --version: '$out', want 'strata $version'"
+  out=$("$burn" --version)
+  case "$out" in "strata-burn $version "*) ;; *) fail "strata-burn --version: '$out'" ;; esac
+  for deb in strata strata-burn; do
+    v=$(dpkg-deb -f "$debs/${deb}_${version}_$(dpkg --print-architecture).deb" Version)
+    [ "$v" = "$version" ] || fail "$deb package version $v"
+  done
+  echo "strata, strata-burn and both packages are $version"
+  ;;
+snapshot-help)
+  out=$("$strata" snapshot --help)
+  grep -q -- "--cluster <name>" <<<"$out" || fail "snapshot --help: $out"
+  grep -q -- "--format <text|json>" <<<"$out" || fail "snapshot --help has no --format: $out"
+  set +e
+  err=$("$strata" snapshto 2>&1 >/dev/null); rc=$?
+  set -e
+  [ $rc -eq 2 ] || fail "strata snapshto exited $rc"
+  grep -q 'did you mean "snapshot"' <<<"$err" || fail "no suggestion: $err"
+  echo "snapshot --help ok; snapshto suggests snapshot"
+  ;;
+window)
+  # The installed window starts, paints once and quits (20 s limit inside strata).
+  HOME=$(mktemp -d) QT_QPA_PLATFORM=offscreen "$strata" --quit-after-first-paint
+  echo "window painted offscreen"
+  ;;
+dependencies)
+  arch=$(dpkg --print-architecture)
+  deps=$(dpkg-deb -f "$debs/strata_${version}_$arch.deb" Depends)
+  for lib in libqt6widgets6 libqt6charts6 libssh-4 libqt6keychain1 libqt6sql6-sqlite qt6-qpa-plugins; do
+    grep -q "$lib" <<<"$deps" || fail "strata Depends lacks $lib: $deps"
+  done
+  burn_deps=$(dpkg-deb -f "$debs/strata-burn_${version}_$arch.deb" Depends)
+  ! grep -qi "qt" <<<"$burn_deps" || fail "strata-burn depends on Qt: $burn_deps"
+  ! ldd "$burn" | grep -qi "libqt" || fail "strata-burn links Qt"
+  # Every library the installed programs load is found (a Depends gap shows here).
+  ! ldd "$strata" "$burn" | grep -q "not found" || fail "missing libraries: $(ldd "$strata" "$burn" | grep 'not found')"
+  echo "strata: $deps"
+  echo "strata-burn: $burn_deps"
+  ;;
+man-pages)
+  for page in strata strata-burn; do
+    gz=$root/usr/share/man/man1/$page.1.gz
+    [ -f "$gz" ] || fail "no $gz"
+    warnings=$(zcat "$gz" | groff -man -Tutf8 -ww -z 2>&1)
+    [ -z "$warnings" ] || fail "$page(1): $warnings"
+  done
+  text=$(zcat "$root/usr/share/man/man1/strata.1.gz" | groff -man -Tutf8 2>/dev/null | col -b)
+  for command in $("$strata" help --format json | python3 -c 'import json,sys; print(" ".join(c["name"] for c in json.load(sys.stdin)["commands"]))'); do
+    grep -q "strata $command" <<<"$text" || fail "strata(1) has no section for $command"
+  done
+  echo "man pages render without warnings; strata(1) names every command"
+  ;;
+completions)
+  bash -n "$root/usr/share/bash-completion/completions/strata"
+  zsh -n "$root/usr/share/zsh/vendor-completions/_strata"
+  fish -n "$root/usr/share/fish/vendor_completions.d/strata.fish"
+  out=$(PATH=$root/usr/bin:$PATH bash -c "source '$root/usr/share/bash-completion/completions/strata'
+    COMP_WORDS=(strata snaps); COMP_CWORD=1; _strata; echo \"\${COMPREPLY[*]}\"")
+  [ "$out" = "snapshot" ] || fail "bash completes 'snaps' to '$out'"
+  echo "bash, zsh and fish completions parse; bash completes snaps -> snapshot"
+  ;;
+burnin-agent)
+  # The installed strata finds the installed strata-burn beside it: the run gets past the
+  # agent lookup and fails only at the (closed) SSH port.
+  set +e
+  err=$(HOME=$(mktemp -d) "$strata" burnin --nodes gpu-node01 --ssh 127.0.0.1:9 --connect-timeout 2 2>&1 >/dev/null); rc=$?
+  set -e
+  [ $rc -ne 0 ] || fail "burnin against a closed port succeeded"
+  ! grep -q "no local strata-burn" <<<"$err" || fail "installed strata does not find strata-burn: $err"
+  grep -qi "connect\|refused" <<<"$err" || fail "unexpected burnin failure: $err"
+  echo "strata burnin found $burn; stopped at: $err"
+  ;;
+*)
+  fail "unknown check $check"
+  ;;
+esac
