@@ -24,7 +24,7 @@ FIELDS=$'%i\x1f%A\x1f%F\x1f%K\x1f%u\x1f%T\x1f%r\x1f%P\x1f%N\x1f%M\x1f%l\x1f%V\x1
 die() { echo "capture: $*" >&2; exit 1; }
 lab() { "$LAB" "$@" --slurm "$VERSION" --dir "$LAB_DIR" "${BUILD_ARGS[@]}"; }
 # The 22.05 lab's 'up' fails at the end if the DCGM stand-in is not built; Slurm is what counts.
-fresh_lab() { lab down >/dev/null; lab up >/dev/null || lab status | grep -q '^slurmctld *up' || die "lab up failed"; }
+fresh_lab() { lab down >/dev/null; lab up >/dev/null || { lab status || true; } | grep -q '^slurmctld *up' || die "lab up failed"; }
 
 fresh_lab
 eval "$(lab env)"   # SLURM_CONF, and for 24.11 PATH with the version's own client tools first
@@ -138,6 +138,13 @@ record sbatch_too_many_gpus sbatch --parsable --gres=gpu:9 --wrap true
 record sbatch_bad_gres_type sbatch --parsable --gres=gpu:a100:1 --wrap true
 record scontrol_drain_success scontrol update NodeName=gpu-node03 State=DRAIN Reason='capture test'
 record scontrol_resume_success scontrol update NodeName=gpu-node03 State=RESUME
+# What the node says about the reason once resumed (24.11 keeps it, 22.05 clears it), after
+# the controller's ping that follows a resume (the node reads NOT_RESPONDING until then).
+node_responds() { [[ "$(sinfo -h -N -n "$1" -o '%T' | head -n 1)" != *'*' ]]; }
+wait_until 20 "gpu-node03 responding after resume" node_responds gpu-node03
+record after_resume_scontrol_show_node_o scontrol show node -o gpu-node03
+record after_resume_scontrol_show_node_json scontrol show node --json gpu-node03
+record after_resume_sinfo sinfo -h -N -n gpu-node03 -o '%T|%E'
 record scontrol_drain_unknown_node scontrol update NodeName=gpu-node99 State=DRAIN Reason=test
 record scontrol_show_job_unknown scontrol show job 999999
 lab stop slurmctld

@@ -1,0 +1,1 @@
+scontrol show node -o gpu-node03

@@ -1,0 +1,1 @@
+scontrol show node --json gpu-node03

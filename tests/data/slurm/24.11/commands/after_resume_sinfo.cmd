@@ -1,0 +1,1 @@
+sinfo -h -N -n gpu-node03 -o %T\|%E
