@@ -25,6 +25,11 @@ private Q_SLOTS:
 
 private:
     QString hostKeyFingerprint() const;
+    // "[127.0.0.1]:22022" (22.05 lab) or "[127.0.0.1]:23022" (24.11): known_hosts' name for the login node.
+    QString sshHostPattern() const
+    {
+        return QStringLiteral("[127.0.0.1]:%1").arg(m_lab.env(QStringLiteral("STRATA_LAB_SSH_PORT")));
+    }
     QString hostKeyBase64() const;
     CliLab m_lab;
     QTemporaryDir m_dir;
@@ -35,6 +40,7 @@ void TestCliFailures::initTestCase()
     QString error;
     QVERIFY2(m_lab.load(&error), qPrintable(error));
     QVERIFY(m_dir.isValid());
+    QVERIFY2(!m_lab.env(QStringLiteral("STRATA_LAB_SSH_PORT")).isEmpty(), "the lab's lab.env has no STRATA_LAB_SSH_PORT");
     QVERIFY(m_lab.waitForNodesResponding(30000));
     const Run ok = m_lab.strata(QStringLiteral("snapshot"), {});
     QVERIFY2(ok.exitCode == 0, ok.err.constData());
@@ -93,7 +99,7 @@ void TestCliFailures::silentHostHitsConnectTimeout()
 
 void TestCliFailures::changedHostKeyIsRefused()
 {
-    // A known_hosts that holds a DIFFERENT key for [127.0.0.1]:22022: an interception.
+    // A known_hosts that holds a DIFFERENT key for the lab's [127.0.0.1]:PORT: an interception.
     const QString keyFile = m_dir.filePath(QStringLiteral("other_key"));
     QFile::remove(keyFile);
     QFile::remove(keyFile + QStringLiteral(".pub"));
@@ -102,7 +108,7 @@ void TestCliFailures::changedHostKeyIsRefused()
     QVERIFY2(gen.exitCode == 0, gen.err.constData());
     const QString otherKey = readLines(keyFile + QStringLiteral(".pub")).value(0).section(' ', 0, 1);
     const QString knownHosts = m_dir.filePath(QStringLiteral("changed_known_hosts"));
-    const QByteArray content = (QStringLiteral("[127.0.0.1]:22022 ") + otherKey + QLatin1Char('\n')).toUtf8();
+    const QByteArray content = (sshHostPattern() + QLatin1Char(' ') + otherKey + QLatin1Char('\n')).toUtf8();
     {
         QFile f(knownHosts);
         QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
@@ -143,7 +149,7 @@ void TestCliFailures::unknownHostKeyNeedsConsent()
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QString recorded = QString::fromUtf8(f.readAll());
     QVERIFY2(recorded.contains(hostKeyBase64()), qPrintable(recorded));
-    QVERIFY2(recorded.contains(QLatin1String("[127.0.0.1]:22022")), qPrintable(recorded));
+    QVERIFY2(recorded.contains(sshHostPattern()), qPrintable(recorded));
 
     // Recorded once, trusted from then on without the flag.
     const Run again = m_lab.strata(QStringLiteral("snapshot"), {"--known-hosts", knownHosts}, 30000);
