@@ -24,7 +24,13 @@ FIELDS=$'%i\x1f%A\x1f%F\x1f%K\x1f%u\x1f%T\x1f%r\x1f%P\x1f%N\x1f%M\x1f%l\x1f%V\x1
 die() { echo "capture: $*" >&2; exit 1; }
 lab() { "$LAB" "$@" --slurm "$VERSION" --dir "$LAB_DIR" "${BUILD_ARGS[@]}"; }
 # The 22.05 lab's 'up' fails at the end if the DCGM stand-in is not built; Slurm is what counts.
-fresh_lab() { lab down >/dev/null; lab up >/dev/null || { lab status || true; } | grep -q '^slurmctld *up' || die "lab up failed"; }
+fresh_lab() {
+    lab down >/dev/null
+    lab up >/dev/null && return 0
+    local status
+    status="$(lab status || true)"   # (not piped into grep -q: under pipefail that fails at random)
+    grep -q '^slurmctld *up' <<<"$status" || die "lab up failed: $status"
+}
 
 fresh_lab
 eval "$(lab env)"   # SLURM_CONF, and for 24.11 PATH with the version's own client tools first
