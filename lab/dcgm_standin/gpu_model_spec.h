@@ -7,7 +7,7 @@ namespace strata::lab {
 // What a node's GPUs report about themselves (datasheet values, as nvidia-smi shows them).
 struct GpuModelSpec
 {
-    const char *key;       // the lab's GRES type: h100, h200
+    const char *key;       // the lab's GRES type: h100, h200, b200
     const char *modelName; // dcgm-exporter's modelName label
     double framebufferMiB; // FB_USED + FB_FREE + what the driver reserves
     double reservedMiB;

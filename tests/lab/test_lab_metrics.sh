@@ -5,6 +5,12 @@
 source "$(dirname "$0")/lib.sh"
 
 PROM="$STRATA_LAB_PROMETHEUS_URL"
+# gpu-node03/04: H200 in the 22.05 lab, B200 in the 24.11 one.
+case "${STRATA_LAB_SLURM_VERSION:-22.05}" in
+    22.05) late_type=h200 late_model='NVIDIA H200' ;;
+    24.11) late_type=b200 late_model='NVIDIA B200' ;;
+    *) fail "unknown STRATA_LAB_SLURM_VERSION $STRATA_LAB_SLURM_VERSION" ;;
+esac
 restore() { "$LAB" fault clear --dir "$STRATA_LAB_DIR" >/dev/null 2>&1 || true; }
 trap 'restore; cleanup_jobs' EXIT
 
@@ -44,7 +50,7 @@ while read -r line; do
     [ "${host#Hostname=}" = "${node# node=}" ] || fail "Hostname and node label differ: $line"
     case "${node# node=}" in
         gpu-node0[12]) grep -q 'modelName=NVIDIA H100 80GB HBM3 ' <<<"$line" || fail "not H100: $line" ;;
-        gpu-node0[34]) grep -q 'modelName=NVIDIA H200 ' <<<"$line" || fail "not H200: $line" ;;
+        gpu-node0[34]) grep -q "modelName=$late_model " <<<"$line" || fail "not $late_model: $line" ;;
     esac
     for l in UUID=GPU- pci_bus_id=00000000: device=nvidia DCGM_FI_DRIVER_VERSION= gpu=; do
         grep -q " $l\|^$l" <<<"$line" || fail "label $l missing: $line"
@@ -57,7 +63,7 @@ pass "labels: gpu, UUID (unique), pci_bus_id, device, modelName per node type, H
 job="$(sbatch --parsable --gres=gpu:4 -w gpu-node03 -J lab-metrics -o /dev/null --wrap 'sleep 300')"
 TEST_JOBS+=("$job")
 wait_until 15 "job $job running" job_is "$job" RUNNING
-idx="$(scontrol show job -d -o "$job" | grep -o 'GRES=gpu:h200:4(IDX:[^)]*)' | sed 's/.*IDX:\(.*\))/\1/')"
+idx="$(scontrol show job -d -o "$job" | grep -o "GRES=gpu:$late_type:4(IDX:[^)]*)" | sed 's/.*IDX:\(.*\))/\1/')"
 [ -n "$idx" ] || fail "job $job has no GPU indices"
 busy_gpus() { promql 'DCGM_FI_DEV_GPU_UTIL{node="gpu-node03"} >= 85' | grep -o ' gpu=[0-9]*' | sed 's/ gpu=//' | sort -n | paste -sd, -; }
 expected="$("$PYTHON" -c "
