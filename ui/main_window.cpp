@@ -6,7 +6,7 @@
 #include "dialogs/host_key_dialog.h"
 #include "dialogs/preferences_dialog.h"
 #include "dialogs/profile_dialog.h"
-#include "secret_store.h"
+#include "session/secret_store.h"
 #include "views/connections_panel.h"
 #include "views/log_panel.h"
 #include "views/table_page.h"

@@ -2,6 +2,7 @@
 
 #include "cli/burnin_command.h"
 #include "cli/cli_output.h"
+#include "cli/cli_secrets.h"
 #include "cli/command_table.h"
 #include "cli/completion_script.h"
 #include "cli/metrics_command.h"
@@ -83,8 +84,21 @@ bool CliRunner::resolveProfile(QCommandLineParser &parser, ClusterProfile *profi
         printErr(error);
         return false;
     }
+    readKeyring(parser, profile);
     return true;
 }
+
+// ---- keyring (pkg) ----
+void CliRunner::readKeyring(const QCommandLineParser &parser, ClusterProfile *profile)
+{
+    // A saved profile's secrets are where the window left them: the desktop keyring.
+    if (!parser.isSet(QStringLiteral("cluster")))
+        return;
+    const QString note = CliSecrets::fillFromKeyring(profile);
+    if (!note.isEmpty())
+        printErr(note);
+}
+// ---- end keyring (pkg) ----
 
 // ---- command table dispatch (pkg) ----
 QString CliRunner::unknownCommandMessage(const QString &word)
@@ -155,6 +169,7 @@ int CliRunner::metrics(QCoreApplication &app, QCommandLineParser &parser)
         printErr(error);
         return 2;
     }
+    readKeyring(parser, &p);
     return MetricsCommand::run(app, parser, p);
 }
 

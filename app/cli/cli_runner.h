@@ -39,6 +39,7 @@ private:
     int jobAction(QCoreApplication &app, QCommandLineParser &parser, const QString &action);
     int nodeAction(QCoreApplication &app, QCommandLineParser &parser, const QString &action);
     bool resolveProfile(QCommandLineParser &parser, ClusterProfile *profile);
+    void readKeyring(const QCommandLineParser &parser, ClusterProfile *profile);
 
     ConnectionOptions m_connection;
 };

@@ -9,9 +9,11 @@
 namespace strata {
 
 // Keeps a profile's secrets (Prometheus token and password) in the desktop keyring through
-// QtKeychain, so the profile file never holds them. Asynchronous: the callbacks run on the GUI
-// thread when the keyring answers. Without a keyring (no Secret Service, a CI box) every
-// call reports why and secrets live only for the session. GUI thread.
+// QtKeychain, so the profile file never holds them; the window saves them and both the window
+// and the CLI read them. Asynchronous: the callbacks run on the owning thread's event loop when
+// the keyring answers. Without a keyring (no Secret Service, a CI box) every call reports why
+// and secrets live only for the session. Lives on the thread that created it (the GUI thread
+// in the window, the main thread in the CLI).
 class SecretStore : public QObject
 {
     Q_OBJECT
