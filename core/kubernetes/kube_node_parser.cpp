@@ -1,5 +1,6 @@
 #include "kube_node_parser.h"
 
+#include "kube_gpu_labels.h"
 #include "kube_json.h"
 #include "kube_quantity.h"
 #include "model/gpu_catalog.h"
@@ -24,7 +25,9 @@ const QLatin1StringView kPoolLabels[] = {
 const QLatin1StringView kFeatureLabels[] = {
     "sagemaker.amazonaws.com/node-health-status"_L1, "topology.kubernetes.io/zone"_L1,
     "eks.amazonaws.com/capacityType"_L1, "karpenter.sh/capacity-type"_L1, "nvidia.com/gpu.product"_L1,
-    "nvidia.com/mig.config"_L1,
+    "nvidia.com/gpu.sharing-strategy"_L1, "nvidia.com/mig.strategy"_L1, "nvidia.com/mig.config"_L1,
+    "cloud.google.com/gke-accelerator"_L1, "cloud.google.com/gke-gpu-sharing-strategy"_L1,
+    "cloud.google.com/gke-gpu-partition-size"_L1,
 };
 
 struct ConditionFlag
@@ -62,11 +65,10 @@ Node parseNode(const QJsonObject &object, const GpuCatalog &catalog)
     node.cpus = quantityInt(capacity, "cpu"_L1);
     if (const std::optional<double> memory = KubeQuantity::parse(capacity.value("memory"_L1).toString()))
         node.memoryMiB = qint64(*memory / 1048576.0);
-    node.gpuCount = quantityInt(capacity, "nvidia.com/gpu"_L1);
-    const QString product = labels.value(u"nvidia.com/gpu.product"_s);
-    node.gpuModel = catalog.resolveModel(product, node.instanceType);
-    if (node.gpuCount == 0)
-        node.gpuModel.clear();
+    const KubeGpuInfo gpus = KubeGpuLabels::read(labels, capacity, node.instanceType, catalog);
+    node.gpuCount = gpus.gpuCount;
+    node.gpuModel = gpus.model;
+    node.gpuSharing = gpus.sharing;
 
     QString readyStatus = u"Unknown"_s;
     QString readyMessage;

@@ -24,7 +24,9 @@ struct KubeNodeParseResult
 //  reason: Strata's drain reason annotation, else the failing condition's message, else the
 //         HyperPod health status when it is not Schedulable.
 //  partitions: the node pool (EKS node group, Karpenter node pool, GKE/AKS pool), else the
-//         instance type. features: health, zone, capacity type, roles, GPU product, taints.
+//         instance type. features: health, zone, capacity type, roles, GPU product and sharing
+//         labels, taints.
+//  gpuCount, gpuModel, gpuSharing: physical GPUs and how they are shared (KubeGpuLabels).
 class KubeNodeParser
 {
 public:

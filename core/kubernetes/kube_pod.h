@@ -22,7 +22,9 @@ struct KubePod
     QString ownerName;
     QString ownerUid;
     QMap<QString, QString> labels;
-    int gpus = 0;         // nvidia.com/gpu requested by its containers
+    int gpus = 0;         // GPU devices requested by its containers: whole GPUs, shares
+                          // (nvidia.com/gpu.shared) and MIG devices (nvidia.com/mig-*) alike
+    QMap<QString, int> gpuResources; // each nvidia.com/gpu* and nvidia.com/mig-* resource -> amount
     double cpus = 0;      // cores requested
     // GPU indices on the node when the cluster says (the lab stand-in's strata.lab/gpu-indices
     // annotation); empty when unknown, which on a real cluster is the usual case.

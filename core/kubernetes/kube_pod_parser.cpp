@@ -4,6 +4,7 @@
 
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QSet>
 
 #include <algorithm>
 #include <cmath>
@@ -25,6 +26,28 @@ QVector<int> parseIndices(const QString &text)
     }
     std::sort(indices.begin(), indices.end());
     return indices;
+}
+
+// Whole, shared and MIG GPU resources the containers request (requests, else limits: the API
+// defaults one to the other for extended resources).
+QMap<QString, int> gpuRequests(const QJsonArray &containers)
+{
+    QSet<QString> names;
+    for (const QJsonValue &value : containers) {
+        const QJsonObject resources = value.toObject().value("resources"_L1).toObject();
+        for (const char *kind : {"requests", "limits"})
+            for (const QString &name : resources.value(QLatin1String(kind)).toObject().keys())
+                if (name == QLatin1String("nvidia.com/gpu") || name.startsWith(QLatin1String("nvidia.com/gpu."))
+                    || name.startsWith(QLatin1String("nvidia.com/mig-")))
+                    names.insert(name);
+    }
+    QMap<QString, int> amounts;
+    for (const QString &name : std::as_const(names)) {
+        const int amount = int(std::lround(KubeJson::containerRequest(containers, QLatin1StringView(name.toLatin1()))));
+        if (amount > 0)
+            amounts.insert(name, amount);
+    }
+    return amounts;
 }
 
 // kubectl's STATUS column (printPod): the phase, overridden by container states.
@@ -85,7 +108,9 @@ KubePod parsePod(const QJsonObject &object)
 
     pod.nodeName = KubeJson::string(spec, "nodeName"_L1);
     const QJsonArray containers = spec.value("containers"_L1).toArray();
-    pod.gpus = int(std::lround(KubeJson::containerRequest(containers, "nvidia.com/gpu"_L1)));
+    pod.gpuResources = gpuRequests(containers);
+    for (int amount : std::as_const(pod.gpuResources))
+        pod.gpus += amount;
     pod.cpus = KubeJson::containerRequest(containers, "cpu"_L1);
     if (!containers.isEmpty()) {
         const QJsonObject first = containers.first().toObject();

@@ -1,5 +1,7 @@
 #include "kubernetes_part_builder.h"
 
+#include "kube_gpu_labels.h"
+
 #include <QHash>
 #include <QSet>
 
@@ -53,6 +55,27 @@ void fillFromPods(Job &job, const QVector<const KubePod *> &pods, bool finished)
     if (!running && !active.isEmpty() && job.state == QLatin1String("RUNNING")) {
         job.state = u"PENDING"_s;
         job.reason = pendingReason(active);
+    }
+}
+
+// A pod's GPU requests against its node: whole GPUs, shares of time-sliced or MPS GPUs, MIG
+// devices (their own resources under "mixed", nvidia.com/gpu under "single").
+void countGpuRequests(Node &node, const KubePod &pod)
+{
+    GpuSharing &sharing = node.gpuSharing;
+    for (auto it = pod.gpuResources.constBegin(); it != pod.gpuResources.constEnd(); ++it) {
+        const QString &resource = it.key();
+        const int amount = it.value();
+        if (resource.startsWith(KubeGpuLabels::migResourcePrefix())) {
+            sharing.migDevicesAllocated[resource.mid(KubeGpuLabels::migResourcePrefix().size())] += amount;
+        } else if (sharing.isMig() && resource == sharing.resource) {
+            if (!sharing.migDevices.isEmpty())
+                sharing.migDevicesAllocated[sharing.migDevices.firstKey()] += amount;
+        } else if (!sharing.isMig() && sharing.isShared() && resource == sharing.resource) {
+            sharing.sharesAllocated += amount;
+        } else if (resource == KubeGpuLabels::gpuResource()) {
+            node.gpusAllocated += amount;
+        }
     }
 }
 
@@ -162,8 +185,10 @@ OrchestratorPart KubernetesPartBuilder::build(QVector<Node> nodes, const QVector
         if (it == nodeIndex.constEnd())
             continue;
         Node &node = nodes[*it];
-        node.gpusAllocated += pod.gpus;
+        countGpuRequests(node, pod);
         cpus[*it] += pod.cpus;
+        if (node.gpuSharing.isShared())
+            continue; // indices of shares or MIG devices are not GPU indices
         for (int index : pod.gpuIndices) {
             node.gpuIndicesAllocated << index;
             if (index >= 0 && index < node.gpus.size())
@@ -172,6 +197,8 @@ OrchestratorPart KubernetesPartBuilder::build(QVector<Node> nodes, const QVector
     }
     for (int i = 0; i < nodes.size(); ++i) {
         nodes[i].cpusAllocated = int(std::ceil(cpus[i] - 1e-9));
+        if (nodes[i].gpuSharing.isShared())
+            nodes[i].gpusAllocated += nodes[i].gpuSharing.gpusInUseAtLeast(nodes[i].gpuCount - nodes[i].gpusAllocated);
         std::sort(nodes[i].gpuIndicesAllocated.begin(), nodes[i].gpuIndicesAllocated.end());
     }
 

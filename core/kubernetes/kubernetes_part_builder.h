@@ -10,7 +10,9 @@ namespace strata {
 
 // Joins parsed nodes, pods and Jobs into the orchestrator part Strata shows. Pure.
 //  - Node: gpusAllocated / cpusAllocated sum the requests of the pods that hold it (bound, not
-//    finished); gpus has one entry per GPU; where a pod's GPU indices are known (the lab's
+//    finished); on a node whose GPUs are shared (Node::gpuSharing), pods' shares and MIG devices
+//    are counted there and gpusAllocated is the GPUs known to hold one (at least); gpus has one
+//    entry per physical GPU; where a pod's GPU indices are known (the lab's
 //    strata.lab/gpu-indices annotation) gpuIndicesAllocated and Gpu::jobId ("namespace/pod") say
 //    which. Real clusters do not publish indices: then only the counts are filled and the DCGM
 //    exporter's pod labels name the holder of each GPU later, in the metrics join.

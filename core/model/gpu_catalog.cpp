@@ -46,6 +46,7 @@ bool parseGpu(const QJsonObject &o, GpuSpec *spec, QString *error)
     spec->hbmType = o.value(QLatin1String("hbmType")).toString();
     spec->hbmTBps = o.value(QLatin1String("hbmTBps")).toDouble();
     spec->tdpW = o.value(QLatin1String("tdpW")).toDouble();
+    spec->migSlices = o.value(QLatin1String("migSlices")).toInt();
     for (const QJsonValue &t : o.value(QLatin1String("names")).toArray()) {
         const QStringList pattern = GpuCatalog::tokens(t.toString());
         if (pattern.isEmpty()) {

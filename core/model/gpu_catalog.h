@@ -37,6 +37,7 @@ struct GpuSpec
     QString hbmType;
     double hbmTBps = 0;
     double tdpW = 0;        // maximum board power
+    int migSlices = 0;      // GPU-instance slices under MIG (7; 4 on A30); 0 = no MIG
     QVector<QStringList> namePatterns; // each: lower-case tokens that must all appear
     QStringList exactNames; // lower-case whole names (cloud labels)
     BurninCriteria burnin;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "gpu.h"
+#include "gpu_sharing.h"
 
 #include <QString>
 #include <QStringList>
@@ -28,8 +29,10 @@ struct Node
     int cpusAllocated = 0;
     qint64 memoryMiB = 0;
     QString gpuModel;        // catalog model, e.g. "H100"; empty when the node has no GPUs
-    int gpuCount = 0;        // expected, from GRES / capacity (else from the instance type)
-    int gpusAllocated = 0;
+    int gpuCount = 0;        // physical GPUs, from GRES / GPU feature discovery / capacity (else
+                             // from the instance type)
+    int gpusAllocated = 0;   // physical GPUs held; with sharing, those known to hold a share
+    GpuSharing gpuSharing;   // time-slicing, MPS or MIG (Kubernetes); empty: whole GPUs
     QVector<int> gpuIndicesAllocated;
     QVector<Gpu> gpus;       // one entry per expected GPU, index order
 

@@ -46,6 +46,33 @@ QJsonObject gpuToJson(const Gpu &g)
     };
 }
 
+QJsonObject counts(const QMap<QString, int> &map)
+{
+    QJsonObject o;
+    for (auto it = map.constBegin(); it != map.constEnd(); ++it)
+        o.insert(it.key(), it.value());
+    return o;
+}
+
+// null for whole GPUs; otherwise what the physical GPUs are cut into and how much of it is taken.
+QJsonValue sharingToJson(const GpuSharing &s)
+{
+    if (!s.isShared())
+        return QJsonValue(QJsonValue::Null);
+    QJsonObject migAllocated;
+    for (auto it = s.migDevices.constBegin(); it != s.migDevices.constEnd(); ++it)
+        migAllocated.insert(it.key(), s.migDevicesAllocated.value(it.key()));
+    return QJsonObject{
+        {QLatin1String("strategy"), s.strategy},
+        {QLatin1String("resource"), s.resource.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(s.resource)},
+        {QLatin1String("replicas"), s.replicas > 0 ? QJsonValue(s.replicas) : QJsonValue(QJsonValue::Null)},
+        {QLatin1String("shares"), s.isMig() ? QJsonValue(QJsonValue::Null) : QJsonValue(s.shares)},
+        {QLatin1String("sharesAllocated"), s.isMig() ? QJsonValue(QJsonValue::Null) : QJsonValue(s.sharesAllocated)},
+        {QLatin1String("migDevices"), counts(s.migDevices)},
+        {QLatin1String("migDevicesAllocated"), migAllocated},
+    };
+}
+
 } // namespace
 
 QJsonObject nodeToJson(const Node &n)
@@ -71,6 +98,7 @@ QJsonObject nodeToJson(const Node &n)
         {QLatin1String("gpuCount"), n.gpuCount},
         {QLatin1String("gpusAllocated"), n.gpusAllocated},
         {QLatin1String("gpuIndicesAllocated"), allocated},
+        {QLatin1String("gpuSharing"), sharingToJson(n.gpuSharing)},
         {QLatin1String("gpus"), gpus},
     };
 }

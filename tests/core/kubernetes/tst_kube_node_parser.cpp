@@ -6,6 +6,9 @@
 
 #include <QTest>
 
+using MigCounts = QMap<QString, int>;
+Q_DECLARE_METATYPE(MigCounts)
+
 using namespace strata;
 
 class TestKubeNodeParser : public QObject
@@ -16,6 +19,8 @@ private Q_SLOTS:
     void node_data();
     void node();
     void wholeListsInNameOrder();
+    void gpuSharing_data();
+    void gpuSharing();
     void unusableDocuments_data();
     void unusableDocuments();
 };
@@ -135,6 +140,64 @@ void TestKubeNodeParser::unusableDocuments()
     const KubeNodeParseResult result = KubeNodeParser::parse(input, GpuCatalog::builtIn());
     QVERIFY2(result.error.contains(errorPart), qPrintable(result.error));
     QVERIFY(result.nodes.isEmpty());
+}
+
+
+void TestKubeNodeParser::gpuSharing_data()
+{
+    // Nodes shaped as the GPU Operator / GPU feature discovery and GKE label them
+    // (reference_gpu_sharing_nodes.json): Node::gpuCount is always the physical GPUs.
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<int>("gpuCount");
+    QTest::addColumn<QString>("strategy");
+    QTest::addColumn<QString>("resource");
+    QTest::addColumn<int>("replicas");
+    QTest::addColumn<int>("shares");
+    QTest::addColumn<MigCounts>("mig");
+    QTest::addColumn<int>("migSlicesPerGpu");
+    QTest::newRow("T4 time-sliced x4: 1 GPU, 4 shares") << "ip-192-0-2-31.example.internal" << "T4" << 1 << "time-slicing"
+        << "nvidia.com/gpu" << 4 << 4 << MigCounts{} << 0;
+    QTest::newRow("A10G time-sliced x2 (real label set)") << "ip-192-0-2-32.example.internal" << "A10G" << 1 << "time-slicing"
+        << "nvidia.com/gpu" << 2 << 2 << MigCounts{} << 0;
+    QTest::newRow("H100 renamed to gpu.shared") << "ip-192-0-2-33.example.internal" << "H100" << 8 << "time-slicing"
+        << "nvidia.com/gpu.shared" << 4 << 32 << MigCounts{} << 7;
+    QTest::newRow("L4 MPS x4") << "ip-192-0-2-34.example.internal" << "L4" << 1 << "mps" << "nvidia.com/gpu" << 4 << 4
+        << MigCounts{} << 0;
+    QTest::newRow("A100 40GB MIG mixed 56 x 1g.5gb") << "ip-192-0-2-35.example.internal" << "A100-SXM4-40GB" << 8 << "mig-mixed"
+        << "" << 0 << 0 << MigCounts{{"1g.5gb", 56}} << 7;
+    QTest::newRow("A100 80GB PCIe MIG mixed 3 profiles") << "gpu-lab-07" << "A100-PCIe-80GB" << 1 << "mig-mixed" << "" << 0 << 0
+        << MigCounts{{"1g.10gb", 1}, {"2g.20gb", 1}, {"3g.40gb", 1}} << 7;
+    QTest::newRow("H100 MIG single: 56 devices of 8 GPUs") << "ip-192-0-2-38.example.internal" << "H100" << 8 << "mig-single"
+        << "nvidia.com/gpu" << 0 << 0 << MigCounts{{"1g.10gb", 56}} << 7;
+    QTest::newRow("GKE T4 time-sharing x2") << "gke-lab-t4-shared-6f1c2a90-x7k2" << "T4" << 1 << "time-slicing" << "nvidia.com/gpu"
+        << 2 << 2 << MigCounts{} << 0;
+    QTest::newRow("GKE A100 partitions 1g.5gb") << "gke-lab-a100-mig-3b0e71c2-q4vd" << "A100-SXM4-40GB" << 1 << "mig-single"
+        << "nvidia.com/gpu" << 0 << 0 << MigCounts{{"1g.5gb", 7}} << 7;
+    QTest::newRow("GKE H100 whole") << "gke-lab-h100-8e5d0c41-m2pz" << "H100" << 8 << "" << "" << 0 << 0 << MigCounts{} << 7;
+}
+
+void TestKubeNodeParser::gpuSharing()
+{
+    QFETCH(QString, name);
+    const KubeNodeParseResult result = KubeNodeParser::parse(kubeTestData(QStringLiteral("reference_gpu_sharing_nodes.json")),
+                                                             GpuCatalog::builtIn());
+    QVERIFY2(result.error.isEmpty(), qPrintable(result.error));
+    QCOMPARE(result.nodes.size(), 10);
+    const auto it = std::find_if(result.nodes.cbegin(), result.nodes.cend(), [&](const Node &n) { return n.name == name; });
+    QVERIFY(it != result.nodes.cend());
+    QTEST(it->gpuModel, "model");
+    QTEST(it->gpuCount, "gpuCount");
+    const GpuSharing &s = it->gpuSharing;
+    QTEST(s.strategy, "strategy");
+    QTEST(s.resource, "resource");
+    QTEST(s.replicas, "replicas");
+    QTEST(s.shares, "shares");
+    QTEST(s.migDevices, "mig");
+    QTEST(s.migSlicesPerGpu, "migSlicesPerGpu");
+    QCOMPARE(s.sharesAllocated, 0);
+    QVERIFY(s.migDevicesAllocated.isEmpty());
+    QCOMPARE(it->gpusAllocated, 0);
 }
 
 QTEST_GUILESS_MAIN(TestKubeNodeParser)

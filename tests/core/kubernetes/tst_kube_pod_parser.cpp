@@ -6,6 +6,9 @@
 
 #include <QTest>
 
+using ResourceCounts = QMap<QString, int>;
+Q_DECLARE_METATYPE(ResourceCounts)
+
 using namespace strata;
 
 class TestKubePodParser : public QObject
@@ -16,6 +19,8 @@ private Q_SLOTS:
     void pod_data();
     void pod();
     void apiPodListMatchesKubectlList();
+    void gpuResources_data();
+    void gpuResources();
     void unusableDocuments();
 };
 
@@ -120,6 +125,28 @@ void TestKubePodParser::unusableDocuments()
     const KubePodParseResult empty = KubePodParser::parse(R"({"apiVersion":"v1","items":[],"kind":"List","metadata":{}})");
     QVERIFY(empty.error.isEmpty());
     QVERIFY(empty.pods.isEmpty());
+}
+
+void TestKubePodParser::gpuResources_data()
+{
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<ResourceCounts>("resources");
+    QTest::addColumn<int>("gpus");
+    QTest::newRow("share as nvidia.com/gpu") << "inference/t4-embed-7d9c6b5f4-2xkqz" << ResourceCounts{{"nvidia.com/gpu", 1}} << 1;
+    QTest::newRow("renamed share") << "inference/h100-chat-5b8f7c9d6-4hzcd" << ResourceCounts{{"nvidia.com/gpu.shared", 1}} << 1;
+    QTest::newRow("MIG devices") << "research/sweep-small-0" << ResourceCounts{{"nvidia.com/mig-1g.5gb", 3}} << 3;
+    QTest::newRow("MIG 3g.40gb") << "research/finetune-mid" << ResourceCounts{{"nvidia.com/mig-3g.40gb", 1}} << 1;
+}
+
+void TestKubePodParser::gpuResources()
+{
+    QFETCH(QString, key);
+    const KubePodParseResult result = KubePodParser::parse(kubeTestData(QStringLiteral("reference_gpu_sharing_pods.json")));
+    QVERIFY2(result.error.isEmpty(), qPrintable(result.error));
+    const auto it = std::find_if(result.pods.cbegin(), result.pods.cend(), [&](const KubePod &p) { return p.key() == key; });
+    QVERIFY(it != result.pods.cend());
+    QTEST(it->gpuResources, "resources");
+    QTEST(it->gpus, "gpus");
 }
 
 QTEST_GUILESS_MAIN(TestKubePodParser)

@@ -10,6 +10,9 @@
 
 #include <QTest>
 
+using MigCounts = QMap<QString, int>;
+Q_DECLARE_METATYPE(MigCounts)
+
 using namespace strata;
 
 namespace {
@@ -56,6 +59,8 @@ private Q_SLOTS:
     void referenceJobs_data();
     void referenceJobs();
     void nodePools();
+    void sharedGpus_data();
+    void sharedGpus();
 };
 
 void TestKubernetesPartBuilder::standinNodes_data()
@@ -220,6 +225,55 @@ void TestKubernetesPartBuilder::nodePools()
             QCOMPARE(p.state, QStringLiteral("DOWN")); // its only node is not ready
     }
     QCOMPARE(names, (QStringList{"gpu-a", "gpu-b", "gpu-b200", "system", "worker-group-1"}));
+}
+
+void TestKubernetesPartBuilder::sharedGpus_data()
+{
+    // Pods requesting shares (nvidia.com/gpu on a time-sliced node, nvidia.com/gpu.shared when
+    // renamed) and MIG devices (nvidia.com/mig-*, or nvidia.com/gpu under MIG single) are counted
+    // against those, never as whole GPUs; gpusAllocated is the physical GPUs known to hold one.
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<int>("gpuCount");
+    QTest::addColumn<int>("gpusAllocated");
+    QTest::addColumn<int>("sharesAllocated");
+    QTest::addColumn<MigCounts>("migAllocated");
+    QTest::newRow("T4: 3 of 4 shares, its 1 GPU busy") << "ip-192-0-2-31.example.internal" << 1 << 1 << 3 << MigCounts{};
+    QTest::newRow("A10G: nothing bound") << "ip-192-0-2-32.example.internal" << 1 << 0 << 0 << MigCounts{};
+    QTest::newRow("H100 renamed: 2 of 32 shares, at least 1 GPU") << "ip-192-0-2-33.example.internal" << 8 << 1 << 2
+                                                                  << MigCounts{};
+    QTest::newRow("L4 MPS: 1 share") << "ip-192-0-2-34.example.internal" << 1 << 1 << 1 << MigCounts{};
+    QTest::newRow("A100 MIG mixed: 5 of 56 1g.5gb") << "ip-192-0-2-35.example.internal" << 8 << 1 << 0
+                                                    << MigCounts{{"1g.5gb", 5}};
+    QTest::newRow("A100 PCIe: the 3g.40gb") << "gpu-lab-07" << 1 << 1 << 0 << MigCounts{{"3g.40gb", 1}};
+    QTest::newRow("H100 MIG single: 2 devices") << "ip-192-0-2-38.example.internal" << 8 << 1 << 0 << MigCounts{{"1g.10gb", 2}};
+    QTest::newRow("GKE T4: 1 of 2 shares") << "gke-lab-t4-shared-6f1c2a90-x7k2" << 1 << 1 << 1 << MigCounts{};
+    QTest::newRow("GKE A100: 1 running, 1 finished") << "gke-lab-a100-mig-3b0e71c2-q4vd" << 1 << 1 << 0
+                                                     << MigCounts{{"1g.5gb", 1}};
+    QTest::newRow("GKE H100 whole: free") << "gke-lab-h100-8e5d0c41-m2pz" << 8 << 0 << 0 << MigCounts{};
+}
+
+void TestKubernetesPartBuilder::sharedGpus()
+{
+    QFETCH(QString, name);
+    const OrchestratorPart part = KubernetesPartBuilder::build(
+        KubeNodeParser::parse(kubeTestData(QStringLiteral("reference_gpu_sharing_nodes.json")), GpuCatalog::builtIn()).nodes,
+        KubePodParser::parse(kubeTestData(QStringLiteral("reference_gpu_sharing_pods.json"))).pods, {}, kReferenceNow);
+    const Node *node = findNode(part, name);
+    QVERIFY(node);
+    QTEST(node->gpuCount, "gpuCount");
+    QCOMPARE(node->gpus.size(), node->gpuCount);
+    QTEST(node->gpusAllocated, "gpusAllocated");
+    QTEST(node->gpuSharing.sharesAllocated, "sharesAllocated");
+    QTEST(node->gpuSharing.migDevicesAllocated, "migAllocated");
+    QVERIFY(node->gpuIndicesAllocated.isEmpty());
+    // Bare pods with GPU devices of any kind are jobs; each asked for what it holds.
+    const Job *notebook = findJob(part, QStringLiteral("research/sweep-small-0"));
+    QVERIFY(notebook);
+    QCOMPARE(notebook->gpusRequested, 3);
+    // Node pools count physical GPUs.
+    for (const Partition &pool : part.partitions)
+        if (pool.name == QLatin1String("a100-mig"))
+            QCOMPARE(pool.totalGpus, 8 + 1); // EKS p4d pool + the GKE a100-mig pool
 }
 
 QTEST_GUILESS_MAIN(TestKubernetesPartBuilder)

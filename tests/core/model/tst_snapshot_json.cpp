@@ -125,6 +125,7 @@ private Q_SLOTS:
     void missingMetricsAreNull();
     void unknownValuesAreNull();
     void topLevel();
+    void gpuSharing();
 };
 
 void TestSnapshotJson::nodeKeys_data()
@@ -283,6 +284,52 @@ void TestSnapshotJson::topLevel()
     QCOMPARE(p5.value(QLatin1String("nodes")).toInt(), 2);
     QCOMPARE(p5.value(QLatin1String("gpus")).toInt(), 16);
     QCOMPARE(byKey(instances, QStringLiteral("instanceType"), QStringLiteral("unknown")).value(QLatin1String("nodes")).toInt(), 1);
+}
+
+void TestSnapshotJson::gpuSharing()
+{
+    // Whole GPUs: null. Time-slicing: shares; MIG: devices per profile (allocated for each).
+    ClusterSnapshot snapshot;
+    Node t4 = h100Node(QStringLiteral("t4-node"), 0);
+    t4.gpuModel = QStringLiteral("T4");
+    t4.gpuCount = 1;
+    t4.gpus.resize(1);
+    t4.gpusAllocated = 1;
+    t4.gpuSharing.strategy = QStringLiteral("time-slicing");
+    t4.gpuSharing.resource = QStringLiteral("nvidia.com/gpu");
+    t4.gpuSharing.replicas = 8;
+    t4.gpuSharing.shares = 8;
+    t4.gpuSharing.sharesAllocated = 3;
+    Node mig = h100Node(QStringLiteral("mig-node"), 0);
+    mig.gpuSharing.strategy = QStringLiteral("mig-mixed");
+    mig.gpuSharing.migSlicesPerGpu = 7;
+    mig.gpuSharing.migDevices = {{QStringLiteral("1g.10gb"), 7}, {QStringLiteral("3g.40gb"), 2}};
+    mig.gpuSharing.migDevicesAllocated = {{QStringLiteral("1g.10gb"), 2}};
+    snapshot.nodes = {t4, mig, h100Node(QStringLiteral("whole-node"), 0)};
+    const QJsonArray nodes = roundTrip(SnapshotJson::toJson(snapshot)).value(QLatin1String("nodes")).toArray();
+
+    const QJsonObject whole = byKey(nodes, QStringLiteral("name"), QStringLiteral("whole-node"));
+    QVERIFY(whole.contains(QLatin1String("gpuSharing")));
+    QCOMPARE(whole.value(QLatin1String("gpuSharing")), QJsonValue(QJsonValue::Null));
+
+    const QJsonObject shared = byKey(nodes, QStringLiteral("name"), QStringLiteral("t4-node"))
+                                   .value(QLatin1String("gpuSharing")).toObject();
+    QCOMPARE(shared.value(QLatin1String("strategy")).toString(), QStringLiteral("time-slicing"));
+    QCOMPARE(shared.value(QLatin1String("resource")).toString(), QStringLiteral("nvidia.com/gpu"));
+    QCOMPARE(shared.value(QLatin1String("replicas")).toInt(), 8);
+    QCOMPARE(shared.value(QLatin1String("shares")).toInt(), 8);
+    QCOMPARE(shared.value(QLatin1String("sharesAllocated")).toInt(), 3);
+    QCOMPARE(shared.value(QLatin1String("migDevices")).toObject(), QJsonObject());
+    QCOMPARE(byKey(nodes, QStringLiteral("name"), QStringLiteral("t4-node")).value(QLatin1String("gpuCount")).toInt(), 1);
+
+    const QJsonObject m = byKey(nodes, QStringLiteral("name"), QStringLiteral("mig-node"))
+                              .value(QLatin1String("gpuSharing")).toObject();
+    QCOMPARE(m.value(QLatin1String("strategy")).toString(), QStringLiteral("mig-mixed"));
+    QCOMPARE(m.value(QLatin1String("resource")), QJsonValue(QJsonValue::Null));
+    QCOMPARE(m.value(QLatin1String("replicas")), QJsonValue(QJsonValue::Null));
+    QCOMPARE(m.value(QLatin1String("shares")), QJsonValue(QJsonValue::Null));
+    QCOMPARE(m.value(QLatin1String("migDevices")).toObject(), (QJsonObject{{"1g.10gb", 7}, {"3g.40gb", 2}}));
+    QCOMPARE(m.value(QLatin1String("migDevicesAllocated")).toObject(), (QJsonObject{{"1g.10gb", 2}, {"3g.40gb", 0}}));
 }
 
 QTEST_GUILESS_MAIN(TestSnapshotJson)
