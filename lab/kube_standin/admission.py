@@ -178,11 +178,15 @@ def default_pod(pod, namespace):
 def add_default_tolerations(spec):
     tolerations = spec.setdefault("tolerations", [])
     keys = {(t.get("key"), t.get("effect")) for t in tolerations}
-    wants_gpu = any(GPU in ((c.get("resources") or {}).get("limits") or {}) or
-                    GPU in ((c.get("resources") or {}).get("requests") or {})
-                    for c in spec.get("containers") or [])
-    if wants_gpu and (GPU, "NoSchedule") not in keys:  # ExtendedResourceToleration
-        tolerations.append({"key": GPU, "operator": "Exists", "effect": "NoSchedule"})
+    # ExtendedResourceToleration: one toleration per extended resource asked for (a domain-
+    # prefixed name outside kubernetes.io: nvidia.com/gpu, nvidia.com/mig-1g.5gb, ...), in name order.
+    extended = sorted({name for c in spec.get("containers") or []
+                       for kind in ("limits", "requests")
+                       for name in ((c.get("resources") or {}).get(kind) or {})
+                       if "/" in name and not name.split("/", 1)[0].endswith("kubernetes.io")})
+    for name in extended:
+        if (name, "NoSchedule") not in keys:
+            tolerations.append({"key": name, "operator": "Exists", "effect": "NoSchedule"})
     for key in ("node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable"):
         if (key, "NoExecute") not in keys:  # DefaultTolerationSeconds
             tolerations.append({"key": key, "operator": "Exists", "effect": "NoExecute",

@@ -122,7 +122,9 @@ class ControllerLoop:
                 labels = node["metadata"].get("labels") or {}
                 nodes[node["metadata"]["name"]] = {
                     "gpuProduct": labels.get("nvidia.com/gpu.product", ""),
-                    "gpuCount": int((node["status"].get("capacity") or {}).get("nvidia.com/gpu", "0")),
+                    # Physical GPUs: GPU feature discovery's count (capacity counts shares).
+                    "gpuCount": int(labels.get("nvidia.com/gpu.count")
+                                    or (node["status"].get("capacity") or {}).get("nvidia.com/gpu", "0")),
                     "allocations": []}
             for pod in self.store.items("pods"):
                 if not is_active_on_node(pod) or pod["spec"]["nodeName"] not in nodes:

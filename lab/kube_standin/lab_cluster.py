@@ -17,6 +17,28 @@ NODE_POOLS = [
     ("kube-gpu-04", "p5en.48xlarge", "NVIDIA-H200", "p5en-serve", 143771, 16),
 ]
 
+# --gpu-sharing adds two nodes whose GPUs are not handed out whole, labelled the way GPU feature
+# discovery (GPU Operator) labels them: one T4 time-sliced into 4 shares, and a p4d whose 8
+# A100 run MIG "mixed" all-1g.5gb (56 devices as nvidia.com/mig-1g.5gb).
+SHARING_NODES = [
+    # name, instance type, node group, cpu, memory Ki, GPU resources, GFD labels
+    ("kube-t4-ts-01", "g4dn.xlarge", "t4-shared", "4", "15896836Ki", {"nvidia.com/gpu": "4"}, {
+        "nvidia.com/gpu.count": "1", "nvidia.com/gpu.family": "turing", "nvidia.com/gpu.machine": "g4dn.xlarge",
+        "nvidia.com/gpu.memory": "15360", "nvidia.com/gpu.product": "Tesla-T4-SHARED",
+        "nvidia.com/gpu.replicas": "4", "nvidia.com/gpu.sharing-strategy": "time-slicing",
+        "nvidia.com/mig.capable": "false", "nvidia.com/mps.capable": "false"}),
+    ("kube-a100-mig-01", "p4d.24xlarge", "a100-mig", "96", "1176329876Ki",
+     {"nvidia.com/mig-1g.5gb": "56", "vpc.amazonaws.com/efa": "4"}, {
+        "nvidia.com/gpu.count": "8", "nvidia.com/gpu.family": "ampere", "nvidia.com/gpu.machine": "p4d.24xlarge",
+        "nvidia.com/gpu.memory": "40960", "nvidia.com/gpu.product": "NVIDIA-A100-SXM4-40GB",
+        "nvidia.com/gpu.replicas": "0", "nvidia.com/mig.capable": "true", "nvidia.com/mig.config": "all-1g.5gb",
+        "nvidia.com/mig.config.state": "success", "nvidia.com/mig.strategy": "mixed",
+        "nvidia.com/mig-1g.5gb.count": "56", "nvidia.com/mig-1g.5gb.memory": "4864",
+        "nvidia.com/mig-1g.5gb.multiprocessors": "14", "nvidia.com/mig-1g.5gb.product": "NVIDIA-A100-SXM4-40GB-MIG-1g.5gb",
+        "nvidia.com/mig-1g.5gb.replicas": "1", "nvidia.com/mig-1g.5gb.slices.ci": "1",
+        "nvidia.com/mig-1g.5gb.slices.gi": "1"}),
+]
+
 NAMESPACES = ["default", "kube-system", "kube-public", "kube-node-lease", "ml-research"]
 
 
@@ -109,6 +131,24 @@ def make_node(index, name, instance_type, product, nodegroup, gpu_memory_mib, ef
     }
 
 
+def make_shared_node(index, name, instance_type, nodegroup, cpu, memory, gpu_resources, gfd_labels,
+                     kubelet_version, created):
+    node = make_node(index, name, instance_type, gfd_labels["nvidia.com/gpu.product"], nodegroup,
+                     int(gfd_labels["nvidia.com/gpu.memory"]), 0, kubelet_version, created)
+    labels = node["metadata"]["labels"]
+    labels.update(gfd_labels)
+    if "vpc.amazonaws.com/efa" not in gpu_resources:
+        del labels["vpc.amazonaws.com/efa.present"]
+    for key in ("capacity", "allocatable"):
+        resources = node["status"][key]
+        for name_ in ("nvidia.com/gpu", "vpc.amazonaws.com/efa"):
+            resources.pop(name_, None)
+        resources.update(gpu_resources)
+        resources["cpu"] = cpu if key == "capacity" else f"{int(cpu) * 1000 - 90}m"
+        resources["memory"] = memory
+    return node
+
+
 def make_namespace(name, created):
     return {
         "apiVersion": "v1",
@@ -171,3 +211,13 @@ def populate_scale(store, kube_version, node_count, pod_count):
                                               "state": {"running": {"startedAt": created}}}]},
         }
         store.put("pods", copy.deepcopy(pod) if i == 0 else pod, record_event=False)
+
+
+def populate_sharing(store, kube_version):
+    """The --gpu-sharing nodes (after the four whole-GPU ones)."""
+    created = now_rfc3339()
+    kubelet_version = f"{kube_version}-eks-lab"
+    for offset, spec in enumerate(SHARING_NODES):
+        store.put("nodes", make_shared_node(len(NODE_POOLS) + offset, *spec, kubelet_version, created),
+                  record_event=False)
+

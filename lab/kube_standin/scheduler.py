@@ -48,7 +48,17 @@ class NodeUsage:
     def gpu_count(self):
         return int(self.allocatable(GPU))
 
+    def shares_gpus(self):
+        """Time-sliced, MPS or MIG "single": nvidia.com/gpu units are shares or MIG devices, not
+        GPU indices (GPU feature discovery's labels say so)."""
+        labels = self.node["metadata"].get("labels") or {}
+        replicas = labels.get("nvidia.com/gpu.replicas", "1")
+        return (replicas.isdigit() and int(replicas) > 1) or labels.get("nvidia.com/mig.strategy") == "single"
+
     def free_gpu_indices(self, count):
+        if self.shares_gpus():
+            # Resource fit is NodeResourcesFit's; no index is recorded for a share.
+            return [] if self.requested.get(GPU, 0) + count <= self.gpu_count() + 1e-9 else None
         free = [i for i in range(self.gpu_count()) if i not in self.gpus_used]
         return free[:count] if len(free) >= count else None
 

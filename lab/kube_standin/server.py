@@ -174,6 +174,9 @@ def main(argv=None):
     parser.add_argument("--scale", metavar="NODES:PODS",
                         help="add NODES synthetic nodes and PODS running pods (namespace scale) "
                         "for scale measurements; use a longer --tick")
+    parser.add_argument("--gpu-sharing", action="store_true",
+                        help="add kube-t4-ts-01 (one T4 time-sliced x4) and kube-a100-mig-01 (8 A100, "
+                        "MIG mixed all-1g.5gb), labelled as GPU feature discovery labels them")
     parser.add_argument("--seed", type=int, help="seed names and uids (reproducible captures)")
     parser.add_argument("--quiet", action="store_true", help="do not log each request to stderr")
     options = parser.parse_args(argv)
@@ -190,6 +193,8 @@ def main(argv=None):
     loaded = not options.fresh and store.load()
     if not loaded:
         lab_cluster.populate(store, options.kube_version)
+        if options.gpu_sharing:
+            lab_cluster.populate_sharing(store, options.kube_version)
         if options.scale:
             nodes, _, pods = options.scale.partition(":")
             lab_cluster.populate_scale(store, options.kube_version, int(nodes), int(pods or 0))
