@@ -1,5 +1,6 @@
 #include "burnin_command.h"
 
+#include "cli/burnin_progress_meter.h"
 #include "cli/cli_output.h"
 
 #include "burnin/burnin_session.h"
@@ -8,12 +9,15 @@
 #include "slurm/hostlist.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QStandardPaths>
+#include <QTimer>
 
 #include <cstdio>
+#include <optional>
 
 namespace strata {
 
@@ -190,20 +194,53 @@ int BurninCommand::run(QCoreApplication &app, QCommandLineParser &parser, const 
     ClusterSession cluster(profile);
     BurninSession burnin(&cluster, historyPath);
     int exitCode = 1;
-    QObject::connect(&burnin, &BurninSession::stageChanged, &app, [](const QString &stage) { err(QStringLiteral("burn-in: %1").arg(stage)); });
-    QObject::connect(&burnin, &BurninSession::submitted, &app, [](const QString &job) { err(QStringLiteral("burn-in: job %1").arg(job)); });
-    QObject::connect(&burnin, &BurninSession::eventReceived, &app, [](const QString &node, const BurninEvent &event) {
-        if (const auto *r = std::get_if<BurninResult>(&event))
-            err(QStringLiteral("burn-in: %1 GPU %2 %3 %4").arg(node).arg(r->gpu).arg(r->test, r->passed ? QStringLiteral("ok") : QStringLiteral("FAILED")));
-        else if (const auto *e = std::get_if<BurninError>(&event))
-            err(QStringLiteral("burn-in: %1 agent error: %2").arg(node, e->message));
+    // On a terminal a live line shows progress and time left; in a pipe only the job id,
+    // failures and errors are said (the verdict goes to stdout either way).
+    const bool terminal = CliOutput::stderrIsTerminal();
+    std::optional<BurninProgressMeter> meter;
+    QElapsedTimer clock;
+    clock.start();
+    QTimer redraw;
+    redraw.setInterval(250);
+    const auto drawProgress = [&] {
+        if (terminal && meter)
+            CliOutput::progress(meter->line(clock.elapsed()));
+    };
+    QObject::connect(&redraw, &QTimer::timeout, &app, drawProgress);
+    const auto say = [&](const QString &text) {
+        if (terminal)
+            CliOutput::progress(QString());
+        err(text);
+        drawProgress();
+    };
+    const auto endProgress = [&] {
+        redraw.stop();
+        if (terminal && meter)
+            CliOutput::progress(QString());
+    };
+    QObject::connect(&burnin, &BurninSession::stageChanged, &app, [&](const QString &stage) {
+        if (terminal)
+            say(QStringLiteral("burn-in: %1").arg(stage));
+    });
+    QObject::connect(&burnin, &BurninSession::submitted, &app, [&](const QString &job) { say(QStringLiteral("burn-in: job %1").arg(job)); });
+    QObject::connect(&burnin, &BurninSession::eventReceived, &app, [&](const QString &node, const BurninEvent &event) {
+        if (meter)
+            meter->record(node, event, clock.elapsed());
+        if (const auto *r = std::get_if<BurninResult>(&event)) {
+            if (!r->passed)
+                say(QStringLiteral("burn-in: %1 GPU %2 %3 FAILED").arg(node).arg(r->gpu).arg(r->test));
+        } else if (const auto *e = std::get_if<BurninError>(&event)) {
+            say(QStringLiteral("burn-in: %1 agent error: %2").arg(node, e->message));
+        }
     });
     QObject::connect(&burnin, &BurninSession::failed, &app, [&](const QString &message) {
+        endProgress();
         err(QStringLiteral("strata: burn-in failed: %1").arg(message));
         exitCode = 1;
         app.quit();
     });
     QObject::connect(&burnin, &BurninSession::completed, &app, [&](const BurninVerdict &v, const QStringList &drained, const QStringList &notDrained) {
+        endProgress();
         out(json ? QString::fromUtf8(QJsonDocument(verdictToJson(v, burnin.jobId(), drained, notDrained)).toJson(QJsonDocument::Indented))
                  : verdictToText(v, burnin.jobId(), drained, notDrained));
         exitCode = v.passed ? 0 : 1;
@@ -237,6 +274,9 @@ int BurninCommand::run(QCoreApplication &app, QCommandLineParser &parser, const 
                 }
                 request.gpusByNode.insert(n, node ? node->gpuCount : 0);
             }
+            meter.emplace(request.gpusByNode, request.tests, request.durationSeconds);
+            if (terminal)
+                redraw.start();
             if (parser.isSet(kAttach))
                 burnin.attach(parser.value(kAttach), request);
             else

@@ -4,6 +4,8 @@
 
 #include <cstdio>
 
+#include <unistd.h>
+
 namespace strata::CliOutput {
 
 namespace {
@@ -30,6 +32,16 @@ void line(const QString &text)
 void error(const QString &text)
 {
     write(stderr, QStringLiteral("strata: ") + text + QLatin1Char('\n'));
+}
+
+bool stderrIsTerminal()
+{
+    return isatty(fileno(stderr)) == 1;
+}
+
+void progress(const QString &text)
+{
+    write(stderr, QStringLiteral("\r\033[K") + text);
 }
 
 } // namespace strata::CliOutput

@@ -10,5 +10,10 @@ void out(const QString &text);
 void line(const QString &text);
 // ... or as an error, prefixed "strata: ".
 void error(const QString &text);
+// Whether stderr is a terminal: only then is there a live progress line.
+bool stderrIsTerminal();
+// Replaces the live progress line on a terminal (carriage return, erase line, no newline);
+// an empty text erases it.
+void progress(const QString &text);
 
 } // namespace strata::CliOutput
