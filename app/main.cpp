@@ -7,6 +7,7 @@
 #include <QLoggingCategory>
 
 #include <cstdio>
+#include <cstring>
 
 int main(int argc, char **argv)
 {
@@ -18,8 +19,11 @@ int main(int argc, char **argv)
     // `strata --help` is `strata help`: the commands, and no display needed to read them. Any
     // other first word that is not a flag is a command; an unknown one is an error with a
     // suggestion (CliRunner::run), never the window.
-    const bool help = first == QLatin1String("--help") || first == QLatin1String("-h") || first == QLatin1String("help");
-    const bool cli = help || (!first.isEmpty() && !first.startsWith(QLatin1Char('-')));
+    const bool command = !first.isEmpty() && !first.startsWith(QLatin1Char('-'));
+    bool help = false;
+    for (int i = 1; i < argc && !command; ++i) // `strata --cluster x --help` too: no display needed
+        help = help || std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0;
+    const bool cli = help || command;
     // Debug chatter only when asked for (QT_LOGGING_RULES="strata.*.debug=true").
     // The CLI reports every failure once, on stderr, itself; its log lines would repeat it.
     if (!qEnvironmentVariableIsSet("QT_LOGGING_RULES"))
@@ -30,8 +34,8 @@ int main(int argc, char **argv)
         QCoreApplication::setApplicationName(QStringLiteral("strata"));
         QCoreApplication::setApplicationVersion(QStringLiteral(STRATA_VERSION));
         QStringList arguments = QCoreApplication::arguments();
-        if (help)
-            arguments[1] = QStringLiteral("help");
+        if (help && !command)
+            arguments = QStringList{arguments.constFirst(), QStringLiteral("help")};
         strata::CliRunner runner;
         return runner.run(app, arguments);
     }

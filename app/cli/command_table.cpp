@@ -147,7 +147,8 @@ QString overviewText()
         "  strata [connection flags]          open the window (on the saved profiles, or connected)\n"
         "  strata COMMAND [flags] [ARGS]      run one command without a window\n"
         "  strata COMMAND --help              a command's flags\n"
-        "  strata --version\n\n"
+        "  strata --version\n"
+        "  strata --quit-after-first-paint    open the window and quit once it has painted (a smoke test)\n\n"
         "Commands:\n")
                        .arg(QStringLiteral(STRATA_VERSION));
     qsizetype width = 0;

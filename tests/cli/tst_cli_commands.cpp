@@ -72,6 +72,8 @@ private Q_SLOTS:
         QTest::newRow("--help") << QStringList{QStringLiteral("--help")};
         QTest::newRow("-h") << QStringList{QStringLiteral("-h")};
         QTest::newRow("help") << QStringList{QStringLiteral("help")};
+        // A window's flags with --help: still the overview, and no display needed.
+        QTest::newRow("window flags --help") << QStringList{QStringLiteral("--ssh"), QStringLiteral("login"), QStringLiteral("--help")};
     }
     void helpListsEveryCommand()
     {
