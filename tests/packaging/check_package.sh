@@ -81,7 +81,12 @@ man-pages)
   for command in $("$strata" help --format json | python3 -c 'import json,sys; print(" ".join(c["name"] for c in json.load(sys.stdin)["commands"]))'); do
     grep -q "strata $command" <<<"$text" || fail "strata(1) has no section for $command"
   done
-  echo "man pages render without warnings; strata(1) names every command"
+  # strata-burn(1) is written by hand: every option the agent knows must be in it.
+  burn_text=$(zcat "$root/usr/share/man/man1/strata-burn.1.gz" | groff -man -Tutf8 2>/dev/null | col -b)
+  for option in $("$burn" --help | grep -oE -- '--[a-z][a-z0-9-]+' | sort -u); do
+    grep -q -- "$option" <<<"$burn_text" || fail "strata-burn(1) does not document $option"
+  done
+  echo "man pages render without warnings; strata(1) names every command, strata-burn(1) every option"
   ;;
 completions)
   bash -n "$root/usr/share/bash-completion/completions/strata"

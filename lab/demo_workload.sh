@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The demo's work in a running lab (22.05, four nodes of 8 GPUs), so the first window shows
+# what Strata is for. Submitted once: a second call finds the training job and does nothing.
+#   lab/demo_workload.sh LAB_DIR          submit the jobs, inject the fault
+#   lab/demo_workload.sh LAB_DIR clear    cancel the demo's jobs, clear the faults
+#
+#   running  llama3-70b-pretrain   train      gpu-node[01-02], 8 GPUs each (exclusive)
+#            vllm-serve-llama3-8b  inference  gpu-node03, 4 GPUs
+#            eval-mmlu-ckpt-4200   train      gpu-node03, 2 GPUs
+#   pending  llama3-405b-sft       train      4 nodes x 8 GPUs  (Resources)
+#            rlhf-ppo-actor        train      2 nodes x 8 GPUs  (Resources: only gpu-node04 is free)
+#            ckpt-convert-hf       train      1 GPU, after the training job (Dependency)
+#   fault    gpu-node04 GPU 3 XID 79 (fell off the bus), GPU 5 at 91 C
+set -euo pipefail
+lab_dir=${1:?usage: demo_workload.sh LAB_DIR [clear]}
+repo=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck disable=SC1090
+eval "$("$repo/scripts/lab" env --dir "$lab_dir")"
+names=llama3-70b-pretrain,vllm-serve-llama3-8b,eval-mmlu-ckpt-4200,llama3-405b-sft,rlhf-ppo-actor,ckpt-convert-hf
+
+if [ "${2:-}" = clear ]; then
+  ids=$(squeue -h -n "$names" -o %i)
+  # shellcheck disable=SC2086
+  [ -z "$ids" ] || scancel $ids
+  "$repo/scripts/lab" fault clear --dir "$lab_dir" >/dev/null
+  exit 0
+fi
+if [ -n "$(squeue -h -n llama3-70b-pretrain -o %i)" ]; then
+  echo "demo workload: already in the lab"
+  exit 0
+fi
+day=86400
+train=$(sbatch --parsable -J llama3-70b-pretrain -p train -N 2 -w 'gpu-node[01-02]' --gres=gpu:8 \
+          --exclusive -t 2-00:00:00 --wrap "sleep $day")
+sbatch -Q -J vllm-serve-llama3-8b -p inference -N 1 -w gpu-node03 --gres=gpu:4 -t 1-00:00:00 --wrap "sleep $day"
+sbatch -Q -J eval-mmlu-ckpt-4200 -p train -N 1 -w gpu-node03 --gres=gpu:2 -t 04:00:00 --wrap "sleep $day"
+sbatch -Q -J llama3-405b-sft -p train -N 4 --gres=gpu:8 -t 2-00:00:00 --wrap "sleep $day"
+sbatch -Q -J rlhf-ppo-actor -p train -N 2 --gres=gpu:8 -t 12:00:00 --wrap "sleep $day"
+sbatch -Q -J ckpt-convert-hf -p train -N 1 --gres=gpu:1 -t 01:00:00 -d "afterok:$train" --wrap "sleep 600"
+"$repo/scripts/lab" fault --dir "$lab_dir" gpu-node04 3 xid 79 >/dev/null
+"$repo/scripts/lab" fault --dir "$lab_dir" gpu-node04 5 hot 91 >/dev/null
+echo "demo workload: 3 jobs running, 3 pending, XID 79 and a hot GPU on gpu-node04"
