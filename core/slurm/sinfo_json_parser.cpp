@@ -72,8 +72,13 @@ SinfoParseResult parse(const QByteArray &json, const GpuCatalog &catalog)
                                                             o.value(QLatin1String("state_flags")));
         n.stateFlags = state.flags;
         n.state = displayState(state.base, state.flags);
-        n.reason = SlurmJson::text(o.value(QLatin1String("reason")));
-        n.reasonUser = SlurmJson::text(o.value(QLatin1String("reason_set_by_user")));
+        // Slurm 24.11 keeps the reason of a node that was resumed (22.05 clears it): like
+        // `sinfo -R`, a reason belongs to a node that is down, drained/draining or failing.
+        if (state.base == QLatin1String("DOWN") || state.flags.contains(QLatin1String("DRAIN"))
+            || state.flags.contains(QLatin1String("FAIL"))) {
+            n.reason = SlurmJson::text(o.value(QLatin1String("reason")));
+            n.reasonUser = SlurmJson::text(o.value(QLatin1String("reason_set_by_user")));
+        }
         n.partitions = SlurmJson::stringList(o.value(QLatin1String("partitions")));
         n.features = SlurmJson::stringList(o.value(QLatin1String("active_features")));
         if (n.features.isEmpty())

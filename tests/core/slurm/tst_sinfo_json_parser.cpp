@@ -61,6 +61,7 @@ private Q_SLOTS:
     void rejectsBrokenDocuments_data();
     void rejectsBrokenDocuments();
     void unknownGresIsAWarning();
+    void resumedNodeHasNoReason();
 };
 
 void TestSinfoJsonParser::nodes_data()
@@ -316,6 +317,24 @@ void TestSinfoJsonParser::unknownGresIsAWarning()
     QVERIFY(r.error.isEmpty());
     QCOMPARE(r.nodes.size(), 4);
     QVERIFY2(r.warning.contains(QLatin1String("gpu-node01")) && r.warning.contains(QLatin1String("gpu:h100:eight")), qPrintable(r.warning));
+}
+
+void TestSinfoJsonParser::resumedNodeHasNoReason()
+{
+    // 24.11/commands/after_resume_*: gpu-node03 drained with Reason='capture test', then resumed.
+    // Slurm 24.11 still prints that reason; the node is MIXED and has none for Strata.
+    const QByteArray json = captured(QStringLiteral("24.11/commands/after_resume_scontrol_show_node_json.stdout"));
+    QVERIFY(json.contains("\"reason\": \"capture test\""));
+    const SinfoParseResult r = SinfoJsonParser::parse(json, GpuCatalog::builtIn());
+    QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+    QCOMPARE(r.nodes.size(), 1);
+    const Node &n = r.nodes.first();
+    QCOMPARE(n.name, QStringLiteral("gpu-node03"));
+    QCOMPARE(n.state, QStringLiteral("mixed"));
+    QVERIFY(n.stateFlags.isEmpty());
+    QCOMPARE(n.reason, QString());
+    QCOMPARE(n.reasonUser, QString());
+    QVERIFY(!n.isDrained());
 }
 
 QTEST_GUILESS_MAIN(TestSinfoJsonParser)
