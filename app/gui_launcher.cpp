@@ -8,6 +8,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QIcon>
 
 #include <cstdio>
 #include <memory>
@@ -21,6 +22,10 @@ int runGui(int argc, char **argv)
     QApplication::setOrganizationName(QStringLiteral("strata"));
     QApplication::setApplicationVersion(QStringLiteral(STRATA_VERSION));
     QApplication::setDesktopFileName(QStringLiteral("org.strata.Strata"));
+    QIcon fallback;
+    for (const char *size : {"32x32", "64x64", "256x256"})
+        fallback.addFile(QStringLiteral(":/icons/%1/org.strata.Strata.png").arg(QLatin1String(size)));
+    QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("org.strata.Strata"), fallback));
 
     QCommandLineParser parser;
     QStringList commands;

@@ -183,7 +183,8 @@ int BurninCommand::run(QCoreApplication &app, QCommandLineParser &parser, const 
         return 2;
     }
     if (request.agentLocalPath.isEmpty() && !parser.isSet(kAttach) && !request.kubernetes) {
-        err(QStringLiteral("strata: no local strata-burn to deploy: build it or pass --agent-binary"));
+        err(QStringLiteral("strata: no local strata-burn to deploy (looked beside strata and in PATH): install the "
+                           "strata-burn package, build it, or pass --agent-binary"));
         return 2;
     }
     const QString historyPath = parser.isSet(kHistory)
