@@ -19,33 +19,35 @@ using F = CliCommand::Flag;
 
 // Every subcommand, in the order `strata --help` lists them.
 const std::array kCommands{
-    CliCommand{"snapshot", &CliRunner::snapshot, nullptr, "", "[--format text|json]",
+    CliCommand{"snapshot", &CliRunner::snapshot, nullptr, "", "", "[--format text|json]",
                "Print the layered stack: instance types, nodes and GPUs, partitions, jobs, findings.",
                F::Connects},
-    CliCommand{"submit", &CliRunner::submit, &CliRunner::submitOptions, "",
+    CliCommand{"submit", &CliRunner::submit, &CliRunner::submitOptions, "", "",
                "--name NAME (--script FILE|- | --wrap COMMAND) [--partition P] [--nodes N] "
                "[--nodelist HOSTS] [--gpus-per-node G] [--time LIMIT] [--exclusive]",
                "Submit a batch job (sbatch, or a Kubernetes Job); prints the job id.", F::Connects},
-    CliCommand{"cancel", &CliRunner::cancel, nullptr, "JOB...", "JOB...",
+    CliCommand{"cancel", &CliRunner::cancel, nullptr, "JOB...", "Job ids to cancel.", "JOB...",
                "Cancel jobs (scancel, or delete the Kubernetes Job).", F::Connects},
-    CliCommand{"drain", &CliRunner::drain, &CliRunner::drainOptions, "NODE...", "NODE... --reason TEXT",
+    CliCommand{"drain", &CliRunner::drain, &CliRunner::drainOptions, "NODE...",
+               "Nodes (host lists allowed: gpu-node[01-02]).", "NODE... --reason TEXT",
                "Drain nodes (Slurm DRAIN, Kubernetes cordon) with a reason.", F::Connects},
-    CliCommand{"resume", &CliRunner::resume, nullptr, "NODE...", "NODE...",
+    CliCommand{"resume", &CliRunner::resume, nullptr, "NODE...", "Nodes (host lists allowed: gpu-node[01-02]).", "NODE...",
                "Return drained nodes to service (Slurm RESUME, Kubernetes uncordon).", F::Connects},
-    CliCommand{"metrics", &CliRunner::metrics, &MetricsCommand::options, "",
+    CliCommand{"metrics", &CliRunner::metrics, &MetricsCommand::options, "", "",
                "--node NODE [--gpu I] --metric NAME [--since 1h] [--step 1m]",
                "Print one GPU metric's time series from Prometheus (needs only --prometheus).",
                F::Connects},
-    CliCommand{"burnin", &CliRunner::burnin, &BurninCommand::options, "",
+    CliCommand{"burnin", &CliRunner::burnin, &BurninCommand::options, "", "",
                "--nodes HOSTS [--tests gemm,hbm,pcie,p2p] [--duration 60s] [--drain-on-fail]",
                "Run the strata-burn GPU burn-in on nodes and judge every GPU; exit 0 only if all pass.",
                F::Connects},
     CliCommand{"profile", &CliRunner::profile, nullptr, "list|save|remove [NAME]",
+               "list (default), save NAME (from the connection flags), remove NAME.",
                "list | save NAME [connection flags] | remove NAME", "List, save or remove cluster profiles.",
                F::Connects},
-    CliCommand{"help", &CliRunner::help, nullptr, "[COMMAND]", "[COMMAND]",
+    CliCommand{"help", &CliRunner::help, nullptr, "[COMMAND]", "A command to show the options of.", "[COMMAND]",
                "Show the commands, or one command's options.", F::NoFlags},
-    CliCommand{"completion", &CliRunner::completion, nullptr, "bash|zsh|fish", "bash|zsh|fish",
+    CliCommand{"completion", &CliRunner::completion, nullptr, "bash|zsh|fish", "The shell.", "bash|zsh|fish",
                "Print the shell completion script.", F::NoFlags},
 };
 
@@ -123,7 +125,7 @@ void configureParser(const CliCommand &command, QCommandLineParser &parser)
     parser.addHelpOption();
     parser.addOptions(options(command));
     if (qstrlen(command.arguments) > 0)
-        parser.addPositionalArgument(QStringLiteral("arguments"), QString::fromLatin1(command.synopsis),
+        parser.addPositionalArgument(QString::fromLatin1(command.arguments), QString::fromLatin1(command.argumentsHelp),
                                      QString::fromLatin1(command.arguments));
 }
 

@@ -28,6 +28,7 @@ struct CliCommand
     Handler handler;
     QList<QCommandLineOption> (*options)(); // the command's own options; nullptr: none
     const char *arguments;                  // positional arguments, e.g. "JOB..."; "": none
+    const char *argumentsHelp;              // what they are
     const char *synopsis;                   // what follows the name in a usage line
     const char *help;                       // one sentence
     unsigned flags;
