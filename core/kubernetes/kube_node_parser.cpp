@@ -61,6 +61,11 @@ Node parseNode(const QJsonObject &object, const GpuCatalog &catalog)
 
     node.instanceType = labels.value(u"node.kubernetes.io/instance-type"_s,
                                      labels.value(u"beta.kubernetes.io/instance-type"_s));
+    // InternalIP, ExternalIP, Hostname: how a scrape target's address finds its node.
+    for (const QJsonValue &value : status.value("addresses"_L1).toArray())
+        if (const QString address = KubeJson::string(value.toObject(), "address"_L1); !address.isEmpty()
+            && !node.addresses.contains(address))
+            node.addresses << address;
     const QJsonObject capacity = status.value("capacity"_L1).toObject();
     node.cpus = quantityInt(capacity, "cpu"_L1);
     if (const std::optional<double> memory = KubeQuantity::parse(capacity.value("memory"_L1).toString()))

@@ -181,6 +181,13 @@ OrchestratorPart KubernetesPartBuilder::build(QVector<Node> nodes, const QVector
             barePods << &pod;
         if (!pod.holdsNode())
             continue;
+        part.podNodes.insert(pod.key(), pod.nodeName);
+        // By bare name too (what an exporter puts in `Hostname`); a name two namespaces use on
+        // different nodes maps to nothing rather than a guess.
+        if (const auto named = part.podNodes.find(pod.name); named == part.podNodes.end())
+            part.podNodes.insert(pod.name, pod.nodeName);
+        else if (*named != pod.nodeName)
+            named->clear();
         const auto it = nodeIndex.constFind(pod.nodeName);
         if (it == nodeIndex.constEnd())
             continue;

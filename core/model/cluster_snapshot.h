@@ -37,6 +37,9 @@ struct ClusterSnapshot
     QVector<Finding> findings;
     QVector<SourceStatus> sources;
     bool metricsAvailable = false;
+    // Kubernetes: pods bound to nodes, "pod" and "namespace/pod" -> node (from the orchestrator
+    // part; the metrics join maps an exporter pod named in `Hostname` to its node with it).
+    QHash<QString, QString> podNodes;
 
     // Derived in finalize(): lookups and the instance layer.
     QHash<QString, int> nodeIndexByName;

@@ -35,6 +35,10 @@ struct Job
     std::optional<double> gpuUtilMean;
     std::optional<double> gpuUtilMin;
     std::optional<double> gpuMemUsedMeanMiB;
+    // What gpuUtilMean/Min/gpuMemUsedMeanMiB are based on: "window" (the usage history since the
+    // job started), "current" (the GPUs' latest readings: the job started after the history
+    // was read, or no history could be read), empty when there is no value.
+    QString gpuUtilBasis;
     QString efficiencyVerdict;
 
     bool isRunning() const { return state == QStringLiteral("RUNNING"); }

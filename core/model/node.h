@@ -25,6 +25,7 @@ struct Node
     QStringList partitions;  // Slurm partitions or Kubernetes node pool
     QStringList features;    // Slurm features / Kubernetes labels worth showing
     QString instanceType;    // e.g. "p5.48xlarge"; empty when unknown
+    QStringList addresses;   // Slurm NodeAddr / Kubernetes status.addresses (IPs, DNS names)
     int cpus = 0;
     int cpusAllocated = 0;
     qint64 memoryMiB = 0;

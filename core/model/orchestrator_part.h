@@ -4,6 +4,7 @@
 #include "node.h"
 #include "partition.h"
 
+#include <QHash>
 #include <QString>
 #include <QStringList>
 #include <QVector>
@@ -23,6 +24,9 @@ struct OrchestratorPart
     QVector<Node> nodes;
     QVector<Partition> partitions;
     QVector<Job> jobs;
+    // Kubernetes: every listed pod bound to a node, "pod" and "namespace/pod" -> node name (the
+    // metrics join finds an exporter pod's node by it).
+    QHash<QString, QString> podNodes;
     qint64 durationMs = 0;
     qint64 bytesRead = 0;
 };

@@ -23,27 +23,42 @@ QJsonValue seconds(qint64 value)
     return value < 0 ? QJsonValue(QJsonValue::Null) : QJsonValue(value);
 }
 
+QJsonObject metricsToJson(const GpuMetrics &m, QJsonObject o)
+{
+    o.insert(QLatin1String("util"), optionalNumber(m.utilPercent));
+    o.insert(QLatin1String("tensorActive"), optionalNumber(m.tensorActive));
+    o.insert(QLatin1String("memUsedMiB"), optionalNumber(m.memUsedMiB));
+    o.insert(QLatin1String("memFreeMiB"), optionalNumber(m.memFreeMiB));
+    o.insert(QLatin1String("tempC"), optionalNumber(m.tempC));
+    o.insert(QLatin1String("powerW"), optionalNumber(m.powerW));
+    o.insert(QLatin1String("smClockMHz"), optionalNumber(m.smClockMHz));
+    o.insert(QLatin1String("xid"), optionalNumber(m.xid));
+    o.insert(QLatin1String("pcieReplays"), optionalNumber(m.pcieReplays));
+    o.insert(QLatin1String("uncorrectableRemappedRows"), optionalNumber(m.uncorrectableRemappedRows));
+    o.insert(QLatin1String("rowRemapFailure"), optionalNumber(m.rowRemapFailure));
+    return o;
+}
+
 QJsonObject gpuToJson(const Gpu &g)
 {
-    const GpuMetrics &m = g.metrics;
-    return QJsonObject{
-        {QLatin1String("index"), g.index},
-        {QLatin1String("uuid"), g.uuid.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(g.uuid)},
-        {QLatin1String("model"), g.model},
-        {QLatin1String("job"), g.jobId.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(g.jobId)},
-        {QLatin1String("seenByExporter"), g.seenByExporter},
-        {QLatin1String("util"), optionalNumber(m.utilPercent)},
-        {QLatin1String("tensorActive"), optionalNumber(m.tensorActive)},
-        {QLatin1String("memUsedMiB"), optionalNumber(m.memUsedMiB)},
-        {QLatin1String("memFreeMiB"), optionalNumber(m.memFreeMiB)},
-        {QLatin1String("tempC"), optionalNumber(m.tempC)},
-        {QLatin1String("powerW"), optionalNumber(m.powerW)},
-        {QLatin1String("smClockMHz"), optionalNumber(m.smClockMHz)},
-        {QLatin1String("xid"), optionalNumber(m.xid)},
-        {QLatin1String("pcieReplays"), optionalNumber(m.pcieReplays)},
-        {QLatin1String("uncorrectableRemappedRows"), optionalNumber(m.uncorrectableRemappedRows)},
-        {QLatin1String("rowRemapFailure"), optionalNumber(m.rowRemapFailure)},
-    };
+    QJsonArray migInstances;
+    for (const MigInstance &mig : g.migInstances)
+        migInstances.append(metricsToJson(mig.metrics,
+                                          QJsonObject{
+                                              {QLatin1String("id"), mig.id},
+                                              {QLatin1String("profile"), mig.profile},
+                                              {QLatin1String("job"), mig.jobId.isEmpty() ? QJsonValue(QJsonValue::Null)
+                                                                                          : QJsonValue(mig.jobId)},
+                                          }));
+    return metricsToJson(g.metrics,
+                         QJsonObject{
+                             {QLatin1String("index"), g.index},
+                             {QLatin1String("uuid"), g.uuid.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(g.uuid)},
+                             {QLatin1String("model"), g.model},
+                             {QLatin1String("job"), g.jobId.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(g.jobId)},
+                             {QLatin1String("seenByExporter"), g.seenByExporter},
+                             {QLatin1String("migInstances"), migInstances},
+                         });
 }
 
 QJsonObject counts(const QMap<QString, int> &map)
@@ -128,6 +143,7 @@ QJsonObject jobToJson(const Job &j)
         {QLatin1String("gpus"), gpus},
         {QLatin1String("gpuUtilMean"), optionalNumber(j.gpuUtilMean)},
         {QLatin1String("gpuUtilMin"), optionalNumber(j.gpuUtilMin)},
+        {QLatin1String("gpuUtilBasis"), j.gpuUtilBasis.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(j.gpuUtilBasis)},
         {QLatin1String("efficiency"), j.efficiencyVerdict.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(j.efficiencyVerdict)},
     };
 }

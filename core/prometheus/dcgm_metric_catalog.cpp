@@ -39,6 +39,9 @@ const QVector<DcgmMetric> &DcgmMetricCatalog::all()
          &GpuMetrics::correctableRemappedRows},
         {QStringLiteral("DCGM_FI_DEV_ROW_REMAP_FAILURE"), QStringLiteral("row-remap-failure"), QStringLiteral("count"),
          QStringLiteral("row remapping failed (1: no spare rows)"), &GpuMetrics::rowRemapFailure},
+        {QStringLiteral("DCGM_FI_PROF_GR_ENGINE_ACTIVE"), QStringLiteral("gr-engine"), QStringLiteral("ratio"),
+         QStringLiteral("graphics engine active (0..1); the utilisation of a MIG instance"),
+         &GpuMetrics::grEngineActive},
     };
     return metrics;
 }

@@ -21,7 +21,7 @@ struct DcgmMetric
 };
 
 // The DCGM metrics Strata knows (the exporter's default set, see REFERENCE). Immutable; every
-// lookup is over a table of fifteen entries.
+// lookup is over a table of sixteen entries.
 class DcgmMetricCatalog
 {
 public:

@@ -23,12 +23,37 @@ HostNameResolver::HostNameResolver(const QStringList &nodeNames, const QMap<QStr
     }
 }
 
+void HostNameResolver::addNodeAddresses(int nodeIndex, const QStringList &addresses)
+{
+    for (const QString &address : addresses) {
+        const QString key = address.trimmed().toLower();
+        if (key.isEmpty())
+            continue;
+        const auto it = m_byAddress.constFind(key);
+        if (it == m_byAddress.constEnd())
+            m_byAddress.insert(key, nodeIndex);
+        else if (*it != nodeIndex)
+            m_byAddress.insert(key, -2);
+    }
+}
+
 int HostNameResolver::lookup(const QString &name) const
 {
     if (const auto it = m_exact.constFind(name); it != m_exact.constEnd())
         return *it;
     if (const auto it = m_normalised.constFind(normalise(name)); it != m_normalised.constEnd())
         return *it >= 0 ? *it : -1;
+    if (m_podNodes)
+        if (const auto it = m_podNodes->constFind(name); it != m_podNodes->constEnd())
+            if (const auto node = m_exact.constFind(*it); node != m_exact.constEnd())
+                return *node;
+    if (!m_byAddress.isEmpty()) {
+        auto it = m_byAddress.constFind(name.toLower());
+        if (it == m_byAddress.constEnd())
+            it = m_byAddress.constFind(hostOfInstance(name.trimmed()).toLower());
+        if (it != m_byAddress.constEnd())
+            return *it >= 0 ? *it : -1;
+    }
     return -1;
 }
 
@@ -58,7 +83,9 @@ QStringList HostNameResolver::hostLabelNames(const QString &hostLabel)
         names << QStringLiteral("Hostname") << QStringLiteral("hostname");
     else
         names << hostLabel;
-    names << QStringLiteral("node") << QStringLiteral("instance");
+    for (const QString &target : {QStringLiteral("node"), QStringLiteral("kubernetes_node"), QStringLiteral("instance")})
+        if (!names.contains(target))
+            names << target;
     return names;
 }
 
@@ -76,6 +103,7 @@ HostCandidates HostNameResolver::candidates(const PrometheusSeries &series, cons
         add(series.label(hostLabel));
     }
     add(series.label(u"node"));
+    add(series.label(u"kubernetes_node"));
     add(hostOfInstance(series.label(u"instance")));
     return out;
 }

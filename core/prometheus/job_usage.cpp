@@ -161,8 +161,68 @@ void JobUsage::apply(QVector<Job> &jobs, const Input &input, const HealthThresho
         }
         job.gpuUtilMean = sum / summaries.size();
         job.gpuUtilMin = lowest;
+        job.gpuUtilBasis = QStringLiteral("window");
         if (memGpus > 0)
             job.gpuMemUsedMeanMiB = memSum / memGpus;
+    }
+}
+
+void JobUsage::applyCurrent(QVector<Job> &jobs, const QVector<Node> &nodes, const HealthThresholds &t)
+{
+    QHash<QString, int> waiting;
+    for (int i = 0; i < jobs.size(); ++i)
+        if (jobs[i].isRunning() && !jobs[i].gpuUtilMean)
+            waiting.insert(jobs[i].id, i);
+    if (waiting.isEmpty())
+        return;
+
+    QHash<int, QVector<GpuSummary>> byJob;
+    QHash<QString, QString> resolvedKeys;
+    const auto add = [&](const QString &key, const GpuMetrics &m) {
+        if (key.isEmpty() || !m.utilPercent)
+            return;
+        auto it = resolvedKeys.constFind(key);
+        if (it == resolvedKeys.constEnd())
+            it = resolvedKeys.insert(key, jobIdForKey(key, waiting));
+        if (it->isEmpty())
+            return;
+        GpuSummary s;
+        s.meanUtilPercent = *m.utilPercent;
+        s.meanMemUsedMiB = m.memUsedMiB.value_or(-1);
+        s.points = 1;
+        byJob[waiting.value(*it)].append(s);
+    };
+    for (const Node &node : nodes)
+        for (const Gpu &gpu : node.gpus) {
+            if (gpu.migInstances.isEmpty()) {
+                add(gpu.jobId, gpu.metrics);
+                continue;
+            }
+            for (const MigInstance &mig : gpu.migInstances)
+                add(mig.jobId, mig.metrics);
+        }
+
+    for (auto it = byJob.cbegin(); it != byJob.cend(); ++it) {
+        Job &job = jobs[it.key()];
+        const QVector<GpuSummary> &summaries = it.value();
+        double sum = 0, lowest = std::numeric_limits<double>::max(), memSum = 0;
+        int memGpus = 0;
+        for (const GpuSummary &s : summaries) {
+            sum += s.meanUtilPercent;
+            lowest = std::min(lowest, s.meanUtilPercent);
+            if (s.meanMemUsedMiB >= 0) {
+                memSum += s.meanMemUsedMiB;
+                ++memGpus;
+            }
+        }
+        job.gpuUtilMean = sum / summaries.size();
+        job.gpuUtilMin = lowest;
+        job.gpuUtilBasis = QStringLiteral("current");
+        if (memGpus > 0)
+            job.gpuMemUsedMeanMiB = memSum / memGpus;
+        const int held = job.gpuCountHeld() > 0 ? job.gpuCountHeld() : job.gpusRequested;
+        job.efficiencyVerdict = verdict(held, summaries, t)
+            + QStringLiteral(" (latest readings: no usage history since the job started yet)");
     }
 }
 

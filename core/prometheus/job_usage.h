@@ -3,6 +3,7 @@
 #include "health_thresholds.h"
 #include "metrics_part.h"
 #include "model/job.h"
+#include "model/node.h"
 
 #include <QHash>
 #include <QString>
@@ -36,8 +37,14 @@ public:
         qint64 now = 0;
     };
 
-    // Fills gpuUtilMean, gpuUtilMin, gpuMemUsedMeanMiB and efficiencyVerdict of running jobs.
+    // Fills gpuUtilMean, gpuUtilMin, gpuMemUsedMeanMiB and efficiencyVerdict of running jobs
+    // whose GPUs have points in the window since they started (gpuUtilBasis "window").
     static void apply(QVector<Job> &jobs, const Input &input, const HealthThresholds &thresholds);
+    // For running jobs apply() left without a value (the job started after the usage history
+    // was read, the history query failed or has not run yet): the same fields from the latest
+    // readings of the GPUs (and MIG instances) the join attributed to them (Gpu::jobId,
+    // MigInstance::jobId), gpuUtilBasis "current", the verdict saying so.
+    static void applyCurrent(QVector<Job> &jobs, const QVector<Node> &nodes, const HealthThresholds &thresholds);
 
     // One GPU's points from `from` on (0: all).
     static GpuSummary summarise(const QVector<UsagePoint> &points, qint64 from, qint64 now,

@@ -1,5 +1,6 @@
 #include "metric_series_query.h"
 
+#include "dcgm_blank_value.h"
 #include "dcgm_metric_catalog.h"
 #include "host_name_resolver.h"
 #include "metrics_query_plan.h"
@@ -11,6 +12,7 @@
 #include <QRegularExpression>
 
 #include <algorithm>
+#include <limits>
 
 namespace strata {
 
@@ -96,6 +98,7 @@ MetricSeriesResult MetricSeriesQuery::fromResponse(const PrometheusResponse &res
         result.error = QStringLiteral("metrics unavailable: %1").arg(response.error);
         return result;
     }
+    const bool known = DcgmMetricCatalog::find(request.metric) != nullptr;
     for (const PrometheusSeries &s : response.series) {
         MetricSeries series;
         series.node = request.node;
@@ -105,6 +108,10 @@ MetricSeriesResult MetricSeriesQuery::fromResponse(const PrometheusResponse &res
             series.gpu = -1;
         series.uuid = s.label(u"UUID");
         series.samples = s.samples;
+        // DCGM "not supported" codes are gaps, never points of the line.
+        for (PrometheusSample &sample : series.samples)
+            if (known ? DcgmBlankValue::isMissing(sample.value) : DcgmBlankValue::isMissingAnyField(sample.value))
+                sample.value = std::numeric_limits<double>::quiet_NaN();
         result.series << series;
     }
     std::sort(result.series.begin(), result.series.end(),

@@ -1,5 +1,6 @@
 #include "metrics_join.h"
 
+#include "dcgm_metric_catalog.h"
 #include "gpu_health_rules.h"
 #include "host_name_resolver.h"
 #include "job_usage.h"
@@ -50,6 +51,65 @@ Gpu *findGpu(Node &node, int index)
     return it != node.gpus.end() && it->index == index ? &*it : nullptr;
 }
 
+// The GPU-level values of a GPU in MIG mode, from its instances, where the exporter sent no
+// GPU-level series: memory summed; utilisation, GR engine and tensor activity as the mean
+// weighted by compute slices; everything else (temperature, power, clocks, XID, rows: the
+// GPU's own, repeated on each instance) the highest.
+void aggregateMigInstances(Gpu &gpu)
+{
+    const std::optional<double> GpuMetrics::*summed[] = {&GpuMetrics::memUsedMiB, &GpuMetrics::memFreeMiB};
+    const std::optional<double> GpuMetrics::*weighted[] = {&GpuMetrics::utilPercent, &GpuMetrics::grEngineActive,
+                                                          &GpuMetrics::tensorActive};
+    for (const DcgmMetric &m : DcgmMetricCatalog::all()) {
+        std::optional<double> &out = gpu.metrics.*(m.field);
+        if (out)
+            continue;
+        const bool sum = std::find(std::begin(summed), std::end(summed), m.field) != std::end(summed);
+        const bool mean = std::find(std::begin(weighted), std::end(weighted), m.field) != std::end(weighted);
+        double total = 0, weights = 0;
+        std::optional<double> highest;
+        for (const MigInstance &mig : std::as_const(gpu.migInstances)) {
+            const std::optional<double> &v = mig.metrics.*(m.field);
+            if (!v)
+                continue;
+            const int w = mean ? mig.computeSlices() : 1;
+            total += *v * w;
+            weights += w;
+            highest = highest ? std::max(*highest, *v) : *v;
+        }
+        if (weights > 0)
+            out = sum ? total : mean ? total / weights : *highest;
+    }
+    QString job;
+    for (const MigInstance &mig : std::as_const(gpu.migInstances)) {
+        if (mig.jobId.isEmpty() || (!job.isEmpty() && mig.jobId != job)) {
+            job.clear();
+            break;
+        }
+        job = mig.jobId;
+    }
+    if (!job.isEmpty())
+        gpu.jobId = job;
+}
+
+void addMigInstance(Gpu &gpu, const GpuSample &sample, const QString &jobKey)
+{
+    MigInstance mig;
+    mig.id = sample.migInstance;
+    mig.profile = sample.migProfile;
+    mig.jobId = jobKey;
+    mig.metrics = sample.metrics;
+    // DCGM has no GPU_UTIL for MIG instances; their GR engine activity is the utilisation.
+    if (!mig.metrics.utilPercent && mig.metrics.grEngineActive)
+        mig.metrics.utilPercent = *mig.metrics.grEngineActive * 100;
+    auto it = std::lower_bound(gpu.migInstances.begin(), gpu.migInstances.end(), mig.id,
+                               [](const MigInstance &m, int id) { return m.id < id; });
+    if (it != gpu.migInstances.end() && it->id == mig.id)
+        *it = std::move(mig);
+    else
+        gpu.migInstances.insert(it, std::move(mig));
+}
+
 QString indexList(const QVector<int> &indices)
 {
     QStringList parts;
@@ -85,7 +145,28 @@ void MetricsJoin::apply(ClusterSnapshot &snapshot, const MetricsPart &part, cons
         names << nodes[i].name;
         nodeIndexByName.insert(nodes[i].name, i);
     }
-    const HostNameResolver resolver(names, profile.hostRelabel);
+    HostNameResolver resolver(names, profile.hostRelabel);
+    for (int i = 0; i < nodes.size(); ++i)
+        if (!nodes[i].addresses.isEmpty())
+            resolver.addNodeAddresses(i, nodes[i].addresses);
+    if (!snapshot.podNodes.isEmpty())
+        resolver.setPodNodes(&snapshot.podNodes);
+    // Exporters discovered in Kubernetes name their own pod in the target labels. A series whose
+    // namespace/pod is one of those (an idle GPU scraped with honor_labels false: no exported_pod,
+    // so `pod` is the exporter's) names no workload, but its pod leads to its node.
+    QSet<QString> exporterPods;
+    for (const ExporterTarget &target : part.targets)
+        if (!target.pod.isEmpty())
+            exporterPods.insert(target.namespaceName.isEmpty() ? target.pod
+                                                              : target.namespaceName + QLatin1Char('/') + target.pod);
+    const auto withoutExporterPod = [&exporterPods](HostCandidates &hosts, QString &jobKey) {
+        if (jobKey.isEmpty() || !exporterPods.contains(jobKey))
+            return;
+        const QString pod = jobKey.section(QLatin1Char('/'), -1);
+        if (!hosts.contains(pod))
+            hosts << pod;
+        jobKey.clear();
+    };
     // The GPUs of one node share their host labels: resolve each distinct set once.
     QHash<QString, int> resolved;
     const auto resolve = [&](const HostCandidates &hosts) {
@@ -116,10 +197,14 @@ void MetricsJoin::apply(ClusterSnapshot &snapshot, const MetricsPart &part, cons
     QHash<qint64, std::optional<double>> pcieIncrease; // (node << 20 | gpu)
     QStringList unknownHosts;
     QSet<QString> unknownSeen;
+    QSet<qint64> migGpus; // (node << 20 | gpu)
     for (const GpuSample &sample : part.gpus) {
-        const int n = resolve(sample.hosts);
+        HostCandidates hosts = sample.hosts;
+        QString jobKey = sample.jobKey;
+        withoutExporterPod(hosts, jobKey);
+        const int n = resolve(hosts);
         if (n < 0) {
-            const QString host = sample.hosts.value(0, QStringLiteral("(no host label)"));
+            const QString host = hosts.value(0, QStringLiteral("(no host label)"));
             if (!unknownSeen.contains(host)) {
                 unknownSeen.insert(host);
                 unknownHosts << host;
@@ -129,7 +214,14 @@ void MetricsJoin::apply(ClusterSnapshot &snapshot, const MetricsPart &part, cons
         Node &node = nodes[n];
         Gpu &gpu = gpuEntry(node, sample.gpu);
         gpu.seenByExporter = true;
-        gpu.metrics = sample.metrics;
+        if (sample.migInstance >= 0) {
+            addMigInstance(gpu, sample, jobKey);
+            migGpus.insert((qint64(n) << 20) | sample.gpu);
+        } else {
+            gpu.metrics = sample.metrics;
+            if (!jobKey.isEmpty())
+                gpu.jobId = jobKey;
+        }
         if (!sample.uuid.isEmpty())
             gpu.uuid = sample.uuid;
         if (!sample.modelName.isEmpty()) {
@@ -139,11 +231,15 @@ void MetricsJoin::apply(ClusterSnapshot &snapshot, const MetricsPart &part, cons
             if (node.gpuModel.isEmpty())
                 node.gpuModel = model;
         }
-        if (!sample.jobKey.isEmpty())
-            gpu.jobId = sample.jobKey;
-        if (sample.pcieReplaysIncrease)
-            pcieIncrease.insert((qint64(n) << 20) | sample.gpu, sample.pcieReplaysIncrease);
+        if (sample.pcieReplaysIncrease) {
+            // MIG instances repeat their GPU's counter: the highest stands for the GPU.
+            std::optional<double> &increase = pcieIncrease[(qint64(n) << 20) | sample.gpu];
+            increase = increase ? std::max(*increase, *sample.pcieReplaysIncrease) : *sample.pcieReplaysIncrease;
+        }
     }
+    for (const qint64 key : std::as_const(migGpus))
+        if (Gpu *gpu = findGpu(nodes[int(key >> 20)], int(key & 0xfffff)))
+            aggregateMigInstances(*gpu);
 
     // The scheduler's GPU indices where the exporter names no job.
     for (const Job &job : std::as_const(snapshot.jobs)) {
@@ -236,12 +332,19 @@ void MetricsJoin::apply(ClusterSnapshot &snapshot, const MetricsPart &part, cons
         JobUsage::Input input;
         input.series = &part.usage;
         input.seriesNode.reserve(part.usage.size());
-        for (const GpuUsageSeries &s : part.usage)
-            input.seriesNode << resolve(s.hosts);
+        for (const GpuUsageSeries &s : part.usage) {
+            HostCandidates hosts = s.hosts;
+            QString jobKey = s.jobKey;
+            withoutExporterPod(hosts, jobKey);
+            input.seriesNode << resolve(hosts);
+        }
         input.nodeIndexByName = nodeIndexByName;
         input.now = part.usageEnd > 0 ? part.usageEnd : part.takenAt.toSecsSinceEpoch();
         JobUsage::apply(snapshot.jobs, input, t);
     }
+    // Jobs the history says nothing of yet (started since it was read, or none could be read):
+    // their GPUs' latest readings, marked as such.
+    JobUsage::applyCurrent(snapshot.jobs, nodes, t);
 }
 
 } // namespace strata

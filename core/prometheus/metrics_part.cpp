@@ -16,4 +16,17 @@ SourceStatus MetricsPart::status() const
     return s;
 }
 
+void MetricsPart::takeUsage(const MetricsPart &other)
+{
+    if (!other.usageKnown)
+        return;
+    usage = other.usage;
+    usageKnown = true;
+    usageTakenAt = other.usageTakenAt;
+    usageStart = other.usageStart;
+    usageEnd = other.usageEnd;
+    usageStepSeconds = other.usageStepSeconds;
+    queries += other.queries;
+}
+
 } // namespace strata

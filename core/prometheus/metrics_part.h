@@ -17,25 +17,36 @@ namespace strata {
 // still lands on the right node through the target's `node` label.
 using HostCandidates = QStringList;
 
-// One GPU as the exporter labels it, with its latest metrics.
+// One GPU (or one MIG instance of a GPU) as the exporter labels it, with its latest metrics.
 struct GpuSample
 {
     HostCandidates hosts;
     int gpu = -1;            // the `gpu` label (index on the node)
-    QString uuid;            // `UUID`
+    int migInstance = -1;    // `GPU_I_ID`; -1: a whole GPU
+    QString migProfile;      // `GPU_I_PROFILE`, e.g. "1g.10gb"
+    QString uuid;            // `UUID` (a MIG instance carries its GPU's)
     QString modelName;       // `modelName`, e.g. "NVIDIA H100 80GB HBM3"
-    QString jobKey;          // `hpc_job` (Slurm job id) or "namespace/pod" (Kubernetes); empty if none
-    GpuMetrics metrics;      // missing metrics stay nullopt (NaN/Inf values count as missing)
+    // `hpc_job` (Slurm job id), else the workload's "namespace/pod": `exported_namespace`/
+    // `exported_pod` when Prometheus renamed the exporter's labels (honor_labels false, the
+    // prometheus-operator default), else `namespace`/`pod` unless those name the exporter
+    // itself (see exporterPod). Empty if none.
+    QString jobKey;
+    // "namespace/pod" of the exporter's own pod when the series says so (its `pod` label beside
+    // `exported_pod`, or equal to its host label): not a workload, but a way to its node.
+    QString exporterPod;
+    GpuMetrics metrics;      // missing metrics stay nullopt (NaN/Inf and DCGM blank codes count as missing)
     std::optional<double> pcieReplaysIncrease; // over HealthThresholds::pcieReplayWindowMinutes
 };
 
 // One scrape target of the DCGM exporter job (`up{job=~...}`).
 struct ExporterTarget
 {
-    HostCandidates hosts;    // target label `node`, then the host of `instance`
+    HostCandidates hosts;    // target labels `node`, `kubernetes_node`, `pod`, then the host of `instance`
     QString instance;
     QString job;
     bool up = false;
+    QString pod;             // target labels of a Kubernetes-discovered exporter: its own pod
+    QString namespaceName;
 };
 
 // One point of a GPU's usage history.
@@ -51,6 +62,7 @@ struct GpuUsageSeries
 {
     HostCandidates hosts;
     int gpu = -1;
+    int migInstance = -1;   // GPU_I_ID; its util is GR engine active x 100
     QString jobKey;
     QVector<UsagePoint> points; // time order
 };
@@ -89,6 +101,9 @@ struct MetricsPart
     qint64 bytesRead = 0;
 
     bool ok() const { return error.isEmpty(); }
+    // The usage fields (usage, usageKnown, usageTakenAt, usageStart/End/StepSeconds) of
+    // `other`, when it has usage; its query stats are added to queries.
+    void takeUsage(const MetricsPart &other);
     // Status of this refresh for the snapshot; the session adds staleness from its history.
     SourceStatus status() const;
 };

@@ -1,5 +1,6 @@
 #include "metrics_part_builder.h"
 
+#include "dcgm_blank_value.h"
 #include "dcgm_metric_catalog.h"
 #include "host_name_resolver.h"
 
@@ -19,8 +20,9 @@ const QString kNone;
 struct SeriesLabels
 {
     const QString *name = &kNone, *primaryHost = &kNone, *secondaryHost = &kNone, *node = &kNone,
-                  *instance = &kNone, *gpu = &kNone, *uuid = &kNone, *modelName = &kNone, *hpcJob = &kNone,
-                  *pod = &kNone, *ns = &kNone;
+                  *kubernetesNode = &kNone, *instance = &kNone, *gpu = &kNone, *uuid = &kNone,
+                  *modelName = &kNone, *hpcJob = &kNone, *pod = &kNone, *ns = &kNone, *exportedPod = &kNone,
+                  *exportedNs = &kNone, *migId = &kNone, *migProfile = &kNone;
 
     SeriesLabels(const PrometheusSeries &series, const QString &hostLabel)
     {
@@ -35,6 +37,8 @@ struct SeriesLabels
                 gpu = &value;
             else if (key == QLatin1String("node"))
                 node = &value;
+            else if (key == QLatin1String("kubernetes_node"))
+                kubernetesNode = &value;
             else if (key == QLatin1String("instance"))
                 instance = &value;
             else if (key == QLatin1String("UUID"))
@@ -47,6 +51,14 @@ struct SeriesLabels
                 pod = &value;
             else if (key == QLatin1String("namespace"))
                 ns = &value;
+            else if (key == QLatin1String("exported_pod"))
+                exportedPod = &value;
+            else if (key == QLatin1String("exported_namespace"))
+                exportedNs = &value;
+            else if (key == QLatin1String("GPU_I_ID"))
+                migId = &value;
+            else if (key == QLatin1String("GPU_I_PROFILE"))
+                migProfile = &value;
         }
     }
 
@@ -56,14 +68,37 @@ struct SeriesLabels
         const int index = gpu->toInt(&ok);
         return ok && index >= 0 ? index : -1;
     }
+    int migInstance() const
+    {
+        bool ok = false;
+        const int id = migId->toInt(&ok);
+        return ok && id >= 0 ? id : -1;
+    }
 
-    // Same order as HostNameResolver::candidates.
+    // `pod`/`namespace` name the exporter's own pod, not a workload: Prometheus renamed the
+    // exporter's labels to exported_* (so these are the target's), or the pod is what the
+    // exporter put in its host label (dcgm-exporter before 3.1.6 without NODE_NAME).
+    bool podIsExporter() const
+    {
+        return !pod->isEmpty()
+            && (!exportedPod->isEmpty() || *pod == *primaryHost || *pod == *secondaryHost);
+    }
+    static QString qualified(const QString &ns, const QString &pod)
+    {
+        return ns.isEmpty() ? pod : ns + QLatin1Char('/') + pod;
+    }
+    QString exporterPod() const { return podIsExporter() ? qualified(*ns, *pod) : QString(); }
+
+    // Same order as HostNameResolver::candidates; the exporter's pod (which Kubernetes places
+    // on a node) before the scrape address.
     HostCandidates hosts() const
     {
         HostCandidates out;
-        for (const QString *v : {primaryHost, secondaryHost, node})
+        for (const QString *v : {primaryHost, secondaryHost, node, kubernetesNode})
             if (!v->isEmpty() && !out.contains(*v))
                 out << *v;
+        if (podIsExporter() && !out.contains(*pod))
+            out << *pod;
         const QString host = HostNameResolver::hostOfInstance(*instance);
         if (!host.isEmpty() && !out.contains(host))
             out << host;
@@ -74,40 +109,44 @@ struct SeriesLabels
     {
         if (!hpcJob->isEmpty())
             return *hpcJob;
-        if (pod->isEmpty())
+        if (!exportedPod->isEmpty())
+            return qualified(*exportedNs, *exportedPod);
+        if (pod->isEmpty() || podIsExporter())
             return {};
-        return ns->isEmpty() ? *pod : *ns + QLatin1Char('/') + *pod;
+        return qualified(*ns, *pod);
     }
 };
 
-// Identifies one GPU (and job, for usage) across the series of several metrics; points into
-// the series like SeriesLabels.
+// Identifies one GPU or MIG instance (and job, for usage) across the series of several
+// metrics; points into the series like SeriesLabels.
 struct GpuKey
 {
-    const QString *primaryHost, *secondaryHost, *node, *instance;
+    const QString *primaryHost, *secondaryHost, *node, *kubernetesNode, *instance;
     QString job;
     int gpu = -1;
+    int mig = -1;
 
     GpuKey(const SeriesLabels &l, bool withJob)
-        : primaryHost(l.primaryHost), secondaryHost(l.secondaryHost), node(l.node), instance(l.instance),
-          job(withJob ? l.job() : QString()), gpu(l.gpuIndex())
+        : primaryHost(l.primaryHost), secondaryHost(l.secondaryHost), node(l.node), kubernetesNode(l.kubernetesNode),
+          instance(l.instance), job(withJob ? l.job() : QString()), gpu(l.gpuIndex()), mig(l.migInstance())
     {
     }
     bool operator==(const GpuKey &o) const
     {
-        return gpu == o.gpu && *primaryHost == *o.primaryHost && *secondaryHost == *o.secondaryHost
-            && *node == *o.node && *instance == *o.instance && job == o.job;
+        return gpu == o.gpu && mig == o.mig && *primaryHost == *o.primaryHost && *secondaryHost == *o.secondaryHost
+            && *node == *o.node && *kubernetesNode == *o.kubernetesNode && *instance == *o.instance && job == o.job;
     }
 };
 
 size_t qHash(const GpuKey &k, size_t seed = 0)
 {
-    return qHashMulti(seed, *k.primaryHost, *k.secondaryHost, *k.node, *k.instance, k.job, k.gpu);
+    return qHashMulti(seed, *k.primaryHost, *k.secondaryHost, *k.node, *k.instance, k.job, k.gpu, k.mig);
 }
 
-std::optional<double> finiteValue(const PrometheusSeries &series)
+// The latest value, unless it is NaN, Inf or a DCGM blank code ("not supported" etc.).
+std::optional<double> readingOf(const PrometheusSeries &series)
 {
-    if (series.samples.isEmpty() || !std::isfinite(series.samples.last().value))
+    if (series.samples.isEmpty() || DcgmBlankValue::isMissing(series.samples.last().value))
         return std::nullopt;
     return series.samples.last().value;
 }
@@ -145,6 +184,9 @@ QVector<GpuSample> MetricsPartBuilder::gpuSamples(const PrometheusResponse &gaug
             GpuSample s;
             s.hosts = labels.hosts();
             s.gpu = key.gpu;
+            s.migInstance = key.mig;
+            s.migProfile = *labels.migProfile;
+            s.exporterPod = labels.exporterPod();
             it = indexByKey.insert(key, int(samples.size()));
             samples.append(std::move(s));
         }
@@ -156,7 +198,7 @@ QVector<GpuSample> MetricsPartBuilder::gpuSamples(const PrometheusResponse &gaug
         if (s.jobKey.isEmpty())
             s.jobKey = labels.job();
         if (lastMetric && lastMetric->field)
-            if (const std::optional<double> v = finiteValue(series))
+            if (const std::optional<double> v = readingOf(series))
                 s.metrics.*(lastMetric->field) = *v;
     }
     if (skipped)
@@ -170,7 +212,10 @@ void MetricsPartBuilder::mergeGpuSamples(QVector<GpuSample> &into, const QVector
         into = from;
         return;
     }
-    const auto keyOf = [](const GpuSample &s) { return s.hosts.join(QChar(0x1f)) + QChar(0x1f) + QString::number(s.gpu); };
+    const auto keyOf = [](const GpuSample &s) {
+        return s.hosts.join(QChar(0x1f)) + QChar(0x1f) + QString::number(s.gpu) + QChar(0x1f)
+            + QString::number(s.migInstance);
+    };
     QHash<QString, int> indexByKey;
     indexByKey.reserve(into.size());
     for (int i = 0; i < into.size(); ++i)
@@ -192,6 +237,10 @@ void MetricsPartBuilder::mergeGpuSamples(QVector<GpuSample> &into, const QVector
             t.modelName = s.modelName;
         if (t.jobKey.isEmpty())
             t.jobKey = s.jobKey;
+        if (t.exporterPod.isEmpty())
+            t.exporterPod = s.exporterPod;
+        if (t.migProfile.isEmpty())
+            t.migProfile = s.migProfile;
         if (s.pcieReplaysIncrease)
             t.pcieReplaysIncrease = s.pcieReplaysIncrease;
     }
@@ -203,18 +252,18 @@ void MetricsPartBuilder::addPcieReplayIncrease(QVector<GpuSample> &samples, cons
     // Samples only keep their host candidates, so match on those and the GPU index.
     QHash<QString, int> indexByKey;
     indexByKey.reserve(samples.size());
-    const auto keyOf = [](const HostCandidates &hosts, int gpu) {
-        return hosts.join(QChar(0x1f)) + QChar(0x1f) + QString::number(gpu);
+    const auto keyOf = [](const HostCandidates &hosts, int gpu, int mig) {
+        return hosts.join(QChar(0x1f)) + QChar(0x1f) + QString::number(gpu) + QChar(0x1f) + QString::number(mig);
     };
     for (int i = 0; i < samples.size(); ++i)
-        indexByKey.insert(keyOf(samples[i].hosts, samples[i].gpu), i);
+        indexByKey.insert(keyOf(samples[i].hosts, samples[i].gpu, samples[i].migInstance), i);
     for (const PrometheusSeries &series : increase.series) {
         const SeriesLabels labels(series, hostLabel);
         const int gpu = labels.gpuIndex();
-        const std::optional<double> v = finiteValue(series);
+        const std::optional<double> v = readingOf(series);
         if (gpu < 0 || !v)
             continue;
-        const auto it = indexByKey.constFind(keyOf(labels.hosts(), gpu));
+        const auto it = indexByKey.constFind(keyOf(labels.hosts(), gpu, labels.migInstance()));
         if (it != indexByKey.constEnd())
             samples[*it].pcieReplaysIncrease = *v;
     }
@@ -228,13 +277,13 @@ QVector<ExporterTarget> MetricsPartBuilder::exporterTargets(const PrometheusResp
         ExporterTarget t;
         t.instance = series.label(u"instance");
         t.job = series.label(u"job");
-        const QString node = series.label(u"node");
-        if (!node.isEmpty())
-            t.hosts << node;
-        const QString host = HostNameResolver::hostOfInstance(t.instance);
-        if (!host.isEmpty() && host != node)
-            t.hosts << host;
-        const std::optional<double> v = finiteValue(series);
+        t.pod = series.label(u"pod");
+        t.namespaceName = series.label(u"namespace");
+        for (const QString &host : {series.label(u"node"), series.label(u"kubernetes_node"), t.pod,
+                                    HostNameResolver::hostOfInstance(t.instance)})
+            if (!host.isEmpty() && !t.hosts.contains(host))
+                t.hosts << host;
+        const std::optional<double> v = readingOf(series);
         t.up = v && *v >= 1;
         targets.append(std::move(t));
     }
@@ -249,7 +298,9 @@ QVector<GpuUsageSeries> MetricsPartBuilder::usageSeries(const PrometheusResponse
         const PrometheusSeries *mem = nullptr;
         HostCandidates hosts;
         int gpu = -1;
+        int mig = -1;
         QString job;
+        double utilScale = 1; // GR engine active (0..1) of a MIG instance -> percent
     };
     QVector<Pending> pending;
     QHash<GpuKey, int> indexByKey;
@@ -258,15 +309,28 @@ QVector<GpuUsageSeries> MetricsPartBuilder::usageSeries(const PrometheusResponse
         const GpuKey key(labels, true);
         if (key.gpu < 0)
             continue;
+        // DCGM has no GPU_UTIL for MIG instances; the plan asks for their GR engine activity.
+        const bool isEngine = *labels.name == QLatin1String("DCGM_FI_PROF_GR_ENGINE_ACTIVE");
         const bool isUtil = *labels.name == QLatin1String("DCGM_FI_DEV_GPU_UTIL");
-        if (!isUtil && *labels.name != QLatin1String("DCGM_FI_DEV_FB_USED"))
+        if (!isUtil && !isEngine && *labels.name != QLatin1String("DCGM_FI_DEV_FB_USED"))
             continue;
         auto it = indexByKey.constFind(key);
         if (it == indexByKey.constEnd()) {
             it = indexByKey.insert(key, int(pending.size()));
-            pending.append(Pending{nullptr, nullptr, labels.hosts(), key.gpu, key.job});
+            pending.append(Pending{nullptr, nullptr, labels.hosts(), key.gpu, key.mig, key.job});
         }
-        (isUtil ? pending[*it].util : pending[*it].mem) = &series;
+        Pending &p = pending[*it];
+        if (isEngine) {
+            if (!p.util) { // a GPU_UTIL series, where there is one, wins
+                p.util = &series;
+                p.utilScale = 100;
+            }
+        } else if (isUtil) {
+            p.util = &series;
+            p.utilScale = 1;
+        } else {
+            p.mem = &series;
+        }
     }
 
     QVector<GpuUsageSeries> out;
@@ -275,6 +339,7 @@ QVector<GpuUsageSeries> MetricsPartBuilder::usageSeries(const PrometheusResponse
         GpuUsageSeries s;
         s.hosts = std::move(p.hosts);
         s.gpu = p.gpu;
+        s.migInstance = p.mig;
         s.jobKey = std::move(p.job);
         static const QVector<PrometheusSample> none;
         const QVector<PrometheusSample> &util = p.util ? p.util->samples : none;
@@ -288,12 +353,12 @@ QVector<GpuUsageSeries> MetricsPartBuilder::usageSeries(const PrometheusResponse
             const double tm = j < mem.size() ? mem[j].time : INFINITY;
             point.time = qint64(std::llround(std::min(tu, tm)));
             if (tu <= tm) {
-                if (std::isfinite(util[i].value))
-                    point.utilPercent = float(util[i].value);
+                if (!DcgmBlankValue::isMissing(util[i].value))
+                    point.utilPercent = float(util[i].value * p.utilScale);
                 ++i;
             }
             if (tm <= tu) {
-                if (std::isfinite(mem[j].value))
+                if (!DcgmBlankValue::isMissing(mem[j].value))
                     point.memUsedMiB = float(mem[j].value);
                 ++j;
             }

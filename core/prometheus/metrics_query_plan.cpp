@@ -14,8 +14,14 @@ QStringList MetricsQueryPlan::keptLabels() const
     QStringList labels{QStringLiteral("__name__")};
     labels << HostNameResolver::hostLabelNames(m_options.hostLabel);
     labels << QStringLiteral("gpu") << QStringLiteral("UUID") << QStringLiteral("modelName")
-           << QStringLiteral("hpc_job") << QStringLiteral("pod") << QStringLiteral("namespace");
+           << QStringLiteral("GPU_I_ID") << QStringLiteral("GPU_I_PROFILE") << workloadLabels();
     return labels;
+}
+
+QStringList MetricsQueryPlan::workloadLabels()
+{
+    return {QStringLiteral("hpc_job"), QStringLiteral("pod"), QStringLiteral("namespace"),
+            QStringLiteral("exported_pod"), QStringLiteral("exported_namespace")};
 }
 
 QString MetricsQueryPlan::byClause(bool withName) const
@@ -56,13 +62,16 @@ QString MetricsQueryPlan::exporterTargets() const
 
 QString MetricsQueryPlan::usage() const
 {
-    // No UUID/modelName here: a usage series is keyed by host, GPU index and job.
+    // No UUID/modelName here: a usage series is keyed by host, GPU index, MIG instance and job.
+    // MIG instances have no GPU_UTIL: their GR engine activity stands in, asked only where
+    // GPU_I_ID is set, so clusters without MIG pay nothing for it.
     QStringList labels{QStringLiteral("__name__")};
     labels << HostNameResolver::hostLabelNames(m_options.hostLabel);
-    labels << QStringLiteral("gpu") << QStringLiteral("hpc_job") << QStringLiteral("pod") << QStringLiteral("namespace");
-    return QStringLiteral("max by (%1) (%2)")
+    labels << QStringLiteral("gpu") << QStringLiteral("GPU_I_ID") << workloadLabels();
+    return QStringLiteral("max by (%1) (%2 or %3)")
         .arg(labels.join(QStringLiteral(", ")),
-             selector(QStringLiteral("__name__=~\"DCGM_FI_DEV_GPU_UTIL|DCGM_FI_DEV_FB_USED\"")));
+             selector(QStringLiteral("__name__=~\"DCGM_FI_DEV_GPU_UTIL|DCGM_FI_DEV_FB_USED\"")),
+             selector(QStringLiteral("__name__=\"DCGM_FI_PROF_GR_ENGINE_ACTIVE\", GPU_I_ID!=\"\"")));
 }
 
 MetricsQueryPlan::Range MetricsQueryPlan::usageRange(qint64 oldestStart, qint64 now, int maxPoints,

@@ -6,10 +6,11 @@
 namespace strata {
 
 // The PromQL of one metrics refresh. Every query covers the whole cluster, never one GPU:
-//   gauges   one instant query for all fifteen DCGM gauges (a __name__ regex);
+//   gauges   one instant query for all sixteen DCGM gauges (a __name__ regex);
 //   pcie     one instant query, increase of the PCIe replay counter over the health window;
 //   targets  one instant query, `up` of the DCGM exporter job(s);
-//   usage    one query_range for GPU utilisation and memory used of every GPU, over the
+//   usage    one query_range for GPU utilisation and memory used of every GPU (GR engine
+//            activity for MIG instances), over the
 //            oldest running job's window at a coarse step (refreshed less often; sliced per
 //            job by the join).
 // Each wraps its selector in `max by (<labels the join reads>)`, so Prometheus drops the labels
@@ -34,6 +35,9 @@ public:
 
     // The labels the `max by` clauses keep (and the parser keeps), __name__ included.
     QStringList keptLabels() const;
+    // The labels that name a GPU's workload: hpc_job, pod/namespace and, where Prometheus
+    // renamed the exporter's own (honor_labels false), exported_pod/exported_namespace.
+    static QStringList workloadLabels();
 
     struct Range
     {

@@ -221,6 +221,61 @@ QFuture<MetricsPart> MetricsSource::refresh(const Request &request)
     return future;
 }
 
+QFuture<MetricsPart> MetricsSource::refreshUsage(const Request &request)
+{
+    MetricsPart part;
+    part.prometheusUrl = m_url;
+    part.takenAt = QDateTime::currentDateTimeUtc();
+    const qint64 now = request.now > 0 ? request.now : part.takenAt.toSecsSinceEpoch();
+    const MetricsQueryPlan::Range range =
+        MetricsQueryPlan::usageRange(request.oldestRunningJobStart, now, m_options.usageMaxPoints,
+                                     m_options.usageMinStepSeconds, m_options.usageMaxWindowSeconds);
+    if (!range.isValid() || m_url.isEmpty() || !m_client->configError().isEmpty()) {
+        QPromise<MetricsPart> promise;
+        promise.start();
+        part.durationMs = 0;
+        promise.addResult(part);
+        promise.finish();
+        return promise.future();
+    }
+    PrometheusResponseParser::Options matrix;
+    matrix.expect = ResultType::Matrix;
+    matrix.keepLabels = m_plan.keptLabels();
+    const QString hostLabel = m_hostLabel;
+    auto promise = std::make_shared<QPromise<MetricsPart>>();
+    promise->start();
+    whenFinished(m_client->queryRange(m_plan.usage(), range.start, range.end, range.stepSeconds, matrix)
+                     .then([hostLabel](PrometheusResponse r) {
+                         return std::make_pair(statOf(QStringLiteral("usage"), r),
+                                               r.ok ? MetricsPartBuilder::usageSeries(r, hostLabel)
+                                                    : QVector<GpuUsageSeries>{});
+                     }),
+                 this, [this, range, part, promise](std::pair<MetricsQueryStat, QVector<GpuUsageSeries>> piece) mutable {
+                     part.queries << piece.first;
+                     part.bytesRead = piece.first.bytes;
+                     part.durationMs = part.takenAt.msecsTo(QDateTime::currentDateTimeUtc());
+                     if (piece.first.ok) {
+                         m_usage = std::move(piece.second);
+                         m_usageTakenAt = part.takenAt;
+                         m_usageStart = range.start;
+                         m_usageEnd = range.end;
+                         m_usageStep = range.stepSeconds;
+                         part.usage = m_usage;
+                         part.usageKnown = true;
+                         part.usageTakenAt = m_usageTakenAt;
+                         part.usageStart = m_usageStart;
+                         part.usageEnd = m_usageEnd;
+                         part.usageStepSeconds = m_usageStep;
+                     } else {
+                         part.warnings << QStringLiteral("GPU usage history query failed: %1").arg(piece.first.error);
+                         qCWarning(lcPrometheus).noquote() << part.warnings.last();
+                     }
+                     promise->addResult(part);
+                     promise->finish();
+                 });
+    return promise->future();
+}
+
 void MetricsSource::finish(const std::shared_ptr<MetricsRefreshState> &state)
 {
     m_running.reset();

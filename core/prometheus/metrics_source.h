@@ -63,6 +63,13 @@ public:
 
     QFuture<MetricsPart> refresh(const Request &request);
     QFuture<MetricsPart> refresh(); // no running jobs: no usage query
+    // Only the usage history, for running jobs a refresh() did not know of: the first refresh
+    // of a session starts before the scheduler has listed a job (and a one-shot `strata
+    // snapshot` has no other). Fills the cache that later refresh() calls reuse. The part
+    // carries the usage fields and the query's stat, or a warning when the query failed
+    // (never an error: the gauges decide whether metrics are available). Does not wait for
+    // a running refresh() and is not deduplicated: call it once per such refresh.
+    QFuture<MetricsPart> refreshUsage(const Request &request);
     bool isRefreshing() const { return m_running.has_value(); }
     const MetricsQueryPlan &plan() const { return m_plan; }
     PrometheusClient &client() { return *m_client; }

@@ -120,6 +120,7 @@ void ClusterSession::onTimer()
     if (m_metrics) {
         status(QStringLiteral("prometheus")).lastAttempt = now;
         const auto request = m_latest ? MetricsSource::Request::forJobs(m_latest->jobs) : MetricsSource::Request{};
+        m_metricsKnewNoJobs = !m_latest;
         whenFinished(m_metrics->refresh(request), this, [this](const MetricsPart &part) { finishMetrics(part); });
     }
     whenFinished(m_orchestrator->refresh(), this, [this](const OrchestratorPart &part) { finishRefresh(part); });
@@ -167,6 +168,18 @@ void ClusterSession::finishRefresh(const OrchestratorPart &part)
             s->lastSuccess = now;
         }
         orchestrator.lastDurationMs = part.durationMs;
+        // A job's utilisation since it started needs the usage history from its start, which
+        // only the scheduler's answer gives: on the first refresh (the only one of a one-shot
+        // `strata snapshot`) that answer comes after the metrics refresh was sent.
+        const MetricsSource::Request usage = MetricsSource::Request::forJobs(part.jobs);
+        if (m_metrics && m_metricsKnewNoJobs && usage.oldestRunningJobStart > 0) {
+            m_metricsKnewNoJobs = false;
+            ++m_partsPending;
+            whenFinished(m_metrics->refreshUsage(usage), this, [this](const MetricsPart &usagePart) {
+                m_usageFollowUp = std::make_shared<const MetricsPart>(usagePart);
+                partDone();
+            });
+        }
         orchestrator.error = part.warnings.join(QLatin1String("; "));
         m_announcedFingerprint.clear();
     } else {
@@ -200,6 +213,19 @@ void ClusterSession::publish()
     if (prometheus && m_lastGoodMetrics && m_haveGoodPart
         && prometheus->lastSuccess.secsTo(QDateTime::currentDateTimeUtc()) <= maxStaleMetricsSeconds)
         metrics = m_lastGoodMetrics;
+    if (metrics && m_usageFollowUp && m_usageFollowUp->usageKnown) {
+        auto joined = std::make_shared<MetricsPart>(*metrics);
+        joined->takeUsage(*m_usageFollowUp);
+        metrics = m_lastGoodMetrics = joined;
+    }
+    if (m_usageFollowUp && m_metrics && !m_usageFollowUp->warnings.isEmpty()) {
+        SourceStatus &s = status(QStringLiteral("prometheus"));
+        QStringList messages = m_usageFollowUp->warnings;
+        if (!s.error.isEmpty())
+            messages.prepend(s.error);
+        s.error = messages.join(QLatin1String("; "));
+    }
+    m_usageFollowUp.reset();
     const ClusterProfile profile = m_profile;
     const QString kind = m_orchestrator->kind();
     const QVector<SourceStatus> statuses = m_statuses;
@@ -211,6 +237,7 @@ void ClusterSession::publish()
         snapshot->nodes = part.nodes;
         snapshot->partitions = part.partitions;
         snapshot->jobs = part.jobs;
+        snapshot->podNodes = part.podNodes;
         snapshot->finalize();
         if (metrics)
             MetricsJoin::apply(*snapshot, *metrics, profile);

@@ -88,6 +88,10 @@ private:
     int m_failures = 0;
     std::unique_ptr<MetricsSource> m_metrics;
     std::shared_ptr<const MetricsPart> m_lastGoodMetrics;
+    // The metrics refresh under way was asked without running jobs (the first of a session):
+    // once the scheduler has answered, the usage history of its running jobs is read too.
+    bool m_metricsKnewNoJobs = false;
+    std::shared_ptr<const MetricsPart> m_usageFollowUp; // joined into the metrics at publish
     int m_partsPending = 0;
     OrchestratorPart m_lastGoodPart;
     bool m_haveGoodPart = false;

@@ -68,6 +68,10 @@ SinfoParseResult parse(const QByteArray &json, const GpuCatalog &catalog)
         n.name = o.value(QLatin1String("name")).toString();
         if (n.name.isEmpty())
             continue;
+        // NodeAddr (and NodeHostname): how a scrape target's address finds its node.
+        for (const QLatin1String key : {QLatin1String("address"), QLatin1String("hostname")})
+            if (const QString a = SlurmJson::text(o.value(key)); !a.isEmpty() && a != n.name && !n.addresses.contains(a))
+                n.addresses << a;
         const SlurmJson::State state = SlurmJson::nodeState(o.value(QLatin1String("state")),
                                                             o.value(QLatin1String("state_flags")));
         n.stateFlags = state.flags;

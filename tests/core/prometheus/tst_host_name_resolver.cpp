@@ -15,6 +15,8 @@ private Q_SLOTS:
     void hostOfInstance_data();
     void hostOfInstance();
     void firstCandidateThatIsANodeWins();
+    void podsAndAddressesLeadToNodes_data();
+    void podsAndAddressesLeadToNodes();
 };
 
 void TestHostNameResolver::normalise_data()
@@ -66,6 +68,38 @@ void TestHostNameResolver::firstCandidateThatIsANodeWins()
     QCOMPARE(resolver.resolve({QStringLiteral("EXPORTER-A.example.com")}), 1);
     QCOMPARE(resolver.resolve({QStringLiteral("login01"), QStringLiteral("127.0.0.1")}), -1);
     QCOMPARE(resolver.resolve({}), -1);
+}
+
+void TestHostNameResolver::podsAndAddressesLeadToNodes_data()
+{
+    QTest::addColumn<QStringList>("candidates");
+    QTest::addColumn<int>("node");
+    QTest::newRow("exporter pod in Hostname") << QStringList{"nvidia-dcgm-exporter-x7k2p", "10.244.3.17"} << 1;
+    QTest::newRow("namespace/pod") << QStringList{"gpu-operator/nvidia-dcgm-exporter-x7k2p"} << 1;
+    QTest::newRow("pod two namespaces share on two nodes") << QStringList{"dcgm-exporter-abcde"} << -1;
+    QTest::newRow("instance is a node IP") << QStringList{"dcgm-exporter-5x7kq", "10.1.0.11"} << 0;
+    QTest::newRow("instance IP with port") << QStringList{"10.1.0.12:9400"} << 1;
+    QTest::newRow("node's DNS name") << QStringList{"IP-10-1-0-11.EC2.INTERNAL"} << 0;
+    QTest::newRow("address two nodes claim") << QStringList{"10.9.9.9"} << -1;
+    QTest::newRow("a node name still wins") << QStringList{"gpu-node02", "10.1.0.11"} << 1;
+    QTest::newRow("unknown everywhere") << QStringList{"10.244.3.99", "nvidia-dcgm-exporter-zzzzz"} << -1;
+}
+
+void TestHostNameResolver::podsAndAddressesLeadToNodes()
+{
+    QFETCH(QStringList, candidates);
+    QFETCH(int, node);
+    HostNameResolver resolver({QStringLiteral("gpu-node01"), QStringLiteral("gpu-node02")}, {});
+    resolver.addNodeAddresses(0, {QStringLiteral("10.1.0.11"), QStringLiteral("ip-10-1-0-11.ec2.internal"), QStringLiteral("10.9.9.9")});
+    resolver.addNodeAddresses(1, {QStringLiteral("10.1.0.12"), QStringLiteral("10.9.9.9")});
+    // As KubernetesPartBuilder fills it: a bare name two namespaces use on two nodes is blank.
+    const QHash<QString, QString> pods{{QStringLiteral("nvidia-dcgm-exporter-x7k2p"), QStringLiteral("gpu-node02")},
+                                       {QStringLiteral("gpu-operator/nvidia-dcgm-exporter-x7k2p"), QStringLiteral("gpu-node02")},
+                                       {QStringLiteral("dcgm-exporter-abcde"), QString()},
+                                       {QStringLiteral("a/dcgm-exporter-abcde"), QStringLiteral("gpu-node01")},
+                                       {QStringLiteral("b/dcgm-exporter-abcde"), QStringLiteral("gpu-node02")}};
+    resolver.setPodNodes(&pods);
+    QCOMPARE(resolver.resolve(candidates), node);
 }
 
 QTEST_GUILESS_MAIN(TestHostNameResolver)

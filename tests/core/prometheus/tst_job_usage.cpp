@@ -62,6 +62,7 @@ private Q_SLOTS:
     void kubernetesPodsMapToTheirJob();
     void pendingJobsAreLeftAlone();
     void summariseIdleTail();
+    void jobStartedAfterTheHistoryUsesCurrentReadings();
 };
 
 void TestJobUsage::verdict_data()
@@ -119,6 +120,50 @@ void TestJobUsage::slicesFromTheJobsStart()
     QCOMPARE(*j.gpuUtilMean, (100.0 + 80.0 * 11 / 31) / 2);
     QCOMPARE(*j.gpuMemUsedMeanMiB, 3000.0);
     QCOMPARE(j.efficiencyVerdict, QStringLiteral("2 GPUs held, 1 idle for 19 min"));
+    QCOMPARE(j.gpuUtilBasis, QStringLiteral("window"));
+}
+
+void TestJobUsage::jobStartedAfterTheHistoryUsesCurrentReadings()
+{
+    // The history ends at kNow; job 30 started 30 s later (no point of its own yet), job 31 has
+    // a window, job 32 has GPUs without readings. Node GPUs as the join leaves them.
+    const QVector<GpuUsageSeries> series = {
+        history(QStringLiteral("gpu-node01"), 0, 10, [](int) { return 90.f; }),
+        history(QStringLiteral("gpu-node01"), 1, 10, [](int) { return 40.f; }),
+    };
+    QVector<Job> jobs = {running(QStringLiteral("30"), 0, QStringLiteral("gpu-node01"), {0, 1}),
+                         running(QStringLiteral("31"), 5, QStringLiteral("gpu-node01"), {2}),
+                         running(QStringLiteral("32"), 0, QStringLiteral("gpu-node01"), {3})};
+    jobs[0].startTime = kNow + 30;
+    QVector<GpuUsageSeries> withThird = series;
+    withThird << history(QStringLiteral("gpu-node01"), 2, 10, [](int) { return 70.f; });
+    JobUsage::apply(jobs, input(withThird, {QStringLiteral("gpu-node01")}), HealthThresholds{});
+    QVERIFY(!jobs[0].gpuUtilMean);
+    QCOMPARE(jobs[1].gpuUtilBasis, QStringLiteral("window"));
+
+    Node node;
+    node.name = QStringLiteral("gpu-node01");
+    for (int i = 0; i < 4; ++i) {
+        Gpu g;
+        g.index = i;
+        g.jobId = i < 2 ? QStringLiteral("30") : i == 2 ? QStringLiteral("31") : QStringLiteral("32");
+        if (i < 3) {
+            g.metrics.utilPercent = 97.0 - i;
+            g.metrics.memUsedMiB = 1000.0 * (i + 1);
+        }
+        node.gpus << g;
+    }
+    JobUsage::applyCurrent(jobs, {node}, HealthThresholds{});
+    QCOMPARE(jobs[0].gpuUtilBasis, QStringLiteral("current"));
+    QCOMPARE(jobs[0].gpuUtilMean, std::optional<double>(96.5));
+    QCOMPARE(jobs[0].gpuUtilMin, std::optional<double>(96));
+    QCOMPARE(jobs[0].gpuMemUsedMeanMiB, std::optional<double>(1500));
+    QCOMPARE(jobs[0].efficiencyVerdict,
+             QStringLiteral("all 2 GPUs busy (mean 97%) (latest readings: no usage history since the job started yet)"));
+    QCOMPARE(jobs[1].gpuUtilBasis, QStringLiteral("window")); // a window value stays
+    QCOMPARE(jobs[1].gpuUtilMean, std::optional<double>(70));
+    QVERIFY(!jobs[2].gpuUtilMean); // no readings: no value, never 0
+    QCOMPARE(jobs[2].gpuUtilBasis, QString());
 }
 
 void TestJobUsage::exporterJobLabelWins()

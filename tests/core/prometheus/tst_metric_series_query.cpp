@@ -8,6 +8,8 @@
 #include <QFile>
 #include <QTest>
 
+#include <cmath>
+
 using namespace strata;
 
 class TestMetricSeriesQuery : public QObject
@@ -24,6 +26,7 @@ private Q_SLOTS:
     void promqlWithProfileLabelAndRelabel();
     void fromCapturedMatrix();
     void errors();
+    void blankCodesAreGaps();
 };
 
 void TestMetricSeriesQuery::resolveMetric_data()
@@ -101,6 +104,7 @@ void TestMetricSeriesQuery::promqlForNodeAndGpu()
     QCOMPARE(q, QStringLiteral("max by (gpu, UUID) (DCGM_FI_DEV_GPU_TEMP{Hostname=~\"%1\", gpu=\"3\"} or "
                                "DCGM_FI_DEV_GPU_TEMP{hostname=~\"%1\", gpu=\"3\"} or "
                                "DCGM_FI_DEV_GPU_TEMP{node=~\"%1\", gpu=\"3\"} or "
+                               "DCGM_FI_DEV_GPU_TEMP{kubernetes_node=~\"%1\", gpu=\"3\"} or "
                                "DCGM_FI_DEV_GPU_TEMP{instance=~\"%1(:[0-9]+)?\", gpu=\"3\"})")
                     .arg(host));
 }
@@ -162,6 +166,35 @@ void TestMetricSeriesQuery::errors()
     failed.error = QStringLiteral("Prometheus at http://x not reachable: Connection refused");
     QCOMPARE(MetricSeriesQuery::fromResponse(failed, r).error,
              QStringLiteral("metrics unavailable: Prometheus at http://x not reachable: Connection refused"));
+}
+
+void TestMetricSeriesQuery::blankCodesAreGaps()
+{
+    const auto answer = [](const QList<double> &values) {
+        PrometheusResponse r;
+        r.ok = true;
+        PrometheusSeries s;
+        s.labels = {{QStringLiteral("gpu"), QStringLiteral("0")}};
+        for (int i = 0; i < values.size(); ++i)
+            s.samples.append({1800000000.0 + 60 * i, values[i]});
+        r.series << s;
+        return r;
+    };
+    MetricSeriesQuery::Request r;
+    r.node = QStringLiteral("gpu-node01");
+    r.metric = QStringLiteral("memory-temp");
+    const QList<double> blanks{61, 2147483647.0, 9223372036854775808.0, 140737488355330.0, 4294967295.0};
+    MetricSeriesResult known = MetricSeriesQuery::fromResponse(answer(blanks), r);
+    QCOMPARE(known.series.size(), 1);
+    QCOMPARE(known.series[0].samples[0].value, 61.0);
+    for (int i = 1; i < blanks.size(); ++i)
+        QVERIFY2(std::isnan(known.series[0].samples[i].value), qPrintable(QString::number(i)));
+    // A field Strata does not know may be a big counter: only the blank bands are gaps.
+    r.metric = QStringLiteral("DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL");
+    MetricSeriesResult raw = MetricSeriesQuery::fromResponse(answer({3.5e15, 9223372036854775794.0, 2147483634.0}), r);
+    QCOMPARE(raw.series[0].samples[0].value, 3.5e15);
+    QVERIFY(std::isnan(raw.series[0].samples[1].value));
+    QVERIFY(std::isnan(raw.series[0].samples[2].value));
 }
 
 QTEST_GUILESS_MAIN(TestMetricSeriesQuery)

@@ -21,21 +21,25 @@ private Q_SLOTS:
 void TestMetricsQueryPlan::defaultQueries()
 {
     const MetricsQueryPlan plan(MetricsQueryPlan::Options{});
-    const QString by = QStringLiteral("Hostname, hostname, node, instance, gpu, UUID, modelName, hpc_job, pod, namespace");
+    const QString by = QStringLiteral("Hostname, hostname, node, kubernetes_node, instance, gpu, UUID, modelName, GPU_I_ID, "
+                                      "GPU_I_PROFILE, hpc_job, pod, namespace, exported_pod, exported_namespace");
     QCOMPARE(plan.gauges(),
              QStringLiteral("max by (__name__, %1) ({__name__=~\"DCGM_FI_DEV_GPU_UTIL|DCGM_FI_PROF_PIPE_TENSOR_ACTIVE|"
                             "DCGM_FI_DEV_MEM_COPY_UTIL|DCGM_FI_DEV_FB_USED|DCGM_FI_DEV_FB_FREE|DCGM_FI_DEV_GPU_TEMP|"
                             "DCGM_FI_DEV_MEMORY_TEMP|DCGM_FI_DEV_POWER_USAGE|DCGM_FI_DEV_SM_CLOCK|DCGM_FI_DEV_MEM_CLOCK|"
                             "DCGM_FI_DEV_XID_ERRORS|DCGM_FI_DEV_PCIE_REPLAY_COUNTER|DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS|"
-                            "DCGM_FI_DEV_CORRECTABLE_REMAPPED_ROWS|DCGM_FI_DEV_ROW_REMAP_FAILURE\"})")
+                            "DCGM_FI_DEV_CORRECTABLE_REMAPPED_ROWS|DCGM_FI_DEV_ROW_REMAP_FAILURE|"
+                            "DCGM_FI_PROF_GR_ENGINE_ACTIVE\"})")
                  .arg(by));
     QCOMPARE(plan.pcieReplayIncrease(10),
              QStringLiteral("max by (%1) (increase({__name__=\"DCGM_FI_DEV_PCIE_REPLAY_COUNTER\"}[10m]))").arg(by));
     QCOMPARE(plan.exporterTargets(), QStringLiteral("up{job=~\".*dcgm.*\"}"));
-    QCOMPARE(plan.usage(), QStringLiteral("max by (__name__, Hostname, hostname, node, instance, gpu, hpc_job, pod, namespace) "
-                                          "({__name__=~\"DCGM_FI_DEV_GPU_UTIL|DCGM_FI_DEV_FB_USED\"})"));
+    QCOMPARE(plan.usage(), QStringLiteral("max by (__name__, Hostname, hostname, node, kubernetes_node, instance, gpu, GPU_I_ID, "
+                                          "hpc_job, pod, namespace, exported_pod, exported_namespace) "
+                                          "({__name__=~\"DCGM_FI_DEV_GPU_UTIL|DCGM_FI_DEV_FB_USED\"} or "
+                                          "{__name__=\"DCGM_FI_PROF_GR_ENGINE_ACTIVE\", GPU_I_ID!=\"\"})"));
     QCOMPARE(plan.keptLabels().first(), QStringLiteral("__name__"));
-    QCOMPARE(plan.keptLabels().size(), 11);
+    QCOMPARE(plan.keptLabels().size(), 16);
 }
 
 void TestMetricsQueryPlan::profileHostLabelAndExtraMatchers()
@@ -46,8 +50,9 @@ void TestMetricsQueryPlan::profileHostLabelAndExtraMatchers()
     options.exporterJobRegex = QStringLiteral("gpu-metrics");
     const MetricsQueryPlan plan(options);
     QVERIFY(plan.gauges().startsWith(QStringLiteral("max by (__name__, kubernetes_node, node, instance, gpu,")));
+    QCOMPARE(plan.keptLabels().count(QStringLiteral("kubernetes_node")), 1);
     QVERIFY(!plan.gauges().contains(QStringLiteral("Hostname")));
-    QVERIFY(plan.gauges().endsWith(QStringLiteral("DCGM_FI_DEV_ROW_REMAP_FAILURE\", cluster=\"a\"})")));
+    QVERIFY(plan.gauges().endsWith(QStringLiteral("DCGM_FI_PROF_GR_ENGINE_ACTIVE\", cluster=\"a\"})")));
     QCOMPARE(plan.exporterTargets(), QStringLiteral("up{job=~\"gpu-metrics\", cluster=\"a\"}"));
     QVERIFY(plan.keptLabels().contains(QStringLiteral("kubernetes_node")));
 }

@@ -70,6 +70,7 @@ private Q_SLOTS:
     void refreshAndJoin();
     void refreshesDoNotOverlap();
     void usageIsCachedBetweenRefreshes();
+    void firstRefreshWithoutJobsThenUsage();
     void prometheusUnreachable();
     void metricSeriesForOneNode_data();
     void metricSeriesForOneNode();
@@ -227,6 +228,47 @@ void TestMetricsSource::refreshesDoNotOverlap()
     QVERIFY(!a.usageKnown);         // no running jobs asked for: no usage query
     QCOMPARE(a.queries.size(), 3);
     QTRY_VERIFY(!source.isRefreshing());
+}
+
+void TestMetricsSource::firstRefreshWithoutJobsThenUsage()
+{
+    // A session's first refresh (a one-shot `strata snapshot`'s only one) starts before the
+    // scheduler has listed any job: no usage query with it, so jobs get their GPUs' latest
+    // readings ("current"); the follow-up usage query gives the window since they started.
+    MetricsSource source(profile());
+    MetricsPart part = wait(source.refresh());
+    QVERIFY(part.ok());
+    QVERIFY(!part.usageKnown);
+    ClusterSnapshot current = snapshot();
+    MetricsJoin::apply(current, part, profile());
+    QCOMPARE(current.jobs[0].gpuUtilBasis, QStringLiteral("current"));
+    QCOMPARE(current.jobs[0].gpuUtilMean, std::optional<double>(49.5)); // 97 and 2 now
+    QCOMPARE(current.jobs[1].gpuUtilMean, std::optional<double>(97));
+    QVERIFY2(current.jobs[1].efficiencyVerdict.startsWith(QStringLiteral("1 GPU busy (mean 97%) (latest readings")),
+             qPrintable(current.jobs[1].efficiencyVerdict));
+
+    ClusterSnapshot windowed = snapshot();
+    const MetricsPart usage = wait(source.refreshUsage(MetricsSource::Request::forJobs(windowed.jobs)));
+    QVERIFY(usage.usageKnown);
+    QCOMPARE(usage.usage.size(), 4);
+    QCOMPARE(usage.queries.size(), 1);
+    part.takeUsage(usage);
+    QCOMPARE(part.queries.size(), 4);
+    MetricsJoin::apply(windowed, part, profile());
+    QCOMPARE(windowed.jobs[0].gpuUtilBasis, QStringLiteral("window"));
+    QCOMPARE(windowed.jobs[0].gpuUtilMean, std::optional<double>(49.5));
+    QCOMPARE(windowed.jobs[1].gpuUtilBasis, QStringLiteral("window"));
+    QCOMPARE(windowed.jobs[1].efficiencyVerdict, QStringLiteral("1 GPU busy (mean 97%)"));
+
+    // The cache is filled: the next refresh with jobs reuses it instead of asking again.
+    const MetricsPart next = wait(source.refresh(MetricsSource::Request::forJobs(windowed.jobs)));
+    QVERIFY(next.usageKnown);
+    QCOMPARE(next.queries.size(), 3);
+
+    // Nothing running: nothing asked.
+    const MetricsPart none = wait(source.refreshUsage(MetricsSource::Request{}));
+    QVERIFY(!none.usageKnown);
+    QVERIFY(none.queries.isEmpty());
 }
 
 void TestMetricsSource::usageIsCachedBetweenRefreshes()
