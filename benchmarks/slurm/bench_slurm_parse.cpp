@@ -1,10 +1,10 @@
 // bench_slurm_parse: the Slurm parsers and the merge SlurmSource does, at cluster scale.
 //
-// Generates in memory what a 2,000-node, 50,000-job cluster answers (sinfo --json, squeue in
-// the record-marker format, `scontrol show job -d -o` for the running jobs), each shaped on a
-// real record captured from the lab (tests/data/slurm), then times every parser and the full
-// refresh-side work (parse + applyPlacements + ClusterSnapshot::finalize). Prints wall time,
-// peak RSS and input bytes.
+// Generates in memory what a 2,000-node, 50,000-job cluster answers (sinfo --json of 22.05 and
+// scontrol --json show nodes of 24.11, squeue -O in the record-marker format, `scontrol show
+// job -d -o` for the running jobs), each shaped on a real record captured from the lab
+// (tests/data/slurm), then times every parser and the full refresh-side work (parse +
+// applyPlacements + ClusterSnapshot::finalize). Prints wall time, peak RSS and input bytes.
 //
 //   bench_slurm_parse [--nodes N] [--jobs N] [--running N] [--repeat N]
 #include "model/cluster_snapshot.h"
@@ -63,6 +63,7 @@ struct RunningJob
 struct Inputs
 {
     QByteArray sinfo;
+    QByteArray scontrolNodes; // 24.11
     QByteArray squeue;
     QByteArray scontrol;
     QByteArray marker = "<<strata:5eed0123456789ab>>";
@@ -112,36 +113,77 @@ QByteArray makeSinfo(int nodes, const QVector<RunningJob> &running)
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 
+// `scontrol --json show nodes` of Slurm 24.11 (data_parser v0.0.42): the real capture's first
+// node object (tests/data/slurm/24.11/scontrol_show_nodes.json) repeated with the same GPU use.
+QByteArray makeScontrolNodes(int nodes, const QVector<RunningJob> &running)
+{
+    QJsonObject root = QJsonDocument::fromJson(captured("24.11/scontrol_show_nodes.json")).object();
+    const QJsonObject templ = root.value(QLatin1String("nodes")).toArray().first().toObject();
+    QVector<int> used(nodes, 0);
+    for (const RunningJob &j : running)
+        used[j.node] += j.gpus;
+    QJsonArray out;
+    for (int i = 0; i < nodes; ++i) {
+        QJsonObject n = templ;
+        const bool b200 = i % 4 >= 2;
+        const QString type = b200 ? QStringLiteral("b200") : QStringLiteral("h100");
+        const QString feature = b200 ? QStringLiteral("p6-b200.48xlarge") : QStringLiteral("p5.48xlarge");
+        n.insert(QLatin1String("name"), nodeName(i));
+        n.insert(QLatin1String("hostname"), nodeName(i));
+        n.insert(QLatin1String("features"), QJsonArray{feature});
+        n.insert(QLatin1String("active_features"), QJsonArray{feature});
+        n.insert(QLatin1String("gres"), QStringLiteral("gpu:%1:8").arg(type));
+        n.insert(QLatin1String("gres_used"), used[i] == 0 ? QStringLiteral("gpu:%1:0(IDX:N/A)").arg(type)
+                                                          : QStringLiteral("gpu:%1:%2(IDX:0-%3)").arg(type).arg(used[i]).arg(used[i] - 1));
+        QJsonArray state{used[i] == 0 ? QStringLiteral("IDLE") : used[i] == 8 ? QStringLiteral("ALLOCATED") : QStringLiteral("MIXED")};
+        if (i % 97 == 0) {
+            state.append(QStringLiteral("DRAIN"));
+            n.insert(QLatin1String("reason"), QStringLiteral("Action:Reboot xid=79 GPU 3 fell off the bus"));
+            n.insert(QLatin1String("reason_set_by_user"), QStringLiteral("root"));
+        }
+        n.insert(QLatin1String("state"), state);
+        n.insert(QLatin1String("partitions"), b200 ? QJsonArray{QStringLiteral("train"), QStringLiteral("inference")} : QJsonArray{QStringLiteral("train")});
+        out.append(n);
+    }
+    root.insert(QLatin1String("nodes"), out);
+    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+}
+
 QByteArray jobName(QRandomGenerator &rng, int id)
 {
     static const char *const kinds[] = {"llama-70b pretrain", "sweep \"lr\" 'warmup'", "eval|pipe name", "data-prep", "ünïcødé 训练 run"};
     return QByteArray(kinds[rng.bounded(5)]) + ' ' + QByteArray::number(id);
 }
 
-// squeue -h -a -r --states=all -o MARKER%i\x1f%A\x1f...\x1f%j, like main_squeue_marker.txt.
+// squeue -h -a -r --states=all -O 'JobArrayID:\x1f,...,Name:MARKER', like main_squeue_marker.txt:
+// 19 fields then the name, each record ending with MARKER + newline.
 QByteArray makeSqueue(const Inputs &in, const QVector<RunningJob> &running, int jobs, QHash<int, QByteArray> *names)
 {
     QRandomGenerator rng(7);
     QByteArray out;
-    out.reserve(qsizetype(jobs) * 150);
+    out.reserve(qsizetype(jobs) * 170);
     const char sep = '\x1f';
     for (const RunningJob &j : running) {
         const QByteArray name = jobName(rng, j.id);
         names->insert(j.id, name);
         const QByteArray id = QByteArray::number(j.id);
-        out += in.marker + id + sep + id + sep + id + sep + "N/A" + sep + "root" + sep + "RUNNING" + sep + "None" + sep + "train" + sep
+        out += id + sep + id + sep + "N/A" + sep + "root" + sep + "RUNNING" + sep + "None" + sep + "train" + sep
             + nodeName(j.node).toLatin1() + sep + "1:02:03" + sep + "7-00:00:00" + sep + "2026-12-02T13:55:20" + sep
-            + "2026-12-02T13:55:20" + sep + "gres:gpu:" + QByteArray::number(j.gpus) + sep + "1" + sep + name + '\n';
+            + "2026-12-02T13:55:20" + sep + "gres/gpu:" + QByteArray::number(j.gpus) + sep + "N/A" + sep + "N/A" + sep
+            + "N/A" + sep + "1" + sep + "1" + sep + "*" + sep + name + in.marker + '\n';
     }
     for (int k = int(running.size()); k < jobs; ++k) {
         const int id = 100000 + k;
         const QByteArray name = jobName(rng, id);
         const QByteArray ids = QByteArray::number(id);
         const bool array = k % 10 == 0;
-        out += in.marker + (array ? QByteArray::number(id / 10) + '_' + QByteArray::number(k % 100) : ids) + sep + ids + sep
+        // A third of the pending jobs ask with --gpus-per-task (tres-per-task, %b N/A).
+        const bool perTask = k % 3 == 1;
+        out += (array ? QByteArray::number(id / 10) + '_' + QByteArray::number(k % 100) : ids) + sep
             + (array ? QByteArray::number(id / 10) : ids) + sep + (array ? QByteArray::number(k % 100) : QByteArray("N/A")) + sep
             + "alice" + sep + "PENDING" + sep + (k % 3 ? "Resources" : "Priority") + sep + "train" + sep + sep + "0:00" + sep
-            + "UNLIMITED" + sep + "2026-12-02T13:55:20" + sep + "N/A" + sep + "gres:gpu:8" + sep + "1" + sep + name + '\n';
+            + "UNLIMITED" + sep + "2026-12-02T13:55:20" + sep + "N/A" + sep + (perTask ? "N/A" : "gres/gpu:8") + sep + "N/A" + sep
+            + (perTask ? "gres/gpu=1" : "N/A") + sep + "N/A" + sep + "1" + sep + "8" + sep + "*" + sep + name + in.marker + '\n';
     }
     return out;
 }
@@ -197,6 +239,7 @@ void runScenario(int nodes, int jobs, int runningCount, int repeat)
     const QVector<RunningJob> running = placeRunning(nodes, runningCount);
     QHash<int, QByteArray> names;
     in.sinfo = makeSinfo(nodes, running);
+    in.scontrolNodes = makeScontrolNodes(nodes, running);
     in.squeue = makeSqueue(in, running, jobs, &names);
     in.scontrol = makeScontrol(running, names);
     std::printf("\n%d nodes, %d jobs, %d running (%d GPUs each); generated, peak RSS %.1f MB\n", nodes, jobs,
@@ -205,11 +248,21 @@ void runScenario(int nodes, int jobs, int runningCount, int repeat)
 
     SinfoParseResult sinfo;
     double ms = timeMs(repeat, [&] { sinfo = SinfoJsonParser::parse(in.sinfo, catalog); });
-    report("sinfo --json", ms, in.sinfo.size(), QStringLiteral("%1 nodes %2").arg(sinfo.nodes.size()).arg(sinfo.error));
+    report("sinfo --json (22.05)", ms, in.sinfo.size(), QStringLiteral("%1 nodes %2").arg(sinfo.nodes.size()).arg(sinfo.error));
+    SinfoParseResult scontrolNodes;
+    ms = timeMs(repeat, [&] { scontrolNodes = SinfoJsonParser::parse(in.scontrolNodes, catalog); });
+    int gpusUsed = 0;
+    for (const Node &n : std::as_const(scontrolNodes.nodes))
+        gpusUsed += n.gpusAllocated;
+    report("scontrol --json show nodes (24.11)", ms, in.scontrolNodes.size(),
+           QStringLiteral("%1 nodes, %2 GPUs in use %3").arg(scontrolNodes.nodes.size()).arg(gpusUsed).arg(scontrolNodes.error));
     SqueueParseResult squeue;
     ms = timeMs(repeat, [&] { squeue = SqueueParser::parse(in.squeue, in.marker); });
-    report("squeue (marker format)", ms, in.squeue.size(),
-           QStringLiteral("%1 jobs, %2 malformed").arg(squeue.jobs.size()).arg(squeue.malformedRecords));
+    qint64 gpusRequested = 0;
+    for (const Job &j : std::as_const(squeue.jobs))
+        gpusRequested += j.gpusRequested;
+    report("squeue -O (marker format)", ms, in.squeue.size(),
+           QStringLiteral("%1 jobs, %2 malformed, %3 GPUs requested").arg(squeue.jobs.size()).arg(squeue.malformedRecords).arg(gpusRequested));
     QHash<QString, QString> known;
     for (const Job &j : std::as_const(squeue.jobs))
         if (j.isRunning())

@@ -135,7 +135,7 @@ bool SlurmSource::learnVersion(OrchestratorPart &part)
         part.error = error;
         return false;
     }
-    qCInfo(lcSlurm) << "Slurm" << version.toString() << "; nodes from" << version.nodeCommand().join(QLatin1Char(' '));
+    qCDebug(lcSlurm).noquote() << "Slurm" << version.toString() << "- nodes from" << version.nodeCommand().join(QLatin1Char(' '));
     m_version = version;
     return true;
 }
@@ -183,7 +183,7 @@ OrchestratorPart SlurmSource::refreshOnce()
     const QByteArray marker = newRecordMarker();
     const CommandResult squeue = m_shell->run({QStringLiteral("squeue"), QStringLiteral("-h"), QStringLiteral("-a"),
                                                QStringLiteral("-r"), QStringLiteral("--states=all"),
-                                               QStringLiteral("-o"), SqueueParser::formatArgument(marker)}).result();
+                                               QStringLiteral("-O"), SqueueParser::formatArgument(marker)}).result();
     if (!squeue.ok()) {
         fail(part, QStringLiteral("squeue"), squeue);
         return part;

@@ -6,28 +6,73 @@
 
 #include <QByteArrayView>
 
+#include <algorithm>
+#include <iterator>
+
 namespace strata::SqueueParser {
 
 namespace {
 
 constexpr char kFieldSeparator = '\x1f';
-// %i id, %A job id, %F array job id, %K array task id, %u user, %T state, %r reason,
-// %P partition, %N nodes, %M time used, %l time limit, %V submit, %S start, %b tres per node,
-// %D node count, %j name (last: may contain anything).
-constexpr const char *kFields = "%i\x1f%A\x1f%F\x1f%K\x1f%u\x1f%T\x1f%r\x1f%P\x1f%N\x1f%M\x1f%l\x1f%V\x1f%S\x1f%b\x1f%D\x1f%j";
-constexpr int kFieldCount = 16;
+// squeue -O fields (names valid in 22.05 .. 25.11; ":" then no width = no padding, no cutting,
+// and the rest is a suffix printed after the value): every field but the last is followed by
+// \x1f, the last (the name: the only field users control, so any bytes) by the record marker.
+constexpr const char *kFieldNames[] = {
+    "JobArrayID",      // %i: "1234", "1234_7" for an array task
+    "ArrayJobID",      // %F
+    "ArrayTaskID",     // %K, "N/A" outside arrays
+    "UserName",        // %u
+    "State",           // %T
+    "Reason",          // %r
+    "Partition",       // %P
+    "NodeList",        // %N
+    "TimeUsed",        // %M
+    "TimeLimit",       // %l
+    "SubmitTime",      // %V
+    "StartTime",       // %S
+    "tres-per-node",   // %b: --gres, --gpus-per-node ("gres:gpu:2" 22.05, "gres/gpu:2" 24.11)
+    "tres-per-job",    // --gpus
+    "tres-per-task",   // --gpus-per-task ("gres/gpu=2" in 24.11)
+    "tres-per-socket", // --gpus-per-socket (needs --sockets-per-node)
+    "NumNodes",        // %D
+    "NumTasks",
+    "Sockets",         // %H: sockets per node, "*" when not asked for
+    "Name",            // %j, last
+};
+constexpr int kFieldCount = int(std::size(kFieldNames));
+enum Field { ArrayId, ArrayJob, ArrayTask, User, State, Reason, PartitionField, NodeList, TimeUsed, TimeLimit,
+             Submit, Start, TresPerNode, TresPerJob, TresPerTask, TresPerSocket, NumNodes, NumTasks, Sockets, Name };
+static_assert(Name == kFieldCount - 1, "the name must stay the last field");
 
 QString text(QByteArrayView v)
 {
     return QString::fromUtf8(v.data(), v.size());
 }
 
-int gpusPerNodeFromTres(const QString &tres)
+int gpusFromTres(QByteArrayView tres)
 {
-    // "gres:gpu:h100:2", "gres/gpu:2", "gpu:2", "N/A"
-    if (tres.isEmpty() || tres == QLatin1String("N/A"))
+    // "gres:gpu:h100:2", "gres/gpu:2", "gres/gpu=1", "N/A"
+    if (tres.isEmpty() || tres == "N/A")
         return 0;
-    return Gres::gpuTotal(Gres::parseList(tres)).count;
+    return Gres::gpuTotal(Gres::parseList(text(tres))).count;
+}
+
+int positive(QByteArrayView v)
+{
+    bool ok = false;
+    const int n = text(v).toInt(&ok);
+    return ok && n > 0 ? n : 1;
+}
+
+// A job id as %i prints it: "1234", "1234_7", "1234_[2-5%2]", "1234+1" (heterogeneous).
+bool isJobId(QByteArrayView id)
+{
+    if (id.isEmpty() || id.front() < '0' || id.front() > '9')
+        return false;
+    for (char c : id)
+        if (!((c >= '0' && c <= '9') || c == '_' || c == '+' || c == '[' || c == ']' || c == '-' || c == ',' || c == '%'))
+            return false;
+    return true;
 }
 
 bool parseRecord(QByteArrayView record, Job *job, QString *error, SlurmTime::LocalHourCache *hours)
@@ -45,42 +90,41 @@ bool parseRecord(QByteArrayView record, Job *job, QString *error, SlurmTime::Loc
         fields[n++] = record.sliced(start, sep - start);
         start = sep + 1;
     }
-    QByteArrayView name = record.sliced(start);
-    // squeue ends each record with a newline of its own; without it the output was cut short
-    // (a dropped connection) somewhere in the name, which would otherwise read as a shorter name.
-    if (!name.endsWith('\n')) {
-        *error = QStringLiteral("record is truncated (output ended inside the job name)");
-        return false;
-    }
-    name.chop(1);
-    fields[n] = name;
+    fields[n] = record.sliced(start);
 
-    job->id = text(fields[0]);
-    if (job->id.isEmpty()) {
-        *error = QStringLiteral("record without a job id");
+    if (!isJobId(fields[ArrayId])) {
+        *error = fields[ArrayId].isEmpty()
+            ? QStringLiteral("record without a job id")
+            : QStringLiteral("record does not start with a job id: \"%1\"").arg(text(fields[ArrayId]).left(60));
         return false;
     }
-    const QString arrayJob = text(fields[2]);
-    const QString arrayTask = text(fields[3]);
+    job->id = text(fields[ArrayId]);
+    const QString arrayJob = text(fields[ArrayJob]);
+    const QString arrayTask = text(fields[ArrayTask]);
     if (!arrayJob.isEmpty() && arrayJob != QLatin1String("N/A") && arrayTask != QLatin1String("N/A")) {
         job->arrayJobId = arrayJob;
         job->arrayTaskId = arrayTask;
     }
-    job->user = text(fields[4]);
-    job->state = text(fields[5]).toUpper();
-    const QString reason = text(fields[6]);
+    job->user = text(fields[User]);
+    job->state = text(fields[State]).toUpper();
+    const QString reason = text(fields[Reason]);
     job->reason = reason == QLatin1String("None") ? QString() : reason;
-    job->partition = text(fields[7]);
-    job->nodes = Hostlist::expandOrKeep(text(fields[8]));
-    job->timeUsedSeconds = SlurmTime::parseDuration(text(fields[9]));
-    job->timeLimitSeconds = SlurmTime::parseDuration(text(fields[10]));
-    job->submitTime = SlurmTime::parseTimestamp(text(fields[11]), hours);
-    job->startTime = SlurmTime::parseTimestamp(text(fields[12]), hours);
-    const int perNode = gpusPerNodeFromTres(text(fields[13]));
-    bool okCount = false;
-    const int nodeCount = text(fields[14]).toInt(&okCount);
-    job->gpusRequested = perNode * (okCount ? qMax(1, nodeCount) : 1);
-    job->name = text(fields[15]);
+    job->partition = text(fields[PartitionField]);
+    job->nodes = Hostlist::expandOrKeep(text(fields[NodeList]));
+    job->timeUsedSeconds = SlurmTime::parseDuration(text(fields[TimeUsed]));
+    job->timeLimitSeconds = SlurmTime::parseDuration(text(fields[TimeLimit]));
+    job->submitTime = SlurmTime::parseTimestamp(text(fields[Submit]), hours);
+    job->startTime = SlurmTime::parseTimestamp(text(fields[Start]), hours);
+    // GPUs asked per node (--gres, --gpus-per-node), per job (--gpus), per task
+    // (--gpus-per-task) or per socket (--gpus-per-socket with --sockets-per-node); a job may
+    // give several (--gpus=4 --gpus-per-node=2): the largest total is what it needs.
+    const int nodes = positive(fields[NumNodes]);
+    const int tasks = positive(fields[NumTasks]);
+    const int sockets = positive(fields[Sockets]); // "*" (not asked for) counts as one
+    job->gpusRequested = std::max({gpusFromTres(fields[TresPerNode]) * nodes, gpusFromTres(fields[TresPerJob]),
+                                   gpusFromTres(fields[TresPerTask]) * tasks,
+                                   gpusFromTres(fields[TresPerSocket]) * sockets * nodes});
+    job->name = text(fields[Name]);
     return true;
 }
 
@@ -88,46 +132,56 @@ bool parseRecord(QByteArrayView record, Job *job, QString *error, SlurmTime::Loc
 
 QString formatArgument(const QByteArray &recordMarker)
 {
-    return QString::fromLatin1(recordMarker) + QString::fromLatin1(kFields);
+    QString format;
+    for (int i = 0; i < kFieldCount; ++i) {
+        format += QLatin1String(kFieldNames[i]) + QLatin1Char(':');
+        format += i + 1 < kFieldCount ? QString(QLatin1Char(kFieldSeparator)) : QString::fromLatin1(recordMarker);
+        if (i + 1 < kFieldCount)
+            format += QLatin1Char(',');
+    }
+    return format;
 }
 
 SqueueParseResult parse(const QByteArray &output, const QByteArray &recordMarker)
 {
     SqueueParseResult result;
-    if (recordMarker.size() < 8) {
-        result.error = QStringLiteral("internal: record marker too short");
+    // squeue splits -O at commas and reads a width after the colon: the marker must hold
+    // neither, nor start with a digit or '.', and be long enough not to be guessed.
+    if (recordMarker.size() < 8 || recordMarker.contains(',') || recordMarker.contains('\n')
+        || (recordMarker.front() >= '0' && recordMarker.front() <= '9') || recordMarker.front() == '.') {
+        result.error = QStringLiteral("internal: unusable record marker");
         return result;
     }
     const QByteArrayView all(output);
     if (all.isEmpty())
         return result;
-    if (!all.startsWith(recordMarker)) {
-        result.malformedRecords = 1;
-        result.error = QStringLiteral("squeue output does not start with a job record: \"%1\"")
-                           .arg(QString::fromUtf8(output.left(120)));
-        return result;
-    }
-    const QByteArray separator = QByteArray("\n") + recordMarker;
+    // Every record ends with MARKER + the newline squeue prints; no job name can hold the
+    // marker (random per refresh), so these are the only record ends.
+    const QByteArray end = recordMarker + '\n';
     result.jobs.reserve(int(output.count('\n')));
-    qsizetype pos = recordMarker.size();
+    qsizetype pos = 0;
     int recordNumber = 0;
     SlurmTime::LocalHourCache hours;
-    while (pos <= all.size()) {
-        qsizetype next = all.indexOf(separator, pos);
-        const qsizetype end = next < 0 ? all.size() : next + 1; // keep the record's own '\n'
+    while (pos < all.size()) {
+        const qsizetype next = all.indexOf(end, pos);
         ++recordNumber;
+        if (next < 0) {
+            // Output cut short (a dropped connection) somewhere in a record.
+            ++result.malformedRecords;
+            if (result.error.isEmpty())
+                result.error = QStringLiteral("squeue record %1 is truncated (output ended before its end marker)").arg(recordNumber);
+            break;
+        }
         Job job;
         QString error;
-        if (parseRecord(all.sliced(pos, end - pos), &job, &error, &hours)) {
+        if (parseRecord(all.sliced(pos, next - pos), &job, &error, &hours)) {
             result.jobs.append(std::move(job));
         } else {
             ++result.malformedRecords;
             if (result.error.isEmpty())
                 result.error = QStringLiteral("squeue record %1: %2").arg(recordNumber).arg(error);
         }
-        if (next < 0)
-            break;
-        pos = next + separator.size();
+        pos = next + end.size();
     }
     return result;
 }

@@ -8,12 +8,16 @@
 
 namespace strata {
 
-// The job list from squeue, in a delimited format Strata asks for explicitly:
-//   squeue -h -a -r --states=all -o MARKER%i\x1f%A\x1f...\x1f%j
-// Each record starts with a per-refresh random MARKER, fields are separated by \x1f (unit
-// separator), and the job name, the only field users control, comes last, so a name may hold
-// any bytes (delimiters and newlines included) and is still read back exactly: a record ends
-// only where "\n" + MARKER begins the next.
+// The job list from squeue, in a delimited format Strata asks for explicitly (the same on
+// Slurm 22.05 .. 25.11):
+//   squeue -h -a -r --states=all -O 'JobArrayID:\x1f,...,tres-per-job:\x1f,...,Name:MARKER'
+// -O, not -o, because the GPU requests of --gpus, --gpus-per-task and --gpus-per-socket
+// (tres-per-job/-task/-socket) have no -o letter; %b (tres-per-node) is N/A for them. Fields are
+// separated by \x1f (unit separator); the job name, the only field users control, comes last,
+// followed by a per-refresh random MARKER and squeue's newline, so a name may hold any bytes
+// (delimiters and newlines included) and is still read back exactly: a record ends only at
+// MARKER + "\n". gpusRequested is the largest of per-node x nodes, per-job, per-task x tasks and
+// per-socket x sockets x nodes.
 struct SqueueParseResult
 {
     QVector<Job> jobs;

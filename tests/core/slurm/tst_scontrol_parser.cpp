@@ -14,6 +14,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTest>
 
 using namespace strata;
@@ -194,7 +195,9 @@ void TestScontrolParser::mainPlacements()
     QVERIFY(r.jobs.contains(id));
     QCOMPARE(r.jobs.value(id).gpus, gpus);
     QCOMPARE(r.jobs.value(id).jobId, id);
-    QVERIFY(r.jobs.value(id).workDir.startsWith(QLatin1String("/tmp/strata-lab/capture.")));
+    // capture_marker.sh runs the jobs in LAB_DIR/capture-marker.XXXXXX.
+    static const QRegularExpression workDir(QStringLiteral("^/tmp/strata-lab[^/]*/capture-marker\\.\\w{6}$"));
+    QVERIFY2(workDir.match(r.jobs.value(id).workDir).hasMatch(), qPrintable(r.jobs.value(id).workDir));
 }
 
 void TestScontrolParser::placementsMatchSqueueJson_data()
@@ -245,7 +248,7 @@ void TestScontrolParser::placementsAddUpToNodeGresUsed()
     // together are exactly what sinfo --json reports the node has in use.
     const QHash<QString, QString> names = namesFromSqueue(QStringLiteral("marker/main_squeue_marker.txt"));
     const ScontrolJobsParseResult r = ScontrolParser::parseJobDetails(captured(QStringLiteral("marker/main_scontrol_show_job_d_o.txt")), names);
-    const SinfoParseResult nodes = SinfoJsonParser::parse(captured(QStringLiteral("marker/main_sinfo.json")), GpuCatalog::builtIn());
+    const SinfoParseResult nodes = SinfoJsonParser::parse(captured(QStringLiteral("marker/main_nodes.json")), GpuCatalog::builtIn());
     QVERIFY(nodes.error.isEmpty());
     QMap<QString, QVector<int>> used;
     for (const JobGpuPlacement &p : r.jobs)

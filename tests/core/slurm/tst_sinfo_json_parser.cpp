@@ -53,7 +53,9 @@ private Q_SLOTS:
     void agreesWithScontrol();
     void idleCluster_data();
     void idleCluster();
+    void drainingUnderRunningJob_data();
     void drainingUnderRunningJob();
+    void plannedIsAFlag();
     void groupedSinfoIsRefused_data();
     void groupedSinfoIsRefused();
     void displayState_data();
@@ -94,8 +96,8 @@ void TestSinfoJsonParser::nodes_data()
     QTest::newRow("node04 down") << "sinfo.json" << "gpu-node04" << "down+not_responding" << QStringList{"NOT_RESPONDING"}
                                  << "slurmd stopped: lab capture" << "root" << both
                                  << "p5en.48xlarge" << "H200" << 0 << Indices{} << 0 << true << "0.0.38";
-    // While job 1 still ran (marker/main_sinfo.json): node04 down without the flag yet.
-    QTest::newRow("earlier node04 down") << "marker/main_sinfo.json" << "gpu-node04" << "down" << QStringList{}
+    // While job 1 still ran (marker/main_nodes.json): node04 down without the flag yet.
+    QTest::newRow("earlier node04 down") << "marker/main_nodes.json" << "gpu-node04" << "down" << QStringList{}
                                          << "slurmd stopped: lab capture" << "root" << both
                                          << "p5en.48xlarge" << "H200" << 0 << Indices{} << 0 << true << "0.0.38";
     // The same scenario on 22.05 (sinfo --json) and 24.11 (scontrol --json show nodes, data_parser
@@ -229,19 +231,42 @@ void TestSinfoJsonParser::idleCluster()
     QCOMPARE(names, (QStringList{"gpu-node01", "gpu-node02", "gpu-node03", "gpu-node04"}));
 }
 
+void TestSinfoJsonParser::drainingUnderRunningJob_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::newRow("22.05") << "marker/hostile_nodes.json";
+    QTest::newRow("24.11") << "marker/24.11/hostile_nodes.json";
+}
+
 void TestSinfoJsonParser::drainingUnderRunningJob()
 {
-    // marker/hostile_sinfo.json: gpu-node03 drained while a 2-GPU job runs on it.
-    const SinfoParseResult r = SinfoJsonParser::parse(captured(QStringLiteral("marker/hostile_sinfo.json")), GpuCatalog::builtIn());
-    QVERIFY(r.error.isEmpty());
+    // capture_marker.sh's hostile state: gpu-node03 drained while a 2-GPU job runs on it.
+    QFETCH(QString, file);
+    const SinfoParseResult r = SinfoJsonParser::parse(captured(file), GpuCatalog::builtIn());
+    QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
     const Node *n = findNode(r.nodes, QStringLiteral("gpu-node03"));
     QVERIFY(n);
     QCOMPARE(n->state, QStringLiteral("draining"));
     QCOMPARE(n->stateFlags, QStringList{"DRAIN"});
     QCOMPARE(n->reason, QStringLiteral("burn-in: GPU 5 hot (93 C)"));
+    QCOMPARE(n->reasonUser, QStringLiteral("root"));
     QCOMPARE(n->gpusAllocated, 2);
-    QCOMPARE(n->gpuIndicesAllocated.size(), 2);
+    QCOMPARE(n->gpuIndicesAllocated, (Indices{0, 1}));
     QVERIFY(n->isDrained());
+}
+
+void TestSinfoJsonParser::plannedIsAFlag()
+{
+    // 24.11 marks a node that backfill has planned for a pending job ["MIXED","PLANNED"].
+    const SinfoParseResult r = SinfoJsonParser::parse(captured(QStringLiteral("marker/24.11/hostile_nodes.json")), GpuCatalog::builtIn());
+    QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+    const Node *n = findNode(r.nodes, QStringLiteral("gpu-node02"));
+    QVERIFY(n);
+    QCOMPARE(n->state, QStringLiteral("mixed+planned"));
+    QCOMPARE(n->stateFlags, QStringList{"PLANNED"});
+    QCOMPARE(n->gpusAllocated, 6);
+    QCOMPARE(n->gpuIndicesAllocated, (Indices{0, 1, 2, 3, 4, 5}));
+    QVERIFY(!n->isUnavailable());
 }
 
 void TestSinfoJsonParser::groupedSinfoIsRefused_data()
