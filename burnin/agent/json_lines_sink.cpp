@@ -29,7 +29,7 @@ std::string gemmFigures(const GemmFigures &g, const std::optional<double> &pct)
     b.field("m", g.m).field("n", g.n).field("k", g.k).field("iterations", g.iterations)
         .field("tflops", g.tflops).field("specTflops", g.specTflops).field("pctOfSpec", pct)
         .field("mismatches", g.mismatches).field("sampledRelError", g.sampledRelError)
-        .field("relErrorBound", gemmRelErrorBound).field("sampledElements", g.sampledElements)
+        .field("sampledBoundRatio", g.sampledBoundRatio).field("sampledElements", g.sampledElements)
         .field("sampledOutOfBounds", g.sampledOutOfBounds);
     return b.str();
 }

@@ -93,6 +93,7 @@ TestResult CpuBackend::runGemm(int, const TestParams &params)
     figures.sampledElements = sampled.elements;
     figures.sampledOutOfBounds = sampled.outOfBounds;
     figures.sampledRelError = sampled.worstRelError;
+    figures.sampledBoundRatio = sampled.worstBoundRatio;
 
     ProgressThrottle progress(params, 0.2);
     const double flopsPerProduct = 2.0 * m * n * k;

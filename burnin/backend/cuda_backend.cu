@@ -234,6 +234,7 @@ bool CudaBackend::gemm(int device, const TestParams &params, GemmFigures &figure
     figures.sampledElements = sampled.elements;
     figures.sampledOutOfBounds = sampled.outOfBounds;
     figures.sampledRelError = sampled.worstRelError;
+    figures.sampledBoundRatio = sampled.worstBoundRatio;
     figures.iterations = 1;
 
     // Two timers in flight: the next product is queued before the previous one is read, so

@@ -1,5 +1,7 @@
 #include "gemm_kernel.h"
 
+#include "gemm_check.h"
+
 namespace strata::burn {
 
 namespace {
@@ -156,7 +158,7 @@ __global__ void countMismatchesKernel(const uint4 *__restrict__ first, const uin
          i += std::size_t(gridDim.x) * blockDim.x) {
         const uint4 x = first[i];
         const uint4 y = other[i];
-        local += (x.x != y.x) + (x.y != y.y) + (x.z != y.z) + (x.w != y.w);
+        local += wordMismatch(x.x, y.x) + wordMismatch(x.y, y.y) + wordMismatch(x.z, y.z) + wordMismatch(x.w, y.w);
     }
 #pragma unroll
     for (int offset = 16; offset > 0; offset /= 2)
@@ -170,7 +172,7 @@ __global__ void countMismatchesTailKernel(const unsigned *first, const unsigned 
                                           unsigned long long *mismatches)
 {
     const std::size_t i = begin + blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
-    if (i < count && first[i] != other[i])
+    if (i < count && wordMismatch(first[i], other[i]))
         atomicAdd(mismatches, 1ull);
 }
 

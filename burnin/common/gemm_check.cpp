@@ -43,12 +43,25 @@ std::int64_t countMismatches(const float *first, const float *other, std::size_t
 {
     std::int64_t mismatches = 0;
     for (std::size_t i = 0; i < count; ++i) {
-        std::uint32_t x, y;
-        std::memcpy(&x, first + i, sizeof x);
-        std::memcpy(&y, other + i, sizeof y);
-        mismatches += (x != y) ? 1 : 0;
+        mismatches += wordMismatch(bitsFromFloat(first[i]), bitsFromFloat(other[i]));
     }
     return mismatches;
+}
+
+ElementCheck checkElement(const Bf16Bits *a, const Bf16Bits *b, float got, int i, int j, int k)
+{
+    ElementCheck e;
+    const Bf16Bits *ai = a + static_cast<std::size_t>(i) * k;
+    const Bf16Bits *bj = b + static_cast<std::size_t>(j) * k;
+    for (int p = 0; p < k; ++p) {
+        const double prod = static_cast<double>(floatFromBf16(ai[p])) * static_cast<double>(floatFromBf16(bj[p]));
+        e.reference += prod;
+        e.absSum += std::fabs(prod);
+        e.partialSum += std::fabs(e.reference);
+    }
+    e.bound = accumulationBound(e.partialSum, e.absSum);
+    e.error = std::isfinite(got) ? std::fabs(static_cast<double>(got) - e.reference) : INFINITY;
+    return e;
 }
 
 SampledCheck checkSampledElements(const Bf16Bits *a, const Bf16Bits *b, const float *c, int m,
@@ -59,22 +72,16 @@ SampledCheck checkSampledElements(const Bf16Bits *a, const Bf16Bits *b, const fl
         const std::uint64_t r = splitMix64(seed + static_cast<std::uint64_t>(s));
         const int i = static_cast<int>(r % static_cast<std::uint64_t>(m));
         const int j = static_cast<int>((r >> 32) % static_cast<std::uint64_t>(n));
-        double ref = 0, scale = 0;
-        for (int p = 0; p < k; ++p) {
-            const double prod = static_cast<double>(floatFromBf16(a[static_cast<std::size_t>(i) * k + p]))
-                * static_cast<double>(floatFromBf16(b[static_cast<std::size_t>(j) * k + p]));
-            ref += prod;
-            scale += std::fabs(prod);
-        }
-        const double got = c[static_cast<std::size_t>(i) * n + j];
-        double rel = std::fabs(got - ref) / (scale > 0 ? scale : 1.0);
-        if (!std::isfinite(got))
-            rel = INFINITY;
+        const ElementCheck e = checkElement(a, b, c[static_cast<std::size_t>(i) * n + j], i, j, k);
+        const double rel = e.error / (e.absSum > 0 ? e.absSum : 1.0);
+        const double ratio = e.error / e.bound;
         ++check.elements;
-        if (!(rel <= gemmRelErrorBound))
+        if (!e.withinBound())
             ++check.outOfBounds;
         if (!(rel <= check.worstRelError))
             check.worstRelError = rel;
+        if (!(ratio <= check.worstBoundRatio))
+            check.worstBoundRatio = ratio;
     }
     return check;
 }

@@ -19,9 +19,9 @@ void judgeGemm(const GemmFigures &g, const JudgeLimits &limits, Judgement &j)
         j.reasons.push_back(format("%.0f mismatches in repeated GEMM: silent data corruption",
                                    static_cast<double>(g.mismatches)));
     if (g.sampledOutOfBounds > 0)
-        j.reasons.push_back(format("%.0f sampled elements differ from the host reference "
-                                   "(worst relative error %.3g)",
-                                   static_cast<double>(g.sampledOutOfBounds), g.sampledRelError));
+        j.reasons.push_back(format("%.0f sampled elements differ from the host reference by more "
+                                   "than fp32 accumulation allows (worst %.3g x the bound)",
+                                   static_cast<double>(g.sampledOutOfBounds), g.sampledBoundRatio));
     if (limits.floorTflops && g.tflops < *limits.floorTflops)
         j.reasons.push_back(format("%.1f TFLOPS is below the floor of %.1f", g.tflops,
                                    *limits.floorTflops));

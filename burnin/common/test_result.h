@@ -23,6 +23,7 @@ struct GemmFigures
     double tflops = 0;                   // sustained over the timed iterations
     std::int64_t mismatches = 0;         // words of repeated products differing from the first
     double sampledRelError = 0;          // worst |c - ref| / sum|a*b| over the sampled elements
+    double sampledBoundRatio = 0;        // worst |c - ref| / its fp32 accumulation bound (> 1 fails)
     std::int64_t sampledElements = 0;
     std::int64_t sampledOutOfBounds = 0; // sampled elements whose error exceeds the bound
     std::optional<double> specTflops;

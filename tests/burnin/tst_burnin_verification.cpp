@@ -35,6 +35,10 @@ private Q_SLOTS:
     void countMismatches_data();
     void countMismatches();
     void sampledCheckCatchesCorruption();
+    void boundCoversTensorCoreOrder();
+    void outputBitFlipsCaught();
+    void inputBitFlipsCaught();
+    void droppedKStepCaught();
     void patternCleanPass_data();
     void patternCleanPass();
     void patternFindsPlantedFlip_data();
@@ -184,10 +188,167 @@ void TestBurninVerification::sampledCheckCatchesCorruption()
         v += 1.0f; // far beyond bf16 bounds for a 32-term dot product of values in [-1, 1)
     const SampledCheck check = checkSampledElements(a.data(), b.data(), c.data(), size, size, size, 100, 1);
     QCOMPARE(check.outOfBounds, qint64(100));
-    QVERIFY(check.worstRelError > gemmRelErrorBound);
+    QVERIFY(check.worstBoundRatio > 1.0);
     c[0] = NAN;
     const SampledCheck nanCheck = checkSampledElements(a.data(), b.data(), c.data(), 1, 1, size, 5, 1);
     QCOMPARE(nanCheck.outOfBounds, qint64(5));
+}
+
+namespace {
+
+// Inputs of the flip tables: K as on the GPU (8192), a few rows and columns.
+constexpr int flipK = 8192;
+constexpr int flipRows = 4;
+
+struct FlipFixture
+{
+    std::vector<Bf16Bits> a = makeGemmInput(std::size_t(flipRows) * flipK, 0xa11ce);
+    std::vector<Bf16Bits> b = makeGemmInput(std::size_t(flipRows) * flipK, 0xb0b);
+    // fp32 dot product of row i of A and row j of B, ascending k (the CPU backend's order).
+    float dot(const Bf16Bits *ai, int i, int j) const
+    {
+        float sum = 0;
+        for (int p = 0; p < flipK; ++p)
+            sum += floatFromBf16(ai[std::size_t(i) * flipK + p]) * floatFromBf16(b[std::size_t(j) * flipK + p]);
+        return sum;
+    }
+};
+
+// Double to fp32 rounding toward zero, as the tensor cores' accumulator does.
+float truncateToFloat(double d)
+{
+    float f = static_cast<float>(d);
+    if (std::fabs(double(f)) > std::fabs(d))
+        f = std::nextafter(f, 0.0f);
+    return f;
+}
+
+QString bitSet(const QList<int> &bits)
+{
+    QStringList s;
+    for (int b : bits)
+        s << QString::number(b);
+    return s.join(',');
+}
+
+} // namespace
+
+void TestBurninVerification::boundCoversTensorCoreOrder()
+{
+    // The tensor cores' order: 16 products summed exactly, added to the fp32 accumulator and
+    // truncated (the error model's worst case). Every element must stay within the bound, as
+    // must the sequential fp32 order, with room to spare but not orders of magnitude of it.
+    const FlipFixture f;
+    double worstRatio = 0;
+    for (int i = 0; i < flipRows; ++i) {
+        for (int j = 0; j < flipRows; ++j) {
+            float acc = 0;
+            for (int p0 = 0; p0 < flipK; p0 += 16) {
+                double step = acc;
+                for (int p = p0; p < p0 + 16; ++p)
+                    step += double(floatFromBf16(f.a[std::size_t(i) * flipK + p]))
+                        * double(floatFromBf16(f.b[std::size_t(j) * flipK + p]));
+                acc = truncateToFloat(step);
+            }
+            const ElementCheck tc = checkElement(f.a.data(), f.b.data(), acc, i, j, flipK);
+            const ElementCheck seq = checkElement(f.a.data(), f.b.data(), f.dot(f.a.data(), i, j), i, j, flipK);
+            QVERIFY2(tc.withinBound(), qPrintable(QString("tensor-core order %1 > bound %2").arg(tc.error).arg(tc.bound)));
+            QVERIFY2(seq.withinBound(), qPrintable(QString("sequential order %1 > bound %2").arg(seq.error).arg(seq.bound)));
+            worstRatio = std::max({worstRatio, tc.error / tc.bound, seq.error / seq.bound});
+        }
+    }
+    qInfo("worst legitimate error / bound at K=%d: %.3g", flipK, worstRatio);
+    // Tight: the truncating order comes within 1/128 of the bound, so few bits hide under it.
+    QVERIFY(worstRatio > 1.0 / 128);
+}
+
+void TestBurninVerification::outputBitFlipsCaught()
+{
+    // One flip in each bit of one fp32 output element. The reference check (a sampled element
+    // against the host's double reference) catches the flip when it moves the value past the
+    // fp32 accumulation bound; the repeat check (bitwise compare with the first product)
+    // catches a flip in any bit of any element that differs between two products.
+    const FlipFixture f;
+    const int i = 1, j = 2;
+    const float c = f.dot(f.a.data(), i, j);
+    const ElementCheck clean = checkElement(f.a.data(), f.b.data(), c, i, j, flipK);
+    QVERIFY(clean.withinBound());
+    qInfo("element C[%d][%d] = %.9g at K=%d: error %.3g, bound %.3g, sum|ab| %.4g (old bound sum|ab|/256 = %.3g)",
+          i, j, double(c), flipK, clean.error, clean.bound, clean.absSum, clean.absSum / 256);
+    qInfo("bit | flipped value     | |change|   | reference check | repeat check");
+    QList<int> caughtByReference, caughtByRepeat, missed;
+    for (int bit = 0; bit < 32; ++bit) {
+        const float flipped = floatFromBits(bitsFromFloat(c) ^ (1u << bit));
+        const bool reference = !checkElement(f.a.data(), f.b.data(), flipped, i, j, flipK).withinBound();
+        const bool repeat = wordMismatch(bitsFromFloat(c), bitsFromFloat(flipped)) == 1;
+        qInfo("%3d | %-17.9g | %-10.3g | %-15s | %s", bit, double(flipped), std::fabs(double(flipped) - double(c)),
+              reference ? "caught" : "-", repeat ? "caught" : "-");
+        (reference ? caughtByReference : missed) << bit;
+        if (repeat)
+            caughtByRepeat << bit;
+        // The goal: every flip that moves the value past the rounding noise the error model
+        // allows is caught, and none within it is (that would fail healthy GPUs).
+        const double change = std::fabs(double(flipped) - clean.reference);
+        QCOMPARE(reference, !(change <= clean.bound));
+    }
+    qInfo("reference check catches bits %s; misses %s", qPrintable(bitSet(caughtByReference)), qPrintable(bitSet(missed)));
+    QList<int> expected;
+    for (int bit = 14; bit < 32; ++bit)
+        expected << bit;
+    QCOMPARE(caughtByReference, expected);
+    QCOMPARE(caughtByRepeat.size(), 32);
+}
+
+void TestBurninVerification::inputBitFlipsCaught()
+{
+    // One flip in each bit of one bf16 input (A[i][p] in device memory); the product then
+    // runs on the corrupted input and the host's reference on the clean one. A flip that stays
+    // put gives the same bits twice, so only the reference check can see it.
+    const FlipFixture f;
+    const int i = 1, j = 2, p = 4000;
+    const float clean = f.dot(f.a.data(), i, j);
+    qInfo("input A[%d][%d] = %g, B[%d][%d] = %g", i, p, double(floatFromBf16(f.a[std::size_t(i) * flipK + p])), j, p,
+          double(floatFromBf16(f.b[std::size_t(j) * flipK + p])));
+    qInfo("bit | corrupted input | |change of C| | reference check | repeat check");
+    QList<int> caught;
+    for (int bit = 0; bit < 16; ++bit) {
+        std::vector<Bf16Bits> corrupted = f.a;
+        corrupted[std::size_t(i) * flipK + p] ^= Bf16Bits(1u << bit);
+        const float c = f.dot(corrupted.data(), i, j);
+        const float again = f.dot(corrupted.data(), i, j);
+        const bool reference = !checkElement(f.a.data(), f.b.data(), c, i, j, flipK).withinBound();
+        const bool repeat = wordMismatch(bitsFromFloat(c), bitsFromFloat(again)) == 1;
+        qInfo("%3d | %-15g | %-13.3g | %-15s | %s", bit, double(floatFromBf16(corrupted[std::size_t(i) * flipK + p])),
+              std::fabs(double(c) - double(clean)), reference ? "caught" : "-", repeat ? "caught" : "-");
+        QVERIFY(!repeat);
+        if (reference)
+            caught << bit;
+    }
+    qInfo("reference check catches input bits %s", qPrintable(bitSet(caught)));
+    QCOMPARE(caught, (QList<int>{4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}));
+}
+
+void TestBurninVerification::droppedKStepCaught()
+{
+    // The kernel bug: one of the K/16 mma steps lost. The old 1/256 bound let it pass.
+    const FlipFixture f;
+    int caught = 0, oldCaught = 0;
+    for (int dropped : {0, 100, 255, 511}) {
+        for (int i = 0; i < flipRows; ++i) {
+            for (int j = 0; j < flipRows; ++j) {
+                float sum = 0;
+                for (int p = 0; p < flipK; ++p)
+                    if (p / 16 != dropped)
+                        sum += floatFromBf16(f.a[std::size_t(i) * flipK + p]) * floatFromBf16(f.b[std::size_t(j) * flipK + p]);
+                const ElementCheck e = checkElement(f.a.data(), f.b.data(), sum, i, j, flipK);
+                caught += e.withinBound() ? 0 : 1;
+                oldCaught += e.error > e.absSum / 256 ? 1 : 0;
+            }
+        }
+    }
+    qInfo("dropped k16 step: caught in %d of 64 elements (old 1/256 bound: %d)", caught, oldCaught);
+    QCOMPARE(caught, 64);
+    QCOMPARE(oldCaught, 0);
 }
 
 void TestBurninVerification::patternCleanPass_data()
