@@ -97,7 +97,9 @@ QString SnapshotTextPrinter::print(const ClusterSnapshot &s)
             idx << QString::number(i);
         nodes.addRow({n.name, n.state, n.instanceType.isEmpty() ? QStringLiteral("-") : n.instanceType,
                       n.partitions.join(QLatin1Char(',')), n.gpuModel.isEmpty() ? QStringLiteral("-") : n.gpuModel,
-                      QStringLiteral("%1/%2").arg(n.gpusAllocated).arg(n.gpuCount),
+                      n.gpuSharing.isShared()
+                          ? QStringLiteral("%1/%2 (%3)").arg(n.gpusAllocated).arg(n.gpuCount).arg(n.gpuSharing.summary())
+                          : QStringLiteral("%1/%2").arg(n.gpusAllocated).arg(n.gpuCount),
                       idx.isEmpty() ? QStringLiteral("-") : idx.join(QLatin1Char(',')), printable(n.reason)});
     }
     out += QStringLiteral("NODES\n") + nodes.render() + QLatin1Char('\n');

@@ -2,6 +2,7 @@
 
 #include <QMap>
 #include <QString>
+#include <QStringList>
 
 #include <algorithm>
 
@@ -42,6 +43,10 @@ struct GpuSharing
     // Physical GPUs that hold at least one allocated share or MIG device: a lower bound (which
     // GPU a share lands on is the device plugin's secret).
     int gpusInUseAtLeast(int gpuCount) const;
+    // One line for tables: "time-slicing x4: 3/4 shares", "MIG 1g.5gb 5/56"; empty when whole.
+    QString summary() const;
+
+    bool operator==(const GpuSharing &) const = default;
 };
 
 inline int GpuSharing::gpusInUseAtLeast(int gpuCount) const
@@ -57,6 +62,20 @@ inline int GpuSharing::gpusInUseAtLeast(int gpuCount) const
             atLeast = migSlicesPerGpu > 0 ? (slices + migSlicesPerGpu - 1) / migSlicesPerGpu : 1;
     }
     return std::min(atLeast, gpuCount);
+}
+
+inline QString GpuSharing::summary() const
+{
+    if (!isShared())
+        return {};
+    if (!isMig())
+        return QStringLiteral("%1 x%2: %3/%4 shares")
+            .arg(strategy == QLatin1String("mps") ? QStringLiteral("MPS") : strategy)
+            .arg(replicas).arg(sharesAllocated).arg(shares);
+    QStringList profiles;
+    for (auto it = migDevices.constBegin(); it != migDevices.constEnd(); ++it)
+        profiles << QStringLiteral("%1 %2/%3").arg(it.key()).arg(migDevicesAllocated.value(it.key())).arg(it.value());
+    return QStringLiteral("MIG ") + profiles.join(QStringLiteral(", "));
 }
 
 } // namespace strata

@@ -11,7 +11,7 @@ namespace {
 bool sameRow(const Node &a, const Node &b, const NodeSummary &sa, const NodeSummary &sb)
 {
     return a.state == b.state && a.reason == b.reason && a.gpusAllocated == b.gpusAllocated
-           && a.cpusAllocated == b.cpusAllocated && a.gpuCount == b.gpuCount
+           && a.cpusAllocated == b.cpusAllocated && a.gpuCount == b.gpuCount && a.gpuSharing == b.gpuSharing
            && a.partitions == b.partitions && a.instanceType == b.instanceType
            && a.gpuModel == b.gpuModel && a.cpus == b.cpus && a.memoryMiB == b.memoryMiB
            && sa == sb;
@@ -103,7 +103,10 @@ QString NodeTableModel::text(int row, int column) const
     case Partitions: return n.partitions.join(QLatin1Char(','));
     case InstanceType: return n.instanceType.isEmpty() ? UnitFormatter::dash() : n.instanceType;
     case GpuModel: return n.gpuModel.isEmpty() ? UnitFormatter::dash() : n.gpuModel;
-    case Gpus: return QStringLiteral("%1 / %2").arg(n.gpusAllocated).arg(n.gpuCount);
+    case Gpus:
+        return n.gpuSharing.isShared()
+                   ? QStringLiteral("%1 / %2 (%3)").arg(n.gpusAllocated).arg(n.gpuCount).arg(n.gpuSharing.summary())
+                   : QStringLiteral("%1 / %2").arg(n.gpusAllocated).arg(n.gpuCount);
     case Cpus: return QStringLiteral("%1 / %2").arg(n.cpusAllocated).arg(n.cpus);
     case Util: return UnitFormatter::percent(s.utilMean);
     case Temp: return m_formatter.temperature(s.tempMax);

@@ -117,7 +117,8 @@ void NodeDetailPane::showNode(const SnapshotPtr &snapshot, const QString &name)
                             .arg(m_formatter.memoryMiB(double(node->memoryMiB))));
     m_usage->setText(tr("%1 of %2 GPUs, %3 of %4 CPUs")
                          .arg(node->gpusAllocated).arg(node->gpuCount)
-                         .arg(node->cpusAllocated).arg(node->cpus));
+                         .arg(node->cpusAllocated).arg(node->cpus)
+                     + (node->gpuSharing.isShared() ? QStringLiteral(" \u00b7 ") + node->gpuSharing.summary() : QString()));
 
     m_gpus->setRowCount(int(node->gpus.size()));
     const auto set = [this](int row, int column, const QString &text) {

@@ -237,19 +237,25 @@ void TestKubernetesPartBuilder::sharedGpus_data()
     QTest::addColumn<int>("gpusAllocated");
     QTest::addColumn<int>("sharesAllocated");
     QTest::addColumn<MigCounts>("migAllocated");
-    QTest::newRow("T4: 3 of 4 shares, its 1 GPU busy") << "ip-192-0-2-31.example.internal" << 1 << 1 << 3 << MigCounts{};
-    QTest::newRow("A10G: nothing bound") << "ip-192-0-2-32.example.internal" << 1 << 0 << 0 << MigCounts{};
+    QTest::addColumn<QString>("summary");
+    QTest::newRow("T4: 3 of 4 shares, its 1 GPU busy") << "ip-192-0-2-31.example.internal" << 1 << 1 << 3 << MigCounts{}
+        << "time-slicing x4: 3/4 shares";
+    QTest::newRow("A10G: nothing bound") << "ip-192-0-2-32.example.internal" << 1 << 0 << 0 << MigCounts{}
+        << "time-slicing x2: 0/2 shares";
     QTest::newRow("H100 renamed: 2 of 32 shares, at least 1 GPU") << "ip-192-0-2-33.example.internal" << 8 << 1 << 2
-                                                                  << MigCounts{};
-    QTest::newRow("L4 MPS: 1 share") << "ip-192-0-2-34.example.internal" << 1 << 1 << 1 << MigCounts{};
+        << MigCounts{} << "time-slicing x4: 2/32 shares";
+    QTest::newRow("L4 MPS: 1 share") << "ip-192-0-2-34.example.internal" << 1 << 1 << 1 << MigCounts{} << "MPS x4: 1/4 shares";
     QTest::newRow("A100 MIG mixed: 5 of 56 1g.5gb") << "ip-192-0-2-35.example.internal" << 8 << 1 << 0
-                                                    << MigCounts{{"1g.5gb", 5}};
-    QTest::newRow("A100 PCIe: the 3g.40gb") << "gpu-lab-07" << 1 << 1 << 0 << MigCounts{{"3g.40gb", 1}};
-    QTest::newRow("H100 MIG single: 2 devices") << "ip-192-0-2-38.example.internal" << 8 << 1 << 0 << MigCounts{{"1g.10gb", 2}};
-    QTest::newRow("GKE T4: 1 of 2 shares") << "gke-lab-t4-shared-6f1c2a90-x7k2" << 1 << 1 << 1 << MigCounts{};
+        << MigCounts{{"1g.5gb", 5}} << "MIG 1g.5gb 5/56";
+    QTest::newRow("A100 PCIe: the 3g.40gb") << "gpu-lab-07" << 1 << 1 << 0 << MigCounts{{"3g.40gb", 1}}
+        << "MIG 1g.10gb 0/1, 2g.20gb 0/1, 3g.40gb 1/1";
+    QTest::newRow("H100 MIG single: 2 devices") << "ip-192-0-2-38.example.internal" << 8 << 1 << 0 << MigCounts{{"1g.10gb", 2}}
+        << "MIG 1g.10gb 2/56";
+    QTest::newRow("GKE T4: 1 of 2 shares") << "gke-lab-t4-shared-6f1c2a90-x7k2" << 1 << 1 << 1 << MigCounts{}
+        << "time-slicing x2: 1/2 shares";
     QTest::newRow("GKE A100: 1 running, 1 finished") << "gke-lab-a100-mig-3b0e71c2-q4vd" << 1 << 1 << 0
-                                                     << MigCounts{{"1g.5gb", 1}};
-    QTest::newRow("GKE H100 whole: free") << "gke-lab-h100-8e5d0c41-m2pz" << 8 << 0 << 0 << MigCounts{};
+        << MigCounts{{"1g.5gb", 1}} << "MIG 1g.5gb 1/7";
+    QTest::newRow("GKE H100 whole: free") << "gke-lab-h100-8e5d0c41-m2pz" << 8 << 0 << 0 << MigCounts{} << "";
 }
 
 void TestKubernetesPartBuilder::sharedGpus()
@@ -265,6 +271,7 @@ void TestKubernetesPartBuilder::sharedGpus()
     QTEST(node->gpusAllocated, "gpusAllocated");
     QTEST(node->gpuSharing.sharesAllocated, "sharesAllocated");
     QTEST(node->gpuSharing.migDevicesAllocated, "migAllocated");
+    QTEST(node->gpuSharing.summary(), "summary");
     QVERIFY(node->gpuIndicesAllocated.isEmpty());
     // Bare pods with GPU devices of any kind are jobs; each asked for what it holds.
     const Job *notebook = findJob(part, QStringLiteral("research/sweep-small-0"));

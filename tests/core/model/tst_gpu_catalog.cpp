@@ -277,7 +277,7 @@ private Q_SLOTS:
         row("p5en.48xlarge", "p5en.48xlarge", "H200", 8, 16, 192, 2048);
         row("p6-b200.48xlarge", "p6-b200.48xlarge", "B200", 8, 8, 192, 2048);
         row("p6-b300.48xlarge", "p6-b300.48xlarge", "B300", 8, 8, 192, 4096);
-        row("p6e-gb200.36xlarge", "p6e-gb200.36xlarge", "GB200", 4, 4, 144, 960);
+        row("p6e-gb200.36xlarge", "p6e-gb200.36xlarge", "GB200", 4, 8, 144, 960);
         row("g4dn.xlarge", "g4dn.xlarge", "T4", 1, 0, 4, 16);
         row("g4dn.12xlarge", "g4dn.12xlarge", "T4", 4, 1, 48, 192);
         row("g5.xlarge", "g5.xlarge", "A10G", 1, 0, 4, 16);
