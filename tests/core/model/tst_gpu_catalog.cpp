@@ -32,6 +32,9 @@ private Q_SLOTS:
         row("dcgm", "Tesla V100-PCIE-16GB", "V100-PCIe-16GB");
         row("gfd", "Tesla-V100-SXM2-16GB", "V100-SXM2-16GB");
         row("gke", "nvidia-tesla-v100", "V100-SXM2-16GB");
+        row("dcgm", "Tesla V100-PCIE-32GB", "V100-PCIe-32GB");
+        row("gfd", "Tesla-V100-PCIE-32GB", "V100-PCIe-32GB");
+        row("gfd", "Tesla-V100-SXM2-32GB", "V100-SXM2-32GB");
         row("gres", "v100", "V100");
         // T4 / T4G
         row("autodetect", "tesla_t4", "T4");
@@ -42,6 +45,8 @@ private Q_SLOTS:
         row("gres", "t4", "T4");
         row("dcgm", "NVIDIA T4G", "T4G");
         row("gres", "t4g", "T4G");
+        row("autodetect", "nvidia_t4g", "T4G");
+        row("gfd", "NVIDIA-T4G", "T4G");
         // A10G / A10 / A30
         row("autodetect", "nvidia_a10g", "A10G");
         row("dcgm", "NVIDIA A10G", "A10G");
@@ -50,9 +55,12 @@ private Q_SLOTS:
         row("dcgm", "NVIDIA A10", "A10");
         row("gfd", "NVIDIA-A10", "A10");
         row("gres", "a10", "A10");
+        row("autodetect", "nvidia_a10", "A10");
         row("dcgm", "NVIDIA A30", "A30");
         row("gfd mig single", "NVIDIA-A30-MIG-1g.6gb", "A30");
         row("gres", "a30", "A30");
+        row("autodetect", "nvidia_a30", "A30");
+        row("gfd", "NVIDIA-A30", "A30");
         // A100
         row("autodetect", "nvidia_a100-sxm4-80gb", "A100-SXM4-80GB");
         row("autodetect", "nvidia_a100-sxm4-40gb", "A100-SXM4-40GB");
@@ -66,6 +74,7 @@ private Q_SLOTS:
         row("gfd mig single", "NVIDIA-A100-SXM4-40GB-MIG-1g.5gb", "A100-SXM4-40GB");
         row("gfd mig single", "NVIDIA-A100-SXM4-80GB-MIG-3g.40gb", "A100-SXM4-80GB");
         row("gfd", "NVIDIA-A100-80GB-PCIe", "A100-PCIe-80GB");
+        row("gfd", "NVIDIA-A100-PCIE-40GB", "A100-PCIe-40GB");
         row("gke", "nvidia-tesla-a100", "A100-SXM4-40GB");
         row("gke", "nvidia-a100-80gb", "A100-SXM4-80GB");
         row("gres", "a100", "A100");
@@ -82,6 +91,8 @@ private Q_SLOTS:
         row("gres", "l40s", "L40S");
         row("dcgm", "NVIDIA L40", "L40");
         row("gfd", "NVIDIA-L40", "L40");
+        row("autodetect", "nvidia_l40", "L40");
+        row("gres", "l40", "L40");
         // H100
         row("autodetect", "nvidia_h100_80gb_hbm3", "H100");
         row("autodetect", "nvidia_h100_pcie", "H100-PCIe");
@@ -102,6 +113,7 @@ private Q_SLOTS:
         row("dcgm", "NVIDIA H20", "H20");
         row("gfd", "NVIDIA-H20", "H20");
         row("gres", "h20", "H20");
+        row("autodetect", "nvidia_h20", "H20");
         // H200
         row("autodetect", "nvidia_h200", "H200");
         row("autodetect", "nvidia_h200_nvl", "H200-NVL");
@@ -118,6 +130,7 @@ private Q_SLOTS:
         row("dcgm", "NVIDIA GH200 144G HBM3e", "GH200-144GB");
         row("gfd", "NVIDIA-GH200-480GB", "GH200");
         row("gres", "gh200", "GH200");
+        row("gfd", "NVIDIA-GH200-144G-HBM3e", "GH200-144GB");
         // B200 / GB200 / B300 / GB300
         row("autodetect", "nvidia_b200", "B200");
         row("dcgm", "NVIDIA B200", "B200");
@@ -136,6 +149,7 @@ private Q_SLOTS:
         row("dcgm", "NVIDIA GB300", "GB300");
         row("gfd", "NVIDIA-GB300", "GB300");
         row("gres", "gb300", "GB300");
+        row("autodetect", "nvidia_gb300", "GB300");
         // Catalog keys name themselves.
         row("key", "A100-PCIe-80GB", "A100-PCIe-80GB");
         row("key", "GH200-144GB", "GH200-144GB");
