@@ -22,9 +22,10 @@ DcgmStandin::DcgmStandin(Options options, GpuHolderProvider *provider, QObject *
     : QObject(parent), m_options(std::move(options)), m_provider(provider)
 {
     for (const NodeSpec &node : m_options.nodes) {
+        const std::string hostLabel = node.style.lowerCaseHostLabel ? "hostname" : m_options.hostLabelName;
+        const std::string host = node.style.podHostname ? node.style.exporterPod : node.name.toStdString();
         auto metrics = std::make_shared<NodeMetrics>(NodeMetrics::NodeLabels{
-            m_options.hostLabelName, node.name.toStdString(), node.model->modelName,
-            m_options.driverVersion});
+            hostLabel, host, node.model->modelName, m_options.driverVersion});
         m_endpoints.push_back(std::make_unique<NodeEndpoint>(node, std::move(metrics)));
     }
     connect(m_provider, &GpuHolderProvider::refreshed, this, &DcgmStandin::onHoldersRefreshed);

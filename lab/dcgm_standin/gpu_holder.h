@@ -27,6 +27,7 @@ struct GpuKey
 struct GpuHolder
 {
     std::vector<std::pair<std::string, std::string>> labels;
+    std::string jobId; // the scheduler's job id (for exporters that name pods instead)
 };
 
 using GpuHolders = std::map<GpuKey, GpuHolder>;

@@ -3,6 +3,7 @@
 #include <QByteArray>
 
 #include <cstdint>
+#include <limits>
 #include <cstdio>
 
 namespace strata::lab {
@@ -64,6 +65,31 @@ std::string GpuSimulator::pciBusIdFor(int index)
     return buf;
 }
 
+void GpuSimulator::splitIntoMigInstances(const GpuSample &gpu, const std::vector<std::string> &profiles, bool busy,
+                                         std::vector<GpuSample> &out)
+{
+    // Per instance: its engine activity, copy/DRAM activity and memory; the GPU's own fields
+    // (temperature, power, clocks, XID, rows, counters) repeated on each. No GPU_UTIL.
+    const DcgmField perInstance[] = {DcgmField::GrEngineActive, DcgmField::PipeTensorActive, DcgmField::MemCopyUtil,
+                                     DcgmField::DramActive};
+    for (std::size_t k = 0; k < profiles.size(); ++k) {
+        GpuSample inst = gpu;
+        inst.migInstance = migInstanceId(k);
+        inst.migProfile = profiles[k];
+        const bool used = busy && k == 0;
+        if (!used) {
+            inst.holderLabels.clear();
+            for (DcgmField f : perInstance)
+                at(inst.values, f) = 0;
+        }
+        at(inst.values, DcgmField::GpuUtil) = std::numeric_limits<double>::quiet_NaN();
+        const double total = migProfileMiB(profiles[k]);
+        at(inst.values, DcgmField::FbUsed) = used ? int(total * 0.9) : 0;
+        at(inst.values, DcgmField::FbFree) = total - at(inst.values, DcgmField::FbUsed);
+        out.push_back(std::move(inst));
+    }
+}
+
 std::vector<GpuSample> GpuSimulator::sample(const NodeSpec &node, const GpuHolders &holders,
                                             const std::vector<GpuFault> &faults, qint64 nowMs)
 {
@@ -86,7 +112,11 @@ std::vector<GpuSample> GpuSimulator::sample(const NodeSpec &node, const GpuHolde
         s.uuid = uuidFor(node.name, i);
         s.pciBusId = pciBusIdFor(i);
         s.device = "nvidia" + std::to_string(i);
-        if (busy)
+        if (busy && node.style.kubernetesWorkload)
+            s.holderLabels = {{"pod", holder->second.jobId}, {"container", "main"}};
+        else if (busy && node.style.hpcJobLabel)
+            s.holderLabels = {{"hpc_job", holder->second.jobId}};
+        else if (busy)
             s.holderLabels = holder->second.labels;
 
         DcgmValues &v = s.values;
@@ -116,6 +146,13 @@ std::vector<GpuSample> GpuSimulator::sample(const NodeSpec &node, const GpuHolde
             at(v, DcgmField::GpuTemp) + int(between(2, 8.99, r(DcgmField::MemoryTemp)));
         at(v, DcgmField::MemClock) = model.memClockMHz;
 
+        if (node.style.blankValues) {
+            // An old exporter on a GPU without these fields: DCGM's "not supported" codes.
+            at(v, DcgmField::MemoryTemp) = 2147483647.0;
+            at(v, DcgmField::RowRemapFailure) = 9223372036854775794.0;
+            at(v, DcgmField::UncorrectableRemappedRows) = 9223372036854775794.0;
+            at(v, DcgmField::PipeTensorActive) = 140737488355330.0;
+        }
         for (const GpuFault &f : faults) {
             if (f.node != node.name || f.gpu != i)
                 continue;
@@ -153,7 +190,10 @@ std::vector<GpuSample> GpuSimulator::sample(const NodeSpec &node, const GpuHolde
         c.lastMs = nowMs;
         at(v, DcgmField::TotalEnergyConsumption) = double(qint64(c.energyMilliJoule));
         at(v, DcgmField::NvlinkBandwidthTotal) = double(qint64(c.nvlinkBytes));
-        samples.push_back(std::move(s));
+        if (const auto mig = node.style.migProfiles.find(i); mig != node.style.migProfiles.end())
+            splitIntoMigInstances(s, mig->second, busy, samples);
+        else
+            samples.push_back(std::move(s));
     }
     return samples;
 }

@@ -19,7 +19,8 @@ namespace strata::lab {
 class GpuSimulator
 {
 public:
-    // One sample per exported GPU of `node` (a GPU with a `missing` fault is left out).
+    // One sample per exported GPU of `node` (a GPU with a `missing` fault is left out; a GPU in
+    // MIG mode gives one per GPU instance).
     std::vector<GpuSample> sample(const NodeSpec &node, const GpuHolders &holders,
                                   const std::vector<GpuFault> &faults, qint64 nowMs);
 
@@ -28,6 +29,10 @@ public:
     static std::string pciBusIdFor(int index);
 
 private:
+    // A GPU in MIG mode as dcgm-exporter shows it: one sample per GPU instance.
+    static void splitIntoMigInstances(const GpuSample &gpu, const std::vector<std::string> &profiles, bool busy,
+                                      std::vector<GpuSample> &out);
+
     struct Counters
     {
         double energyMilliJoule = 0;

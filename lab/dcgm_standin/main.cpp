@@ -89,7 +89,23 @@ int main(int argc, char *argv[])
     const QCommandLineOption driver(QStringLiteral("driver-version"),
                                     QStringLiteral("DCGM_FI_DRIVER_VERSION label."),
                                     QStringLiteral("version"), QStringLiteral("550.127.05"));
-    parser.addOptions({node, gpus, slurmConf, scontrol, faults, interval, hostLabel, hpcJob, driver});
+    const QCommandLineOption style(QStringLiteral("style"),
+                                   QStringLiteral("How NODE's exporter labels its series, NODE=STYLE[,STYLE...]: "
+                                                  "classic (default), hostname (label `hostname`), pod-hostname "
+                                                  "(the host label is the exporter's pod, see --exporter-pod), "
+                                                  "operator (workloads as pod/container labels), hpc-job (workloads as "
+                                                  "hpc_job), blank-values "
+                                                  "(DCGM \"not supported\" codes). Repeat per node."),
+                                   QStringLiteral("node=styles"));
+    const QCommandLineOption exporterPod(QStringLiteral("exporter-pod"),
+                                         QStringLiteral("NODE=POD: the exporter's pod name on NODE (for pod-hostname)."),
+                                         QStringLiteral("node=pod"));
+    const QCommandLineOption mig(QStringLiteral("mig"),
+                                 QStringLiteral("NODE:GPU=PROFILE+PROFILE...: that GPU is in MIG mode with these GPU "
+                                                "instances, e.g. gpu-node04:0=3g.71gb+2g.35gb+2g.35gb. Repeatable."),
+                                 QStringLiteral("node:gpu=profiles"));
+    parser.addOptions({node, gpus, slurmConf, scontrol, faults, interval, hostLabel, hpcJob, driver, style,
+                       exporterPod, mig});
     parser.process(app);
 
     DcgmStandin::Options options;
@@ -107,6 +123,48 @@ int main(int argc, char *argv[])
     }
     if (options.nodes.empty())
         return fail(QStringLiteral("no --node given (see --help)"));
+    const auto nodeNamed = [&options](const QString &name) -> NodeSpec * {
+        for (NodeSpec &n : options.nodes)
+            if (n.name == name)
+                return &n;
+        return nullptr;
+    };
+    // NODE<sep>REST for the per-node options; the node must be one of --node.
+    const auto perNode = [&](const QString &text, QChar sep, const QString &option, QString *rest) -> NodeSpec * {
+        const qsizetype at = text.indexOf(sep);
+        NodeSpec *n = at > 0 ? nodeNamed(text.left(at)) : nullptr;
+        if (n)
+            *rest = text.mid(at + 1);
+        else
+            fail(QStringLiteral("--%1 %2: expected NODE%3..., NODE one of the --node names").arg(option, text, sep));
+        return n;
+    };
+    for (const QString &text : parser.values(style)) {
+        QString rest, error;
+        NodeSpec *n = perNode(text, u'=', QStringLiteral("style"), &rest);
+        if (!n)
+            return 2;
+        if (!n->style.addStyles(rest, &error))
+            return fail(QStringLiteral("--style %1: %2").arg(text, error));
+    }
+    for (const QString &text : parser.values(exporterPod)) {
+        QString rest;
+        NodeSpec *n = perNode(text, u'=', QStringLiteral("exporter-pod"), &rest);
+        if (!n)
+            return 2;
+        n->style.exporterPod = rest.toStdString();
+    }
+    for (const QString &text : parser.values(mig)) {
+        QString rest, error;
+        NodeSpec *n = perNode(text, u':', QStringLiteral("mig"), &rest);
+        if (!n)
+            return 2;
+        if (!n->style.addMig(rest, &error))
+            return fail(error);
+    }
+    for (const NodeSpec &n : options.nodes)
+        if (n.style.podHostname && n.style.exporterPod.empty())
+            return fail(QStringLiteral("--style %1=pod-hostname needs --exporter-pod %1=POD").arg(n.name));
     const double seconds = parser.value(interval).toDouble(&ok);
     if (!ok || seconds < 0.1)
         return fail(QStringLiteral("--poll-interval must be a number of seconds >= 0.1"));

@@ -28,15 +28,21 @@ std::vector<prometheus::MetricFamily> NodeMetrics::Collect() const
         family.help = info.help;
         family.type = info.counter ? prometheus::MetricType::Counter : prometheus::MetricType::Gauge;
         for (const GpuSample &s : samples) {
+            if (std::isnan(s.values[f]))
+                continue; // not exported for this GPU (GPU_UTIL of a MIG instance)
             prometheus::ClientMetric metric;
             // dcgm-exporter's label order.
             metric.label = {{"gpu", std::to_string(s.index)},
                             {"UUID", s.uuid},
                             {"pci_bus_id", s.pciBusId},
                             {"device", s.device},
-                            {"modelName", m_labels.modelName},
-                            {m_labels.hostLabelName, m_labels.hostname},
-                            {"DCGM_FI_DRIVER_VERSION", m_labels.driverVersion}};
+                            {"modelName", m_labels.modelName}};
+            if (s.migInstance >= 0) {
+                metric.label.push_back({"GPU_I_PROFILE", s.migProfile});
+                metric.label.push_back({"GPU_I_ID", std::to_string(s.migInstance)});
+            }
+            metric.label.push_back({m_labels.hostLabelName, m_labels.hostname});
+            metric.label.push_back({"DCGM_FI_DRIVER_VERSION", m_labels.driverVersion});
             for (const auto &[name, value] : s.holderLabels)
                 metric.label.push_back({name, value});
             // Power is reported to the milliwatt, like DCGM does.

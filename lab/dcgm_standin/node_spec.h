@@ -1,5 +1,6 @@
 #pragma once
 
+#include "exporter_style.h"
 #include "gpu_model_spec.h"
 
 #include <QString>
@@ -16,6 +17,7 @@ struct NodeSpec
     QString host;
     int port = 0;
     int gpuCount = 8;
+    ExporterStyle style;
 };
 
 // Parses "NAME:MODEL:HOST:PORT" (e.g. gpu-node01:h100:127.0.0.1:19401).

@@ -1,6 +1,8 @@
 // GPU observability end to end: the lab's real Slurm and Prometheus, the DCGM exporter stand-in
-// following Slurm's GRES, and `strata snapshot` joining them. Then each injected fault shows
-// as its finding, and a stopped Prometheus shows as "metrics unavailable" with Slurm data kept.
+// following Slurm's GRES, and `strata snapshot` joining them, each lab node's exporter in another
+// deployment style (scripts/lab DCGM_STYLE: classic; GPU Operator with a pod-name Hostname;
+// `hostname` with DCGM blank codes; a GPU in MIG mode). Then each injected fault shows as its
+// finding, and a stopped Prometheus shows as "metrics unavailable" with Slurm data kept.
 
 #include "../integration/cli_lab.h"
 
@@ -70,9 +72,131 @@ private Q_SLOTS:
         for (const QString &node : {QStringLiteral("gpu-node01"), QStringLiteral("gpu-node02"), QStringLiteral("gpu-node04")})
             for (const QJsonValue &g : gpusOf(s, node))
                 QVERIFY2(g.toObject().value(QLatin1String("util")).toDouble() < 5, qPrintable(node));
+        // The one-shot snapshot reads the job's usage window (it used to leave this null).
         const QJsonObject job = findById(s.value(QLatin1String("jobs")).toArray(), QStringLiteral("id"), id);
-        QVERIFY2(job.value(QLatin1String("gpuUtilMean")).toDouble(0) > 50 || job.value(QLatin1String("gpuUtilMean")).isNull(),
-                 "job utilisation is not that of busy GPUs");
+        const QJsonValue mean = job.value(QLatin1String("gpuUtilMean"));
+        QVERIFY2(mean.isDouble() && mean.toDouble() >= 85 && mean.toDouble() <= 100,
+                 qPrintable(QStringLiteral("gpuUtilMean %1").arg(QString::fromUtf8(QJsonDocument(job).toJson()))));
+        QVERIFY(job.value(QLatin1String("gpuUtilMin")).toDouble(0) >= 85);
+        const QString basis = job.value(QLatin1String("gpuUtilBasis")).toString();
+        QVERIFY2(basis == QLatin1String("window") || basis == QLatin1String("current"), qPrintable(basis));
+        QVERIFY(!job.value(QLatin1String("efficiency")).toString().isEmpty());
+    }
+
+    // The case: GPUs busy for a while, one `strata snapshot`: the mean over the job's
+    // window (query_range points since it started), not null, not the current reading.
+    void jobUtilisationFromItsWindow()
+    {
+        const QString id = m_lab.submit({QStringLiteral("--name"), QStringLiteral("util-window"), QStringLiteral("--nodelist"), QStringLiteral("gpu-node01"),
+                                         QStringLiteral("--gpus-per-node"), QStringLiteral("2"), QStringLiteral("--wrap"), QStringLiteral("sleep 300")});
+        QVERIFY(!id.isEmpty());
+        QJsonObject job;
+        // Busy GPUs in Prometheus within seconds; a usage point at or after the job's start
+        // (the query's step is 60 s, its last point "now") then makes the basis "window".
+        QVERIFY2(CliLab::waitUntil(60000, [&] {
+                     job = findById(snapshot().value(QLatin1String("jobs")).toArray(), QStringLiteral("id"), id);
+                     return job.value(QLatin1String("gpuUtilBasis")).toString() == QLatin1String("window")
+                         && job.value(QLatin1String("gpuUtilMean")).toDouble(0) >= 85;
+                 }),
+                 qPrintable(QString::fromUtf8(QJsonDocument(job).toJson())));
+        QVERIFY(job.value(QLatin1String("gpuUtilMean")).toDouble() <= 100);
+        QVERIFY2(job.value(QLatin1String("efficiency")).toString().contains(QLatin1String("busy")),
+                 qPrintable(job.value(QLatin1String("efficiency")).toString()));
+    }
+
+    // gpu-node02's exporter is the GPU Operator's (workloads as exported_pod, `pod` = the
+    // exporter, Hostname = the exporter's pod, only kubernetes_node names the node): every GPU
+    // lands on gpu-node02, the job's GPUs name the job, the idle ones name nothing.
+    void operatorLabelsAndPodHostname()
+    {
+        const QString id = m_lab.submit({QStringLiteral("--name"), QStringLiteral("operator"), QStringLiteral("--nodelist"), QStringLiteral("gpu-node02"),
+                                         QStringLiteral("--gpus-per-node"), QStringLiteral("2"), QStringLiteral("--wrap"), QStringLiteral("sleep 300")});
+        QVERIFY(!id.isEmpty());
+        QJsonObject s;
+        QVERIFY2(CliLab::waitUntil(40000, [&] {
+                     s = snapshot();
+                     int mine = 0;
+                     for (const QJsonValue &g : gpusOf(s, QStringLiteral("gpu-node02")))
+                         mine += g.toObject().value(QLatin1String("job")).toString() == id
+                             && g.toObject().value(QLatin1String("util")).toDouble(0) > 50;
+                     return mine == 2;
+                 }),
+                 "gpu-node02 never showed the job's 2 busy GPUs");
+        const QVector<int> held = m_lab.scontrolPlacement(id).value(QStringLiteral("gpu-node02"));
+        QCOMPARE(held.size(), 2);
+        const QJsonArray gpus = gpusOf(s, QStringLiteral("gpu-node02"));
+        QCOMPARE(gpus.size(), 8);
+        for (const QJsonValue &v : gpus) {
+            const QJsonObject g = v.toObject();
+            const int index = g.value(QLatin1String("index")).toInt();
+            QVERIFY2(g.value(QLatin1String("seenByExporter")).toBool(), qPrintable(QString::number(index)));
+            // Not "gpu-operator/nvidia-dcgm-exporter-x7k2p" (the exporter's own pod).
+            QCOMPARE(g.value(QLatin1String("job")).toString(), held.contains(index) ? id : QString());
+        }
+        QVERIFY(!hasFinding(s, QString(), -1, QStringLiteral("metrics-unmatched-hosts")));
+        QVERIFY(!hasFinding(s, QStringLiteral("gpu-node02"), -1, QStringLiteral("no-gpu-metrics")));
+        const QJsonObject job = findById(s.value(QLatin1String("jobs")).toArray(), QStringLiteral("id"), id);
+        QVERIFY2(job.value(QLatin1String("gpuUtilMean")).toDouble(0) >= 85, qPrintable(QString::fromUtf8(QJsonDocument(job).toJson())));
+    }
+
+    // gpu-node04's GPU 0 is in MIG mode: its instances are slices under it, the job that holds
+    // the GPU uses the first; the GPU's memory is their sum.
+    void migInstancesUnderTheirGpu()
+    {
+        const QString id = m_lab.submit({QStringLiteral("--name"), QStringLiteral("mig"), QStringLiteral("--nodelist"), QStringLiteral("gpu-node04"),
+                                         QStringLiteral("--gpus-per-node"), QStringLiteral("1"), QStringLiteral("--wrap"), QStringLiteral("sleep 300")});
+        QVERIFY(!id.isEmpty());
+        const QVector<int> held = m_lab.scontrolPlacement(id).value(QStringLiteral("gpu-node04"));
+        QCOMPARE(held, QVector<int>{0}); // an idle node hands out GPU 0 first
+        QJsonObject gpu0;
+        QVERIFY2(CliLab::waitUntil(40000, [&] {
+                     gpu0 = gpusOf(snapshot(), QStringLiteral("gpu-node04")).at(0).toObject();
+                     const QJsonArray mig = gpu0.value(QLatin1String("migInstances")).toArray();
+                     return mig.size() == 3 && mig.at(0).toObject().value(QLatin1String("util")).toDouble(0) > 50;
+                 }),
+                 qPrintable(QString::fromUtf8(QJsonDocument(gpu0).toJson())));
+        const QJsonArray mig = gpu0.value(QLatin1String("migInstances")).toArray();
+        const QString late = QString::fromLatin1(qgetenv("STRATA_LAB_SLURM_VERSION")) == QLatin1String("24.11")
+            ? QStringLiteral("90gb") : QStringLiteral("71gb");
+        QCOMPARE(mig.at(0).toObject().value(QLatin1String("id")).toInt(), 1);
+        QCOMPARE(mig.at(0).toObject().value(QLatin1String("profile")).toString(), QStringLiteral("3g.") + late);
+        QCOMPARE(mig.at(0).toObject().value(QLatin1String("job")).toString(), id);
+        double memory = 0;
+        for (int k = 0; k < 3; ++k) {
+            const QJsonObject inst = mig.at(k).toObject();
+            QVERIFY(inst.value(QLatin1String("memUsedMiB")).isDouble());
+            memory += inst.value(QLatin1String("memUsedMiB")).toDouble();
+            if (k > 0) {
+                QCOMPARE(inst.value(QLatin1String("job")).toVariant(), QVariant()); // free
+                QCOMPARE(inst.value(QLatin1String("util")).toDouble(-1), 0.0);
+            }
+        }
+        QCOMPARE(gpu0.value(QLatin1String("memUsedMiB")).toDouble(), memory);
+        QCOMPARE(gpu0.value(QLatin1String("job")).toString(), id);
+        // 3 of 7 compute slices busy, the rest idle: the GPU's util is the slice-weighted mean.
+        const double busy = mig.at(0).toObject().value(QLatin1String("util")).toDouble();
+        QCOMPARE(gpu0.value(QLatin1String("util")).toDouble(), busy * 3 / 7);
+        QVERIFY(gpusOf(snapshot(), QStringLiteral("gpu-node04")).at(1).toObject().value(QLatin1String("migInstances")).toArray().isEmpty());
+    }
+
+    // gpu-node03's exporter sends DCGM "not supported" codes for HBM temperature, remapped rows
+    // and tensor activity: missing values, never readings, never findings.
+    void blankCodesAreMissing()
+    {
+        const QJsonObject s = snapshot();
+        const QJsonArray gpus = gpusOf(s, QStringLiteral("gpu-node03"));
+        QCOMPARE(gpus.size(), 8);
+        for (const QJsonValue &v : gpus) {
+            const QJsonObject g = v.toObject();
+            QVERIFY(g.value(QLatin1String("seenByExporter")).toBool());
+            QVERIFY(g.value(QLatin1String("tempC")).isDouble()); // a reading
+            QVERIFY(g.value(QLatin1String("rowRemapFailure")).isNull());
+            QVERIFY(g.value(QLatin1String("uncorrectableRemappedRows")).isNull());
+            QVERIFY(g.value(QLatin1String("tensorActive")).isNull());
+        }
+        for (const QJsonValue &v : s.value(QLatin1String("findings")).toArray())
+            QVERIFY2(v.toObject().value(QLatin1String("node")).toString() != QLatin1String("gpu-node03"),
+                     qPrintable(v.toObject().value(QLatin1String("message")).toString()));
     }
 
     void injectedFaultsBecomeFindings_data()

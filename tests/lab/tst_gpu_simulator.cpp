@@ -8,6 +8,8 @@
 
 #include <QTest>
 
+#include <cmath>
+
 using namespace strata::lab;
 
 class TestGpuSimulator : public QObject
@@ -23,6 +25,11 @@ private Q_SLOTS:
     void faultFile_data();
     void faultFile();
     void exposition();
+    void operatorStyleNamesPods();
+    void blankValuesUnlessFaulted();
+    void migInstances();
+    void styleOptions_data();
+    void styleOptions();
 };
 
 namespace {
@@ -181,6 +188,99 @@ void TestGpuSimulator::exposition()
     QVERIFY(out.contains(QStringLiteral(
         R"(",pci_bus_id="00000000:53:00.0",device="nvidia0",modelName="NVIDIA H200",hostname="gpu-node04",DCGM_FI_DRIVER_VERSION="550.127.05"} 0)")));
     QCOMPARE(int(metrics.Collect().size()), 21);
+}
+
+void TestGpuSimulator::operatorStyleNamesPods()
+{
+    GpuSimulator sim;
+    NodeSpec n = node("gpu-node02", "h100");
+    n.style.kubernetesWorkload = true;
+    GpuHolders holders;
+    holders[GpuKey{n.name, 1}] = GpuHolder{{{"hpc_job", "77"}}, "77"};
+    const auto samples = sim.sample(n, holders, {}, 1000);
+    using Labels = std::vector<std::pair<std::string, std::string>>;
+    QCOMPARE(samples[1].holderLabels, (Labels{{"pod", "77"}, {"container", "main"}}));
+    QVERIFY(samples[0].holderLabels.empty());
+}
+
+void TestGpuSimulator::blankValuesUnlessFaulted()
+{
+    GpuSimulator sim;
+    NodeSpec n = node("gpu-node03", "h200");
+    n.style.blankValues = true;
+    const std::vector<GpuFault> faults = {{QStringLiteral("gpu-node03"), 2, GpuFault::Kind::Hot, 95}};
+    const auto samples = sim.sample(n, {}, faults, 1000);
+    QCOMPARE(value(samples[0], DcgmField::MemoryTemp), 2147483647.0);
+    QCOMPARE(value(samples[0], DcgmField::RowRemapFailure), 9223372036854775794.0);
+    QCOMPARE(value(samples[0], DcgmField::UncorrectableRemappedRows), 9223372036854775794.0);
+    QCOMPARE(value(samples[0], DcgmField::PipeTensorActive), 140737488355330.0);
+    QVERIFY(value(samples[0], DcgmField::GpuTemp) < 40); // a reading
+    QCOMPARE(value(samples[2], DcgmField::MemoryTemp), 100.0); // the fault's
+}
+
+void TestGpuSimulator::migInstances()
+{
+    GpuSimulator sim;
+    NodeSpec n = node("gpu-node04", "h200");
+    QString error;
+    QVERIFY2(n.style.addMig(QStringLiteral("0=3g.71gb+2g.35gb+2g.35gb"), &error), qPrintable(error));
+    GpuHolders holders;
+    holders[GpuKey{n.name, 0}] = GpuHolder{{{"hpc_job", "9"}}, "9"};
+    const auto samples = sim.sample(n, holders, {}, 1000);
+    QCOMPARE(samples.size(), std::size_t(10)); // 3 instances of GPU 0, GPUs 1-7 whole
+    QCOMPARE(samples[0].migInstance, 1);
+    QCOMPARE(samples[0].migProfile, std::string("3g.71gb"));
+    QCOMPARE(samples[1].migInstance, 3);
+    QCOMPARE(samples[2].migInstance, 4);
+    QCOMPARE(samples[2].migProfile, std::string("2g.35gb"));
+    QCOMPARE(samples[3].migInstance, -1);
+    QCOMPARE(samples[3].index, 1);
+    for (int k = 0; k < 3; ++k) {
+        QCOMPARE(samples[k].index, 0);
+        QCOMPARE(samples[k].uuid, samples[0].uuid);
+        QVERIFY(std::isnan(value(samples[k], DcgmField::GpuUtil)));
+        QCOMPARE(value(samples[k], DcgmField::GpuTemp), value(samples[0], DcgmField::GpuTemp)); // the GPU's
+        QCOMPARE(value(samples[k], DcgmField::FbUsed) + value(samples[k], DcgmField::FbFree),
+                 (k == 0 ? 71 : 35) * 1024.0);
+    }
+    QCOMPARE(samples[0].holderLabels.size(), std::size_t(1)); // the job uses the first instance
+    QVERIFY(value(samples[0], DcgmField::GrEngineActive) > 0.8);
+    QVERIFY(value(samples[0], DcgmField::FbUsed) > 60000);
+    QVERIFY(samples[1].holderLabels.empty());
+    QCOMPARE(value(samples[1], DcgmField::GrEngineActive), 0.0);
+    QCOMPARE(value(samples[1], DcgmField::FbUsed), 0.0);
+
+    NodeMetrics metrics({"Hostname", "gpu-node04", n.model->modelName, "550.127.05"});
+    metrics.publish(samples);
+    const QString out = QString::fromStdString(prometheus::TextSerializer().Serialize(metrics.Collect()));
+    QCOMPARE(out.count(QStringLiteral("\nDCGM_FI_DEV_GPU_UTIL{")), 7); // none for the instances
+    QCOMPARE(out.count(QStringLiteral("\nDCGM_FI_DEV_FB_USED{")), 10);
+    QVERIFY(out.contains(QStringLiteral(
+        R"(device="nvidia0",modelName="NVIDIA H200",GPU_I_PROFILE="2g.35gb",GPU_I_ID="4",Hostname="gpu-node04",)")));
+}
+
+void TestGpuSimulator::styleOptions_data()
+{
+    QTest::addColumn<QString>("styles");
+    QTest::addColumn<QString>("mig");
+    QTest::addColumn<bool>("ok");
+    QTest::newRow("all styles") << "classic,hostname,pod-hostname,operator,hpc-job,blank-values" << "" << true;
+    QTest::newRow("unknown style") << "hostname,fancy" << "" << false;
+    QTest::newRow("mig") << "" << "1=1g.10gb+1g.10gb" << true;
+    QTest::newRow("mig without GPU") << "" << "3g.40gb" << false;
+    QTest::newRow("mig bad profile") << "" << "0=3g+1g" << false;
+}
+
+void TestGpuSimulator::styleOptions()
+{
+    QFETCH(QString, styles);
+    QFETCH(QString, mig);
+    QFETCH(bool, ok);
+    ExporterStyle style;
+    QString error;
+    const bool parsed = mig.isEmpty() ? style.addStyles(styles, &error) : style.addMig(mig, &error);
+    QCOMPARE(parsed, ok);
+    QCOMPARE(error.isEmpty(), ok);
 }
 
 QTEST_GUILESS_MAIN(TestGpuSimulator)
