@@ -241,7 +241,13 @@ void MetricsJoin::apply(ClusterSnapshot &snapshot, const MetricsPart &part, cons
         if (Gpu *gpu = findGpu(nodes[int(key >> 20)], int(key & 0xfffff)))
             aggregateMigInstances(*gpu);
 
-    // The scheduler's GPU indices where the exporter names no job.
+    // The scheduler's GPU indices where the exporter names no job, or names one that is not
+    // running: its label lags the scheduler by a scrape or two when a job ends and the next
+    // one starts on the same GPU.
+    QHash<QString, int> runningJobs;
+    for (int j = 0; j < snapshot.jobs.size(); ++j)
+        if (snapshot.jobs[j].isRunning())
+            runningJobs.insert(snapshot.jobs[j].id, j);
     for (const Job &job : std::as_const(snapshot.jobs)) {
         if (!job.isRunning())
             continue;
@@ -250,7 +256,8 @@ void MetricsJoin::apply(ClusterSnapshot &snapshot, const MetricsPart &part, cons
             if (n < 0)
                 continue;
             for (int index : it.value())
-                if (Gpu *gpu = findGpu(nodes[n], index); gpu && gpu->jobId.isEmpty())
+                if (Gpu *gpu = findGpu(nodes[n], index);
+                    gpu && (gpu->jobId.isEmpty() || JobUsage::jobIdForKey(gpu->jobId, runningJobs).isEmpty()))
                     gpu->jobId = job.id;
         }
     }

@@ -262,15 +262,20 @@ void TestMetricsJoin::jobFromHpcJobElseSchedulerIndices()
     done.id = QStringLiteral("700");
     done.state = QStringLiteral("COMPLETED");
     done.gpus.insert(QStringLiteral("gpu-node01"), {2});
-    snap.jobs << j << done;
+    Job labelled; // running, its placement not (yet) known to Strata
+    labelled.id = QStringLiteral("555");
+    labelled.state = QStringLiteral("RUNNING");
+    snap.jobs << j << done << labelled;
     Gauges g;
     g.add(QStringLiteral("Hostname=gpu-node01,gpu=0,hpc_job=555"), {{QStringLiteral("DCGM_FI_DEV_GPU_UTIL"), 90}});
-    for (int i = 1; i < 4; ++i)
+    // GPU 1: the exporter still names the job that held it a scrape ago.
+    g.add(QStringLiteral("Hostname=gpu-node01,gpu=1,hpc_job=700"), {{QStringLiteral("DCGM_FI_DEV_GPU_UTIL"), 90}});
+    for (int i = 2; i < 4; ++i)
         g.addGpu(QStringLiteral("Hostname=gpu-node01"), i);
     MetricsJoin::apply(snap, g.part(), ClusterProfile{});
     const QVector<Gpu> &gpus = snap.nodes[0].gpus;
-    QCOMPARE(gpus[0].jobId, QStringLiteral("555")); // the exporter's label wins
-    QCOMPARE(gpus[1].jobId, QStringLiteral("777")); // else the scheduler's indices
+    QCOMPARE(gpus[0].jobId, QStringLiteral("555")); // the exporter's label of a running job wins
+    QCOMPARE(gpus[1].jobId, QStringLiteral("777")); // else the scheduler's indices (700 has ended)
     QVERIFY(gpus[2].jobId.isEmpty());               // finished jobs hold nothing
     QVERIFY(gpus[3].jobId.isEmpty());
 }
