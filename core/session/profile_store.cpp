@@ -90,14 +90,46 @@ QVector<ClusterProfile> ProfileStore::load(QString *error) const
         *error = QStringLiteral("cannot read %1: %2").arg(m_path, file.errorString());
         return {};
     }
+    // At most one byte past the limit: a path to something endless (a device) must not hang.
+    QString parseError;
+    QVector<ClusterProfile> profiles = parse(file.read(maxFileBytes + 1), &parseError);
+    if (!parseError.isEmpty())
+        *error = QStringLiteral("%1 is not a valid profile file: %2").arg(m_path, parseError);
+    return profiles;
+}
+
+QVector<ClusterProfile> ProfileStore::parse(const QByteArray &json, QString *error)
+{
+    if (json.size() > maxFileBytes) {
+        *error = QStringLiteral("larger than %1 MiB, more than any profile file").arg(maxFileBytes / (1024 * 1024));
+        return {};
+    }
     QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parseError);
-    if (parseError.error != QJsonParseError::NoError || !doc.isObject()) {
-        *error = QStringLiteral("%1 is not a valid profile file: %2").arg(m_path, parseError.errorString());
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        *error = QStringLiteral("%1 at byte %2").arg(parseError.errorString()).arg(parseError.offset);
+        return {};
+    }
+    if (!doc.isObject()) {
+        *error = QStringLiteral("not a JSON object");
+        return {};
+    }
+    const QJsonObject root = doc.object();
+    // Files before the version field was read carry 1 too; a missing one is read as 1.
+    const QJsonValue version = root.value(QLatin1String("version"));
+    if (!version.isUndefined() && version.toDouble(-1) != fileVersion) {
+        *error = QStringLiteral("file version %1, this Strata reads version %2")
+                     .arg(version.isDouble() ? QString::number(version.toDouble()) : QStringLiteral("(not a number)"))
+                     .arg(fileVersion);
+        return {};
+    }
+    const QJsonValue clusters = root.value(QLatin1String("clusters"));
+    if (!clusters.isUndefined() && !clusters.isArray()) {
+        *error = QStringLiteral("\"clusters\" is not a list");
         return {};
     }
     QVector<ClusterProfile> profiles;
-    for (const QJsonValue &v : doc.object().value(QLatin1String("clusters")).toArray())
+    for (const QJsonValue &v : clusters.toArray())
         profiles.append(fromJson(v.toObject()));
     return profiles;
 }
@@ -113,7 +145,7 @@ bool ProfileStore::save(const QVector<ClusterProfile> &profiles, QString *error)
         *error = QStringLiteral("cannot write %1: %2").arg(m_path, file.errorString());
         return false;
     }
-    file.write(QJsonDocument(QJsonObject{{QLatin1String("version"), 1}, {QLatin1String("clusters"), list}})
+    file.write(QJsonDocument(QJsonObject{{QLatin1String("version"), fileVersion}, {QLatin1String("clusters"), list}})
                    .toJson(QJsonDocument::Indented));
     if (!file.commit()) {
         *error = QStringLiteral("cannot write %1: %2").arg(m_path, file.errorString());

@@ -22,6 +22,12 @@ public:
     QVector<ClusterProfile> load(QString *error) const;
     bool save(const QVector<ClusterProfile> &profiles, QString *error) const;
 
+    // The file's bytes to profiles, pure (load() adds the reading). A file that is not a JSON
+    // object, is larger than maxFileBytes (a thousand profiles take about a megabyte) or carries
+    // a "version" other than fileVersion is one error and no profiles.
+    static constexpr int fileVersion = 1;
+    static constexpr qsizetype maxFileBytes = 16 * 1024 * 1024;
+    static QVector<ClusterProfile> parse(const QByteArray &json, QString *error);
     static QJsonObject toJson(const ClusterProfile &profile);
     static ClusterProfile fromJson(const QJsonObject &object);
 

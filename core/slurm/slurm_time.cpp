@@ -14,13 +14,16 @@ qint64 parseDuration(const QString &text)
         return 0;
     if (t.isEmpty())
         return -1;
+    // Slurm keeps limits in 32-bit minutes; a larger number is no time Slurm wrote, and would
+    // overflow the sum below.
+    constexpr qint64 kMaxField = 100'000'000;
     qint64 days = 0;
     QString clock = t;
     const int dash = t.indexOf(QLatin1Char('-'));
     if (dash > 0) {
         bool ok = false;
         days = t.left(dash).toLongLong(&ok);
-        if (!ok)
+        if (!ok || days < 0 || days > kMaxField)
             return -1;
         clock = t.mid(dash + 1);
     }
@@ -31,7 +34,7 @@ qint64 parseDuration(const QString &text)
     for (int i = 0; i < parts.size(); ++i) {
         bool ok = false;
         values[i] = parts[i].toLongLong(&ok);
-        if (!ok || values[i] < 0)
+        if (!ok || values[i] < 0 || values[i] > kMaxField)
             return -1;
     }
     qint64 seconds = 0;
