@@ -11,8 +11,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     STRATA_FUZZ_CHECK(error.isEmpty() || (catalog.gpus().isEmpty() && catalog.instanceTypes().isEmpty()));
     for (const GpuSpec &gpu : catalog.gpus()) {
         catalog.gpu(gpu.model);
-        for (const QString &type : gpu.gresTypes)
-            catalog.modelForName(type);
+        for (const QString &name : gpu.exactNames)
+            catalog.modelForName(name);
+        catalog.modelForName(gpu.name);
     }
     for (const InstanceTypeSpec &type : catalog.instanceTypes())
         catalog.instanceType(type.name);

@@ -153,6 +153,8 @@ struct BurninParseError
 {
     qint64 line = 0;             // 1-based line number in the stream
     QString message;
+    // Another protocol version or another encoding: the stream parser reads no further line.
+    bool endsStream = false;
 };
 
 using BurninEvent = std::variant<BurninStart, BurninProgress, BurninTelemetry, BurninResult,

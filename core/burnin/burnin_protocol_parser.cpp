@@ -1,5 +1,7 @@
 #include "burnin_protocol_parser.h"
 
+#include "model/input_check.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -259,13 +261,26 @@ BurninSummary parseSummary(const QJsonObject &o)
 
 BurninParseError lineError(qint64 line, const QString &message)
 {
-    return BurninParseError{line, QStringLiteral("line %1: %2").arg(line).arg(message)};
+    BurninParseError error;
+    error.line = line;
+    error.message = QStringLiteral("line %1: %2").arg(line).arg(message);
+    return error;
+}
+
+BurninParseError streamError(qint64 line, const QString &message)
+{
+    BurninParseError error = lineError(line, message + QLatin1String("; the rest of the output is not read"));
+    error.endsStream = true;
+    return error;
 }
 
 } // namespace
 
 BurninEvent BurninProtocolParser::parseLine(QByteArrayView line, qint64 lineNumber)
 {
+    if (const QString problem = InputCheck::problem(line, maxLineBytes, QLatin1StringView("the agent's output"));
+        !problem.isEmpty())
+        return streamError(lineNumber, problem);
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(line.toByteArray(), &parseError);
     if (parseError.error != QJsonParseError::NoError)
@@ -278,7 +293,7 @@ BurninEvent BurninProtocolParser::parseLine(QByteArrayView line, qint64 lineNumb
     if (!version.isDouble())
         return lineError(lineNumber, QStringLiteral("no protocol version \"v\": not strata-burn output"));
     if (version.toInt() != supportedVersion || version.toDouble() != version.toInt())
-        return lineError(lineNumber,
+        return streamError(lineNumber,
                          QStringLiteral("protocol version %1 is not supported (this Strata reads v%2): "
                                         "deploy the strata-burn that ships with this Strata")
                              .arg(version.toDouble()).arg(supportedVersion));
@@ -310,13 +325,16 @@ void BurninProtocolParser::takeLine(QByteArrayView line, QVector<BurninEvent> &e
         line.chop(1);
     if (line.trimmed().isEmpty())
         return;
-    events << parseLine(line, m_line);
+    BurninEvent event = parseLine(line, m_line);
+    if (const auto *error = std::get_if<BurninParseError>(&event); error && error->endsStream)
+        m_ended = true;
+    events << std::move(event);
 }
 
 QVector<BurninEvent> BurninProtocolParser::feed(QByteArrayView bytes)
 {
     QVector<BurninEvent> events;
-    while (!bytes.isEmpty()) {
+    while (!bytes.isEmpty() && !m_ended) {
         const qsizetype newline = bytes.indexOf('\n');
         if (newline < 0) {
             if (!m_discarding)
@@ -333,6 +351,10 @@ QVector<BurninEvent> BurninProtocolParser::feed(QByteArrayView bytes)
         if (m_discarding) {
             m_discarding = false;
             ++m_line;
+        } else if (m_pending.isEmpty() && head.size() > maxLineBytes) {
+            // The same limit whether a line came in pieces or in one chunk.
+            ++m_line;
+            events << lineError(m_line, QStringLiteral("longer than %1 bytes: dropped").arg(maxLineBytes));
         } else if (m_pending.isEmpty()) {
             takeLine(head, events);
         } else {

@@ -10,8 +10,10 @@ namespace strata {
 
 // Parses the agent's JSON lines as they stream in: feed() any chunk of bytes and get the events
 // of the lines it completed; a partial line waits for the rest. A malformed line becomes a
-// BurninParseError with its line number, and parsing goes on. Pure: no I/O, no QObject. One
-// instance per stream (per node); not thread-safe.
+// BurninParseError with its line number, and parsing goes on, except after a line of another
+// protocol version or encoding (UTF-16): that one error ends the stream, so an agent of another
+// version is one clear error, not one per line. Pure: no I/O, no QObject. One instance per
+// stream (per node); not thread-safe.
 class BurninProtocolParser
 {
 public:
@@ -37,6 +39,7 @@ private:
     QByteArray m_pending;
     qint64 m_line = 0;
     bool m_discarding = false; // inside an over-long line, until its newline
+    bool m_ended = false;      // a line ended the stream (endsStream)
 };
 
 } // namespace strata

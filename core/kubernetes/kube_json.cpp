@@ -85,8 +85,26 @@ qint64 fallbackTimestamp(const QString &text)
     return t.isValid() ? t.toSecsSinceEpoch() : 0;
 }
 
+QLatin1StringView apiVersionOf(QLatin1StringView itemKind)
+{
+    return itemKind == QLatin1StringView("Job") ? QLatin1StringView("batch/v1") : QLatin1StringView("v1");
+}
+
+QString apiVersionProblem(const QString &apiVersion, QLatin1StringView itemKind)
+{
+    if (apiVersion.isEmpty() || apiVersion == apiVersionOf(itemKind))
+        return {};
+    return QStringLiteral("a %1 of apiVersion %2, which this Strata does not read (it reads %3)")
+        .arg(QString(itemKind), apiVersion, QString(apiVersionOf(itemKind)));
+}
+
 bool listItems(const QByteArray &json, QLatin1StringView itemKind, QJsonArray *items, QString *error)
 {
+    if (const QString problem = InputCheck::problem(json, maxInputBytes, QLatin1StringView("kubectl's output"));
+        !problem.isEmpty()) {
+        *error = problem;
+        return false;
+    }
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
     if (parseError.error != QJsonParseError::NoError) {
@@ -98,6 +116,9 @@ bool listItems(const QByteArray &json, QLatin1StringView itemKind, QJsonArray *i
     const QJsonObject root = doc.object();
     const QString kind = root.value(QLatin1String("kind")).toString();
     if (kind == itemKind) {
+        *error = apiVersionProblem(root.value(QLatin1String("apiVersion")).toString(), itemKind);
+        if (!error->isEmpty())
+            return false;
         *items = QJsonArray{root};
         return true;
     }
@@ -108,6 +129,11 @@ bool listItems(const QByteArray &json, QLatin1StringView itemKind, QJsonArray *i
             const QString itemKindSeen = item.toObject().value(QLatin1String("kind")).toString();
             if (!itemKindSeen.isEmpty() && itemKindSeen != itemKind) {
                 *error = QStringLiteral("expected a list of %1 objects, got a %2").arg(QString(itemKind), itemKindSeen);
+                *items = {};
+                return false;
+            }
+            *error = apiVersionProblem(item.toObject().value(QLatin1String("apiVersion")).toString(), itemKind);
+            if (!error->isEmpty()) {
                 *items = {};
                 return false;
             }

@@ -1,6 +1,8 @@
 #pragma once
 
 #include <QByteArrayView>
+#include "model/input_check.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -24,6 +26,14 @@ QMap<QString, QString> stringMap(const QJsonObject &object, QLatin1StringView ke
 // RFC 3339 time stamp ("2026-12-02T13:55:23Z") in seconds since the epoch; 0 when absent or bad.
 qint64 timestamp(const QJsonObject &object, QLatin1StringView key);
 qint64 fallbackTimestamp(const QString &text); // any ISO 8601 form QDateTime reads
+// A pod in `kubectl get pods -A -o json` is 5 to 15 KB: 50,000 pods approach 750 MB.
+constexpr qsizetype maxInputBytes = qsizetype(2048) * 1024 * 1024;
+
+// The apiVersion Strata reads for an item kind ("v1" for Node and Pod, "batch/v1" for Job).
+QLatin1StringView apiVersionOf(QLatin1StringView itemKind);
+// Empty when an item's apiVersion (empty for the API's typed lists) is the one Strata reads.
+QString apiVersionProblem(const QString &apiVersion, QLatin1StringView itemKind);
+
 // The items of a list as kubectl (`kind: List`) or the API (`kind: PodList`) writes it.
 // Returns false and sets *error when the document is not such a list.
 bool listItems(const QByteArray &json, QLatin1StringView itemKind, QJsonArray *items, QString *error);
@@ -43,6 +53,11 @@ bool scanList(const QByteArray &json, ListScan *scan);
 template <typename T, typename Parse>
 bool parseList(const QByteArray &json, QLatin1StringView itemKind, QVector<T> *out, QString *error, Parse parseOne)
 {
+    if (const QString problem = InputCheck::problem(json, maxInputBytes, QLatin1StringView("kubectl's output"));
+        !problem.isEmpty()) {
+        *error = problem;
+        return false;
+    }
     ListScan scan;
     const QString listKind = QString(itemKind) + QLatin1String("List");
     if (!scanList(json, &scan) || (scan.kind != QLatin1String("List") && scan.kind != listKind)) {
@@ -76,6 +91,8 @@ bool parseList(const QByteArray &json, QLatin1StringView itemKind, QVector<T> *o
                               .arg(view.data() - json.constData() + parseError.offset);
             else if (!kind.isEmpty() && kind != itemKind)
                 problem = QStringLiteral("expected a list of %1 objects, got a %2").arg(QString(itemKind), kind);
+            else
+                problem = apiVersionProblem(object.value(QLatin1String("apiVersion")).toString(), itemKind);
             if (!problem.isEmpty()) {
                 const QMutexLocker locker(&errorLock);
                 if (i < firstBad) {

@@ -1,5 +1,7 @@
 #include "prometheus_response_parser.h"
 
+#include "model/input_check.h"
+
 #include <simdjson.h>
 
 #include <charconv>
@@ -260,6 +262,9 @@ PrometheusResponse PrometheusResponseParser::parse(const QByteArray &body, int h
     PrometheusResponse out;
     out.httpStatus = httpStatus;
     out.bytes = body.size();
+    if (const QString problem = InputCheck::problem(body, maxInputBytes, QLatin1StringView("Prometheus's answer"));
+        !problem.isEmpty())
+        return failure(out, QStringLiteral("json"), problem);
 
     const QByteArray trimmed = body.left(64).trimmed();
     if (!trimmed.startsWith('{')) {

@@ -28,6 +28,9 @@ public:
         PrometheusResponse::ResultType expect = PrometheusResponse::ResultType::None;
     };
 
+    // A 16,384-GPU matrix is about 90 MB; a body past this is refused unread ("json").
+    static constexpr qsizetype maxInputBytes = qsizetype(1024) * 1024 * 1024;
+
     // httpStatus is the HTTP status the body came with (0 if unknown). An API error body
     // (`"status":"error"`) becomes ok=false with the server's errorType and error text.
     static PrometheusResponse parse(const QByteArray &body, int httpStatus, const Options &options);

@@ -1,5 +1,7 @@
 #include "profile_store.h"
 
+#include "model/input_check.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -100,10 +102,9 @@ QVector<ClusterProfile> ProfileStore::load(QString *error) const
 
 QVector<ClusterProfile> ProfileStore::parse(const QByteArray &json, QString *error)
 {
-    if (json.size() > maxFileBytes) {
-        *error = QStringLiteral("larger than %1 MiB, more than any profile file").arg(maxFileBytes / (1024 * 1024));
+    *error = InputCheck::problem(json, maxFileBytes, QLatin1StringView("the file"));
+    if (!error->isEmpty())
         return {};
-    }
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
     if (parseError.error != QJsonParseError::NoError) {

@@ -4,6 +4,8 @@
 #include "hostlist.h"
 #include "slurm_time.h"
 
+#include "model/input_check.h"
+
 #include <QByteArrayView>
 #include <QList>
 #include <QSet>
@@ -53,6 +55,17 @@ QList<KeyValue> splitKeyValues(QStringView line)
     return pairs;
 }
 
+// scontrol ends every line with a newline: an output without one was cut short (a dropped
+// connection). Returns the records before the last one, which is incomplete (a record begins
+// after a newline with `recordStart`); *error says what was left out.
+QByteArray completeRecords(const QByteArray &output, QByteArrayView recordStart, QString *error)
+{
+    if (output.isEmpty() || output.endsWith('\n'))
+        return output;
+    *error = QStringLiteral("scontrol's output was cut short (it ends inside a line); its last record is not read");
+    return output.left(output.lastIndexOf(QByteArray('\n' + recordStart.toByteArray())) + 1);
+}
+
 } // namespace
 
 bool isEmptyAnswer(const QByteArray &output)
@@ -66,13 +79,17 @@ ScontrolPartitionsParseResult parsePartitions(const QByteArray &output)
     ScontrolPartitionsParseResult result;
     if (isEmptyAnswer(output))
         return result;
-    const QList<QByteArray> lines = output.split('\n');
+    result.error = InputCheck::problem(output, maxInputBytes, QLatin1StringView("scontrol's partition list"));
+    if (!result.error.isEmpty())
+        return result;
+    const QList<QByteArray> lines = completeRecords(output, "", &result.error).split('\n');
     for (const QByteArray &raw : lines) {
         const QString line = QString::fromUtf8(raw).trimmed();
         if (line.isEmpty())
             continue;
         if (!line.startsWith(QLatin1String("PartitionName="))) {
-            result.error = QStringLiteral("unexpected line in scontrol show partition: \"%1\"").arg(line.left(120));
+            if (result.error.isEmpty())
+                result.error = QStringLiteral("unexpected line in scontrol show partition: \"%1\"").arg(line.left(120));
             continue;
         }
         Partition p;
@@ -106,7 +123,22 @@ ScontrolJobsParseResult parseJobDetails(const QByteArray &output, const QHash<QS
     ScontrolJobsParseResult result;
     if (isEmptyAnswer(output))
         return result;
-    const QString all = QString::fromUtf8(output);
+    result.error = InputCheck::problem(output, maxInputBytes, QLatin1StringView("scontrol's job details"));
+    if (!result.error.isEmpty()) {
+        result.malformedRecords = 1;
+        return result;
+    }
+    const QString all = QString::fromUtf8(completeRecords(output, "JobId=", &result.error));
+    if (!result.error.isEmpty())
+        result.malformedRecords = 1;
+    if (all.isEmpty())
+        return result;
+    // Something else entirely (an error text, JSON of a newer scontrol): one error, not one per line.
+    if (!all.startsWith(QLatin1String("JobId=")) && !all.contains(QLatin1String("\nJobId="))) {
+        result.malformedRecords = 1;
+        result.error = QStringLiteral("scontrol's job details hold no JobId= record: \"%1\"").arg(all.left(80));
+        return result;
+    }
     const QStringView allView(all);
     QSet<QString> ambiguous;
     // Records start with "JobId=" at the beginning of a line.
@@ -206,6 +238,11 @@ ScontrolJobsParseResult parseJobDetailChunks(const QByteArray &output, const QBy
     ScontrolJobsParseResult result;
     if (output.isEmpty())
         return result;
+    result.error = InputCheck::problem(output, maxInputBytes, QLatin1StringView("scontrol's job details"));
+    if (!result.error.isEmpty()) {
+        result.malformedRecords = 1;
+        return result;
+    }
     if (!output.startsWith(marker + ' ')) {
         result.malformedRecords = 1;
         result.error = QStringLiteral("job details do not start with the record marker: \"%1\"").arg(QString::fromUtf8(output.left(80)));

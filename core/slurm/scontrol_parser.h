@@ -39,6 +39,10 @@ struct ScontrolPartitionsParseResult
 // job parser therefore skips the name by its known text (from squeue, same refresh) and reads
 // placement only from the detail entries, which come before any path.
 namespace ScontrolParser {
+// About 1.5 KB a job in `show job -d -o`: 50,000 jobs are 75 MB.
+constexpr qsizetype maxInputBytes = qsizetype(512) * 1024 * 1024;
+// Every parser below refuses more than maxInputBytes or UTF-16 text as a whole, and reads an
+// output that does not end with a newline (cut short) up to its last complete line, saying so.
 
 ScontrolPartitionsParseResult parsePartitions(const QByteArray &output);
 // knownNames: job id -> name, as squeue reported them; jobs it lacks are parsed best-effort.

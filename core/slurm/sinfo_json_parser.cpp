@@ -3,6 +3,7 @@
 #include "gres.h"
 #include "slurm_json.h"
 #include "model/gpu_catalog.h"
+#include "model/input_check.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -32,6 +33,9 @@ QString displayState(const QString &base, const QStringList &flags)
 SinfoParseResult parse(const QByteArray &json, const GpuCatalog &catalog)
 {
     SinfoParseResult result;
+    result.error = InputCheck::problem(json, maxInputBytes, QLatin1StringView("the node list"));
+    if (!result.error.isEmpty())
+        return result;
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
     if (parseError.error != QJsonParseError::NoError) {

@@ -29,6 +29,8 @@ struct SinfoParseResult
 // type is the cloud "instance_type" (v0.0.40+) or the node feature that names a catalog
 // instance type (e.g. "p5.48xlarge"); the GPU model comes from the GRES type via the catalog.
 namespace SinfoJsonParser {
+// About 3 KB a node: 2,000 nodes are 6 MB.
+constexpr qsizetype maxInputBytes = qsizetype(256) * 1024 * 1024;
 
 SinfoParseResult parse(const QByteArray &json, const GpuCatalog &catalog);
 // "MIXED+DRAIN" style display state from the base state and flags, lower-case.

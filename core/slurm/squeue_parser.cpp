@@ -4,6 +4,8 @@
 #include "hostlist.h"
 #include "slurm_time.h"
 
+#include "model/input_check.h"
+
 #include <QByteArrayView>
 
 #include <algorithm>
@@ -155,6 +157,11 @@ SqueueParseResult parse(const QByteArray &output, const QByteArray &recordMarker
     const QByteArrayView all(output);
     if (all.isEmpty())
         return result;
+    result.error = InputCheck::problem(all, maxInputBytes, QLatin1StringView("squeue's output"));
+    if (!result.error.isEmpty()) {
+        result.malformedRecords = 1;
+        return result;
+    }
     // Every record ends with MARKER + the newline squeue prints; no job name can hold the
     // marker (random per refresh), so these are the only record ends.
     const QByteArray end = recordMarker + '\n';

@@ -26,6 +26,8 @@ struct SqueueParseResult
 };
 
 namespace SqueueParser {
+// About 300 bytes a job: 50,000 jobs are 15 MB.
+constexpr qsizetype maxInputBytes = qsizetype(256) * 1024 * 1024;
 
 // The -o argument for squeue with this marker.
 QString formatArgument(const QByteArray &recordMarker);
