@@ -60,7 +60,7 @@ SlurmVersion SlurmVersion::parse(const QByteArray &output, QString *error)
     v.minor = m.captured(2).toInt();
     v.micro = m.captured(3).toInt();
     v.text = line;
-    if (v.minor < 1 || v.minor > 12) {
+    if (v.major < 1 || v.minor < 1 || v.minor > 12) {
         *error = QStringLiteral("cannot read the Slurm version from `scontrol version`: \"%1\"").arg(line.left(120));
         return SlurmVersion{};
     }

@@ -14,6 +14,7 @@
 #include "slurm/scontrol_parser.h"
 #include "slurm/sinfo_json_parser.h"
 #include "slurm/slurm_time.h"
+#include "slurm/slurm_version.h"
 #include "slurm/squeue_parser.h"
 
 #include <QDirIterator>
@@ -201,6 +202,7 @@ private Q_SLOTS:
     void burninLongLineInOneChunk();
     void fuzzRegressionsAreAllChecked();
     void slurmTimeOverflow();
+    void slurmVersionYearZero();
 };
 
 // The captures the rows below damage parse cleanly, so each error comes from the damage.
@@ -345,6 +347,7 @@ void TestHostileInput::fuzzRegressionsAreAllChecked()
 {
     static const QStringList checked = {
         QStringLiteral("slurm/fuzz-regressions/slurm_time-overflowing-duration"),
+        QStringLiteral("slurm/fuzz-regressions/slurm_version-year-zero"),
     };
     QStringList found;
     QDirIterator it(QStringLiteral(STRATA_TEST_DATA), QDir::Files, QDirIterator::Subdirectories);
@@ -364,6 +367,16 @@ void TestHostileInput::slurmTimeOverflow()
     QCOMPARE(SlurmTime::parseDuration(QString::fromUtf8(text)), qint64(-1));
     QCOMPARE(SlurmTime::parseDuration(QStringLiteral("100000000-00:00:00")), qint64(100000000) * 86400);
     QCOMPARE(SlurmTime::parseDuration(QStringLiteral("100000001-00:00:00")), qint64(-1));
+}
+
+// "slurm 00.05.8" was an invalid version without an error (fuzz_slurm_version): now an error.
+void TestHostileInput::slurmVersionYearZero()
+{
+    QString error;
+    const SlurmVersion version =
+        SlurmVersion::parse(captured(QStringLiteral("slurm/fuzz-regressions/slurm_version-year-zero")), &error);
+    QVERIFY(!version.isValid());
+    QCOMPARE(error, QStringLiteral("cannot read the Slurm version from `scontrol version`: \"slurm 00.05.8\""));
 }
 
 QTEST_GUILESS_MAIN(TestHostileInput)
