@@ -1,17 +1,17 @@
 #include "gemm_kernel.h"
 
 #include "gemm_check.h"
+#include "gemm_fragment.h"
 
 namespace strata::burn {
 
 namespace {
 
-constexpr int threads = 256;           // 8 warps: 2 along M x 4 along N, each 64 x 32 of C
+// Tile shapes and every thread-to-element mapping live in gemm_fragment.h, which the host
+// emulation (tst_burnin_fragment) runs too.
+using namespace fragment;
+static_assert(tileM == gemmTileM && tileN == gemmTileN && tileK == gemmTileK);
 constexpr int stages = 3;              // cp.async pipeline depth
-constexpr int pad = 8;                 // bf16 per smem row of padding: rows 80 bytes apart,
-                                       // so ldmatrix's 8 row addresses hit distinct banks
-constexpr int rowStride = gemmTileK + pad;
-constexpr int tileElements = gemmTileM * rowStride; // A and B tiles have the same shape
 constexpr int stageElements = 2 * tileElements;
 constexpr std::size_t sharedBytes = std::size_t(stages) * stageElements * sizeof(std::uint16_t);
 
@@ -56,10 +56,10 @@ __device__ __forceinline__ void loadTiles(std::uint16_t *stage, const std::uint1
     std::uint16_t *sa = stage;
     std::uint16_t *sb = stage + tileElements;
 #pragma unroll
-    for (int i = 0; i < 2; ++i) {
-        const int chunk = threadIdx.x + i * threads;
-        const int r = chunk / 4;
-        const int c = (chunk % 4) * 8;
+    for (int i = 0; i < chunksPerThread; ++i) {
+        const int chunk = chunkIndex(threadIdx.x, i);
+        const int r = chunkRow(chunk);
+        const int c = chunkCol(chunk);
         const std::size_t kOffset = std::size_t(kTile) * gemmTileK + c;
         copyAsync16(sa + r * rowStride + c, a + std::size_t(row0 + r) * k + kOffset);
         copyAsync16(sb + r * rowStride + c, b + std::size_t(col0 + r) * k + kOffset);
@@ -74,13 +74,13 @@ __global__ void __launch_bounds__(threads) bf16GemmKernel(const std::uint16_t *_
     extern __shared__ __align__(16) std::uint16_t shared[];
     const int lane = threadIdx.x % 32;
     const int warp = threadIdx.x / 32;
-    const int warpM = warp / 4;        // 0..1, 64 rows each
-    const int warpN = warp % 4;        // 0..3, 32 columns each
+    const int warpM = warpRow(warp);   // 0..1, 64 rows each
+    const int warpN = warpCol(warp);   // 0..3, 32 columns each
     const int row0 = blockIdx.y * gemmTileM;
     const int col0 = blockIdx.x * gemmTileN;
     const int kTiles = k / gemmTileK;
 
-    float acc[4][4][4] = {};           // [m16 tile][n8 tile][fragment]
+    float acc[mmaTilesM][mmaTilesN][4] = {}; // [m16 tile][n8 tile][fragment]
 
 #pragma unroll
     for (int s = 0; s < stages - 1; ++s) {
@@ -102,46 +102,38 @@ __global__ void __launch_bounds__(threads) bf16GemmKernel(const std::uint16_t *_
         const std::uint16_t *sb = sa + tileElements;
 #pragma unroll
         for (int kk = 0; kk < gemmTileK; kk += 16) {
-            unsigned af[4][4];
-            unsigned bf[4][2];
+            unsigned af[mmaTilesM][4];
+            unsigned bf[mmaTilesN][2];
 #pragma unroll
-            for (int mt = 0; mt < 4; ++mt) {
-                // Lanes 0-15 address rows 0-15 at k, lanes 16-31 the same rows at k + 8.
-                const int r = warpM * 64 + mt * 16 + (lane % 16);
-                const int col = kk + (lane / 16) * 8;
-                loadMatrixX4(af[mt], sa + r * rowStride + col);
-            }
+            for (int mt = 0; mt < mmaTilesM; ++mt)
+                loadMatrixX4(af[mt], sa + aLoadRow(warpM, mt, lane) * rowStride + aLoadCol(kk, lane));
 #pragma unroll
-            for (int np = 0; np < 2; ++np) {
-                // Matrices: (n 0-7, k 0-7), (n 0-7, k 8-15), (n 8-15, k 0-7), (n 8-15, k 8-15).
-                const int r = warpN * 32 + np * 16 + (lane % 8) + (lane / 16) * 8;
-                const int col = kk + ((lane / 8) % 2) * 8;
+            for (int np = 0; np < mmaTilesN / 2; ++np) {
                 unsigned q[4];
-                loadMatrixX4(q, sb + r * rowStride + col);
-                bf[np * 2][0] = q[0];
-                bf[np * 2][1] = q[1];
-                bf[np * 2 + 1][0] = q[2];
-                bf[np * 2 + 1][1] = q[3];
+                loadMatrixX4(q, sb + bLoadRow(warpN, np, lane) * rowStride + bLoadCol(kk, lane));
+#pragma unroll
+                for (int j = 0; j < 4; ++j)
+                    bf[bTileOf(np, j)][bRegisterOf(j)] = q[j];
             }
 #pragma unroll
-            for (int mt = 0; mt < 4; ++mt)
+            for (int mt = 0; mt < mmaTilesM; ++mt)
 #pragma unroll
-                for (int nt = 0; nt < 4; ++nt)
+                for (int nt = 0; nt < mmaTilesN; ++nt)
                     mmaBf16(acc[mt][nt], af[mt], bf[nt][0], bf[nt][1]);
         }
     }
     waitGroup<0>();
 
-    const int group = lane / 4;
-    const int pair = (lane % 4) * 2;
 #pragma unroll
-    for (int mt = 0; mt < 4; ++mt) {
+    for (int mt = 0; mt < mmaTilesM; ++mt) {
 #pragma unroll
-        for (int nt = 0; nt < 4; ++nt) {
-            const int r = row0 + warpM * 64 + mt * 16 + group;
-            const int col = col0 + warpN * 32 + nt * 8 + pair;
-            *reinterpret_cast<float2 *>(c + std::size_t(r) * n + col) = make_float2(acc[mt][nt][0], acc[mt][nt][1]);
-            *reinterpret_cast<float2 *>(c + std::size_t(r + 8) * n + col) = make_float2(acc[mt][nt][2], acc[mt][nt][3]);
+        for (int nt = 0; nt < mmaTilesN; ++nt) {
+#pragma unroll
+            for (int r = 0; r < 4; r += 2) { // (c0, c1) and (c2, c3): adjacent columns, one float2
+                const int row = row0 + storeRow(warpM, mt, lane, r);
+                const int col = col0 + storeCol(warpN, nt, lane, r);
+                *reinterpret_cast<float2 *>(c + std::size_t(row) * n + col) = make_float2(acc[mt][nt][r], acc[mt][nt][r + 1]);
+            }
         }
     }
 #else
