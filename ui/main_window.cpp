@@ -7,8 +7,11 @@
 #include "dialogs/preferences_dialog.h"
 #include "dialogs/profile_dialog.h"
 #include "session/secret_store.h"
+#include "source_health.h"
+#include "unit_formatter.h"
 #include "views/connections_panel.h"
 #include "views/log_panel.h"
+#include "views/source_banner.h"
 #include "views/table_page.h"
 
 #include "session/cluster_session.h"
@@ -32,18 +35,27 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
+#include <QVBoxLayout>
 
 namespace strata {
 
 MainWindow::MainWindow(ProfileStore *profiles, QWidget *parent)
     : QMainWindow(parent), m_store(profiles), m_secrets(new SecretStore(QStringLiteral("strata"), this)),
-      m_view(new ClusterView(this)), m_connections(new ConnectionsPanel(this)), m_log(new LogPanel(this)),
+      m_view(new ClusterView(this)), m_banner(new SourceBanner(this)), m_connections(new ConnectionsPanel(this)), m_log(new LogPanel(this)),
       m_actions(new ClusterActions(this, m_view, m_log, this)),
       m_statusCluster(new QLabel(this)), m_statusTotals(new QLabel(this)), m_statusTiming(new QLabel(this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("Strata"));
-    setCentralWidget(m_view);
+    // The banner sits over the views, so stale data is never shown without saying so.
+    auto *central = new QWidget(this);
+    auto *centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(0);
+    centralLayout->addWidget(m_banner);
+    centralLayout->addWidget(m_view, 1);
+    setCentralWidget(central);
+    connect(m_banner, &SourceBanner::retryRequested, this, &MainWindow::refresh);
     buildDocks();
     buildActions();
     m_statusCluster->setObjectName(QStringLiteral("statusCluster"));
@@ -359,6 +371,7 @@ void MainWindow::closeSession()
     m_connections->setMessage(tr("Disconnected from %1.").arg(name));
     m_log->append(LogPanel::Level::Info, tr("Disconnected from %1").arg(name));
     m_view->clear();
+    m_lastSnapshot.reset();
     if (!m_historyOverridden)
         m_history = nullptr;
     m_ownHistory.reset();
@@ -370,10 +383,12 @@ void MainWindow::closeSession()
 
 void MainWindow::showSnapshot(const SnapshotPtr &snapshot)
 {
+    m_lastSnapshot = snapshot;
     m_view->setSnapshot(snapshot);
     m_connections->setSources(snapshot->sources);
     m_statusCluster->setText(snapshot->clusterName);
     updateActions();
+    updateStatus();
 }
 
 void MainWindow::setMetricHistory(MetricHistory *history)
@@ -583,13 +598,28 @@ void MainWindow::updateActions()
 void MainWindow::updateStatus()
 {
     const SnapshotPtr s = m_view->snapshot();
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    // Freshness from the sources (each one's last good answer), never from takenAt, which is
+    // when the snapshot was merged: a failing Slurm still publishes every interval.
+    const SnapshotPtr shown = m_session && m_session->latest() ? m_session->latest() : m_lastSnapshot;
+    const QVector<SourceStatus> sources = shown ? shown->sources : QVector<SourceStatus>{};
+    m_banner->setSources(sources, now);
+    const SourceHealth health = SourceHealth::assess(sources);
+    QString freshness;
+    if (health.oldestData.isValid()) {
+        freshness = tr("data from %1").arg(UnitFormatter::age(health.oldestData, now));
+        if (!health.healthy())
+            freshness += tr(" (%1 failing)").arg(SourceHealth::displayName(health.failing.first().source));
+    }
     if (m_session) {
-        const SnapshotPtr latest = m_session->latest();
-        m_statusCluster->setText(latest ? tr("%1 \u00b7 refreshed %2").arg(m_session->profile().name,
-                                                                             UnitFormatter::age(latest->takenAt, QDateTime::currentDateTimeUtc()))
-                                        : tr("%1 \u00b7 connecting…").arg(m_session->profile().name));
-    } else if (!s || s->nodes.isEmpty()) {
+        const QString name = m_session->profile().name;
+        m_statusCluster->setText(!shown ? tr("%1 \u00b7 connecting…").arg(name)
+                                 : freshness.isEmpty() ? tr("%1 \u00b7 no data yet").arg(name)
+                                                       : tr("%1 \u00b7 %2").arg(name, freshness));
+    } else if (!shown) {
         m_statusCluster->setText(tr("not connected"));
+    } else {
+        m_statusCluster->setText(freshness.isEmpty() ? shown->clusterName : tr("%1 \u00b7 %2").arg(shown->clusterName, freshness));
     }
     if (s && !s->nodes.isEmpty()) {
         const auto t = s->totals();

@@ -28,6 +28,7 @@ class LogPanel;
 class MetricHistory;
 class ProfileStore;
 class SecretStore;
+class SourceBanner;
 
 // The console window: the cluster list and source status (left dock), the cluster's
 // Overview / Heatmap / Nodes / Jobs tabs (centre), the detail pane (right dock) and the log
@@ -57,6 +58,7 @@ public:
     ClusterView *clusterView() const { return m_view; }
     ConnectionsPanel *connections() const { return m_connections; }
     LogPanel *log() const { return m_log; }
+    SourceBanner *sourceBanner() const { return m_banner; }
     QAction *action(const QString &objectName) const;
     const DisplayPreferences &preferences() const { return m_preferences; }
     void setPreferences(const DisplayPreferences &preferences);
@@ -100,6 +102,7 @@ private:
     std::unique_ptr<ClusterSession> m_session;
     QVector<QPointer<ClusterSession>> m_retired; // closed, awaiting deleteLater
     ClusterView *m_view;
+    SourceBanner *m_banner;
     ConnectionsPanel *m_connections;
     LogPanel *m_log;
     ClusterActions *m_actions;
@@ -115,6 +118,7 @@ private:
     std::unique_ptr<MetricHistory> m_ownHistory; // the session's Prometheus, when it has one
     bool m_historyOverridden = false;
     DisplayPreferences m_preferences;
+    SnapshotPtr m_lastSnapshot; // shown without a session (showSnapshot)
     QHash<QString, QString> m_reportedErrors; // source -> last error logged
     qint64 m_lastPrepareMs = -1;
     qint64 m_lastApplyMs = -1;

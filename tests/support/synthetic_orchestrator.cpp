@@ -40,6 +40,10 @@ QFuture<OrchestratorPart> SyntheticOrchestrator::refresh()
         part.transportFailed = true;
         return QtFuture::makeReadyFuture(part);
     }
+    if (!m_schedulerFailure.isEmpty()) {
+        part.error = m_schedulerFailure;
+        return QtFuture::makeReadyFuture(part);
+    }
     part.nodes = m_state.nodes;
     part.partitions = m_state.partitions;
     part.jobs = m_state.jobs;

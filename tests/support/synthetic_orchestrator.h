@@ -29,6 +29,9 @@ public:
     // While set, every refresh fails in the transport with this message (a changed host key,
     // a key that needs its passphrase).
     void setTransportFailure(const QString &error) { m_transportFailure = error; }
+    // While set, the login node answers but the scheduler fails with this message (slurmctld
+    // down): the source "slurm" fails, "ssh" stays up.
+    void setSchedulerFailure(const QString &error) { m_schedulerFailure = error; }
     int refreshCount() const { return m_refreshes; }
     const ClusterSnapshot &state() const { return m_state; }
 
@@ -36,6 +39,7 @@ private:
     ClusterSnapshot m_state;
     QString m_unknownHostKey;
     QString m_transportFailure;
+    QString m_schedulerFailure;
     int m_refreshes = 0;
     int m_nextJobId = 0;
 };

@@ -167,6 +167,26 @@ int main(int argc, char **argv)
     if (!job.isEmpty())
         view->jobsPage()->selectKey(job);
     shoot.save(&window, prefix + QStringLiteral("jobs"));
+    if (!lab) {
+        // Slurm failing for 7 minutes while the login node answers: the banner over the views.
+        auto stale = std::make_shared<ClusterSnapshot>(*s);
+        const QDateTime now = QDateTime::currentDateTimeUtc();
+        for (SourceStatus &source : stale->sources) {
+            source.lastSuccess = now.addSecs(-4);
+            if (source.source == QLatin1String("slurm")) {
+                source.ok = false;
+                source.stale = true;
+                source.lastSuccess = now.addSecs(-7 * 60 - 12);
+                source.error = QStringLiteral("slurm_load_jobs error: Unable to contact slurm controller (connect failure)");
+            }
+        }
+        window.showSnapshot(stale);
+        view->tabs()->setCurrentIndex(0);
+        spin(500);
+        shoot.save(&window, prefix + QStringLiteral("stale-banner"));
+        window.showSnapshot(s);
+        spin(300);
+    }
 
     auto *profileDialog = new ProfileDialog({}, &window);
     profileDialog->setProfile(lab ? profile : ClusterProfile{});

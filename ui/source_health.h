@@ -1,0 +1,36 @@
+#pragma once
+
+#include "model/source_status.h"
+
+#include <QDateTime>
+#include <QString>
+#include <QVector>
+
+namespace strata {
+
+// How fresh the data on screen is, read from a snapshot's SourceStatus list: which configured
+// sources are failing (and since when their data is), and the oldest data still shown. The
+// snapshot's takenAt is when it was merged, not when its parts were read, so it says nothing
+// about staleness; this does. Pure; any thread.
+struct SourceHealth
+{
+    struct Problem
+    {
+        QString source;        // "ssh", "slurm", ...
+        QString error;         // as the source reported it
+        QDateTime lastSuccess; // null: nothing from this source is shown
+        bool stale = false;    // its last good data is still shown
+    };
+
+    QVector<Problem> failing;   // configured sources whose last refresh failed, in snapshot order
+    QDateTime oldestData;       // the earliest lastSuccess among configured sources (null: none)
+    QString oldestSource;       // whose data that is
+
+    static SourceHealth assess(const QVector<SourceStatus> &sources);
+
+    bool healthy() const { return failing.isEmpty(); }
+    // "Slurm", "SSH (login node)", "Prometheus", "Kubernetes"; other names as they are.
+    static QString displayName(const QString &source);
+};
+
+} // namespace strata
