@@ -122,7 +122,11 @@ private Q_SLOTS:
                      return mine == 2;
                  }),
                  "gpu-node02 never showed the job's 2 busy GPUs");
-        const QVector<int> held = m_lab.scontrolPlacement(id).value(QStringLiteral("gpu-node02"));
+        QVector<int> held;
+        QVERIFY(CliLab::waitUntil(20000, [&] {
+            held = m_lab.scontrolPlacement(id).value(QStringLiteral("gpu-node02"));
+            return !held.isEmpty();
+        }));
         QCOMPARE(held.size(), 2);
         const QJsonArray gpus = gpusOf(s, QStringLiteral("gpu-node02"));
         QCOMPARE(gpus.size(), 8);
@@ -146,7 +150,11 @@ private Q_SLOTS:
         const QString id = m_lab.submit({QStringLiteral("--name"), QStringLiteral("mig"), QStringLiteral("--nodelist"), QStringLiteral("gpu-node04"),
                                          QStringLiteral("--gpus-per-node"), QStringLiteral("1"), QStringLiteral("--wrap"), QStringLiteral("sleep 300")});
         QVERIFY(!id.isEmpty());
-        const QVector<int> held = m_lab.scontrolPlacement(id).value(QStringLiteral("gpu-node04"));
+        QVector<int> held;
+        QVERIFY(CliLab::waitUntil(20000, [&] {
+            held = m_lab.scontrolPlacement(id).value(QStringLiteral("gpu-node04"));
+            return !held.isEmpty();
+        }));
         QCOMPARE(held, QVector<int>{0}); // an idle node hands out GPU 0 first
         QJsonObject gpu0;
         QVERIFY2(CliLab::waitUntil(40000, [&] {
@@ -156,10 +164,16 @@ private Q_SLOTS:
                  }),
                  qPrintable(QString::fromUtf8(QJsonDocument(gpu0).toJson())));
         const QJsonArray mig = gpu0.value(QLatin1String("migInstances")).toArray();
-        const QString late = QString::fromLatin1(qgetenv("STRATA_LAB_SLURM_VERSION")) == QLatin1String("24.11")
-            ? QStringLiteral("90gb") : QStringLiteral("71gb");
+        // 3g.71gb + 2g.35gb x 2 on the 22.05 lab's H200, 3g.90gb + 2g.45gb x 2 on the 24.11 lab's B200.
+        const QString model = gpu0.value(QLatin1String("model")).toString();
+        const QString big = model == QLatin1String("B200") ? QStringLiteral("3g.90gb") : QStringLiteral("3g.71gb");
+        const QString small = model == QLatin1String("B200") ? QStringLiteral("2g.45gb") : QStringLiteral("2g.35gb");
         QCOMPARE(mig.at(0).toObject().value(QLatin1String("id")).toInt(), 1);
-        QCOMPARE(mig.at(0).toObject().value(QLatin1String("profile")).toString(), QStringLiteral("3g.") + late);
+        QCOMPARE(mig.at(0).toObject().value(QLatin1String("profile")).toString(), big);
+        QCOMPARE(mig.at(1).toObject().value(QLatin1String("id")).toInt(), 3);
+        QCOMPARE(mig.at(1).toObject().value(QLatin1String("profile")).toString(), small);
+        QCOMPARE(mig.at(2).toObject().value(QLatin1String("id")).toInt(), 4);
+        QCOMPARE(mig.at(2).toObject().value(QLatin1String("profile")).toString(), small);
         QCOMPARE(mig.at(0).toObject().value(QLatin1String("job")).toString(), id);
         double memory = 0;
         for (int k = 0; k < 3; ++k) {
