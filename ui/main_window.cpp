@@ -537,9 +537,23 @@ void MainWindow::refresh()
 
 void MainWindow::onActionFinished(const ActionResult &r)
 {
-    const QString text = r.ok ? tr("%1 %2: %3").arg(r.action, r.target, r.message)
-                              : tr("%1 %2 failed: %3").arg(r.action, r.target, r.message);
-    m_log->append(r.ok ? LogPanel::Level::Success : LogPanel::Level::Error, text);
+    QString text;
+    switch (r.outcome()) {
+    case ActionOutcome::Done:
+        text = tr("%1 %2: %3").arg(r.action, r.target, r.message);
+        break;
+    case ActionOutcome::Failed:
+        text = tr("%1 %2 failed: %3").arg(r.action, r.target, r.message);
+        break;
+    case ActionOutcome::Unknown:
+        // Sent, answer lost: the session reads the cluster back on its next good refresh and
+        // logs the settled result then. Nothing is resent.
+        text = tr("%1 %2: %3 - it will be checked against the cluster when it answers again; do not repeat it")
+                   .arg(r.action, r.target, r.message);
+        break;
+    }
+    m_log->append(r.ok ? LogPanel::Level::Success
+                       : r.outcomeUnknown ? LogPanel::Level::Info : LogPanel::Level::Error, text);
     statusBar()->showMessage(text, 10000);
 }
 

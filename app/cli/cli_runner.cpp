@@ -14,6 +14,7 @@
 #include "slurm/slurm_time.h"
 #include "model/when_finished.h"
 
+#include <QEventLoop>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -50,29 +51,70 @@ const QCommandLineOption kSelector{QStringLiteral("selector"), QStringLiteral("K
 const QCommandLineOption kReason{QStringLiteral("reason"), QStringLiteral("Why the node is drained."), QStringLiteral("text")};
 const QCommandLineOption kFormat{QStringLiteral("format"), QStringLiteral("Output: text or json."), QStringLiteral("text|json"), QStringLiteral("text")};
 
-// Waits for a session action; prints its result.
-int waitForAction(QCoreApplication &app, QFuture<ActionResult> future, bool json)
+// The exit status of an action whose outcome stays unknown: it was sent, its answer was lost,
+// and the cluster could not be read back. Distinct from 1 (failed) so that a script never
+// resends it blindly (README, "Command line").
+constexpr int kExitOutcomeUnknown = 3;
+
+ActionResult awaitAction(const QFuture<ActionResult> &future)
 {
-    int exitCode = 1;
-    whenFinished(future, &app, [&](const ActionResult &r) {
-        if (json) {
-            printOut(QString::fromUtf8(QJsonDocument(QJsonObject{{QLatin1String("schema"), QStringLiteral("strata.action/1")},
-                                                                 {QLatin1String("ok"), r.ok},
-                                                                 {QLatin1String("action"), r.action},
-                                                                 {QLatin1String("target"), r.target},
-                                                                 {QLatin1String("jobId"), r.jobId},
-                                                                 {QLatin1String("message"), r.message}})
-                                           .toJson(QJsonDocument::Compact)) + QLatin1Char('\n'));
-        } else if (r.ok) {
-            printOut(r.message + QLatin1Char('\n'));
-        }
-        if (!r.ok)
-            printErr(QStringLiteral("%1%2 failed: %3").arg(r.action, r.target.isEmpty() ? QString() : QLatin1Char(' ') + r.target, r.message));
-        exitCode = r.ok ? 0 : 1;
-        app.quit();
+    ActionResult result;
+    result.message = QStringLiteral("the session ended before the action finished");
+    QEventLoop loop;
+    QObject context;
+    whenFinished(future, &context, [&](const ActionResult &r) {
+        result = r;
+        loop.quit();
     });
-    app.exec();
-    return exitCode;
+    if (!future.isFinished())
+        loop.exec();
+    else
+        QCoreApplication::processEvents();
+    return result;
+}
+
+// Waits for a session action and prints its result. One whose answer was lost is read back from
+// the cluster (a few tries while the connection comes back), never sent again.
+int waitForAction(ClusterSession &session, const QFuture<ActionResult> &future, bool json)
+{
+    ActionResult r = awaitAction(future);
+    const ActionResult sent = r;
+    const QString what = r.action + (r.target.isEmpty() ? QString() : QLatin1Char(' ') + r.target);
+    if (r.outcomeUnknown)
+        printErr(QStringLiteral("%1: %2; reading the cluster back to learn whether it took effect").arg(what, r.message));
+    for (int attempt = 0; r.outcomeUnknown && attempt < 3; ++attempt) {
+        if (attempt > 0) {
+            QEventLoop pause;
+            QTimer::singleShot(2000, &pause, &QEventLoop::quit);
+            pause.exec();
+        }
+        r = awaitAction(session.reconcile(sent));
+    }
+    if (json) {
+        QJsonObject o{{QLatin1String("schema"), QStringLiteral("strata.action/1")},
+                      {QLatin1String("ok"), r.ok},
+                      {QLatin1String("outcome"), r.outcome() == ActionOutcome::Done     ? QStringLiteral("done")
+                                                 : r.outcome() == ActionOutcome::Failed ? QStringLiteral("failed")
+                                                                                        : QStringLiteral("unknown")},
+                      {QLatin1String("reconciled"), r.reconciled},
+                      {QLatin1String("action"), r.action},
+                      {QLatin1String("target"), r.target},
+                      {QLatin1String("jobId"), r.jobId},
+                      {QLatin1String("message"), r.message}};
+        if (!r.tag.isEmpty())
+            o.insert(QLatin1String("tag"), r.tag);
+        printOut(QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact)) + QLatin1Char('\n'));
+    } else if (r.ok) {
+        printOut(r.message + QLatin1Char('\n'));
+    }
+    if (r.outcomeUnknown) {
+        printErr(QStringLiteral("%1: outcome unknown: %2%3").arg(what, r.message,
+                 r.tag.isEmpty() ? QString() : QStringLiteral(" (the submission's tag: %1)").arg(r.tag)));
+        return kExitOutcomeUnknown;
+    }
+    if (!r.ok)
+        printErr(QStringLiteral("%1 failed: %2").arg(what, r.message));
+    return r.ok ? 0 : 1;
 }
 
 } // namespace
@@ -249,7 +291,7 @@ int CliRunner::snapshot(QCoreApplication &app, QCommandLineParser &parser)
     return 0;
 }
 
-int CliRunner::submit(QCoreApplication &app, QCommandLineParser &parser)
+int CliRunner::submit(QCoreApplication &, QCommandLineParser &parser)
 {
     ClusterProfile profile;
     if (!resolveProfile(parser, &profile))
@@ -329,10 +371,10 @@ int CliRunner::submit(QCoreApplication &app, QCommandLineParser &parser)
         return 2;
     }
     ClusterSession session(profile);
-    return waitForAction(app, session.submit(s), parser.value(kFormat) == QLatin1String("json"));
+    return waitForAction(session, session.submit(s), parser.value(kFormat) == QLatin1String("json"));
 }
 
-int CliRunner::jobAction(QCoreApplication &app, QCommandLineParser &parser, const QString &action)
+int CliRunner::jobAction(QCoreApplication &, QCommandLineParser &parser, const QString &action)
 {
     const QStringList jobs = parser.positionalArguments();
     if (jobs.isEmpty()) {
@@ -345,11 +387,11 @@ int CliRunner::jobAction(QCoreApplication &app, QCommandLineParser &parser, cons
     ClusterSession session(profile);
     int rc = 0;
     for (const QString &job : jobs)
-        rc = qMax(rc, waitForAction(app, session.cancel(job), parser.value(kFormat) == QLatin1String("json")));
+        rc = qMax(rc, waitForAction(session, session.cancel(job), parser.value(kFormat) == QLatin1String("json")));
     return rc;
 }
 
-int CliRunner::nodeAction(QCoreApplication &app, QCommandLineParser &parser, const QString &action)
+int CliRunner::nodeAction(QCoreApplication &, QCommandLineParser &parser, const QString &action)
 {
     QStringList nodes;
     for (const QString &expression : parser.positionalArguments()) {
@@ -374,7 +416,7 @@ int CliRunner::nodeAction(QCoreApplication &app, QCommandLineParser &parser, con
         return 2;
     ClusterSession session(profile);
     const bool json = parser.value(kFormat) == QLatin1String("json");
-    return waitForAction(app, action == QLatin1String("drain") ? session.drain(nodes, parser.value(kReason)) : session.resume(nodes), json);
+    return waitForAction(session, action == QLatin1String("drain") ? session.drain(nodes, parser.value(kReason)) : session.resume(nodes), json);
 }
 
 int CliRunner::profile(QCoreApplication &, QCommandLineParser &parser)

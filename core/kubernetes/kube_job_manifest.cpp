@@ -51,6 +51,11 @@ bool isValidLabelKey(const QString &key)
 
 } // namespace
 
+QString KubeJobManifest::submissionLabel()
+{
+    return u"strata.io/submission"_s;
+}
+
 bool KubeJobManifest::isValidName(const QString &name)
 {
     static const QRegularExpression re(u"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"_s);
@@ -91,6 +96,14 @@ QByteArray KubeJobManifest::build(const JobSubmission &submission, const QString
     const int pods = std::max<int>(submission.nodes, int(submission.nodeList.size()));
 
     QJsonObject labels{{u"app.kubernetes.io/managed-by"_s, u"strata"_s}};
+    if (!submission.tag.isEmpty()) {
+        static const QRegularExpression tag(u"^[0-9a-f-]{1,63}$"_s);
+        if (!tag.match(submission.tag).hasMatch()) {
+            *error = u"\"%1\" is not a submission tag (hex digits and dashes)"_s.arg(submission.tag);
+            return {};
+        }
+        labels.insert(submissionLabel(), submission.tag); // finds the Job after a lost answer
+    }
     QJsonObject metadata{{u"namespace"_s, ns}, {u"labels"_s, labels}};
     QJsonObject annotations;
     if (!submittedBy.isEmpty())

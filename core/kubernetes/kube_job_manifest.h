@@ -19,6 +19,7 @@ namespace strata {
 //  container "main": image, command (else `/bin/sh -c script`), limits nvidia.com/gpu =
 //        gpusPerNode; restartPolicy Never, backoffLimit 0 (a failed burn-in must not be
 //        retried silently); timeLimitMinutes -> activeDeadlineSeconds.
+//  tag: label strata.io/submission on the Job and its pods.
 // Errors (no image, no command, bad selector keys, Slurm-only fields) come back in *error.
 class KubeJobManifest
 {
@@ -26,6 +27,8 @@ public:
     static QByteArray build(const JobSubmission &submission, const QString &defaultNamespace,
                             const QString &submittedBy, const QString &uniqueSuffix, QString *error);
     static bool isValidName(const QString &name);
+    // The label that carries JobSubmission::tag.
+    static QString submissionLabel();
 };
 
 } // namespace strata

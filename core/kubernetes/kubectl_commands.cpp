@@ -42,6 +42,23 @@ QStringList KubectlCommands::getJobs(const QString &namespaceName) const
     return command(QStringList{u"get"_s, u"jobs"_s} + scope(namespaceName) + QStringList{u"-o"_s, u"json"_s});
 }
 
+QStringList KubectlCommands::getJobsLabelled(const QString &selector) const
+{
+    return command({u"get"_s, u"jobs"_s, u"--all-namespaces"_s, u"-l"_s, selector, u"-o"_s, u"json"_s});
+}
+
+QStringList KubectlCommands::getJobNamed(const QString &namespaceName, const QString &name) const
+{
+    return command({u"get"_s, u"jobs"_s, u"-n"_s, namespaceName, u"--field-selector"_s, u"metadata.name="_s + name,
+                    u"-o"_s, u"json"_s});
+}
+
+QStringList KubectlCommands::getPodNamed(const QString &namespaceName, const QString &name) const
+{
+    return command({u"get"_s, u"pods"_s, u"-n"_s, namespaceName, u"--field-selector"_s, u"metadata.name="_s + name,
+                    u"-o"_s, u"json"_s});
+}
+
 QStringList KubectlCommands::createFromStdin() const
 {
     return command({u"create"_s, u"-f"_s, u"-"_s, u"-o"_s, u"json"_s});

@@ -20,6 +20,11 @@ public:
     QStringList getPods(const QString &namespaceName) const;
     QStringList getJobs(const QString &namespaceName) const;
     QStringList createFromStdin() const;
+    // Read-backs after a lost answer: the Jobs of all namespaces with a label (key=value), and
+    // one Job or pod by name as a list (empty when it does not exist).
+    QStringList getJobsLabelled(const QString &selector) const;
+    QStringList getJobNamed(const QString &namespaceName, const QString &name) const;
+    QStringList getPodNamed(const QString &namespaceName, const QString &name) const;
     QStringList deleteJob(const QString &namespaceName, const QString &name) const;
     QStringList deletePod(const QString &namespaceName, const QString &name) const;
     QStringList cordon(const QStringList &nodes) const;

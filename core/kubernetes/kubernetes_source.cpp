@@ -1,5 +1,6 @@
 #include "kubernetes_source.h"
 
+#include "kube_action_reconciler.h"
 #include "kube_job_manifest.h"
 #include "kube_job_parser.h"
 #include "kube_node_parser.h"
@@ -14,6 +15,7 @@
 #include <QJsonObject>
 #include <QLoggingCategory>
 #include <QRandomGenerator>
+#include <QUuid>
 #include <QtConcurrent/QtConcurrentRun>
 
 Q_LOGGING_CATEGORY(lcKubernetes, "strata.kubernetes")
@@ -64,6 +66,17 @@ QString KubernetesSource::failure(const QString &what, const CommandResult &resu
     const QString text = status && status->reason == QLatin1String("KubectlMissing") ? status->message
                                                                                         : result.errorText();
     return u"%1 failed: %2"_s.arg(what, text);
+}
+
+ActionResult KubernetesSource::actionFailure(ActionResult result, const QString &what, const CommandResult &r)
+{
+    result.ok = false;
+    result.message = failure(what, r);
+    // kubectl took the request and its answer was lost: the API server may have acted.
+    result.outcomeUnknown = !r.ran() && r.mayHaveRun;
+    if (result.outcomeUnknown)
+        result.message = u"outcome unknown: %1"_s.arg(result.message);
+    return result;
 }
 
 QFuture<OrchestratorPart> KubernetesSource::refresh()
@@ -117,7 +130,10 @@ OrchestratorPart KubernetesSource::refreshBlocking()
 
 QFuture<ActionResult> KubernetesSource::submit(const JobSubmission &submission)
 {
-    return QtConcurrent::run(&m_pool, [this, submission] { return submitBlocking(submission); });
+    JobSubmission tagged = submission;
+    if (tagged.tag.isEmpty())
+        tagged.tag = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    return QtConcurrent::run(&m_pool, [this, tagged] { return submitBlocking(tagged); });
 }
 
 ActionResult KubernetesSource::submitBlocking(const JobSubmission &submission)
@@ -125,6 +141,7 @@ ActionResult KubernetesSource::submitBlocking(const JobSubmission &submission)
     ActionResult result;
     result.action = u"submit"_s;
     result.target = submission.name;
+    result.tag = submission.tag;
     QString error;
     const QByteArray manifest = KubeJobManifest::build(submission, m_options.namespaceName,
                                                        m_options.submittedBy, randomSuffix(), &error);
@@ -133,10 +150,8 @@ ActionResult KubernetesSource::submitBlocking(const JobSubmission &submission)
         return result;
     }
     const CommandResult r = m_shell->run(m_commands.createFromStdin(), manifest).result();
-    if (!r.ok()) {
-        result.message = failure(u"kubectl create"_s, r);
-        return result;
-    }
+    if (!r.ok())
+        return actionFailure(result, u"kubectl create"_s, r);
     const QJsonObject metadata = QJsonDocument::fromJson(r.stdoutData).object().value("metadata"_L1).toObject();
     const QString name = metadata.value("name"_L1).toString();
     const QString ns = metadata.value("namespace"_L1).toString();
@@ -167,10 +182,8 @@ ActionResult KubernetesSource::cancelBlocking(const QString &jobId)
     }
     const bool barePod = m_barePods.contains(jobId);
     const CommandResult r = m_shell->run(barePod ? m_commands.deletePod(ns, name) : m_commands.deleteJob(ns, name)).result();
-    if (!r.ok()) {
-        result.message = failure(u"kubectl delete"_s, r);
-        return result;
-    }
+    if (!r.ok())
+        return actionFailure(result, u"kubectl delete"_s, r);
     result.ok = true;
     result.message = barePod ? u"Cancelled pod %1"_s.arg(jobId)
                              : u"Cancelled job %1 (its pods are deleted in the background)"_s.arg(jobId);
@@ -185,9 +198,11 @@ QFuture<ActionResult> KubernetesSource::drain(const QStringList &nodes, const QS
                                 u"a drain needs a reason (kept in the node annotation %1)"_s.arg(
                                     KubeNodeParser::drainReasonAnnotation()),
                                 {}};
-        return nodeAction(u"drain"_s, nodes, m_commands.cordon(nodes),
-                          m_commands.annotateNodes(nodes, KubeNodeParser::drainReasonAnnotation(), reason),
-                          u"Cordoned %1: %2"_s.arg(nodes.join(u','), reason));
+        ActionResult r = nodeAction(u"drain"_s, nodes, m_commands.cordon(nodes),
+                                    m_commands.annotateNodes(nodes, KubeNodeParser::drainReasonAnnotation(), reason),
+                                    u"Cordoned %1: %2"_s.arg(nodes.join(u','), reason));
+        r.reason = reason;
+        return r;
     });
 }
 
@@ -213,10 +228,8 @@ ActionResult KubernetesSource::nodeAction(const QString &action, const QStringLi
     }
     const QString firstWhat = action == u"drain"_s ? u"cordon"_s : u"uncordon"_s;
     const CommandResult r1 = m_shell->run(first).result();
-    if (!r1.ok()) {
-        result.message = failure(u"kubectl "_s + firstWhat, r1);
-        return result;
-    }
+    if (!r1.ok())
+        return actionFailure(result, u"kubectl "_s + firstWhat, r1);
     const CommandResult r2 = m_shell->run(second).result();
     if (!r2.ok()) {
         result.message = u"%1 done, but %2"_s.arg(firstWhat, failure(u"kubectl annotate"_s, r2));
@@ -225,6 +238,13 @@ ActionResult KubernetesSource::nodeAction(const QString &action, const QStringLi
     result.ok = true;
     result.message = done;
     return result;
+}
+
+QFuture<ActionResult> KubernetesSource::reconcile(const ActionResult &unknown)
+{
+    return QtConcurrent::run(&m_pool, [this, unknown] {
+        return KubeActionReconciler::reconcile(*m_shell, m_commands, m_catalog, unknown, m_barePods.contains(unknown.target));
+    });
 }
 
 QFuture<KubeLogResult> KubernetesSource::logs(const QString &jobId, int tailLines)

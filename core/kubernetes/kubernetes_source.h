@@ -47,6 +47,7 @@ public:
     QFuture<ActionResult> cancel(const QString &jobId) override;
     QFuture<ActionResult> drain(const QStringList &nodes, const QString &reason) override;
     QFuture<ActionResult> resume(const QStringList &nodes) override;
+    QFuture<ActionResult> reconcile(const ActionResult &unknown) override;
 
     // Last lines of a job's pods (each prefixed by its pod) or of one bare pod; id as in Job::id.
     QFuture<KubeLogResult> logs(const QString &jobId, int tailLines = 200);
@@ -61,6 +62,8 @@ private:
                             const QStringList &second, const QString &done);
     KubeLogResult logsBlocking(const QString &id, const QStringList &argv);
     static QString failure(const QString &what, const CommandResult &result);
+    // A failed kubectl call as an action's result; the outcome is unknown when it was sent.
+    static ActionResult actionFailure(ActionResult result, const QString &what, const CommandResult &r);
 
     std::shared_ptr<RemoteShell> m_shell;
     const GpuCatalog &m_catalog;

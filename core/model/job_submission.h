@@ -23,7 +23,16 @@ struct JobSubmission
     QString image;
     QStringList command;
     QMap<QString, QString> nodeSelector;
+    // A unique tag the job carries (Slurm: its comment; Kubernetes: label strata.io/submission),
+    // so that a submit whose answer was lost can be found, or known absent, by reading the
+    // cluster back. Set by the source when empty; never reused.
+    QString tag;
 };
+
+// Whether an action took effect. Unknown: the request reached the cluster but its answer never
+// came back (the connection dropped or timed out after it was sent). Such an action is never
+// resent; OrchestratorSource::reconcile reads the cluster back to decide Done or Failed.
+enum class ActionOutcome { Done, Failed, Unknown };
 
 // The outcome of an action (submit, cancel, drain, resume), with the orchestrator's own words.
 struct ActionResult
@@ -33,6 +42,16 @@ struct ActionResult
     QString target;     // job id or node list
     QString message;    // on success what happened (e.g. "Submitted batch job 42"), else the error
     QString jobId;      // for submit
+    bool outcomeUnknown = false; // see ActionOutcome::Unknown; ok is then false
+    bool reconciled = false;     // the outcome was read back from the cluster after it was unknown
+    // What reconcile needs: the submission's tag, the drain reason.
+    QString tag;
+    QString reason;
+
+    ActionOutcome outcome() const
+    {
+        return ok ? ActionOutcome::Done : outcomeUnknown ? ActionOutcome::Unknown : ActionOutcome::Failed;
+    }
 };
 
 } // namespace strata

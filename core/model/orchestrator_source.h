@@ -21,6 +21,10 @@ public:
     // Slurm: drain with reason; Kubernetes: cordon and annotate with the reason.
     virtual QFuture<ActionResult> drain(const QStringList &nodes, const QString &reason) = 0;
     virtual QFuture<ActionResult> resume(const QStringList &nodes) = 0;
+    // Reads the cluster back for an action whose outcome was unknown (never resends it): the
+    // submit's tagged job exists or not, the job is gone or still there, the nodes are drained
+    // or not. The result has reconciled set, or is still unknown if the cluster cannot be read.
+    virtual QFuture<ActionResult> reconcile(const ActionResult &unknown) = 0;
 };
 
 } // namespace strata

@@ -180,6 +180,7 @@ void ClusterSession::finishRefresh(const OrchestratorPart &part)
                 partDone();
             });
         }
+        reconcileUnknownActions(); // the cluster answers again: settle what was lost
         orchestrator.error = part.warnings.join(QLatin1String("; "));
         m_announcedFingerprint.clear();
     } else {
@@ -267,6 +268,8 @@ QFuture<ActionResult> ClusterSession::watchAction(const QFuture<ActionResult> &f
     auto promise = std::make_shared<QPromise<ActionResult>>();
     promise->start();
     whenFinished(future, this, [this, promise](const ActionResult &result) {
+        if (result.outcomeUnknown)
+            m_unknownActions.append(result); // never resent; read back on the next good refresh
         Q_EMIT actionFinished(result);
         refreshNow();
         promise->addResult(result);
@@ -293,6 +296,40 @@ QFuture<ActionResult> ClusterSession::drain(const QStringList &nodes, const QStr
 QFuture<ActionResult> ClusterSession::resume(const QStringList &nodes)
 {
     return watchAction(m_orchestrator->resume(nodes));
+}
+
+QFuture<ActionResult> ClusterSession::reconcile(const ActionResult &unknown)
+{
+    auto promise = std::make_shared<QPromise<ActionResult>>();
+    promise->start();
+    whenFinished(m_orchestrator->reconcile(unknown), this, [this, promise](const ActionResult &result) {
+        if (!result.outcomeUnknown) {
+            forgetUnknown(result);
+            Q_EMIT actionFinished(result);
+            refreshNow();
+        }
+        promise->addResult(result);
+        promise->finish();
+    });
+    return promise->future();
+}
+
+void ClusterSession::reconcileUnknownActions()
+{
+    if (m_reconcilesRunning > 0 || m_unknownActions.isEmpty())
+        return;
+    const QVector<ActionResult> pending = m_unknownActions;
+    m_reconcilesRunning = int(pending.size());
+    for (const ActionResult &unknown : pending) {
+        whenFinished(reconcile(unknown), this, [this](const ActionResult &) { --m_reconcilesRunning; });
+    }
+}
+
+void ClusterSession::forgetUnknown(const ActionResult &settled)
+{
+    m_unknownActions.removeIf([&](const ActionResult &u) {
+        return u.action == settled.action && u.target == settled.target && u.tag == settled.tag;
+    });
 }
 
 } // namespace strata

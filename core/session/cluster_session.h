@@ -56,6 +56,12 @@ public:
     QFuture<ActionResult> cancel(const QString &jobId);
     QFuture<ActionResult> drain(const QStringList &nodes, const QString &reason);
     QFuture<ActionResult> resume(const QStringList &nodes);
+    // Reads the cluster back for an action whose outcome was unknown (see ActionOutcome); emits
+    // actionFinished with the settled result. The session does this by itself on the first
+    // refresh that reaches the cluster again; the CLI, which does not wait for one, asks.
+    QFuture<ActionResult> reconcile(const ActionResult &unknown);
+    // Actions sent whose outcome is still unknown, oldest first.
+    QVector<ActionResult> unknownActions() const { return m_unknownActions; }
 
     std::shared_ptr<RemoteShell> shell() const { return m_shell; }
     OrchestratorSource *orchestrator() const { return m_orchestrator.get(); }
@@ -73,6 +79,8 @@ private:
     void finishMetrics(const MetricsPart &part);
     void partDone();
     QFuture<ActionResult> watchAction(const QFuture<ActionResult> &future);
+    void reconcileUnknownActions();
+    void forgetUnknown(const ActionResult &settled);
 
     void publish();
     SourceStatus &status(const QString &source);
@@ -97,6 +105,8 @@ private:
     bool m_haveGoodPart = false;
     QVector<SourceStatus> m_statuses;
     QString m_announcedFingerprint; // hostKeyUnknown is emitted once per offered key
+    QVector<ActionResult> m_unknownActions;
+    int m_reconcilesRunning = 0;
 };
 
 } // namespace strata

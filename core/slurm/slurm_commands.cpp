@@ -84,8 +84,28 @@ QStringList sbatchArguments(const JobSubmission &s, QString *error)
         argv << QStringLiteral("--exclusive");
     if (!s.outputPath.isEmpty())
         argv << QStringLiteral("--output=") + s.outputPath;
+    if (!s.tag.isEmpty()) {
+        // The tag finds the job again when sbatch's answer is lost: it must be the job's comment.
+        static const QRegularExpression tag(QStringLiteral("^[0-9a-f-]{1,64}$"));
+        if (!tag.match(s.tag).hasMatch()) {
+            *error = QStringLiteral("\"%1\" is not a submission tag (hex digits and dashes)").arg(s.tag);
+            return {};
+        }
+        for (const QString &extra : s.extraArguments)
+            if (extra == QLatin1String("--comment") || extra.startsWith(QLatin1String("--comment="))) {
+                *error = QStringLiteral("--comment is Strata's: each submission carries its tag there, to be "
+                                        "found after a lost answer");
+                return {};
+            }
+        argv << QStringLiteral("--comment=") + submissionComment(s.tag);
+    }
     argv << s.extraArguments;
     return argv;
+}
+
+QString submissionComment(const QString &tag)
+{
+    return QStringLiteral("strata:") + tag;
 }
 
 QStringList scancelArguments(const QString &jobId, QString *error)

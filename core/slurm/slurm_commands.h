@@ -14,6 +14,8 @@ namespace SlurmCommands {
 
 // sbatch argv for a submission (script goes on stdin); empty with *error when input is invalid.
 QStringList sbatchArguments(const JobSubmission &submission, QString *error);
+// The comment a tagged submission carries: "strata:TAG".
+QString submissionComment(const QString &tag);
 QStringList scancelArguments(const QString &jobId, QString *error);
 QStringList drainArguments(const QStringList &nodes, const QString &reason, QString *error);
 QStringList resumeArguments(const QStringList &nodes, QString *error);

@@ -1,6 +1,7 @@
 #include "slurm_source.h"
 
 #include "sinfo_json_parser.h"
+#include "slurm_action_reconciler.h"
 #include "slurm_version.h"
 #include "slurm_commands.h"
 #include "squeue_parser.h"
@@ -11,6 +12,7 @@
 #include <QLoggingCategory>
 #include <QRandomGenerator>
 #include <QSet>
+#include <QUuid>
 #include <QtConcurrent/QtConcurrentRun>
 
 Q_LOGGING_CATEGORY(lcSlurm, "strata.slurm")
@@ -261,6 +263,10 @@ ActionResult SlurmSource::runAction(const QString &action, const QString &target
     if (!r.ok() || SlurmCommands::stderrReportsError(r.stderrData)) {
         result.ok = false;
         result.message = r.ok() ? QString::fromUtf8(r.stderrData).trimmed() : r.errorText();
+        // Sent, but the answer was lost: it may have been done. Never resent (see reconcile).
+        result.outcomeUnknown = !r.ran() && r.mayHaveRun;
+        if (result.outcomeUnknown)
+            result.message = QStringLiteral("outcome unknown: %1").arg(result.message);
         return result;
     }
     result.ok = true;
@@ -271,12 +277,16 @@ ActionResult SlurmSource::runAction(const QString &action, const QString &target
 
 QFuture<ActionResult> SlurmSource::submit(const JobSubmission &submission)
 {
-    return QtConcurrent::run(&m_pool, [this, submission] {
+    JobSubmission tagged = submission;
+    if (tagged.tag.isEmpty())
+        tagged.tag = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    return QtConcurrent::run(&m_pool, [this, submission = std::move(tagged)] {
         QString error;
         const QStringList argv = SlurmCommands::sbatchArguments(submission, &error);
         if (argv.isEmpty())
             return ActionResult{false, QStringLiteral("submit"), submission.name, error, {}};
         ActionResult r = runAction(QStringLiteral("submit"), submission.name, argv, submission.script.toUtf8());
+        r.tag = submission.tag;
         if (r.ok) {
             r.jobId = SlurmCommands::jobIdFromSbatchOutput(r.message.toUtf8());
             if (r.jobId.isEmpty()) {
@@ -313,6 +323,7 @@ QFuture<ActionResult> SlurmSource::drain(const QStringList &nodes, const QString
         if (argv.isEmpty())
             return ActionResult{false, QStringLiteral("drain"), target, error, {}};
         ActionResult r = runAction(QStringLiteral("drain"), target, argv);
+        r.reason = reason;
         if (r.ok)
             r.message = QStringLiteral("Draining %1: %2").arg(target, reason);
         return r;
@@ -332,6 +343,11 @@ QFuture<ActionResult> SlurmSource::resume(const QStringList &nodes)
             r.message = QStringLiteral("Resumed %1").arg(target);
         return r;
     });
+}
+
+QFuture<ActionResult> SlurmSource::reconcile(const ActionResult &unknown)
+{
+    return QtConcurrent::run(&m_pool, [this, unknown] { return SlurmActionReconciler::reconcile(*m_shell, unknown); });
 }
 
 } // namespace strata

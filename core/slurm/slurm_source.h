@@ -36,6 +36,7 @@ public:
     QFuture<ActionResult> cancel(const QString &jobId) override;
     QFuture<ActionResult> drain(const QStringList &nodes, const QString &reason) override;
     QFuture<ActionResult> resume(const QStringList &nodes) override;
+    QFuture<ActionResult> reconcile(const ActionResult &unknown) override;
 
     // Number of job-detail fetches so far (for tests and benchmarks of the cache).
     int detailFetches() const { return m_detailFetches.loadRelaxed(); }

@@ -20,7 +20,7 @@ namespace strata::fault {
 
 namespace {
 
-enum class Mode { Pass, Stall, Cut, DropReplies };
+enum class Mode { Pass, Stall, Cut, LoseRequest, LoseReplies };
 
 qint64 nowMs()
 {
@@ -65,7 +65,8 @@ struct Connection
     int server = -1;      // -1 while held by a stall before it was forwarded anywhere
     int generation = -1;  // the fault generation its counters belong to
     qint64 toClient = 0;  // server -> client bytes since that generation began
-    qint64 dropAt = 0;    // DropReplies: when to close
+    bool tripped = false; // LoseRequest/LoseReplies: the large write came
+    qint64 dropAt = 0;    // when to close once tripped
 };
 
 } // namespace
@@ -74,7 +75,7 @@ struct FaultProxy::State
 {
     std::mutex mutex;
     Mode mode = Mode::Pass;
-    qint64 cutBytes = 0;
+    qint64 cutBytes = 0;    // Cut: bytes to the client; Lose*: the smallest write that trips
     int dropCloseMs = 0;
     int generation = 0; // bumped on every mode change
 };
@@ -150,11 +151,12 @@ void FaultProxy::cutAfter(qint64 bytes)
     wake();
 }
 
-void FaultProxy::dropReplies(int closeAfterMs)
+void FaultProxy::loseAt(Loss loss, qint64 minWriteBytes, int closeAfterMs)
 {
     {
         std::lock_guard lock(m_state->mutex);
-        m_state->mode = Mode::DropReplies;
+        m_state->mode = loss == Loss::Request ? Mode::LoseRequest : Mode::LoseReplies;
+        m_state->cutBytes = minWriteBytes;
         m_state->dropCloseMs = closeAfterMs;
         ++m_state->generation;
     }
@@ -190,7 +192,8 @@ void FaultProxy::loop()
             if (c.generation != generation) {
                 c.generation = generation;
                 c.toClient = 0;
-                c.dropAt = mode == Mode::DropReplies ? now + dropCloseMs : 0;
+                c.tripped = false;
+                c.dropAt = 0;
             }
             if (mode != Mode::Stall && c.server < 0 && c.client >= 0) {
                 c.server = connectUpstream(m_targetPort);
@@ -229,7 +232,6 @@ void FaultProxy::loop()
                 Connection c;
                 c.client = client;
                 c.generation = generation;
-                c.dropAt = mode == Mode::DropReplies ? nowMs() + dropCloseMs : 0;
                 if (mode != Mode::Stall) {
                     // A stopped service behind the proxy: the client sees its connection closed.
                     c.server = connectUpstream(m_targetPort);
@@ -253,11 +255,18 @@ void FaultProxy::loop()
                 continue;
             }
             if (!fromServer) {
+                const bool losing = mode == Mode::LoseRequest || mode == Mode::LoseReplies;
+                if (losing && !c.tripped && n >= cutBytes) {
+                    c.tripped = true;
+                    c.dropAt = nowMs() + dropCloseMs;
+                }
+                if (c.tripped && mode == Mode::LoseRequest)
+                    continue;
                 if (!sendAll(to, buffer.data(), n))
                     closeConnection(c);
                 continue;
             }
-            if (mode == Mode::DropReplies)
+            if (c.tripped && mode == Mode::LoseReplies)
                 continue;
             qint64 forward = n;
             if (mode == Mode::Cut)

@@ -17,9 +17,13 @@ namespace strata::fault {
 //   cutAfter(N) forward, but once N bytes went from the server to a client on one connection
 //               (counted from the moment the cut was armed, or from the connection's start),
 //               close both sides: a connection dropped halfway through a large output
-//   dropReplies forward what the client sends, discard what the server answers, and close
-//               both sides after a delay: a request that reached the server whose result never
-//               came back (the case that makes an action's outcome unknown)
+//   loseAt(Request|Replies, N, T)
+//               the next client write of at least N bytes trips it: an SSH exec request, not the
+//               small channel-open packet before it (each is sent alone, as the client waits for
+//               the answer to the one before). Request: that write and all after it are dropped,
+//               the server never sees the command. Replies: it reaches the server, every answer
+//               is dropped. Both sides close T ms later. Either way the client sent a command and
+//               never read its result: the case that makes an action's outcome unknown.
 // pass() after stall resumes forwarding on the held connections. Runs its own thread (poll(2));
 // every call is thread-safe. Owned by the test that creates it.
 class FaultProxy
@@ -36,7 +40,8 @@ public:
     void pass();
     void stall();
     void cutAfter(qint64 bytes);
-    void dropReplies(int closeAfterMs);
+    enum class Loss { Request, Replies };
+    void loseAt(Loss loss, qint64 minWriteBytes, int closeAfterMs);
 
     // Bytes forwarded server -> client over the proxy's life, and connections cut by a fault.
     qint64 bytesToClients() const { return m_bytesToClients.load(); }

@@ -120,4 +120,9 @@ QFuture<ActionResult> SyntheticOrchestrator::resume(const QStringList &nodes)
                                             QStringLiteral("resumed")));
 }
 
+QFuture<ActionResult> SyntheticOrchestrator::reconcile(const ActionResult &unknown)
+{
+    return QtFuture::makeReadyFuture(unknown);
+}
+
 } // namespace strata

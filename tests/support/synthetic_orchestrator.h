@@ -23,6 +23,8 @@ public:
     QFuture<ActionResult> cancel(const QString &jobId) override;
     QFuture<ActionResult> drain(const QStringList &nodes, const QString &reason) override;
     QFuture<ActionResult> resume(const QStringList &nodes) override;
+    // Its actions never lose their answer; an unknown outcome handed in stays unknown.
+    QFuture<ActionResult> reconcile(const ActionResult &unknown) override;
 
     // While set, every refresh fails as an unknown host key offering this fingerprint.
     void setUnknownHostKey(const QString &fingerprint) { m_unknownHostKey = fingerprint; }

@@ -1,0 +1,122 @@
+#include "kube_action_reconciler.h"
+
+#include "kube_job_manifest.h"
+#include "kube_job_parser.h"
+#include "kube_node_parser.h"
+#include "kube_pod_parser.h"
+#include "kubectl_commands.h"
+#include "ssh/remote_shell.h"
+
+namespace strata::KubeActionReconciler {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+ActionResult stillUnknown(const ActionResult &unknown, const QString &why)
+{
+    ActionResult r = unknown;
+    r.ok = false;
+    r.outcomeUnknown = true;
+    r.reconciled = false;
+    r.message = u"%1; reading the cluster back failed too: %2"_s.arg(unknown.message, why);
+    return r;
+}
+
+ActionResult settled(const ActionResult &unknown, bool ok, const QString &message)
+{
+    ActionResult r = unknown;
+    r.ok = ok;
+    r.outcomeUnknown = false;
+    r.reconciled = true;
+    r.message = message;
+    return r;
+}
+
+ActionResult reconcileSubmit(RemoteShell &shell, const KubectlCommands &commands, const ActionResult &unknown)
+{
+    if (unknown.tag.isEmpty())
+        return stillUnknown(unknown, u"the submission carried no tag to look for"_s);
+    const QString selector = KubeJobManifest::submissionLabel() + u'=' + unknown.tag;
+    const CommandResult r = shell.run(commands.getJobsLabelled(selector)).result();
+    if (!r.ok())
+        return stillUnknown(unknown, r.errorText());
+    const KubeJobParseResult jobs = KubeJobParser::parse(r.stdoutData);
+    if (!jobs.error.isEmpty())
+        return stillUnknown(unknown, jobs.error);
+    if (jobs.jobs.isEmpty())
+        return settled(unknown, false, u"not submitted: no Job carries the label %1 (the request was lost "
+                                       u"before the API server took it)"_s.arg(selector));
+    ActionResult done = settled(unknown, true, u"Created job %1 (found by its label %2 after the answer was lost)"_s
+                                                   .arg(jobs.jobs.first().key(), selector));
+    done.jobId = jobs.jobs.first().key();
+    return done;
+}
+
+ActionResult reconcileCancel(RemoteShell &shell, const KubectlCommands &commands, const ActionResult &unknown,
+                             bool barePod)
+{
+    QString ns, name, error;
+    if (!KubectlCommands::splitId(unknown.target, &ns, &name, &error))
+        return settled(unknown, false, error);
+    const CommandResult r = shell.run(barePod ? commands.getPodNamed(ns, name) : commands.getJobNamed(ns, name)).result();
+    if (!r.ok())
+        return stillUnknown(unknown, r.errorText());
+    bool exists = false, deleting = false;
+    if (barePod) {
+        const KubePodParseResult pods = KubePodParser::parse(r.stdoutData);
+        if (!pods.error.isEmpty())
+            return stillUnknown(unknown, pods.error);
+        exists = !pods.pods.isEmpty();
+    } else {
+        const KubeJobParseResult jobs = KubeJobParser::parse(r.stdoutData);
+        if (!jobs.error.isEmpty())
+            return stillUnknown(unknown, jobs.error);
+        exists = !jobs.jobs.isEmpty();
+        deleting = exists && jobs.jobs.first().deleting;
+    }
+    if (!exists)
+        return settled(unknown, true, u"Cancelled %1: it no longer exists (read back after the answer was lost)"_s.arg(unknown.target));
+    if (deleting)
+        return settled(unknown, true, u"Cancelled %1: it is being deleted (read back after the answer was lost)"_s.arg(unknown.target));
+    return settled(unknown, false, u"not cancelled: %1 still exists"_s.arg(unknown.target));
+}
+
+ActionResult reconcileNodes(RemoteShell &shell, const KubectlCommands &commands, const GpuCatalog &catalog,
+                            const ActionResult &unknown, bool drain)
+{
+    const CommandResult r = shell.run(commands.getNodes()).result();
+    if (!r.ok())
+        return stillUnknown(unknown, r.errorText());
+    const KubeNodeParseResult parsed = KubeNodeParser::parse(r.stdoutData, catalog);
+    if (!parsed.error.isEmpty())
+        return stillUnknown(unknown, parsed.error);
+    QStringList wrong;
+    for (const QString &name : unknown.target.split(u',', Qt::SkipEmptyParts)) {
+        const auto it = std::find_if(parsed.nodes.cbegin(), parsed.nodes.cend(), [&](const Node &n) { return n.name == name; });
+        if (it == parsed.nodes.cend())
+            wrong << u"%1 does not exist"_s.arg(name);
+        else if ((it->state == u"cordoned"_s) != drain)
+            wrong << u"%1 is %2"_s.arg(name, it->state);
+    }
+    if (!wrong.isEmpty())
+        return settled(unknown, false, u"not %1: %2"_s.arg(drain ? u"cordoned"_s : u"uncordoned"_s, wrong.join(u", "_s)));
+    return settled(unknown, true, drain ? u"Cordoned %1: %2 (read back after the answer was lost)"_s.arg(unknown.target, unknown.reason)
+                                        : u"Uncordoned %1 (read back after the answer was lost)"_s.arg(unknown.target));
+}
+
+} // namespace
+
+ActionResult reconcile(RemoteShell &shell, const KubectlCommands &commands, const GpuCatalog &catalog,
+                       const ActionResult &unknown, bool barePod)
+{
+    if (unknown.action == u"submit"_s)
+        return reconcileSubmit(shell, commands, unknown);
+    if (unknown.action == u"cancel"_s)
+        return reconcileCancel(shell, commands, unknown, barePod);
+    if (unknown.action == u"drain"_s || unknown.action == u"resume"_s)
+        return reconcileNodes(shell, commands, catalog, unknown, unknown.action == u"drain"_s);
+    return stillUnknown(unknown, u"Strata cannot read back the outcome of \"%1\""_s.arg(unknown.action));
+}
+
+} // namespace strata::KubeActionReconciler
