@@ -237,7 +237,7 @@ int BurninCommand::run(QCoreApplication &app, QCommandLineParser &parser, const 
     QObject::connect(&burnin, &BurninSession::failed, &app, [&](const QString &message) {
         endProgress();
         err(QStringLiteral("strata: burn-in failed: %1").arg(message));
-        exitCode = 1;
+        exitCode = burnin.outcomeUnknown() ? 3 : 1; // 3: launched or not is unknown (README)
         app.quit();
     });
     QObject::connect(&burnin, &BurninSession::completed, &app, [&](const BurninVerdict &v, const QStringList &drained, const QStringList &notDrained) {

@@ -4,6 +4,8 @@
 #include "slurm/hostlist.h"
 #include "slurm/slurm_commands.h"
 
+#include <QRegularExpression>
+
 namespace strata::BurninJobScript {
 
 using ShellQuote::quote;
@@ -51,6 +53,15 @@ QStringList sbatchArguments(const BurninRequest &request, int gpusPerNode, QStri
         argv << QStringLiteral("--partition=") + request.partition;
     if (!request.reservation.isEmpty())
         argv << QStringLiteral("--reservation=") + request.reservation;
+    if (!request.tag.isEmpty()) {
+        // Finds the job again when sbatch's answer is lost (SlurmActionReconciler).
+        static const QRegularExpression tag(QStringLiteral("^[0-9a-f-]{1,64}$"));
+        if (!tag.match(request.tag).hasMatch()) {
+            *error = QStringLiteral("\"%1\" is not a submission tag (hex digits and dashes)").arg(request.tag);
+            return {};
+        }
+        argv << QStringLiteral("--comment=") + SlurmCommands::submissionComment(request.tag);
+    }
     return argv;
 }
 

@@ -2,6 +2,7 @@
 
 #include "burnin_job_script.h"
 #include "kubernetes/kubernetes_source.h"
+#include "slurm/slurm_action_reconciler.h"
 #include "slurm/slurm_commands.h"
 #include "ssh/remote_shell.h"
 #include "ssh/shell_quote.h"
@@ -10,6 +11,7 @@
 #include <QCryptographicHash>
 #include <QFile>
 #include <QFileInfo>
+#include <QUuid>
 #include <QRandomGenerator>
 
 namespace strata {
@@ -104,24 +106,39 @@ void BurninLauncher::submitKubernetes(int gpus)
         if (!inject.isEmpty())
             job.command << QStringLiteral("--inject") << inject;
         whenFinished(m_kubernetes->submit(job), this, [this, node, remaining](const ActionResult &r) {
-            if (!m_running)
-                return;
-            if (!r.ok) {
-                fail(QStringLiteral("creating the burn-in Job for %1 failed: %2").arg(node, r.message));
-                return;
-            }
-            m_kubeJobs.insert(node, r.jobId);
-            m_offsets.insert(node, 0);
-            if (--*remaining > 0)
-                return;
-            m_jobId = QStringList(m_kubeJobs.values()).join(QLatin1Char(','));
-            const int tests = int(qMax<qsizetype>(1, m_request.tests.size()));
-            m_deadline = QDateTime::currentDateTimeUtc().addSecs(qint64(m_request.durationSeconds) * tests + 300);
-            Q_EMIT submitted(m_jobId);
-            Q_EMIT stageChanged(QStringLiteral("running"));
-            m_pollTimer.start(m_pollIntervalMs);
+            onKubeJobCreated(node, remaining, r, false);
         });
     }
+}
+
+void BurninLauncher::onKubeJobCreated(const QString &node, const std::shared_ptr<int> &remaining, const ActionResult &r,
+                                      bool readBack)
+{
+    if (!m_running)
+        return;
+    if (r.outcomeUnknown && !readBack) {
+        // Sent, answer lost: read back once by its label, never created again.
+        Q_EMIT stageChanged(QStringLiteral("%1: %2; looking for its Job by its label").arg(node, r.message));
+        whenFinished(m_kubernetes->reconcile(r), this, [this, node, remaining](const ActionResult &settled) {
+            onKubeJobCreated(node, remaining, settled, true);
+        });
+        return;
+    }
+    if (!r.ok) {
+        m_outcomeUnknown = r.outcomeUnknown;
+        fail(QStringLiteral("creating the burn-in Job for %1 failed: %2").arg(node, r.message));
+        return;
+    }
+    m_kubeJobs.insert(node, r.jobId);
+    m_offsets.insert(node, 0);
+    if (--*remaining > 0)
+        return;
+    m_jobId = QStringList(m_kubeJobs.values()).join(QLatin1Char(','));
+    const int tests = int(qMax<qsizetype>(1, m_request.tests.size()));
+    m_deadline = QDateTime::currentDateTimeUtc().addSecs(qint64(m_request.durationSeconds) * tests + 300);
+    Q_EMIT submitted(m_jobId);
+    Q_EMIT stageChanged(QStringLiteral("running"));
+    m_pollTimer.start(m_pollIntervalMs);
 }
 
 void BurninLauncher::pollKubernetes()
@@ -280,23 +297,63 @@ void BurninLauncher::submit()
         return;
     }
     QString error;
+    if (m_request.tag.isEmpty())
+        m_request.tag = QUuid::createUuid().toString(QUuid::WithoutBraces);
     const QStringList argv = BurninJobScript::sbatchArguments(m_request, gpus, &error);
     if (argv.isEmpty()) {
         fail(error);
         return;
     }
     whenFinished(m_shell->run(argv, BurninJobScript::batchScript(m_request, gpus).toUtf8()), this, [this](const CommandResult &r) {
+        if (!r.ran() && r.mayHaveRun) {
+            findLaunchedJob(r.errorText(), 0);
+            return;
+        }
         const QString jobId = SlurmCommands::jobIdFromSbatchOutput(r.stdoutData);
         if (!r.ok() || jobId.isEmpty()) {
             fail(QStringLiteral("sbatch refused the burn-in: %1").arg(r.errorText()));
             return;
         }
-        m_jobId = jobId;
-        for (const QString &n : std::as_const(m_request.nodes))
-            m_offsets.insert(n, 0);
-        Q_EMIT submitted(m_jobId);
-        Q_EMIT stageChanged(QStringLiteral("running"));
-        m_pollTimer.start(m_pollIntervalMs);
+        adoptJob(jobId);
+    });
+}
+
+void BurninLauncher::adoptJob(const QString &jobId)
+{
+    m_jobId = jobId;
+    for (const QString &n : std::as_const(m_request.nodes))
+        m_offsets.insert(n, 0);
+    Q_EMIT submitted(m_jobId);
+    Q_EMIT stageChanged(QStringLiteral("running"));
+    m_pollTimer.start(m_pollIntervalMs);
+}
+
+void BurninLauncher::findLaunchedJob(const QString &lostError, int attempt)
+{
+    const QString comment = SlurmCommands::submissionComment(m_request.tag);
+    if (attempt == 0)
+        Q_EMIT stageChanged(QStringLiteral("outcome unknown: %1; looking for the job with comment %2").arg(lostError, comment));
+    whenFinished(m_shell->run(SlurmActionReconciler::submissionQuery()), this, [this, lostError, attempt, comment](const CommandResult &r) {
+        if (!m_running)
+            return;
+        if (!r.ok()) {
+            if (attempt < 2) {
+                QTimer::singleShot(2000, this, [this, lostError, attempt] { findLaunchedJob(lostError, attempt + 1); });
+                return;
+            }
+            m_outcomeUnknown = true;
+            fail(QStringLiteral("outcome unknown: the burn-in's sbatch was sent but its answer was lost (%1), and the "
+                                "cluster could not be read back (%2); look for a job with comment %3 before launching again")
+                     .arg(lostError, r.errorText(), comment));
+            return;
+        }
+        const QStringList jobs = SlurmActionReconciler::jobsWithComment(r.stdoutData, comment);
+        if (jobs.isEmpty()) {
+            fail(QStringLiteral("not launched: sbatch's answer was lost (%1) and no job carries the comment %2").arg(lostError, comment));
+            return;
+        }
+        Q_EMIT stageChanged(QStringLiteral("found burn-in job %1 by its comment %2 after the answer was lost").arg(jobs.first(), comment));
+        adoptJob(jobs.first());
     });
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "burnin_request.h"
+#include "model/job_submission.h"
 
 #include <QByteArray>
 #include <QMap>
@@ -31,6 +32,9 @@ public:
     BurninLauncher(std::shared_ptr<RemoteShell> shell, QObject *parent = nullptr);
     // Kubernetes clusters: Jobs are created and logs read through this source.
     void setKubernetes(KubernetesSource *kubernetes) { m_kubernetes = kubernetes; }
+    // After failed(): the launch was sent but its answer was lost and the cluster could not be
+    // read back, so whether the burn-in job exists is unknown (never relaunched blindly).
+    bool outcomeUnknown() const { return m_outcomeUnknown; }
 
     void start(const BurninRequest &request);
     // Re-attach: the job runs already; nodes and output directory as it was launched with.
@@ -56,6 +60,10 @@ Q_SIGNALS:
 
 private:
     void deploy();
+    void adoptJob(const QString &jobId);
+    void onKubeJobCreated(const QString &node, const std::shared_ptr<int> &remaining, const ActionResult &r, bool readBack);
+    // sbatch was sent and its answer lost: look for the job by its comment (a few tries).
+    void findLaunchedJob(const QString &lostError, int attempt);
     void submit();
     void submitKubernetes(int gpus);
     void pollKubernetes();
@@ -77,6 +85,7 @@ private:
     QString m_directPid;
     QString m_pendingReason;
     KubernetesSource *m_kubernetes = nullptr;
+    bool m_outcomeUnknown = false;
     QMap<QString, QString> m_kubeJobs;      // node -> "namespace/job"
     QSet<QString> m_nodesDone;              // nodes whose agent wrote its summary
     QDateTime m_deadline;

@@ -27,6 +27,7 @@ struct BurninRequest
     QString agentLocalPath;            // strata-burn to deploy
     QString agentRemotePath;           // where it lives on the cluster (shared file system)
     QString outputDirectory;           // remote directory for the agent's JSON lines
+    QString tag;                       // the launch's unique tag (Slurm comment strata:TAG), set by the launcher
 };
 
 } // namespace strata

@@ -170,4 +170,9 @@ void BurninSession::finish()
     Q_EMIT completed(m_verdict, m_drained, m_notDrained);
 }
 
+bool BurninSession::outcomeUnknown() const
+{
+    return m_launcher->outcomeUnknown();
+}
+
 } // namespace strata

@@ -33,6 +33,8 @@ public:
     const BurninVerdict &verdict() const { return m_verdict; }
     const QVector<BurninNodeRun> runs() const;
     QString jobId() const;
+    // After failed(): the launch was sent, its answer lost, and the cluster could not be read back.
+    bool outcomeUnknown() const;
 
     // The drain reason for one node from a verdict: the first failing GPU, test and figure.
     static QString drainReason(const BurninVerdict &verdict, const QString &node);

@@ -3,6 +3,7 @@
 // array, never by a comment that only starts with it; node states; argv that refuses bad ids.
 #include "slurm/slurm_action_reconciler.h"
 #include "slurm/slurm_commands.h"
+#include "burnin/burnin_job_script.h"
 
 #include <QFile>
 #include <QTest>
@@ -31,6 +32,7 @@ private Q_SLOTS:
     void isDrainState();
     void queries();
     void taggedSubmission();
+    void taggedBurninLaunch();
 };
 
 void TestSlurmActionReconciler::jobsWithComment_data()
@@ -114,6 +116,22 @@ void TestSlurmActionReconciler::taggedSubmission()
     s.tag = QStringLiteral("x; rm -rf /");
     error.clear();
     QVERIFY(SlurmCommands::sbatchArguments(s, &error).isEmpty());
+    QVERIFY2(error.contains(QLatin1String("not a submission tag")), qPrintable(error));
+}
+
+void TestSlurmActionReconciler::taggedBurninLaunch()
+{
+    BurninRequest request;
+    request.nodes = {QStringLiteral("gpu-node01"), QStringLiteral("gpu-node02")};
+    request.outputDirectory = QStringLiteral("/shared/burnin");
+    request.tag = QStringLiteral("5b8e2a61-93c4-4f0d-8e17-6a2c4d9b0f33");
+    QString error;
+    const QStringList argv = BurninJobScript::sbatchArguments(request, 8, &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(argv.last(), QStringLiteral("--comment=strata:5b8e2a61-93c4-4f0d-8e17-6a2c4d9b0f33"));
+    QCOMPARE(argv.filter(QStringLiteral("--comment")).size(), 1);
+    request.tag = QStringLiteral("$(reboot)");
+    QVERIFY(BurninJobScript::sbatchArguments(request, 8, &error).isEmpty());
     QVERIFY2(error.contains(QLatin1String("not a submission tag")), qPrintable(error));
 }
 
