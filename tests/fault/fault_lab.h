@@ -9,6 +9,7 @@
 #include "model/cluster_snapshot.h"
 #include "session/cluster_session.h"
 
+#include <QDebug>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -148,6 +149,9 @@ inline QString checkFailing(const Refresh &r, const QStringList &sources, const 
             return QStringLiteral("%1: last good data has no age; %2").arg(name, describe(r));
     }
     const SourceStatus *first = r.source(sources.value(0));
+    qInfo().noquote() << QStringLiteral("failing refresh: %1 ms, %2 data %3 ms old: %4")
+                             .arg(r.elapsedMs).arg(sources.join(QLatin1Char('+')))
+                             .arg(lastGood.msecsTo(r.snapshot->takenAt)).arg(first->error.left(160));
     if (!reason.match(first->error).hasMatch())
         return QStringLiteral("%1's error does not match /%2/: %3").arg(sources.value(0), reason.pattern(), first->error);
     return {};
