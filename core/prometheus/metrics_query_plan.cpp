@@ -64,12 +64,15 @@ QString MetricsQueryPlan::usage() const
 {
     // No UUID/modelName here: a usage series is keyed by host, GPU index, MIG instance and job.
     // MIG instances have no GPU_UTIL: their GR engine activity stands in, asked only where
-    // GPU_I_ID is set, so clusters without MIG pay nothing for it.
+    // GPU_I_ID is set, so clusters without MIG pay nothing for it. `or` matches series on
+    // their labels without the metric name unless told otherwise: a plain `or` would drop an
+    // instance's GR engine series for having the labels of its FB_USED one.
     QStringList labels{QStringLiteral("__name__")};
     labels << HostNameResolver::hostLabelNames(m_options.hostLabel);
     labels << QStringLiteral("gpu") << QStringLiteral("GPU_I_ID") << workloadLabels();
-    return QStringLiteral("max by (%1) (%2 or %3)")
-        .arg(labels.join(QStringLiteral(", ")),
+    const QString by = labels.join(QStringLiteral(", "));
+    return QStringLiteral("max by (%1) (%2 or on(%1) %3)")
+        .arg(by,
              selector(QStringLiteral("__name__=~\"DCGM_FI_DEV_GPU_UTIL|DCGM_FI_DEV_FB_USED\"")),
              selector(QStringLiteral("__name__=\"DCGM_FI_PROF_GR_ENGINE_ACTIVE\", GPU_I_ID!=\"\"")));
 }

@@ -115,6 +115,8 @@ private Q_SLOTS:
     void blankCodesAreMissing_data();
     void blankCodesAreMissing();
     void blankCodesRaiseNoFindings();
+    void labCaptureQueriesAreThePlans();
+    void labCaptureEveryStyleJoinsRight();
 };
 
 void TestMetricsDeployments::operatorStyle_data()
@@ -276,6 +278,117 @@ void TestMetricsDeployments::blankCodesRaiseNoFindings()
     MetricsJoin::apply(s, partOf(QStringLiteral("old_exporter_sentinels.json")), ClusterProfile{});
     QVERIFY(gpuOf(s, QStringLiteral("gpu-old01"), 0).seenByExporter);
     QVERIFY2(findingCodes(s).isEmpty(), qPrintable(findingCodes(s).join(u' ')));
+}
+
+namespace {
+QByteArray labStyles(const QString &name)
+{
+    QFile file(QStringLiteral(STRATA_TEST_DATA "/prometheus/lab-styles/") + name);
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("missing test data %s", qPrintable(file.fileName()));
+    return file.readAll();
+}
+} // namespace
+
+void TestMetricsDeployments::labCaptureQueriesAreThePlans()
+{
+    // The captures answer the plan's queries as they were; a changed plan needs a recapture
+    // (tests/data/prometheus/lab-styles/capture.sh).
+    const MetricsQueryPlan plan(MetricsQueryPlan::Options{});
+    QCOMPARE(QString::fromUtf8(labStyles(QStringLiteral("gauges.promql"))).trimmed(), plan.gauges());
+    QCOMPARE(QString::fromUtf8(labStyles(QStringLiteral("targets.promql"))).trimmed(), plan.exporterTargets());
+    QCOMPARE(QString::fromUtf8(labStyles(QStringLiteral("usage.promql"))).trimmed(), plan.usage());
+}
+
+void TestMetricsDeployments::labCaptureEveryStyleJoinsRight()
+{
+    // Real Prometheus answers from the lab (see the folder's README): gpu-node01 classic,
+    // gpu-node02 GPU Operator (exported_pod, pod-name Hostname, kubernetes_node) running job 1
+    // on GPUs 0-1, gpu-node03 `hostname` with DCGM blank codes, gpu-node04 hpc_job with GPU 0 in
+    // MIG mode running job 2 on it.
+    PrometheusResponseParser::Options vector;
+    vector.expect = PrometheusResponse::ResultType::Vector;
+    vector.keepLabels = MetricsQueryPlan(MetricsQueryPlan::Options{}).keptLabels();
+    PrometheusResponseParser::Options matrix = vector;
+    matrix.expect = PrometheusResponse::ResultType::Matrix;
+    PrometheusResponseParser::Options targets;
+    targets.expect = PrometheusResponse::ResultType::Vector;
+    const PrometheusResponse gauges = PrometheusResponseParser::parse(labStyles(QStringLiteral("gauges.json")), 200, vector);
+    const PrometheusResponse up = PrometheusResponseParser::parse(labStyles(QStringLiteral("targets.json")), 200, targets);
+    const PrometheusResponse usage = PrometheusResponseParser::parse(labStyles(QStringLiteral("usage.json")), 200, matrix);
+    QVERIFY(gauges.ok && up.ok && usage.ok);
+
+    MetricsPart part;
+    part.prometheusUrl = QStringLiteral("http://127.0.0.1:19090");
+    part.gpus = MetricsPartBuilder::gpuSamples(gauges, QString());
+    part.targets = MetricsPartBuilder::exporterTargets(up);
+    part.targetsKnown = true;
+    part.usage = MetricsPartBuilder::usageSeries(usage, QString());
+    part.usageKnown = true;
+    qint64 first = 0;
+    for (const PrometheusSeries &series : usage.series) {
+        part.usageEnd = std::max(part.usageEnd, qint64(series.samples.last().time));
+        first = first ? std::min(first, qint64(series.samples.first().time)) : qint64(series.samples.first().time);
+    }
+    part.takenAt = QDateTime::fromSecsSinceEpoch(part.usageEnd, Qt::UTC);
+
+    ClusterSnapshot s;
+    for (int i = 1; i <= 4; ++i)
+        s.nodes << node(QStringLiteral("gpu-node0%1").arg(i), 8, {QStringLiteral("127.0.0.1")});
+    Job operatorJob = runningJob(QStringLiteral("1"), 2);
+    operatorJob.gpus.insert(QStringLiteral("gpu-node02"), {0, 1});
+    operatorJob.startTime = first;
+    Job migJob = runningJob(QStringLiteral("2"), 1);
+    migJob.gpus.insert(QStringLiteral("gpu-node04"), {0});
+    migJob.startTime = first;
+    s.jobs = {operatorJob, migJob};
+    s.finalize();
+    MetricsJoin::apply(s, part, ClusterProfile{});
+
+    // Every GPU on its node (127.0.0.1, every node's address, decides nothing), no finding:
+    // not the blank codes, not an unknown host.
+    for (const Node &n : std::as_const(s.nodes))
+        for (const Gpu &g : n.gpus)
+            QVERIFY2(g.seenByExporter, qPrintable(QStringLiteral("%1 GPU %2").arg(n.name).arg(g.index)));
+    QVERIFY2(findingCodes(s).isEmpty(), qPrintable(findingCodes(s).join(u' ')));
+
+    for (int g = 0; g < 8; ++g) {
+        const Gpu &gpu = gpuOf(s, QStringLiteral("gpu-node02"), g);
+        QCOMPARE(gpu.jobId, g < 2 ? QStringLiteral("1") : QString()); // never the exporter's pod
+        QVERIFY(gpu.metrics.utilPercent);
+        QCOMPARE(*gpu.metrics.utilPercent >= 85, g < 2);
+    }
+
+    const Gpu &mig = gpuOf(s, QStringLiteral("gpu-node04"), 0);
+    QCOMPARE(mig.migInstances.size(), 3);
+    QCOMPARE(mig.migInstances[0].id, 1);
+    QCOMPARE(mig.migInstances[0].profile, QStringLiteral("3g.71gb"));
+    QCOMPARE(mig.migInstances[0].jobId, QStringLiteral("2"));
+    QVERIFY(*mig.migInstances[0].metrics.utilPercent >= 85);
+    QCOMPARE(mig.migInstances[1].profile, QStringLiteral("2g.35gb"));
+    QCOMPARE(mig.migInstances[1].jobId, QString());
+    QCOMPARE(mig.migInstances[2].id, 4);
+    QCOMPARE(*mig.metrics.memUsedMiB, *mig.migInstances[0].metrics.memUsedMiB);
+    QCOMPARE(*mig.metrics.utilPercent, *mig.migInstances[0].metrics.utilPercent * 3 / 7);
+    QCOMPARE(mig.jobId, QStringLiteral("2")); // the scheduler's, the instances disagree
+    QVERIFY(gpuOf(s, QStringLiteral("gpu-node04"), 1).migInstances.isEmpty());
+
+    for (int g = 0; g < 8; ++g) {
+        const GpuMetrics &m = gpuOf(s, QStringLiteral("gpu-node03"), g).metrics;
+        QVERIFY(m.tempC);
+        QVERIFY(!m.memoryTempC);
+        QVERIFY(!m.rowRemapFailure);
+        QVERIFY(!m.uncorrectableRemappedRows);
+        QVERIFY(!m.tensorActive);
+    }
+
+    // Both jobs from their window: job 1 through exported_pod, job 2 through its instance's
+    // hpc_job and GR engine activity.
+    for (const Job &job : std::as_const(s.jobs)) {
+        QCOMPARE(job.gpuUtilBasis, QStringLiteral("window"));
+        QVERIFY2(job.gpuUtilMean && *job.gpuUtilMean >= 85, qPrintable(job.id));
+    }
+    QVERIFY(s.job(QStringLiteral("2"))->gpuMemUsedMeanMiB);
 }
 
 QTEST_GUILESS_MAIN(TestMetricsDeployments)

@@ -34,10 +34,12 @@ void TestMetricsQueryPlan::defaultQueries()
     QCOMPARE(plan.pcieReplayIncrease(10),
              QStringLiteral("max by (%1) (increase({__name__=\"DCGM_FI_DEV_PCIE_REPLAY_COUNTER\"}[10m]))").arg(by));
     QCOMPARE(plan.exporterTargets(), QStringLiteral("up{job=~\".*dcgm.*\"}"));
-    QCOMPARE(plan.usage(), QStringLiteral("max by (__name__, Hostname, hostname, node, kubernetes_node, instance, gpu, GPU_I_ID, "
-                                          "hpc_job, pod, namespace, exported_pod, exported_namespace) "
-                                          "({__name__=~\"DCGM_FI_DEV_GPU_UTIL|DCGM_FI_DEV_FB_USED\"} or "
-                                          "{__name__=\"DCGM_FI_PROF_GR_ENGINE_ACTIVE\", GPU_I_ID!=\"\"})"));
+    const QString usageBy = QStringLiteral("__name__, Hostname, hostname, node, kubernetes_node, instance, gpu, GPU_I_ID, "
+                                           "hpc_job, pod, namespace, exported_pod, exported_namespace");
+    QCOMPARE(plan.usage(), QStringLiteral("max by (%1) "
+                                          "({__name__=~\"DCGM_FI_DEV_GPU_UTIL|DCGM_FI_DEV_FB_USED\"} or on(%1) "
+                                          "{__name__=\"DCGM_FI_PROF_GR_ENGINE_ACTIVE\", GPU_I_ID!=\"\"})")
+                               .arg(usageBy));
     QCOMPARE(plan.keptLabels().first(), QStringLiteral("__name__"));
     QCOMPARE(plan.keptLabels().size(), 16);
 }
