@@ -6,8 +6,12 @@
 #include "views/log_panel.h"
 
 #include "session/cluster_session.h"
+#include "slurm/hostlist.h"
 
+#include <QClipboard>
 #include <QFutureWatcher>
+#include <QGuiApplication>
+#include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
 
@@ -57,7 +61,11 @@ void ClusterActions::submitJob()
 
 void ClusterActions::cancelJob()
 {
-    const QString id = m_view->actionJob();
+    cancelJob(m_view->actionJob());
+}
+
+void ClusterActions::cancelJob(const QString &id)
+{
     if (!m_session || id.isEmpty())
         return;
     const SnapshotPtr snapshot = m_view->snapshot();
@@ -80,7 +88,11 @@ void ClusterActions::cancelJob()
 
 void ClusterActions::drainNodes()
 {
-    const QStringList nodes = m_view->actionNodes();
+    drainNodes(m_view->actionNodes());
+}
+
+void ClusterActions::drainNodes(const QStringList &nodes)
+{
     if (!m_session || nodes.isEmpty())
         return;
     auto *dialog = new DrainDialog(nodes, m_parent);
@@ -95,7 +107,11 @@ void ClusterActions::drainNodes()
 
 void ClusterActions::resumeNodes()
 {
-    const QStringList nodes = m_view->actionNodes();
+    resumeNodes(m_view->actionNodes());
+}
+
+void ClusterActions::resumeNodes(const QStringList &nodes)
+{
     if (!m_session || nodes.isEmpty())
         return;
     auto *box = new QMessageBox(QMessageBox::Question, tr("Resume nodes"),
@@ -111,6 +127,88 @@ void ClusterActions::resumeNodes()
             run(tr("Resuming %1…").arg(nodes.join(QLatin1Char(','))), m_session->resume(nodes));
     });
     box->open();
+}
+
+QMenu *ClusterActions::contextMenu(const StackElement &element, const QStringList &nodes, QWidget *parent)
+{
+    auto *menu = new QMenu(parent);
+    menu->setObjectName(QStringLiteral("contextMenu"));
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    menu->setToolTipsVisible(true);
+    const SnapshotPtr snapshot = m_view->snapshot();
+    const bool connected = m_session != nullptr;
+    const QString notConnected = tr("Not connected to the cluster");
+    const auto add = [menu](const QString &name, const QString &text, auto slot) {
+        QAction *a = menu->addAction(text);
+        a->setObjectName(name);
+        QObject::connect(a, &QAction::triggered, menu, slot);
+        return a;
+    };
+    const auto disableIf = [](QAction *a, bool off, const QString &why) {
+        if (off) {
+            a->setEnabled(false);
+            a->setToolTip(why);
+        }
+    };
+    const auto copy = [](const QString &text) { QGuiApplication::clipboard()->setText(text); };
+    const QString nodeLabel = nodes.size() == 1 ? nodes.first()
+                                                : tr("%1 nodes").arg(nodes.size());
+
+    switch (element.layer) {
+    case StackElement::Layer::Node:
+    case StackElement::Layer::Gpu: {
+        int drained = 0;
+        for (const QString &name : nodes)
+            if (const Node *n = snapshot ? snapshot->node(name) : nullptr; n && n->isUnavailable())
+                ++drained;
+        QAction *drain = add(QStringLiteral("contextDrain"), tr("Drain %1…").arg(nodeLabel),
+                             [this, nodes] { drainNodes(nodes); });
+        disableIf(drain, !connected, notConnected);
+        QAction *resume = add(QStringLiteral("contextResume"), tr("Resume %1…").arg(nodeLabel),
+                              [this, nodes] { resumeNodes(nodes); });
+        disableIf(resume, !connected, notConnected);
+        disableIf(resume, connected && drained == 0, tr("Not drained or down: nothing to resume"));
+        menu->addSeparator();
+        const QString copied = element.layer == StackElement::Layer::Gpu
+            ? tr("%1 GPU %2").arg(element.key).arg(element.gpu) : nodes.join(QLatin1Char('\n'));
+        add(QStringLiteral("contextCopy"),
+            element.layer == StackElement::Layer::Gpu ? tr("Copy \"%1\"").arg(copied)
+                                                      : tr("Copy name(s)"),
+            [copy, copied] { copy(copied); });
+        add(QStringLiteral("contextFilter"), tr("Filter Nodes to %1").arg(element.key),
+            [this, element] { m_view->filterTo(StackElement::node(element.key)); });
+        add(QStringLiteral("contextJobsOn"), tr("Jobs on %1").arg(element.key),
+            [this, element] { m_view->filterTo(StackElement::job(element.key)); });
+        break;
+    }
+    case StackElement::Layer::Job: {
+        const Job *job = snapshot ? snapshot->job(element.key) : nullptr;
+        QAction *cancel = add(QStringLiteral("contextCancel"), tr("Cancel job %1…").arg(element.key),
+                              [this, id = element.key] { cancelJob(id); });
+        disableIf(cancel, !connected, notConnected);
+        disableIf(cancel, connected && job && !job->isRunning() && !job->isPending(),
+                  tr("The job is %1: nothing to cancel").arg(job ? job->state : QString()));
+        menu->addSeparator();
+        add(QStringLiteral("contextCopy"), tr("Copy job id"), [copy, id = element.key] { copy(id); });
+        if (job && !job->nodes.isEmpty()) {
+            const QString hostlist = Hostlist::compress(job->nodes);
+            add(QStringLiteral("contextCopyNodes"), tr("Copy node list (%1)").arg(hostlist),
+                [copy, hostlist] { copy(hostlist); });
+        }
+        add(QStringLiteral("contextFilter"), tr("Filter Jobs to %1").arg(element.key),
+            [this, element] { m_view->filterTo(element); });
+        break;
+    }
+    case StackElement::Layer::Partition:
+    case StackElement::Layer::InstanceType:
+        add(QStringLiteral("contextCopy"), tr("Copy name"), [copy, key = element.key] { copy(key); });
+        add(QStringLiteral("contextFilter"), tr("Filter Nodes to %1").arg(element.key),
+            [this, element] { m_view->filterTo(element); });
+        break;
+    case StackElement::Layer::None:
+        break;
+    }
+    return menu;
 }
 
 } // namespace strata

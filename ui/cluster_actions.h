@@ -1,11 +1,13 @@
 #pragma once
 
 #include "model/job_submission.h"
+#include "models/stack_element.h"
 
 #include <QFuture>
 #include <QObject>
 #include <QPointer>
 
+class QMenu;
 class QWidget;
 
 namespace strata {
@@ -31,6 +33,15 @@ public:
     void cancelJob();
     void drainNodes();
     void resumeNodes();
+    // The same, on named targets (a context menu's row rather than the selection).
+    void cancelJob(const QString &id);
+    void drainNodes(const QStringList &nodes);
+    void resumeNodes(const QStringList &nodes);
+
+    // The right-click menu for an element (nodes: all the nodes it stands for): the actions
+    // that apply to it, disabled with the reason in their tooltip where they cannot run now.
+    // The caller pops it up and owns it (WA_DeleteOnClose is set).
+    QMenu *contextMenu(const StackElement &element, const QStringList &nodes, QWidget *parent);
 
 Q_SIGNALS:
     void started(const QString &what);

@@ -11,10 +11,15 @@
 #include "views/table_page.h"
 
 #include "model/when_finished.h"
+#include "models/finding_table_model.h"
+#include "models/job_table_model.h"
+#include "models/snapshot_row_model.h"
 
 #include <QElapsedTimer>
 #include <QHeaderView>
+#include <QComboBox>
 #include <QLabel>
+#include <QLineEdit>
 #include <QStackedWidget>
 #include <QTabWidget>
 #include <QTableView>
@@ -47,7 +52,16 @@ ClusterView::ClusterView(QWidget *parent)
             view->horizontalHeader()->resizeSection(c, pixels[c]);
     };
     widths(m_nodesPage->view(), {110, 95, 150, 100, 120, 55, 75, 80, 70, 75, 75, 90, 45});
-    widths(m_jobsPage->view(), {70, 150, 65, 105, 110, 70, 150, 50, 85, 90, 65});
+    widths(m_jobsPage->view(), {70, 140, 65, 95, 110, 70, 140, 50, 85, 90, 60});
+    // What an operator scans first, first: the GPUs and their use before the node list, the
+    // reason and the limits, so they are on screen at 1280 px beside the detail dock.
+    QHeaderView *jobsHeader = m_jobsPage->view()->horizontalHeader();
+    const QList<int> jobsOrder = {JobTableModel::Id, JobTableModel::Name, JobTableModel::User,
+                                  JobTableModel::State, JobTableModel::Gpus, JobTableModel::Util,
+                                  JobTableModel::Efficiency, JobTableModel::Nodes, JobTableModel::Partition,
+                                  JobTableModel::TimeUsed, JobTableModel::Reason, JobTableModel::TimeLimit};
+    for (int visual = 0; visual < jobsOrder.size(); ++visual)
+        jobsHeader->moveSection(jobsHeader->visualIndex(jobsOrder[visual]), visual);
 
     // The detail pane lives in the window's dock; it is ours because it follows our selection.
     m_details = new QStackedWidget;
@@ -80,6 +94,67 @@ ClusterView::ClusterView(QWidget *parent)
     connect(m_jobDetail, &JobDetailPane::nodePicked, this, [this](const QString &node) {
         select(StackElement::node(node));
     });
+    watchContextMenus();
+}
+
+void ClusterView::watchContextMenus()
+{
+    const auto table = [this](QAbstractItemView *view, StackElement::Layer layer) {
+        view->setContextMenuPolicy(Qt::CustomContextMenu);
+        connect(view, &QWidget::customContextMenuRequested, this,
+                [this, view, layer](const QPoint &pos) { requestContextMenu(view, pos, layer); });
+    };
+    table(m_nodesPage->view(), StackElement::Layer::Node);
+    table(m_jobsPage->view(), StackElement::Layer::Job);
+    for (const auto layer : {StackElement::Layer::InstanceType, StackElement::Layer::Node,
+                             StackElement::Layer::Partition, StackElement::Layer::Job})
+        table(m_overview->panel(layer)->view(), layer);
+    table(m_overview->findingsView(), StackElement::Layer::None); // a finding stands for its node or GPU
+    for (GpuHeatmapView *heatmap : {m_heatmap->view(), m_overview->gpuView()})
+        connect(heatmap, &GpuHeatmapView::contextMenuRequested, this,
+                [this](const QString &node, int gpu, const QPoint &globalPos) {
+                    Q_EMIT contextMenuRequested(gpu >= 0 ? StackElement::gpuOf(node, gpu) : StackElement::node(node),
+                                                {node}, globalPos);
+                });
+}
+
+void ClusterView::requestContextMenu(QAbstractItemView *view, const QPoint &pos, StackElement::Layer layer)
+{
+    const QModelIndex index = view->indexAt(pos);
+    if (!index.isValid())
+        return;
+    StackElement element;
+    if (layer == StackElement::Layer::None) {
+        const Finding &finding = m_findingModel->finding(index.row());
+        element = finding.gpu >= 0 ? StackElement::gpuOf(finding.node, finding.gpu) : StackElement::node(finding.node);
+    } else {
+        element = StackElement{layer, index.data(SnapshotRowModel::KeyRole).toString(), -1};
+    }
+    if (!element.isValid())
+        return;
+    QStringList nodes;
+    if (element.layer == StackElement::Layer::Node || element.layer == StackElement::Layer::Gpu) {
+        // On one of the selected rows of the Nodes table: all of them, as the Actions menu does.
+        const QStringList selected = view == m_nodesPage->view() ? m_nodesPage->selectedKeys() : QStringList{};
+        nodes = selected.contains(element.key) ? selected : QStringList{element.key};
+    }
+    Q_EMIT contextMenuRequested(element, nodes, view->viewport()->mapToGlobal(pos));
+}
+
+void ClusterView::filterTo(const StackElement &element)
+{
+    TablePage *page = element.layer == StackElement::Layer::Job ? m_jobsPage : m_nodesPage;
+    m_tabs->setCurrentWidget(page);
+    if (element.layer == StackElement::Layer::Partition) {
+        page->filterEdit()->clear();
+        const int at = page->partitionCombo()->findText(element.key);
+        if (at >= 0)
+            page->partitionCombo()->setCurrentIndex(at);
+    } else {
+        page->partitionCombo()->setCurrentIndex(0);
+        page->filterEdit()->setText(element.key);
+    }
+    page->applyFilterNow();
 }
 
 ClusterView::~ClusterView()

@@ -9,6 +9,7 @@
 #include <QStackedWidget>
 #include <QWidget>
 
+class QAbstractItemView;
 class QTabWidget;
 
 namespace strata {
@@ -49,6 +50,9 @@ public:
     void setPreferences(const DisplayPreferences &preferences);
     void setMetricHistory(MetricHistory *history, const QString &unavailableReason);
     void focusFilter();
+    // "Filter to this": the Nodes table filtered to a node, partition or instance type, the
+    // Jobs table to a job; that table's tab comes to the front.
+    void filterTo(const StackElement &element);
     // The nodes an action should act on: those selected in the Nodes table, else the picked
     // node (or the node of the picked GPU).
     QStringList actionNodes() const;
@@ -71,12 +75,18 @@ Q_SIGNALS:
     // applying it held the GUI thread.
     void snapshotApplied(const strata::SnapshotPtr &snapshot, qint64 prepareMs, qint64 applyMs);
     void selectionChanged(const strata::StackElement &element);
+    // A right click on a row, an overview item or a heatmap cell: the element under it and,
+    // for nodes, every node it stands for (the selected rows when it is one of them).
+    void contextMenuRequested(const strata::StackElement &element, const QStringList &nodes,
+                              const QPoint &globalPos);
 
 private:
     void prepareNext();
     void apply(const PreparedSnapshot &prepared);
     void showRelations();
     void showDetail();
+    void watchContextMenus();
+    void requestContextMenu(QAbstractItemView *view, const QPoint &pos, StackElement::Layer layer);
 
     NodeTableModel *m_nodeModel;
     JobTableModel *m_jobModel;

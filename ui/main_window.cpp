@@ -80,6 +80,10 @@ MainWindow::MainWindow(ProfileStore *profiles, QWidget *parent)
             [this](const QString &what) { statusBar()->showMessage(what, 5000); });
     connect(m_actions, &ClusterActions::runningChanged, this, &MainWindow::updateStatus);
     connect(m_view, &ClusterView::selectionChanged, this, &MainWindow::updateActions);
+    connect(m_view, &ClusterView::contextMenuRequested, this,
+            [this](const StackElement &element, const QStringList &nodes, const QPoint &globalPos) {
+                m_actions->contextMenu(element, nodes, this)->popup(globalPos);
+            });
     connect(m_view, &ClusterView::selectionChanged, this, [this](const StackElement &element) {
         if (element.isValid())
             m_detailDock->raise();
@@ -315,7 +319,7 @@ void MainWindow::openSession(const ClusterProfile &profile)
     m_secrets->load(profile, [this](const ClusterProfile &withSecrets, const QString &error) {
         if (!error.isEmpty())
             m_log->append(LogPanel::Level::Info,
-                          tr("%1: no Prometheus secrets from the keyring (%2)").arg(withSecrets.name, error));
+                          tr("%1: Prometheus secrets not read: %2").arg(withSecrets.name, error));
         startSession(withSecrets);
     });
 }

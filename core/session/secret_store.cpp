@@ -20,6 +20,24 @@ QString passwordKey(const QString &profile)
     return profile + QStringLiteral("/prometheus-password");
 }
 
+#ifdef STRATA_HAVE_KEYCHAIN
+// Why the keyring did not serve a call, by QtKeychain's error code. No keyring at all (a CI box,
+// a session without Secret Service) is ordinary, not a fault: it is said plainly, without
+// QtKeychain's "Unknown error" that some backends give for it.
+QString keyringProblem(const QKeychain::Job *job)
+{
+    switch (job->error()) {
+    case QKeychain::NoBackendAvailable:
+    case QKeychain::OtherError:
+        return SecretStore::tr("no desktop keyring on this session: secrets are kept for this session only");
+    case QKeychain::AccessDeniedByUser:
+        return SecretStore::tr("the desktop keyring was not unlocked: secrets are kept for this session only");
+    default:
+        return SecretStore::tr("desktop keyring unavailable (%1)").arg(job->errorString());
+    }
+}
+#endif
+
 } // namespace
 
 SecretStore::SecretStore(const QString &service, QObject *parent) : QObject(parent), m_service(service)
@@ -50,7 +68,7 @@ void SecretStore::read(const QString &key,
         else if (j->error() == QKeychain::EntryNotFound)
             done({}, {});
         else
-            done({}, tr("desktop keyring unavailable (%1)").arg(j->errorString()));
+            done({}, keyringProblem(j));
     });
     job->start();
 #else
@@ -78,7 +96,7 @@ void SecretStore::write(const QString &key, const QString &value,
         if (j->error() == QKeychain::NoError || (deleting && j->error() == QKeychain::EntryNotFound))
             done({});
         else
-            done(tr("desktop keyring unavailable (%1)").arg(j->errorString()));
+            done(keyringProblem(j));
     });
     job->start();
 #else

@@ -1,5 +1,7 @@
 #include "job_table_model.h"
 
+#include "slurm/hostlist.h"
+
 #include "unit_formatter.h"
 #include "views/color_map.h"
 
@@ -147,7 +149,7 @@ QString JobTableModel::text(int row, int column) const
     case State: return j.state;
     case Reason: return j.reason == QStringLiteral("None") ? QString() : j.reason;
     case Partition: return j.partition;
-    case Nodes: return j.nodes.join(QLatin1Char(','));
+    case Nodes: return Hostlist::compress(j.nodes); // Slurm's form: gpu-node[01-04]
     case Gpus: return QString::number(gpuCount(j));
     case TimeUsed: return UnitFormatter::duration(j.timeUsedSeconds);
     case TimeLimit: return UnitFormatter::timeLimit(j.timeLimitSeconds);
@@ -222,6 +224,11 @@ bool JobTableModel::lessThan(int leftRow, int rightRow, int column) const
     switch (column) {
     case Id: break;
     case Gpus: c = gpuCount(a) - gpuCount(b); break;
+    case Nodes: // by first node, then how many (compressing 50,000 lists per sort costs too much)
+        c = a.nodes.value(0).compare(b.nodes.value(0));
+        if (c == 0)
+            c = int(a.nodes.size()) - int(b.nodes.size());
+        break;
     case TimeUsed: c = a.timeUsedSeconds < b.timeUsedSeconds ? -1 : a.timeUsedSeconds > b.timeUsedSeconds; break;
     case TimeLimit: c = a.timeLimitSeconds < b.timeLimitSeconds ? -1 : a.timeLimitSeconds > b.timeLimitSeconds; break;
     case Util: {

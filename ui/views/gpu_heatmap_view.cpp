@@ -4,6 +4,7 @@
 #include "unit_formatter.h"
 
 #include <QHelpEvent>
+#include <QContextMenuEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QScrollBar>
@@ -311,6 +312,14 @@ void GpuHeatmapView::mousePressEvent(QMouseEvent *event)
         Q_EMIT gpuClicked(name, hit.gpu);
     else
         Q_EMIT nodeClicked(name);
+}
+
+void GpuHeatmapView::contextMenuEvent(QContextMenuEvent *event)
+{
+    const Hit hit = m_snapshot ? hitTest(event->pos()) : Hit{}; // viewport coordinates, as QAbstractScrollArea passes them
+    if (hit.node < 0)
+        return;
+    Q_EMIT contextMenuRequested(m_snapshot->nodes[hit.node].name, hit.gpu, event->globalPos());
 }
 
 QString GpuHeatmapView::toolTipFor(const Hit &hit) const

@@ -45,11 +45,14 @@ public:
 Q_SIGNALS:
     void gpuClicked(const QString &node, int gpu);
     void nodeClicked(const QString &node);
+    // A right click (or the menu key) on a GPU cell (gpu >= 0) or a node's name (gpu -1).
+    void contextMenuRequested(const QString &node, int gpu, const QPoint &globalPos);
 
 protected:
     void paintEvent(QPaintEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
     void mousePressEvent(QMouseEvent *event) override;
+    void contextMenuEvent(QContextMenuEvent *event) override;
     bool viewportEvent(QEvent *event) override;
 
 private:

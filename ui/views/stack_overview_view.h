@@ -37,6 +37,7 @@ public:
     void showRelations(const StackElement &picked, const Relations &relations);
 
     GpuHeatmapView *gpuView() const { return m_gpus; }
+    QTableView *findingsView() const { return m_findings; }
     LayerPanel *panel(StackElement::Layer layer) const;
     QString totalsText() const;
     QString relationText() const;

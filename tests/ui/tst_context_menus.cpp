@@ -1,0 +1,343 @@
+// Right-click menus on every table row, overview item and heatmap cell, with the actions that
+// apply to what was clicked (drain/resume a node, cancel a job, copy, filter to it); the Jobs
+// table's node lists in Slurm's hostlist form and its GPU columns on screen at 1280 px; a
+// missing keyring as a plain note. Against a synthetic cluster served by a real ClusterSession.
+
+#include "cluster_view.h"
+#include "dialogs/drain_dialog.h"
+#include "main_window.h"
+#include "models/finding_table_model.h"
+#include "models/job_table_model.h"
+#include "models/node_table_model.h"
+#include "models/snapshot_filter_proxy_model.h"
+#include "offline_remote_shell.h"
+#include "synthetic_cluster.h"
+#include "synthetic_orchestrator.h"
+#include "views/gpu_heatmap_view.h"
+#include "views/heatmap_panel.h"
+#include "views/layer_panel.h"
+#include "views/log_panel.h"
+#include "views/stack_overview_view.h"
+#include "views/table_page.h"
+
+#include "session/cluster_session.h"
+#include "session/profile_store.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QComboBox>
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPainter>
+#include <QPushButton>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace strata;
+
+namespace {
+
+ClusterSnapshot labLikeCluster()
+{
+    SyntheticClusterOptions o;
+    o.nodes = 4;
+    o.gpusPerNode = 8;
+    o.jobs = 8;
+    o.busyFraction = 0.5;
+    o.seed = 5;
+    o.missingMetricsFraction = 0;
+    ClusterSnapshot s = SyntheticCluster::generate(o);
+    // One job over three nodes, as a 3-node training run.
+    Job &job = s.jobs.first();
+    job.state = QStringLiteral("RUNNING");
+    job.nodes = {QStringLiteral("gpu-node01"), QStringLiteral("gpu-node02"), QStringLiteral("gpu-node03")};
+    return s;
+}
+
+QStringList actionTexts(const QMenu *menu)
+{
+    QStringList texts;
+    for (const QAction *a : menu->actions())
+        if (!a->isSeparator())
+            texts << a->text();
+    return texts;
+}
+
+QAction *named(const QMenu *menu, const QString &name)
+{
+    for (QAction *a : menu->actions())
+        if (a->objectName() == name)
+            return a;
+    return nullptr;
+}
+
+} // namespace
+
+class TestContextMenus : public QObject
+{
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+    std::unique_ptr<ProfileStore> m_store;
+    std::unique_ptr<MainWindow> m_window;
+
+    ClusterView *connectSynthetic(ClusterSnapshot state)
+    {
+        ClusterProfile p;
+        p.name = QStringLiteral("synthetic");
+        p.sshHost = QStringLiteral("127.0.0.1");
+        p.refreshIntervalSeconds = 3600;
+        m_window->adoptSession(std::make_unique<ClusterSession>(
+            p, std::make_shared<OfflineRemoteShell>(), std::make_unique<SyntheticOrchestrator>(std::move(state))));
+        return m_window->clusterView();
+    }
+
+    // Right-clicks the row with this key in a table (through its proxy) and returns the menu.
+    QMenu *menuOnRow(QTableView *table, const QString &key)
+    {
+        const QAbstractItemModel *model = table->model();
+        for (int row = 0; row < model->rowCount(); ++row) {
+            const QModelIndex index = model->index(row, 0);
+            if (index.data(SnapshotRowModel::KeyRole).toString() != key)
+                continue;
+            table->scrollTo(index);
+            Q_EMIT table->customContextMenuRequested(table->visualRect(index).center());
+            return openMenu();
+        }
+        return nullptr;
+    }
+
+    // STRATA_SHOT_DIR set: saves the window with the open menu painted where it pops up.
+    void shoot(QMenu *menu, const QString &name)
+    {
+        const QString dir = qEnvironmentVariable("STRATA_SHOT_DIR");
+        if (dir.isEmpty())
+            return;
+        QPixmap shot = m_window->grab();
+        QPainter painter(&shot);
+        painter.drawPixmap(m_window->mapFromGlobal(menu->pos()), menu->grab());
+        painter.end();
+        shot.save(dir + QLatin1Char('/') + name + QStringLiteral(".png"));
+    }
+
+    QMenu *openMenu()
+    {
+        QMenu *menu = nullptr;
+        QTest::qWaitFor([&] {
+            menu = qobject_cast<QMenu *>(QApplication::activePopupWidget());
+            return menu != nullptr;
+        }, 3000);
+        return menu;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings().clear();
+    }
+
+    void init()
+    {
+        m_store = std::make_unique<ProfileStore>(m_dir.filePath(QStringLiteral("clusters.json")));
+        m_window = std::make_unique<MainWindow>(m_store.get());
+        m_window->resize(1280, 800);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    }
+
+    void cleanup()
+    {
+        if (QWidget *popup = QApplication::activePopupWidget())
+            popup->close();
+        m_window.reset();
+    }
+
+    void nodeRowMenuDrainsThatNode()
+    {
+        ClusterView *view = connectSynthetic(labLikeCluster());
+        QTRY_COMPARE(view->nodeModel()->rowCount(), 4);
+        view->tabs()->setCurrentWidget(view->nodesPage());
+        QMenu *menu = menuOnRow(view->nodesPage()->view(), QStringLiteral("gpu-node02"));
+        QVERIFY(menu);
+        QCOMPARE(actionTexts(menu), (QStringList{QStringLiteral("Drain gpu-node02…"), QStringLiteral("Resume gpu-node02…"),
+                                                 QStringLiteral("Copy name(s)"), QStringLiteral("Filter Nodes to gpu-node02"),
+                                                 QStringLiteral("Jobs on gpu-node02")}));
+        QVERIFY(named(menu, QStringLiteral("contextDrain"))->isEnabled());
+        QAction *resume = named(menu, QStringLiteral("contextResume"));
+        QVERIFY(!resume->isEnabled()); // not drained: nothing to resume, and the tooltip says so
+        QCOMPARE(resume->toolTip(), QStringLiteral("Not drained or down: nothing to resume"));
+        named(menu, QStringLiteral("contextDrain"))->trigger();
+        menu->close();
+        DrainDialog *drain = nullptr;
+        QVERIFY(QTest::qWaitFor([&] {
+            for (DrainDialog *d : m_window->findChildren<DrainDialog *>())
+                if (d->isVisible())
+                    drain = d;
+            return drain != nullptr;
+        }, 3000));
+        QCOMPARE(drain->nodes(), QStringList{QStringLiteral("gpu-node02")});
+        drain->setReason(QStringLiteral("from the menu"));
+        QTest::mouseClick(drain->findChild<QPushButton *>(QStringLiteral("drain")), Qt::LeftButton);
+        const auto node2 = [view] { return view->nodeModel()->node(view->nodeModel()->rowForKey(QStringLiteral("gpu-node02"))); };
+        QTRY_VERIFY_WITH_TIMEOUT(node2().isDrained(), 5000);
+
+        // Drained now: Resume applies.
+        menu = menuOnRow(view->nodesPage()->view(), QStringLiteral("gpu-node02"));
+        QVERIFY(menu);
+        QVERIFY(named(menu, QStringLiteral("contextResume"))->isEnabled());
+        named(menu, QStringLiteral("contextResume"))->trigger();
+        menu->close();
+        QMessageBox *box = nullptr;
+        QVERIFY(QTest::qWaitFor([&] {
+            for (QMessageBox *b : m_window->findChildren<QMessageBox *>())
+                if (b->isVisible())
+                    box = b;
+            return box != nullptr;
+        }, 3000));
+        QVERIFY(box->text().contains(QStringLiteral("gpu-node02")));
+        QTest::mouseClick(box->findChild<QPushButton *>(QStringLiteral("confirm")), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!node2().isDrained(), 5000);
+    }
+
+    void menuOnASelectedRowActsOnTheWholeSelection()
+    {
+        ClusterView *view = connectSynthetic(labLikeCluster());
+        QTRY_COMPARE(view->nodeModel()->rowCount(), 4);
+        view->tabs()->setCurrentWidget(view->nodesPage());
+        QTableView *table = view->nodesPage()->view();
+        table->selectAll();
+        QMenu *menu = menuOnRow(table, QStringLiteral("gpu-node03"));
+        QVERIFY(menu);
+        QCOMPARE(named(menu, QStringLiteral("contextDrain"))->text(), QStringLiteral("Drain 4 nodes…"));
+        named(menu, QStringLiteral("contextCopy"))->trigger();
+        QCOMPARE(QGuiApplication::clipboard()->text(),
+                 QStringLiteral("gpu-node01\ngpu-node02\ngpu-node03\ngpu-node04"));
+    }
+
+    void jobRowMenuCancelsCopiesAndFilters()
+    {
+        ClusterView *view = connectSynthetic(labLikeCluster());
+        QTRY_COMPARE(view->jobModel()->rowCount(), 8);
+        view->tabs()->setCurrentWidget(view->jobsPage());
+        const SnapshotPtr snapshot = view->snapshot();
+        const Job *multi = nullptr;
+        for (const Job &j : snapshot->jobs)
+            if (j.isRunning() && j.nodes.size() >= 2)
+                multi = &j;
+        QVERIFY2(multi, "the synthetic cluster has a job over several nodes");
+        QMenu *menu = menuOnRow(view->jobsPage()->view(), multi->id);
+        QVERIFY(menu);
+        QVERIFY(named(menu, QStringLiteral("contextCancel"))->isEnabled());
+        QCOMPARE(named(menu, QStringLiteral("contextCancel"))->text(), QStringLiteral("Cancel job %1…").arg(multi->id));
+        shoot(menu, QStringLiteral("context-menu-job"));
+        QAction *copyNodes = named(menu, QStringLiteral("contextCopyNodes"));
+        QVERIFY(copyNodes);
+        copyNodes->trigger();
+        QCOMPARE(QGuiApplication::clipboard()->text(), QStringLiteral("gpu-node[01-03]"));
+        QCOMPARE(copyNodes->text(), QStringLiteral("Copy node list (gpu-node[01-03])"));
+        named(menu, QStringLiteral("contextFilter"))->trigger();
+        menu->close();
+        QCOMPARE(view->jobsPage()->filterEdit()->text(), multi->id);
+        QTRY_VERIFY(view->jobsPage()->proxy()->rowCount() >= 1);
+        for (int row = 0; row < view->jobsPage()->proxy()->rowCount(); ++row)
+            QVERIFY(view->jobsPage()->proxy()->index(row, 0).data(SnapshotRowModel::KeyRole).toString().contains(multi->id));
+    }
+
+    void heatmapCellMenuNamesTheGpuAndOverviewItemsFilter()
+    {
+        ClusterView *view = connectSynthetic(labLikeCluster());
+        QTRY_COMPARE(view->nodeModel()->rowCount(), 4);
+        view->tabs()->setCurrentWidget(view->heatmap());
+        GpuHeatmapView *heatmap = view->heatmap()->view();
+        QTRY_VERIFY(!heatmap->cellRect(QStringLiteral("gpu-node03"), 5).isEmpty());
+        const QPoint at = heatmap->cellRect(QStringLiteral("gpu-node03"), 5).center();
+        QContextMenuEvent event(QContextMenuEvent::Mouse, at, heatmap->viewport()->mapToGlobal(at));
+        QApplication::sendEvent(heatmap->viewport(), &event);
+        QMenu *menu = openMenu();
+        QVERIFY(menu);
+        QCOMPARE(named(menu, QStringLiteral("contextDrain"))->text(), QStringLiteral("Drain gpu-node03…"));
+        QCOMPARE(named(menu, QStringLiteral("contextCopy"))->text(), QStringLiteral("Copy \"gpu-node03 GPU 5\""));
+        menu->close();
+
+        // The overview's partition layer: filter the Nodes table to it.
+        view->tabs()->setCurrentWidget(view->overview());
+        const QString partition = view->snapshot()->partitions.first().name;
+        menu = menuOnRow(view->overview()->panel(StackElement::Layer::Partition)->view(), partition);
+        QVERIFY(menu);
+        QCOMPARE(actionTexts(menu), (QStringList{QStringLiteral("Copy name"), QStringLiteral("Filter Nodes to %1").arg(partition)}));
+        named(menu, QStringLiteral("contextFilter"))->trigger();
+        menu->close();
+        QCOMPARE(view->tabs()->currentWidget(), view->nodesPage());
+        QCOMPARE(view->nodesPage()->partitionCombo()->currentText(), partition);
+    }
+
+    void findingRowMenuActsOnItsNode()
+    {
+        SyntheticClusterOptions o; // enough GPUs for hot ones and XIDs among them
+        o.nodes = 64;
+        o.jobs = 100;
+        m_window->showSnapshot(std::make_shared<ClusterSnapshot>(SyntheticCluster::generate(o)));
+        ClusterView *view = m_window->clusterView();
+        QTRY_COMPARE(view->nodeModel()->rowCount(), 64);
+        QTableView *findings = view->overview()->findingsView();
+        QTRY_VERIFY(findings->model()->rowCount() > 0);
+        auto *model = static_cast<FindingTableModel *>(findings->model());
+        const Finding finding = model->finding(0);
+        Q_EMIT findings->customContextMenuRequested(findings->visualRect(findings->model()->index(0, 0)).center());
+        QMenu *menu = openMenu();
+        QVERIFY(menu);
+        QCOMPARE(named(menu, QStringLiteral("contextDrain"))->text(), QStringLiteral("Drain %1…").arg(finding.node));
+        // Shown without a session: nothing can run, and the tooltip says why.
+        QVERIFY(!named(menu, QStringLiteral("contextDrain"))->isEnabled());
+        QCOMPARE(named(menu, QStringLiteral("contextDrain"))->toolTip(), QStringLiteral("Not connected to the cluster"));
+    }
+
+    void jobsTableShowsHostlistsAndGpuColumnsAt1280()
+    {
+        ClusterView *view = connectSynthetic(labLikeCluster());
+        QTRY_COMPARE(view->jobModel()->rowCount(), 8);
+        view->tabs()->setCurrentWidget(view->jobsPage());
+        for (int row = 0; row < view->jobModel()->rowCount(); ++row) {
+            const Job &j = view->jobModel()->job(row);
+            const QString shown = view->jobModel()->index(row, JobTableModel::Nodes).data().toString();
+            QVERIFY2(!shown.contains(QLatin1Char(',')) || shown.contains(QLatin1Char('[')), qPrintable(shown));
+            if (j.nodes.size() == 3)
+                QCOMPARE(shown, QStringLiteral("gpu-node[01-03]"));
+        }
+        QTableView *table = view->jobsPage()->view();
+        QHeaderView *header = table->horizontalHeader();
+        for (const int column : {int(JobTableModel::Gpus), int(JobTableModel::Util)}) {
+            const int right = header->sectionViewportPosition(column) + header->sectionSize(column);
+            QVERIFY2(header->sectionViewportPosition(column) >= 0 && right <= table->viewport()->width(),
+                     qPrintable(QStringLiteral("column %1 ends at %2 of %3").arg(column).arg(right).arg(table->viewport()->width())));
+        }
+    }
+
+    void missingKeyringIsAPlainNote()
+    {
+        // No Secret Service here (no session bus): a note, never "Unknown error".
+        qunsetenv("DBUS_SESSION_BUS_ADDRESS");
+        ClusterProfile p;
+        p.name = QStringLiteral("with-prometheus");
+        p.sshHost = QStringLiteral("127.0.0.1");
+        p.sshPort = 1; // nothing listens: the connection fails, which is not what this checks
+        p.prometheusUrl = QStringLiteral("http://127.0.0.1:1");
+        m_window->openSession(p);
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->log()->text().contains(QStringLiteral("Prometheus secrets not read")), 10000);
+        const QString log = m_window->log()->text();
+        QVERIFY2(!log.contains(QStringLiteral("Unknown error")), qPrintable(log));
+        QVERIFY2(log.contains(QStringLiteral("with-prometheus: Prometheus secrets not read: no desktop keyring on this session: "
+                                             "secrets are kept for this session only")),
+                 qPrintable(log));
+        m_window->closeSession();
+    }
+};
+
+QTEST_MAIN(TestContextMenus)
+#include "tst_context_menus.moc"
