@@ -9,6 +9,13 @@ namespace strata::Hostlist {
 
 namespace {
 
+// A bound on what an expression may expand to, so that a few hostile bytes ("n[0-99999][0-99999]",
+// a 60,000-digit zero padding) cannot take minutes and gigabytes: 50 times the 2,000 nodes
+// Strata is built for; a host name is at most 255 characters (DNS), a number at most 18 digits.
+constexpr qsizetype kMaxHosts = 100000;
+constexpr qsizetype kMaxNameLength = 255;
+constexpr qsizetype kMaxDigits = 18;
+
 // Splits at commas that are not inside brackets.
 QStringList splitTopLevel(const QString &expression, bool *balanced)
 {
@@ -50,8 +57,9 @@ bool expandRanges(const QString &body, QStringList *values, QString *error)
         bool okLow = false, okHigh = false;
         const qint64 low = lowText.toLongLong(&okLow);
         const qint64 high = highText.toLongLong(&okHigh);
-        if (!okLow || !okHigh || high < low || high - low > 1000000) {
-            *error = QStringLiteral("bad range \"%1\"").arg(item);
+        if (!okLow || !okHigh || high < low || lowText.size() > kMaxDigits || highText.size() > kMaxDigits
+            || high - low >= kMaxHosts || values->size() + (high - low) >= kMaxHosts) {
+            *error = QStringLiteral("bad range \"%1\"").arg(item.left(80));
             return false;
         }
         const int width = lowText.size();
@@ -65,8 +73,17 @@ bool expandOne(const QString &word, QStringList *hosts, QString *error)
 {
     const int open = word.indexOf(QLatin1Char('['));
     if (open < 0) {
-        if (!word.isEmpty())
-            *hosts << word;
+        if (word.isEmpty())
+            return true;
+        if (word.size() > kMaxNameLength) {
+            *error = QStringLiteral("host name longer than %1 characters: \"%2...\"").arg(kMaxNameLength).arg(word.left(80));
+            return false;
+        }
+        if (hosts->size() >= kMaxHosts) {
+            *error = QStringLiteral("host list expands to more than %1 names").arg(kMaxHosts);
+            return false;
+        }
+        *hosts << word;
         return true;
     }
     const int close = word.indexOf(QLatin1Char(']'), open);

@@ -9,7 +9,8 @@ namespace strata {
 namespace Hostlist {
 
 // Expands an expression into host names, keeping zero padding. Returns false (and sets *error)
-// for a malformed expression, such as an unclosed bracket or a reversed range.
+// for a malformed expression, such as an unclosed bracket or a reversed range, and for one
+// that would expand past 100,000 names or to a name of more than 255 characters.
 bool expand(const QString &expression, QStringList *hosts, QString *error = nullptr);
 // Convenience: the expanded list, or the expression itself as one name when malformed.
 QStringList expandOrKeep(const QString &expression);

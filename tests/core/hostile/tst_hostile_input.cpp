@@ -11,6 +11,7 @@
 #include "model/gpu_catalog.h"
 #include "prometheus/prometheus_response_parser.h"
 #include "session/profile_store.h"
+#include "slurm/hostlist.h"
 #include "slurm/scontrol_parser.h"
 #include "slurm/sinfo_json_parser.h"
 #include "slurm/slurm_time.h"
@@ -18,6 +19,7 @@
 #include "slurm/squeue_parser.h"
 
 #include <QDirIterator>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QTest>
 
@@ -203,6 +205,8 @@ private Q_SLOTS:
     void fuzzRegressionsAreAllChecked();
     void slurmTimeOverflow();
     void slurmVersionYearZero();
+    void hostlistBounded_data();
+    void hostlistBounded();
 };
 
 // The captures the rows below damage parse cleanly, so each error comes from the damage.
@@ -346,6 +350,7 @@ void TestHostileInput::burninLongLineInOneChunk()
 void TestHostileInput::fuzzRegressionsAreAllChecked()
 {
     static const QStringList checked = {
+        QStringLiteral("slurm/fuzz-regressions/hostlist-nested-ranges"),
         QStringLiteral("slurm/fuzz-regressions/slurm_time-overflowing-duration"),
         QStringLiteral("slurm/fuzz-regressions/slurm_version-year-zero"),
     };
@@ -377,6 +382,40 @@ void TestHostileInput::slurmVersionYearZero()
         SlurmVersion::parse(captured(QStringLiteral("slurm/fuzz-regressions/slurm_version-year-zero")), &error);
     QVERIFY(!version.isValid());
     QCOMPARE(error, QStringLiteral("cannot read the Slurm version from `scontrol version`: \"slurm 00.05.8\""));
+}
+
+// "a[0-999999][0-99]" (17 bytes, in a squeue or scontrol node list) expanded to 10^8 names:
+// fuzz_hostlist's 10 s timeout. Expansions are now bounded and refused fast with an error.
+void TestHostileInput::hostlistBounded_data()
+{
+    QTest::addColumn<QString>("expression");
+    QTest::addColumn<QString>("error");
+    QTest::newRow("fuzz: nested ranges")
+        << QString::fromUtf8(captured(QStringLiteral("slurm/fuzz-regressions/hostlist-nested-ranges")))
+        << "bad range \"0-999999\"";
+    QTest::newRow("nested ranges") << "n[0-99999][0-99999]" << "host list expands to more than 100000 names";
+    QTest::newRow("one range too long") << "n[0-100000]" << "bad range \"0-100000\"";
+    QTest::newRow("many ranges") << "n[0-60000,0-60000]" << "bad range \"0-60000\"";
+    QTest::newRow("padding past 18 digits") << "n[" + QString(19, u'0') + "-5]" << "bad range";
+    QTest::newRow("name past 255 characters") << QString(250, u'x') + "[100000-100001]"
+                                              << "host name longer than 255 characters";
+}
+
+void TestHostileInput::hostlistBounded()
+{
+    QFETCH(QString, expression);
+    QFETCH(QString, error);
+    QElapsedTimer clock;
+    clock.start();
+    QStringList hosts;
+    QString message;
+    QVERIFY(!Hostlist::expand(expression, &hosts, &message));
+    QVERIFY2(message.startsWith(error), qPrintable(message));
+    QVERIFY2(clock.elapsed() < 2000, qPrintable(QString::number(clock.elapsed())));
+    // The largest accepted expansions.
+    QVERIFY(Hostlist::expand(QStringLiteral("n[0-99999]"), &hosts, &message));
+    QCOMPARE(hosts.size(), 100000);
+    QCOMPARE(hosts.last(), QStringLiteral("n99999"));
 }
 
 QTEST_GUILESS_MAIN(TestHostileInput)
