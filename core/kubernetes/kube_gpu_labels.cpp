@@ -16,7 +16,7 @@ int quantity(const QJsonObject &resources, const QString &name)
     const QJsonValue value = resources.value(name);
     const std::optional<double> v = value.isDouble() ? std::optional<double>(value.toDouble())
                                                      : KubeQuantity::parse(value.toString());
-    return v ? int(std::floor(*v + 1e-9)) : 0;
+    return KubeQuantity::wholeCount(v);
 }
 
 int labelInt(const QMap<QString, QString> &labels, const QString &key)

@@ -31,7 +31,9 @@ KubeJob parseJob(const QJsonObject &object)
     if (spec.contains("completions"_L1) && !spec.value("completions"_L1).isNull())
         job.completions = spec.value("completions"_L1).toInt();
     job.backoffLimit = spec.value("backoffLimit"_L1).toInt(6);
-    job.activeDeadlineSeconds = qint64(spec.value("activeDeadlineSeconds"_L1).toDouble(0));
+    // A deadline past a million years is no deadline Kubernetes keeps (and no qint64 cast).
+    const double deadline = spec.value("activeDeadlineSeconds"_L1).toDouble(0);
+    job.activeDeadlineSeconds = deadline > 0 && deadline < 3e13 ? qint64(deadline) : 0;
     job.suspended = spec.value("suspend"_L1).toBool();
     job.indexed = KubeJson::string(spec, "completionMode"_L1) == QLatin1String("Indexed");
     const QJsonObject podSpec = spec.value("template"_L1).toObject().value("spec"_L1).toObject();

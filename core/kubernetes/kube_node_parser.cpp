@@ -45,8 +45,7 @@ const ConditionFlag kPressureConditions[] = {
 
 int quantityInt(const QJsonObject &resources, QLatin1StringView name)
 {
-    const std::optional<double> v = KubeQuantity::parse(resources.value(name).toString());
-    return v ? int(std::floor(*v + 1e-9)) : 0;
+    return KubeQuantity::wholeCount(KubeQuantity::parse(resources.value(name).toString()));
 }
 
 Node parseNode(const QJsonObject &object, const GpuCatalog &catalog)

@@ -4,6 +4,23 @@
 
 namespace strata::KubeQuantity {
 
+namespace {
+
+std::optional<double> bounded(double value)
+{
+    // Kubernetes stores a quantity in an int64.
+    return std::isfinite(value) && std::fabs(value) <= 9.2233720368547758e18 ? std::optional<double>(value) : std::nullopt;
+}
+
+} // namespace
+
+int wholeCount(std::optional<double> value)
+{
+    if (!value || !(*value >= 0) || *value >= 2147483647.0)
+        return 0;
+    return int(std::floor(*value + 1e-9));
+}
+
 std::optional<double> parse(QStringView text)
 {
     text = text.trimmed();
@@ -25,11 +42,11 @@ std::optional<double> parse(QStringView text)
     };
     for (const Unit &unit : units)
         if (suffix == QLatin1String(unit.name))
-            return number * unit.factor;
+            return bounded(number * unit.factor);
     if (suffix.size() >= 2 && (suffix[0] == QLatin1Char('e') || suffix[0] == QLatin1Char('E'))) {
         const int exponent = suffix.mid(1).toInt(&ok);
         if (ok)
-            return number * std::pow(10.0, exponent);
+            return bounded(number * std::pow(10.0, exponent));
     }
     return std::nullopt;
 }

@@ -8,6 +8,7 @@
 #include "kubernetes/kube_json.h"
 #include "kubernetes/kube_node_parser.h"
 #include "kubernetes/kube_pod_parser.h"
+#include "kubernetes/kube_quantity.h"
 #include "model/gpu_catalog.h"
 #include "prometheus/prometheus_response_parser.h"
 #include "session/profile_store.h"
@@ -205,6 +206,7 @@ private Q_SLOTS:
     void fuzzRegressionsAreAllChecked();
     void slurmTimeOverflow();
     void slurmVersionYearZero();
+    void kubeQuantitiesPastInt();
     void hostlistBounded_data();
     void hostlistBounded();
 };
@@ -350,6 +352,8 @@ void TestHostileInput::burninLongLineInOneChunk()
 void TestHostileInput::fuzzRegressionsAreAllChecked()
 {
     static const QStringList checked = {
+        QStringLiteral("kubernetes/fuzz-regressions/kube_jobs-deadline-past-qint64.json"),
+        QStringLiteral("kubernetes/fuzz-regressions/kube_nodes-gpu-count-past-int.json"),
         QStringLiteral("slurm/fuzz-regressions/hostlist-nested-ranges"),
         QStringLiteral("slurm/fuzz-regressions/slurm_time-overflowing-duration"),
         QStringLiteral("slurm/fuzz-regressions/slurm_version-year-zero"),
@@ -416,6 +420,27 @@ void TestHostileInput::hostlistBounded()
     QVERIFY(Hostlist::expand(QStringLiteral("n[0-99999]"), &hosts, &message));
     QCOMPARE(hosts.size(), 100000);
     QCOMPARE(hosts.last(), QStringLiteral("n99999"));
+}
+
+// "nvidia.com/gpu": "1e30" and "activeDeadlineSeconds": 1e300 were cast to int/qint64,
+// undefined behaviour (UBSan in fuzz_kube_nodes/_jobs on these inputs). Now: no value, no crash.
+void TestHostileInput::kubeQuantitiesPastInt()
+{
+    const KubeNodeParseResult nodes = KubeNodeParser::parse(
+        captured(QStringLiteral("kubernetes/fuzz-regressions/kube_nodes-gpu-count-past-int.json")), GpuCatalog::builtIn());
+    QCOMPARE(nodes.error, QString());
+    QCOMPARE(nodes.nodes.size(), 1);
+    QCOMPARE(nodes.nodes[0].gpuCount, 0);
+    const KubeJobParseResult jobs =
+        KubeJobParser::parse(captured(QStringLiteral("kubernetes/fuzz-regressions/kube_jobs-deadline-past-qint64.json")));
+    QCOMPARE(jobs.error, QString());
+    QCOMPARE(jobs.jobs.size(), 1);
+    QCOMPARE(jobs.jobs[0].activeDeadlineSeconds, qint64(0));
+    QCOMPARE(KubeQuantity::parse(u"1e30"), std::nullopt);
+    QCOMPARE(KubeQuantity::parse(u"9Ei"), std::nullopt);
+    QCOMPARE(KubeQuantity::parse(u"8Ei"), std::optional<double>(8.0 * 1152921504606846976.0));
+    QCOMPARE(KubeQuantity::wholeCount(3e9), 0);
+    QCOMPARE(KubeQuantity::wholeCount(8.0), 8);
 }
 
 QTEST_GUILESS_MAIN(TestHostileInput)
