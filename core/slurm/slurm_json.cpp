@@ -24,13 +24,23 @@ QString versionFrom(const QJsonValue &pluginField)
     return v;
 }
 
+// A JSON number as Slurm's integers: past qint64 (or not finite) it is no value, as casting it
+// would be undefined (found by fuzz_sinfo_json).
+std::optional<qint64> wholeNumber(const QJsonValue &value)
+{
+    const double d = value.toDouble();
+    if (!(d >= -9.2233720368547758e18 && d < 9.2233720368547758e18))
+        return std::nullopt;
+    return value.toInteger(qint64(d));
+}
+
 } // namespace
 
 std::optional<qint64> number(const QJsonValue &value)
 {
     switch (value.type()) {
     case QJsonValue::Double:
-        return value.toInteger(qint64(value.toDouble()));
+        return wholeNumber(value);
     case QJsonValue::String: {
         bool ok = false;
         const qint64 n = value.toString().toLongLong(&ok);
@@ -42,7 +52,7 @@ std::optional<qint64> number(const QJsonValue &value)
         if (!o.value(QLatin1String("set")).toBool(true) || o.value(QLatin1String("infinite")).toBool(false))
             return std::nullopt;
         const QJsonValue n = o.value(QLatin1String("number"));
-        return n.isDouble() ? std::optional<qint64>(n.toInteger(qint64(n.toDouble()))) : std::nullopt;
+        return n.isDouble() ? wholeNumber(n) : std::nullopt;
     }
     default:
         return std::nullopt;

@@ -207,6 +207,7 @@ private Q_SLOTS:
     void slurmTimeOverflow();
     void slurmVersionYearZero();
     void kubeQuantitiesPastInt();
+    void sinfoNumberPastQint64();
     void hostlistBounded_data();
     void hostlistBounded();
 };
@@ -355,6 +356,7 @@ void TestHostileInput::fuzzRegressionsAreAllChecked()
         QStringLiteral("kubernetes/fuzz-regressions/kube_jobs-deadline-past-qint64.json"),
         QStringLiteral("kubernetes/fuzz-regressions/kube_nodes-gpu-count-past-int.json"),
         QStringLiteral("slurm/fuzz-regressions/hostlist-nested-ranges"),
+        QStringLiteral("slurm/fuzz-regressions/sinfo_json-alloc-cpus-past-qint64.json"),
         QStringLiteral("slurm/fuzz-regressions/slurm_time-overflowing-duration"),
         QStringLiteral("slurm/fuzz-regressions/slurm_version-year-zero"),
     };
@@ -441,6 +443,20 @@ void TestHostileInput::kubeQuantitiesPastInt()
     QCOMPARE(KubeQuantity::parse(u"8Ei"), std::optional<double>(8.0 * 1152921504606846976.0));
     QCOMPARE(KubeQuantity::wholeCount(3e9), 0);
     QCOMPARE(KubeQuantity::wholeCount(8.0), 8);
+}
+
+// "alloc_cpus": 92233720368547758070 was cast to qint64, undefined behaviour (UBSan in
+// fuzz_sinfo_json): now no value, read as 0 like a missing one.
+void TestHostileInput::sinfoNumberPastQint64()
+{
+    const SinfoParseResult r = SinfoJsonParser::parse(
+        captured(QStringLiteral("slurm/fuzz-regressions/sinfo_json-alloc-cpus-past-qint64.json")), GpuCatalog::builtIn());
+    QCOMPARE(r.error, QString());
+    QCOMPARE(r.nodes.size(), 4);
+    for (const Node &node : r.nodes) {
+        QCOMPARE(node.cpus, 192);
+        QCOMPARE(node.cpusAllocated, 0);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestHostileInput)
