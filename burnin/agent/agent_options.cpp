@@ -183,6 +183,11 @@ ParsedOptions parseAgentOptions(const std::vector<std::string> &args)
         } else if (arg == "--spec-tbps") {
             if (std::string e = number(o.specTBps); !e.empty())
                 return fail(e);
+        } else if (arg == "--hbm-dwell") {
+            const std::optional<double> d = next(v) ? parseDuration(v) : std::nullopt;
+            if (!d || *d > 3600)
+                return fail("--hbm-dwell takes a duration up to 1h, such as 30s");
+            o.dwellSeconds = *d;
         } else if (arg == "--telemetry-interval") {
             const std::optional<double> d = next(v) ? parseDuration(v) : std::nullopt;
             if (!d || *d < 0.05)
@@ -224,6 +229,8 @@ Burn-in test of every GPU of this node at once (one thread per GPU). Writes JSON
   --cpu-gpus N              simulated devices of the cpu backend (default 8)
   --cpu-memory-mib N        memory of each simulated device (default 8)
   --gemm-size N             GEMM size M=N=K (cuda default 8192, cpu default 128)
+  --hbm-dwell D             memory test: let each pattern sit D before checking it
+                            (retention faults; default 0, each pass then takes D longer)
   --json | --human          JSON lines (default) or a readable table
   --inject bitflip|slow[:GPU]
                             self-test: plant a bit flip (GEMM and memory) or a slow GPU

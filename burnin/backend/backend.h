@@ -32,6 +32,9 @@ struct TestParams
     std::chrono::duration<double> duration{60.0};
     Injection injection = Injection::None;
     int gemmSize = 0;   // 0: the backend's default
+    // Memory test: time each pattern sits in memory between its fill and its check, so cells
+    // that leak charge (retention faults) read back wrong. 0: check at once.
+    std::chrono::duration<double> dwell{0.0};
     ProgressCallback progress;
     // Set from a signal handler (SIGTERM from scancel): end the test early with what it has.
     const std::atomic<bool> *stop = nullptr;

@@ -180,16 +180,34 @@ TestResult CpuBackend::runHbm(int deviceIndex, const TestParams &params)
         const auto kind = static_cast<PatternKind>(figures.patternPasses % patternKindCount);
         const std::uint64_t seed = static_cast<std::uint64_t>(figures.patternPasses);
         PatternCheck check;
-        {
+        // The dwell runs without the lock: the memory just sits, as a GPU's would.
+        auto dwell = [&] {
+            if (params.dwell.count() > 0 && !params.stopRequested())
+                std::this_thread::sleep_for(params.dwell);
+        };
+        const std::size_t slots = maxReportedErrors - figures.errors.size();
+        if (kind == PatternKind::MovingInversions) {
+            // --inject bitflip plants its one flip in pass 0 (walking ones); tst_burnin_verification
+            // plants stuck cells in the march itself.
+            std::unique_lock lock(m_timedWork);
+            check = movingInversions(memory.data(), words, seed, slots, nullptr, [&] {
+                lock.unlock();
+                dwell();
+                lock.lock();
+            });
+        } else {
+            {
+                const std::lock_guard lock(m_timedWork);
+                fillPattern(memory.data(), words, kind, seed);
+                if (params.injection == Injection::Bitflip && figures.patternPasses == 0)
+                    memory[words / 3] ^= 1ull << 17;
+            }
+            dwell();
             const std::lock_guard lock(m_timedWork);
-            fillPattern(memory.data(), words, kind, seed);
-            if (params.injection == Injection::Bitflip && figures.patternPasses == 0)
-                memory[words / 3] ^= 1ull << 17;
-            check = checkPattern(memory.data(), words, kind, seed,
-                                 maxReportedErrors - figures.errors.size());
+            check = checkPattern(memory.data(), words, kind, seed, slots);
         }
-        figures.bitErrors += check.bitErrors;
-        figures.wordErrors += check.wordErrors;
+        figures.bitErrors = saturatingAdd(figures.bitErrors, check.bitErrors);
+        figures.wordErrors = saturatingAdd(figures.wordErrors, check.wordErrors);
         figures.errors.insert(figures.errors.end(), check.errors.begin(), check.errors.end());
         if (!seen[static_cast<int>(kind)]) {
             seen[static_cast<int>(kind)] = true;

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <thread>
 
 namespace strata::burn {
 
@@ -374,11 +375,14 @@ bool CudaBackend::patterns(int device, const TestParams &params, Clock::time_poi
     const std::size_t words = bytes / 8;
     DeviceBuffer<DevicePatternCounters> counters;
     DeviceBuffer<DevicePatternError> errors;
+    const int blocks = blocksFor(device);
+    DeviceBuffer<PatternTally> blockTallies;
+    std::vector<PatternTally> tallies(static_cast<std::size_t>(blocks));
     Stream stream;
     STRATA_CUDA_TRY(stream.create(), error, false);
     STRATA_CUDA_TRY(counters.allocate(1), error, false);
     STRATA_CUDA_TRY(errors.allocate(maxReportedErrors), error, false);
-    const int blocks = blocksFor(device);
+    STRATA_CUDA_TRY(blockTallies.allocate(tallies.size()), error, false);
     bool seen[patternKindCount] = {};
     ProgressThrottle progress(params, 1.0);
     do {
@@ -388,13 +392,44 @@ bool CudaBackend::patterns(int device, const TestParams &params, Clock::time_poi
         STRATA_CUDA_TRY(launchFillPattern(region.get(), words, kind, seed, blocks, stream.get()), error, false);
         if (params.injection == Injection::Bitflip && figures.patternPasses == 0)
             STRATA_CUDA_TRY(launchFlipBit(region.get(), (words / 3) * 2, 17, stream.get()), error, false);
-        STRATA_CUDA_TRY(launchCheckPattern(region.get(), words, kind, seed, counters.get(), errors.get(),
-                                           maxReportedErrors, blocks, stream.get()),
-                        error, false);
+        if (params.dwell.count() > 0) {
+            STRATA_CUDA_TRY(cudaStreamSynchronize(stream.get()), error, false);
+            const auto dwellEnd = Clock::now() + std::chrono::duration_cast<Clock::duration>(params.dwell);
+            while (Clock::now() < dwellEnd && !params.stopRequested())
+                std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+        PatternTally pass;
+        auto collect = [&]() -> bool {
+            STRATA_CUDA_TRY(cudaMemcpyAsync(tallies.data(), blockTallies.get(), tallies.size() * sizeof(PatternTally),
+                                            cudaMemcpyDeviceToHost, stream.get()),
+                            error, false);
+            STRATA_CUDA_TRY(cudaStreamSynchronize(stream.get()), error, false);
+            for (const PatternTally &t : tallies)
+                mergeTally(pass, t);
+            return true;
+        };
+        if (kind == PatternKind::MovingInversions) {
+            const std::uint64_t p = patternWord(kind, seed, 0);
+            struct Phase { std::uint64_t expected, replacement; bool descending; };
+            for (const Phase &phase : {Phase{p, ~p, false}, Phase{~p, p, true}, Phase{p, p, false}}) {
+                STRATA_CUDA_TRY(launchMarchPhase(region.get(), words, phase.expected, phase.replacement,
+                                                 phase.descending, blockTallies.get(), counters.get(),
+                                                 errors.get(), maxReportedErrors, blocks, stream.get()),
+                                error, false);
+                if (!collect())
+                    return false;
+            }
+        } else {
+            STRATA_CUDA_TRY(launchCheckPattern(region.get(), words, kind, seed, blockTallies.get(), counters.get(),
+                                               errors.get(), maxReportedErrors, blocks, stream.get()),
+                            error, false);
+            if (!collect())
+                return false;
+        }
         DevicePatternCounters c{};
         STRATA_CUDA_TRY(cudaMemcpyAsync(&c, counters.get(), sizeof c, cudaMemcpyDeviceToHost, stream.get()), error, false);
         STRATA_CUDA_TRY(cudaStreamSynchronize(stream.get()), error, false);
-        if (c.wordErrors) {
+        if (pass.wordErrors) {
             const unsigned stored = std::min<unsigned>(c.recorded, maxReportedErrors);
             std::vector<DevicePatternError> found(stored);
             STRATA_CUDA_TRY(cudaMemcpy(found.data(), errors.get(), stored * sizeof(DevicePatternError),
@@ -406,8 +441,8 @@ bool CudaBackend::patterns(int device, const TestParams &params, Clock::time_poi
                 if (figures.errors.size() < maxReportedErrors)
                     figures.errors.push_back({e.offset, e.expected, e.actual});
         }
-        figures.bitErrors += c.bitErrors;
-        figures.wordErrors += c.wordErrors;
+        figures.bitErrors = saturatingAdd(figures.bitErrors, pass.bitErrors);
+        figures.wordErrors = saturatingAdd(figures.wordErrors, pass.wordErrors);
         if (!seen[static_cast<int>(kind)]) {
             seen[static_cast<int>(kind)] = true;
             figures.patterns.push_back(patternName(kind));

@@ -63,28 +63,64 @@ __global__ void fillPatternKernel(std::uint64_t *words, std::size_t count, Patte
         words[i] = patternWord(kind, seed, i);
 }
 
-__global__ void checkPatternKernel(const std::uint64_t *words, std::size_t count, PatternKind kind,
-                                   std::uint64_t seed, DevicePatternCounters *counters,
-                                   DevicePatternError *errors, unsigned capacity)
+// Records a bad word in the first free error slot, if any is left.
+__device__ __forceinline__ void recordError(DevicePatternCounters *counters, DevicePatternError *errors,
+                                            unsigned capacity, std::uint64_t index,
+                                            std::uint64_t expected, std::uint64_t actual)
+{
+    if (!slotsLeft(*static_cast<volatile unsigned *>(&counters->recorded), capacity))
+        return;
+    const unsigned slot = atomicAdd(&counters->recorded, 1u);
+    if (slotsLeft(slot, capacity))
+        errors[slot] = {index * 8ull, expected, actual};
+}
+
+// Block-wide saturating sum of the threads' tallies into blockTallies[blockIdx.x].
+__device__ __forceinline__ void storeBlockTally(PatternTally mine, PatternTally *blockTallies)
+{
+    __shared__ PatternTally tallies[patternThreads];
+    tallies[threadIdx.x] = mine;
+    __syncthreads();
+    for (int half = patternThreads / 2; half > 0; half /= 2) {
+        if (threadIdx.x < half)
+            mergeTally(tallies[threadIdx.x], tallies[threadIdx.x + half]);
+        __syncthreads();
+    }
+    if (threadIdx.x == 0)
+        blockTallies[blockIdx.x] = tallies[0];
+}
+
+__global__ void __launch_bounds__(patternThreads) checkPatternKernel(
+    const std::uint64_t *words, std::size_t count, PatternKind kind, std::uint64_t seed,
+    PatternTally *blockTallies, DevicePatternCounters *counters, DevicePatternError *errors,
+    unsigned capacity)
 {
     const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
-    unsigned long long bits = 0, bad = 0;
+    PatternTally tally;
     for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count; i += stride) {
         const std::uint64_t expected = patternWord(kind, seed, i);
         const std::uint64_t actual = words[i];
-        const std::uint64_t diff = actual ^ expected;
-        if (diff) {
-            bits += __popcll(diff);
-            ++bad;
-            const unsigned slot = atomicAdd(&counters->recorded, 1u);
-            if (slot < capacity)
-                errors[slot] = {i * 8ull, expected, actual};
-        }
+        if (tallyWord(tally, expected, actual))
+            recordError(counters, errors, capacity, i, expected, actual);
     }
-    if (bad) {
-        atomicAdd(&counters->bitErrors, bits);
-        atomicAdd(&counters->wordErrors, bad);
+    storeBlockTally(tally, blockTallies);
+}
+
+__global__ void __launch_bounds__(patternThreads) marchPhaseKernel(
+    std::uint64_t *words, std::size_t count, std::uint64_t expected, std::uint64_t replacement,
+    bool descending, PatternTally *blockTallies, DevicePatternCounters *counters,
+    DevicePatternError *errors, unsigned capacity)
+{
+    const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+    PatternTally tally;
+    for (std::size_t n = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; n < count; n += stride) {
+        const std::size_t i = marchWordIndex(n, count, descending);
+        const std::uint64_t actual = words[i];
+        if (tallyWord(tally, expected, actual))
+            recordError(counters, errors, capacity, i, expected, actual);
+        words[i] = replacement;
     }
+    storeBlockTally(tally, blockTallies);
 }
 
 } // namespace
@@ -118,11 +154,22 @@ cudaError_t launchFillPattern(std::uint64_t *words, std::size_t count, PatternKi
 }
 
 cudaError_t launchCheckPattern(const std::uint64_t *words, std::size_t count, PatternKind kind,
-                               std::uint64_t seed, DevicePatternCounters *counters,
-                               DevicePatternError *errors, unsigned capacity, int blocks,
-                               cudaStream_t stream)
+                               std::uint64_t seed, PatternTally *blockTallies,
+                               DevicePatternCounters *counters, DevicePatternError *errors,
+                               unsigned capacity, int blocks, cudaStream_t stream)
 {
-    checkPatternKernel<<<blocks, threads, 0, stream>>>(words, count, kind, seed, counters, errors, capacity);
+    checkPatternKernel<<<blocks, patternThreads, 0, stream>>>(words, count, kind, seed, blockTallies,
+                                                              counters, errors, capacity);
+    return cudaGetLastError();
+}
+
+cudaError_t launchMarchPhase(std::uint64_t *words, std::size_t count, std::uint64_t expected,
+                             std::uint64_t replacement, bool descending, PatternTally *blockTallies,
+                             DevicePatternCounters *counters, DevicePatternError *errors,
+                             unsigned capacity, int blocks, cudaStream_t stream)
+{
+    marchPhaseKernel<<<blocks, patternThreads, 0, stream>>>(words, count, expected, replacement, descending,
+                                                            blockTallies, counters, errors, capacity);
     return cudaGetLastError();
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "host_device.h"
+#include "pattern_tally.h"
 
 #include <cstdint>
 
@@ -14,9 +15,10 @@ enum class PatternKind : int {
     AddressAsData = 2,
     AddressComplement = 3,
     Random = 4,
+    MovingInversions = 5, // a march of read-and-invert phases; patternWord() is its fill value
 };
 
-constexpr int patternKindCount = 5;
+constexpr int patternKindCount = 6;
 
 inline const char *patternName(PatternKind kind)
 {
@@ -26,6 +28,7 @@ inline const char *patternName(PatternKind kind)
     case PatternKind::AddressAsData: return "address";
     case PatternKind::AddressComplement: return "address_complement";
     case PatternKind::Random: return "random";
+    case PatternKind::MovingInversions: return "moving_inversions";
     }
     return "unknown";
 }
@@ -48,6 +51,7 @@ STRATA_HD std::uint64_t patternWord(PatternKind kind, std::uint64_t seed, std::u
     case PatternKind::AddressAsData: return index * 8u;
     case PatternKind::AddressComplement: return ~(index * 8u);
     case PatternKind::Random: return splitMix64(seed ^ (index * 0xd1b54a32d192ed03ull));
+    case PatternKind::MovingInversions: return movingInversionWord(seed);
     }
     return 0;
 }

@@ -45,6 +45,12 @@ private Q_SLOTS:
     void patternFindsPlantedFlip();
     void patternCapsReportedErrors();
     void patternsAreWhatTheyClaim();
+    void tallySaturatesInsteadOfWrapping();
+    void errorSlotsAreBounded();
+    void movingInversionsCleanPass();
+    void movingInversionsFindsStuckCells_data();
+    void movingInversionsFindsStuckCells();
+    void movingInversionsDwellsBetweenFillAndCheck();
     void durationParsing_data();
     void durationParsing();
     void optionParsing_data();
@@ -435,6 +441,107 @@ void TestBurninVerification::patternsAreWhatTheyClaim()
     QCOMPARE(all, ~0ull);
 }
 
+void TestBurninVerification::tallySaturatesInsteadOfWrapping()
+{
+    // A badly failing memory: the counts stick at the maximum instead of wrapping to small
+    // numbers that would read as "a few errors".
+    QCOMPARE(saturatingAdd(1, 2), 3ull);
+    QCOMPARE(saturatingAdd(tallySaturated - 1, 1), tallySaturated);
+    QCOMPARE(saturatingAdd(tallySaturated - 1, 5), tallySaturated);
+    QCOMPARE(saturatingAdd(tallySaturated, tallySaturated), tallySaturated);
+    PatternTally t{tallySaturated - 10, tallySaturated - 1};
+    QVERIFY(tallyWord(t, 0, ~0ull)); // 64 bits wrong
+    QCOMPARE(t.bitErrors, tallySaturated);
+    QCOMPARE(t.wordErrors, tallySaturated);
+    QVERIFY(!tallyWord(t, 5, 5));
+    PatternTally blocks{};
+    for (int block = 0; block < 4; ++block)
+        mergeTally(blocks, PatternTally{tallySaturated / 3, 1});
+    QCOMPARE(blocks.bitErrors, tallySaturated);
+    QCOMPARE(blocks.wordErrors, 4ull);
+}
+
+void TestBurninVerification::errorSlotsAreBounded()
+{
+    // Every word wrong: the tally counts all, the slots keep the first (lowest) ones and
+    // nothing past them is written.
+    std::vector<std::uint64_t> words(5000, 0);
+    const PatternCheck check = checkPattern(words.data(), words.size(), PatternKind::AddressComplement, 0,
+                                            maxReportedErrors);
+    QCOMPARE(check.wordErrors, 5000ull);
+    QCOMPARE(check.errors.size(), maxReportedErrors);
+    for (std::size_t i = 0; i < maxReportedErrors; ++i)
+        QCOMPARE(check.errors[i].offset, std::uint64_t(i * 8));
+    QVERIFY(slotsLeft(15, 16));
+    QVERIFY(!slotsLeft(16, 16));
+    QVERIFY(!slotsLeft(0xffffffffu, 16)); // a counter past the capacity never frees a slot
+}
+
+void TestBurninVerification::movingInversionsCleanPass()
+{
+    std::vector<std::uint64_t> words(4096);
+    for (std::uint64_t seed : {0ull, 1ull, 77ull}) {
+        const PatternCheck check = movingInversions(words.data(), words.size(), seed, 16);
+        QCOMPARE(check.bitErrors, 0ull);
+        QCOMPARE(check.wordErrors, 0ull);
+        // The march ends with the fill value everywhere, the value patternWord() names.
+        for (std::uint64_t w : words)
+            QCOMPARE(w, patternWord(PatternKind::MovingInversions, seed, 0));
+    }
+    QVERIFY(movingInversionWord(1) != movingInversionWord(2));
+    QCOMPARE(QString(patternName(PatternKind::MovingInversions)), QString("moving_inversions"));
+}
+
+void TestBurninVerification::movingInversionsFindsStuckCells_data()
+{
+    QTest::addColumn<int>("word");
+    QTest::addColumn<int>("bit");
+    QTest::addColumn<bool>("stuckAt");
+    QTest::newRow("first word, bit 0 stuck at 0") << 0 << 0 << false;
+    QTest::newRow("first word, bit 0 stuck at 1") << 0 << 0 << true;
+    QTest::newRow("word 1234, bit 63 stuck at 1") << 1234 << 63 << true;
+    QTest::newRow("last word, bit 17 stuck at 0") << 4095 << 17 << false;
+}
+
+void TestBurninVerification::movingInversionsFindsStuckCells()
+{
+    // A stuck cell holds one value, while the march writes both p and ~p to every bit: stuck at
+    // p's bit it reads wrong in the descending phase (expects ~p), stuck at ~p's bit in the
+    // ascending and the final phase (expect p). Either way it is caught.
+    QFETCH(int, word);
+    QFETCH(int, bit);
+    QFETCH(bool, stuckAt);
+    std::vector<std::uint64_t> words(4096);
+    const StuckBit stuck{std::size_t(word), unsigned(bit), stuckAt};
+    const PatternCheck check = movingInversions(words.data(), words.size(), 9, 16, &stuck);
+    const bool stuckAtFill = ((movingInversionWord(9) >> bit) & 1u) == std::uint64_t(stuckAt);
+    const std::uint64_t expected = stuckAtFill ? 1 : 2;
+    QCOMPARE(check.wordErrors, expected);
+    QCOMPARE(check.bitErrors, expected);
+    QCOMPARE(check.errors.size(), std::size_t(expected));
+    for (const PatternError &e : check.errors) {
+        QCOMPARE(e.offset, std::uint64_t(word) * 8);
+        QCOMPARE(e.expected ^ e.actual, 1ull << bit);
+        QCOMPARE((e.actual >> bit) & 1u, std::uint64_t(stuckAt));
+    }
+}
+
+void TestBurninVerification::movingInversionsDwellsBetweenFillAndCheck()
+{
+    // The dwell runs after the fill and before the first read: a cell that loses its charge
+    // meanwhile (here: the hook clears a bit, as a leaky cell would) is caught.
+    std::vector<std::uint64_t> words(1024);
+    int dwells = 0;
+    const PatternCheck check = movingInversions(words.data(), words.size(), 3, 16, nullptr, [&] {
+        ++dwells;
+        QCOMPARE(words[100], movingInversionWord(3));
+        words[100] ^= 1ull << 40;
+    });
+    QCOMPARE(dwells, 1);
+    QCOMPARE(check.wordErrors, 1ull);
+    QCOMPARE(check.errors.at(0).offset, 800ull);
+}
+
 void TestBurninVerification::durationParsing_data()
 {
     QTest::addColumn<QString>("text");
@@ -492,6 +599,8 @@ void TestBurninVerification::optionParsing_data()
     QTest::newRow("unknown flag") << QStringList{"--turbo"} << "unknown argument '--turbo'" << "" << "";
     QTest::newRow("pushgateway needs http") << QStringList{"--pushgateway", "gw:9091"} << "URL" << "" << "";
     QTest::newRow("metrics port") << QStringList{"--metrics-port", "0"} << "" << "metricsPort" << "0";
+    QTest::newRow("hbm dwell") << QStringList{"--hbm-dwell", "30s"} << "" << "dwell" << "30";
+    QTest::newRow("hbm dwell too long") << QStringList{"--hbm-dwell", "2h"} << "up to 1h" << "" << "";
 }
 
 void TestBurninVerification::optionParsing()
@@ -535,6 +644,8 @@ void TestBurninVerification::optionParsing()
         actual = QString::number(o.human);
     } else if (check == "metricsPort") {
         actual = QString::number(*o.metricsPort);
+    } else if (check == "dwell") {
+        actual = QString::number(o.dwellSeconds);
     }
     QCOMPARE(actual, value);
 }
