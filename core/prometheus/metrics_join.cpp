@@ -198,6 +198,8 @@ void MetricsJoin::apply(ClusterSnapshot &snapshot, const MetricsPart &part, cons
     QStringList unknownHosts;
     QSet<QString> unknownSeen;
     QSet<qint64> migGpus; // (node << 20 | gpu)
+    // A cluster has a handful of model names; the catalog's token match is not free x 16,000.
+    QHash<QString, QString> modelByName;
     for (const GpuSample &sample : part.gpus) {
         HostCandidates hosts = sample.hosts;
         QString jobKey = sample.jobKey;
@@ -225,7 +227,10 @@ void MetricsJoin::apply(ClusterSnapshot &snapshot, const MetricsPart &part, cons
         if (!sample.uuid.isEmpty())
             gpu.uuid = sample.uuid;
         if (!sample.modelName.isEmpty()) {
-            const QString model = catalog.modelForName(sample.modelName);
+            auto known = modelByName.constFind(sample.modelName);
+            if (known == modelByName.constEnd())
+                known = modelByName.insert(sample.modelName, catalog.modelForName(sample.modelName));
+            const QString &model = *known;
             if (gpu.model.isEmpty())
                 gpu.model = model;
             if (node.gpuModel.isEmpty())
