@@ -1,12 +1,16 @@
 #include "burn_runner.h"
 
 #include "gpu_model_table.h"
+#include "health_judge.h"
+#include "nvml_health_source.h"
 #include "result_judge.h"
 #include "telemetry_sampler.h"
 
 #include <algorithm>
 #include <chrono>
 #include <ctime>
+#include <map>
+#include <memory>
 #include <thread>
 
 namespace strata::burn {
@@ -107,11 +111,20 @@ int BurnRunner::run(const std::string &metricsEndpoint)
     start.nvmlStatus = m_nvml ? m_nvml->status() : "the cpu backend has no telemetry";
     start.injection = injectionText(m_options);
     start.metricsEndpoint = metricsEndpoint;
-    m_sink.start(start);
 
     std::vector<TelemetrySampler::Target> targets;
-    for (const DeviceRun &r : runs)
+    std::map<int, void *> handles;
+    for (const DeviceRun &r : runs) {
         targets.push_back({r.summary.gpu, m_nvml ? m_nvml->deviceFor(r.entry.info.uuid, r.entry.info.pciBusId) : nullptr});
+        handles[r.summary.gpu] = targets.back().nvmlDevice;
+    }
+    // ECC, retired pages, row remapping, XIDs and the PCIe link before and after each test.
+    std::unique_ptr<NvmlHealthSource> health;
+    if (m_nvml && m_nvml->available())
+        health = std::make_unique<NvmlHealthSource>(*m_nvml, handles);
+    if (health && !health->xidStatus().empty())
+        start.nvmlStatus += "; " + health->xidStatus();
+    m_sink.start(start);
     TelemetrySampler sampler(m_nvml, targets, m_sink, m_options.telemetryIntervalSeconds);
 
     const JudgeLimits limits{m_options.floorTflops, m_options.floorTBps};
@@ -134,6 +147,8 @@ int BurnRunner::run(const std::string &metricsEndpoint)
                 m_sink.progress({gpu, test, fraction, figure, value});
             };
             sampler.beginTest(gpu);
+            HealthWatch watch(health.get(), gpu);
+            watch.begin();
             TestResult result;
             try {
                 if (test == "gemm")
@@ -166,6 +181,10 @@ int BurnRunner::run(const std::string &metricsEndpoint)
             }
             event.result = result;
             event.judgement = judgeResult(result, limits);
+            // Read right after the pcie test's copies, the link is still trained up.
+            for (const HealthFinding &finding : watch.end({test == "pcie"}))
+                event.judgement.reasons.push_back(finding.reason);
+            event.judgement.passed = event.judgement.reasons.empty();
             if (result.error)
                 m_sink.error({gpu, *result.error});
             m_sink.result(event);

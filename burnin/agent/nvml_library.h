@@ -1,9 +1,13 @@
 #pragma once
 
 #include "agent_events.h"
+#include "health_judge.h"
 
+#include <map>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace strata::burn {
 
@@ -27,6 +31,14 @@ public:
 
     TelemetrySample sample(void *device, int gpu) const;
 
+    // ECC, retired pages, row remapping, PCIe link and clocks; nullopt without NVML or device.
+    std::optional<HealthReading> health(void *device) const;
+
+    // Registers the devices for XID events; false (and why) where NVML cannot deliver them.
+    bool watchXids(const std::vector<void *> &devices, std::string *why) const;
+    // Every XID delivered since the last call, by device handle. Never blocks.
+    std::map<void *, std::vector<XidEvent>> pollXids() const;
+
 private:
     template <typename F>
     F symbol(const char *name);
@@ -43,6 +55,22 @@ private:
     Ret (*m_power)(void *, unsigned *) = nullptr;
     Ret (*m_clock)(void *, int, unsigned *) = nullptr;
     Ret (*m_reasons)(void *, unsigned long long *) = nullptr;
+    Ret (*m_eccErrors)(void *, int, int, unsigned long long *) = nullptr;
+    Ret (*m_retiredPages)(void *, int, unsigned *, unsigned long long *) = nullptr;
+    Ret (*m_retiredPending)(void *, int *) = nullptr;
+    Ret (*m_remappedRows)(void *, unsigned *, unsigned *, unsigned *, unsigned *) = nullptr;
+    Ret (*m_pcieGen)(void *, unsigned *) = nullptr;
+    Ret (*m_pcieMaxGen)(void *, unsigned *) = nullptr;
+    Ret (*m_pcieWidth)(void *, unsigned *) = nullptr;
+    Ret (*m_pcieMaxWidth)(void *, unsigned *) = nullptr;
+    Ret (*m_pcieReplays)(void *, unsigned *) = nullptr;
+    Ret (*m_maxClock)(void *, int, unsigned *) = nullptr;
+    Ret (*m_eventSetCreate)(void **) = nullptr;
+    Ret (*m_eventSetFree)(void *) = nullptr;
+    Ret (*m_registerEvents)(void *, unsigned long long, void *) = nullptr;
+    Ret (*m_eventSetWait)(void *, void *, unsigned) = nullptr;
+    mutable std::mutex m_eventMutex;
+    mutable void *m_eventSet = nullptr;
 };
 
 } // namespace strata::burn
