@@ -66,6 +66,7 @@ struct Connection
     int generation = -1;  // the fault generation its counters belong to
     qint64 toClient = 0;  // server -> client bytes since that generation began
     bool tripped = false; // LoseRequest/LoseReplies: the large write came
+    int largeWrites = 0;  // large client writes seen since the fault was armed
     qint64 dropAt = 0;    // when to close once tripped
 };
 
@@ -77,6 +78,7 @@ struct FaultProxy::State
     Mode mode = Mode::Pass;
     qint64 cutBytes = 0;    // Cut: bytes to the client; Lose*: the smallest write that trips
     int dropCloseMs = 0;
+    int skipWrites = 0;
     int generation = 0; // bumped on every mode change
 };
 
@@ -151,10 +153,11 @@ void FaultProxy::cutAfter(qint64 bytes)
     wake();
 }
 
-void FaultProxy::loseAt(Loss loss, qint64 minWriteBytes, int closeAfterMs)
+void FaultProxy::loseAt(Loss loss, qint64 minWriteBytes, int closeAfterMs, int skipWrites)
 {
     {
         std::lock_guard lock(m_state->mutex);
+        m_state->skipWrites = skipWrites;
         m_state->mode = loss == Loss::Request ? Mode::LoseRequest : Mode::LoseReplies;
         m_state->cutBytes = minWriteBytes;
         m_state->dropCloseMs = closeAfterMs;
@@ -179,12 +182,14 @@ void FaultProxy::loop()
         Mode mode;
         qint64 cutBytes;
         int dropCloseMs;
+        int skipWrites;
         int generation;
         {
             std::lock_guard lock(m_state->mutex);
             mode = m_state->mode;
             cutBytes = m_state->cutBytes;
             dropCloseMs = m_state->dropCloseMs;
+            skipWrites = m_state->skipWrites;
             generation = m_state->generation;
         }
         const qint64 now = nowMs();
@@ -193,6 +198,7 @@ void FaultProxy::loop()
                 c.generation = generation;
                 c.toClient = 0;
                 c.tripped = false;
+                c.largeWrites = 0;
                 c.dropAt = 0;
             }
             if (mode != Mode::Stall && c.server < 0 && c.client >= 0) {
@@ -256,7 +262,7 @@ void FaultProxy::loop()
             }
             if (!fromServer) {
                 const bool losing = mode == Mode::LoseRequest || mode == Mode::LoseReplies;
-                if (losing && !c.tripped && n >= cutBytes) {
+                if (losing && !c.tripped && n >= cutBytes && c.largeWrites++ >= skipWrites) {
                     c.tripped = true;
                     c.dropAt = nowMs() + dropCloseMs;
                 }

@@ -41,7 +41,9 @@ public:
     void stall();
     void cutAfter(qint64 bytes);
     enum class Loss { Request, Replies };
-    void loseAt(Loss loss, qint64 minWriteBytes, int closeAfterMs);
+    // skipWrites: how many such large writes pass before one trips it (sbatch's script on stdin
+    // follows its exec request).
+    void loseAt(Loss loss, qint64 minWriteBytes, int closeAfterMs, int skipWrites = 0);
 
     // Bytes forwarded server -> client over the proxy's life, and connections cut by a fault.
     qint64 bytesToClients() const { return m_bytesToClients.load(); }

@@ -3,13 +3,17 @@
 // ActionOutcome), never sent again, and settled by reading the real Slurm back once the login
 // node answers: "submitted as job N" (exactly one job carries the submission's comment) or "not
 // submitted" (none does). The drop comes from a FaultProxy in front of sshd that loses either
-// the SSH exec request itself or every answer to it. The CLI part: `strata submit` against a
+// the SSH exec request itself or every answer to it; the same for a Kubernetes Job (found by its
+// label) and a burn-in launch (followed as the job found by its comment). The CLI part: `strata submit` against a
 // frozen controller exits 3 (outcome unknown) or, when the controller wakes up while it reads
 // back, 0 with the job found by its comment.
 #include "fault_lab.h"
 #include "fault_proxy.h"
 
+#include "burnin/burnin_launcher.h"
 #include "slurm/slurm_commands.h"
+#include "ssh/ssh_options.h"
+#include "ssh/ssh_remote_shell.h"
 
 #include <QTemporaryDir>
 
@@ -28,6 +32,7 @@ private Q_SLOTS:
     void cancelWhoseAnswerIsLostIsReadBack();
     void drainWhoseRequestIsLostIsReadBack();
     void kubernetesSubmitWhoseAnswerIsLostIsFoundByItsLabel();
+    void burninLaunchWhoseAnswerIsLostIsFollowed();
     void cliExitsThreeWhileTheOutcomeStaysUnknown();
     void cliFindsTheJobWhenTheControllerComesBack();
 
@@ -360,6 +365,65 @@ void TestFaultActions::kubernetesSubmitWhoseAnswerIsLostIsFoundByItsLabel()
     QVERIFY(kubectl.waitForFinished(30000));
     const QStringList jobs = QString::fromUtf8(kubectl.readAllStandardOutput()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     QCOMPARE(jobs, QStringList{settled.jobId});
+}
+
+void TestFaultActions::burninLaunchWhoseAnswerIsLostIsFollowed()
+{
+    const QString agent = QStringLiteral(STRATA_BINARY_DIR "/burnin/strata-burn");
+    if (!QFile::exists(agent))
+        QSKIP("strata-burn is not built");
+    FaultProxy proxy(quint16(m_profile.sshPort));
+    QString error;
+    QVERIFY2(proxy.start(&error), qPrintable(error));
+    ClusterProfile p = m_profile;
+    p.sshPort = proxy.port();
+    p.knownHostsFile = knownHostsThrough(m_profile, proxy.port(), m_dir.path());
+    BurninLauncher launcher(std::make_shared<SshRemoteShell>(SshOptions::fromProfile(p)));
+    launcher.setPollIntervalMs(500);
+
+    BurninRequest request;
+    request.nodes = {QStringLiteral("gpu-node03")};
+    request.tests = {QStringLiteral("gemm")};
+    request.durationSeconds = 2;
+    request.backend = QStringLiteral("cpu");
+    request.gpusByNode.insert(QStringLiteral("gpu-node03"), 8);
+    request.agentLocalPath = agent;
+
+    // Deployment passes; once it submits, sbatch's exec request (the first write over 200
+    // bytes) passes too and the batch script on its stdin (the second) trips the loss: sbatch
+    // gets the script and submits, its answer is lost.
+    bool sawUnknown = false;
+    QString jobId, failure;
+    QEventLoop loop;
+    QTimer::singleShot(60000, &loop, &QEventLoop::quit);
+    connect(&launcher, &BurninLauncher::stageChanged, &loop, [&](const QString &stage) {
+        if (stage == QLatin1String("submitting"))
+            proxy.loseAt(FaultProxy::Loss::Replies, 200, 1000, 1);
+        if (stage.startsWith(QLatin1String("outcome unknown: "))) {
+            sawUnknown = true;
+            proxy.pass(); // the read-back reconnects
+        }
+    });
+    connect(&launcher, &BurninLauncher::submitted, &loop, [&](const QString &id) {
+        jobId = id;
+        loop.quit();
+    });
+    connect(&launcher, &BurninLauncher::failed, &loop, [&](const QString &message) {
+        failure = message;
+        loop.quit();
+    });
+    launcher.start(request);
+    loop.exec();
+    if (!jobId.isEmpty())
+        m_jobs << jobId;
+    launcher.cancel();
+    QVERIFY2(failure.isEmpty(), qPrintable(failure));
+    QVERIFY2(sawUnknown, "the launch's answer was not lost");
+    QVERIFY(!jobId.isEmpty());
+    const QString comment = slurm({QStringLiteral("squeue"), QStringLiteral("-h"), QStringLiteral("-j"), jobId, QStringLiteral("--states=all"),
+                                   QStringLiteral("-o"), QStringLiteral("%k")}).trimmed();
+    QVERIFY2(comment.startsWith(QLatin1String("strata:")), qPrintable(comment));
+    QCOMPARE(jobsWithTag(comment.mid(7)), QStringList{jobId}); // launched once
 }
 
 QStringList TestFaultActions::strataArgs() const
