@@ -1,6 +1,8 @@
 #include "cluster_view.h"
 
 #include "models/snapshot_filter_proxy_model.h"
+#include "views/fleet_map_panel.h"
+#include "views/fleet_map_view.h"
 #include "views/gpu_heatmap_view.h"
 #include "views/heatmap_panel.h"
 #include "views/highlight_delegate.h"
@@ -45,6 +47,8 @@ ClusterView::ClusterView(QWidget *parent)
     m_tabs->addTab(m_heatmap, tr("&Heatmap"));
     m_tabs->addTab(m_nodesPage, tr("&Nodes"));
     m_tabs->addTab(m_jobsPage, tr("&Jobs"));
+    m_fleet = new FleetMapPanel(m_tabs);
+    m_tabs->addTab(m_fleet, tr("F&leet"));
     layout->addWidget(m_tabs);
 
     const auto widths = [](QTableView *view, const QList<int> &pixels) {
@@ -80,6 +84,10 @@ ClusterView::ClusterView(QWidget *parent)
             [this](const QString &node, int gpu) { select(StackElement::gpuOf(node, gpu)); });
     connect(m_heatmap->view(), &GpuHeatmapView::nodeClicked, this,
             [this](const QString &node) { select(StackElement::node(node)); });
+    connect(m_fleet->view(), &FleetMapView::gpuClicked, this,
+            [this](const QString &node, int gpu) { select(StackElement::gpuOf(node, gpu)); });
+    connect(m_fleet->view(), &FleetMapView::nodeClicked, this,
+            [this](const QString &node) { select(StackElement::node(node)); });
     connect(m_nodesPage, &TablePage::currentKeyChanged, this, [this](const QString &key) {
         if (!key.isEmpty())
             select(StackElement::node(key));
@@ -110,6 +118,11 @@ void ClusterView::watchContextMenus()
                              StackElement::Layer::Partition, StackElement::Layer::Job})
         table(m_overview->panel(layer)->view(), layer);
     table(m_overview->findingsView(), StackElement::Layer::None); // a finding stands for its node or GPU
+    connect(m_fleet->view(), &FleetMapView::contextMenuRequested, this,
+            [this](const QString &node, int gpu, const QPoint &globalPos) {
+                Q_EMIT contextMenuRequested(gpu >= 0 ? StackElement::gpuOf(node, gpu) : StackElement::node(node),
+                                            {node}, globalPos);
+            });
     for (GpuHeatmapView *heatmap : {m_heatmap->view(), m_overview->gpuView()})
         connect(heatmap, &GpuHeatmapView::contextMenuRequested, this,
                 [this](const QString &node, int gpu, const QPoint &globalPos) {
@@ -210,6 +223,7 @@ void ClusterView::apply(const PreparedSnapshot &p)
     m_nodesPage->setChoices(p.nodes.choices);
     m_jobsPage->setChoices(p.jobs.choices);
     m_heatmap->view()->setSnapshot(p.snapshot);
+    m_fleet->view()->setSnapshot(p.snapshot);
     m_overview->setSnapshot(p.snapshot, p.totals);
     const QLocale locale;
     m_heatmap->setSummary(tr("%1 nodes, %2 GPUs: %3 busy, %4 idle, %5 out of service")
@@ -254,6 +268,7 @@ void ClusterView::showRelations()
     const bool active = m_selection.isValid();
     m_overview->showRelations(m_selection, m_relations);
     m_heatmap->view()->setRelations(m_relations);
+    m_fleet->view()->setRelations(m_relations);
     if (active && !m_relations.nodes.isEmpty() && m_tabs->currentWidget() != m_heatmap)
         m_heatmap->view()->scrollToNode(*std::min_element(m_relations.nodes.cbegin(), m_relations.nodes.cend()));
     m_nodesPage->delegate()->setRelated(m_relations.nodes, active && m_selection.layer != StackElement::Layer::Node);

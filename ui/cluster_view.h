@@ -15,6 +15,7 @@ class QTabWidget;
 namespace strata {
 
 class FindingTableModel;
+class FleetMapPanel;
 class HeatmapPanel;
 class InstanceTypeModel;
 class JobDetailPane;
@@ -62,6 +63,7 @@ public:
     QTabWidget *tabs() const { return m_tabs; }
     StackOverviewView *overview() const { return m_overview; }
     HeatmapPanel *heatmap() const { return m_heatmap; }
+    FleetMapPanel *fleet() const { return m_fleet; }
     TablePage *nodesPage() const { return m_nodesPage; }
     TablePage *jobsPage() const { return m_jobsPage; }
     QStackedWidget *details() const { return m_details.data(); }
@@ -97,6 +99,7 @@ private:
     QTabWidget *m_tabs;
     StackOverviewView *m_overview;
     HeatmapPanel *m_heatmap;
+    FleetMapPanel *m_fleet;
     TablePage *m_nodesPage;
     TablePage *m_jobsPage;
     QPointer<QStackedWidget> m_details; // lives in the window's dock, which may die first

@@ -172,7 +172,7 @@ void MainWindow::buildActions()
     view->addAction(make(QStringLiteral("actionFilter"), tr("&Filter…"), QKeySequence::Find,
                          [this] { m_view->focusFilter(); }));
     view->addSeparator();
-    const QStringList tabs = {tr("&Overview"), tr("&Heatmap"), tr("&Nodes"), tr("&Jobs")};
+    const QStringList tabs = {tr("&Overview"), tr("&Heatmap"), tr("&Nodes"), tr("&Jobs"), tr("F&leet map")};
     for (int i = 0; i < tabs.size(); ++i)
         view->addAction(make(QStringLiteral("actionTab%1").arg(i + 1), tabs[i],
                              QKeySequence(tr("Ctrl+%1").arg(i + 1)),

@@ -179,7 +179,7 @@ int main(int argc, char **argv)
     QCommandLineOption refreshOption(QStringLiteral("refreshes"), QStringLiteral("refreshes per view"), QStringLiteral("n"), QStringLiteral("6"));
     QCommandLineOption alternateOption(QStringLiteral("alternate"),
                                        QStringLiteral("alternate two fixed snapshots instead of evolving a new one per refresh"));
-    QCommandLineOption onlyOption(QStringLiteral("only"), QStringLiteral("run only this scenario (0-4), for profiling"),
+    QCommandLineOption onlyOption(QStringLiteral("only"), QStringLiteral("run only this scenario (0-5), for profiling"),
                                   QStringLiteral("index"), QStringLiteral("-1"));
     parser.addOptions({nodesOption, jobsOption, refreshOption, onlyOption, alternateOption});
     parser.process(app);
@@ -228,6 +228,7 @@ int main(int argc, char **argv)
         {"Nodes tab", 2, -1},
         {"Jobs tab, unsorted", 3, -1},
         {"Jobs tab, sorted by time used", 3, JobTableModel::TimeUsed},
+        {"Fleet map tab", 4, -1},
     };
     double worst = 0, worstCpu = 0;
     const int only = parser.value(onlyOption).toInt();

@@ -13,6 +13,7 @@
 #include "main_window.h"
 #include "models/job_table_model.h"
 #include "synthetic_cluster.h"
+#include "views/fleet_map_panel.h"
 #include "views/table_page.h"
 
 #include "session/cluster_session.h"
@@ -167,6 +168,10 @@ int main(int argc, char **argv)
     if (!job.isEmpty())
         view->jobsPage()->selectKey(job);
     shoot.save(&window, prefix + QStringLiteral("jobs"));
+    view->tabs()->setCurrentWidget(view->fleet());
+    view->select({});
+    spin(300);
+    shoot.save(&window, prefix + QStringLiteral("fleet"));
     if (!lab) {
         // Slurm failing for 7 minutes while the login node answers: the banner over the views.
         auto stale = std::make_shared<ClusterSnapshot>(*s);
