@@ -16,7 +16,6 @@
 
 #include "session/cluster_session.h"
 #include "session/profile_store.h"
-#include "ssh/ssh_remote_shell.h"
 
 #include <QAction>
 #include <QApplication>
@@ -470,9 +469,7 @@ void MainWindow::reportSourceProblems(const SnapshotPtr &snapshot)
             continue;
         }
         QString text = tr("%1: %2").arg(s.source, s.error);
-        const QString lower = s.error.toLower();
-        if (lower.contains(QLatin1String("changed")) && lower.contains(QLatin1String("key"))
-            && !lower.contains(QLatin1String("ssh-keygen")))
+        if (s.errorKind == ErrorKind::HostKeyChanged)
             text += tr(" \u2014 The host now offers a different key than known_hosts records. "
                        "Strata refuses to connect: this may be an attack, or the host was "
                        "reinstalled. Ask the cluster's admins, then remove the old entry "
@@ -480,7 +477,7 @@ void MainWindow::reportSourceProblems(const SnapshotPtr &snapshot)
         m_log->append(s.ok ? LogPanel::Level::Info : LogPanel::Level::Error, text);
         if (!s.ok)
             m_connections->setMessage(text);
-        if (s.source == QLatin1String("ssh") && lower.contains(QLatin1String("passphrase")) && m_session)
+        if (s.errorKind == ErrorKind::PassphraseNeeded && m_session)
             askPassphrase(m_session->profile().identityFile);
     }
 }
@@ -499,11 +496,8 @@ void MainWindow::askPassphrase(const QString &identity)
     connect(dialog, &QInputDialog::textValueSelected, this, [this](const QString &passphrase) {
         if (!m_session)
             return;
-        if (auto *ssh = dynamic_cast<SshRemoteShell *>(m_session->shell().get())) {
-            ssh->setPassphrase(passphrase);
-            m_reportedErrors.remove(QStringLiteral("ssh"));
-            m_session->refreshNow();
-        }
+        m_reportedErrors.remove(QStringLiteral("ssh")); // a wrong one asks again
+        m_session->setPassphrase(passphrase);
     });
     dialog->open();
 }

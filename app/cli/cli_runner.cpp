@@ -36,6 +36,31 @@ void printErr(const QString &text)
     CliOutput::error(text);
 }
 
+// What a person can do about a failure, decided on its kind (the text says what happened).
+QString hintFor(ErrorKind kind)
+{
+    switch (kind) {
+    case ErrorKind::PassphraseNeeded:
+        return QStringLiteral("strata asks for no passphrase: load the key into ssh-agent (ssh-add FILE) "
+                              "and run without --identity");
+    case ErrorKind::AuthenticationFailed:
+        return QStringLiteral("check --identity, --user and the keys ssh-agent holds (ssh-add -l)");
+    default:
+        return {};
+    }
+}
+
+// A failure on stderr with its hint; the exit status: 2 when the request itself was refused
+// before anything ran (as for a usage error), else 1.
+int reportFailure(const QString &text, ErrorKind kind)
+{
+    printErr(text);
+    const QString hint = hintFor(kind);
+    if (!hint.isEmpty())
+        printErr(QStringLiteral("hint: ") + hint);
+    return kind == ErrorKind::InvalidRequest ? 2 : 1;
+}
+
 const QCommandLineOption kName{QStringLiteral("name"), QStringLiteral("Job name (any characters)."), QStringLiteral("name")};
 const QCommandLineOption kPartition{QStringLiteral("partition"), QStringLiteral("Partition."), QStringLiteral("name")};
 const QCommandLineOption kNodes{QStringLiteral("nodes"), QStringLiteral("Number of nodes."), QStringLiteral("N")};
@@ -100,7 +125,8 @@ int waitForAction(ClusterSession &session, const QFuture<ActionResult> &future, 
                       {QLatin1String("action"), r.action},
                       {QLatin1String("target"), r.target},
                       {QLatin1String("jobId"), r.jobId},
-                      {QLatin1String("message"), r.message}};
+                      {QLatin1String("message"), r.message},
+                      {QLatin1String("errorKind"), errorKindName(r.errorKind)}};
         if (!r.tag.isEmpty())
             o.insert(QLatin1String("tag"), r.tag);
         printOut(QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact)) + QLatin1Char('\n'));
@@ -112,9 +138,7 @@ int waitForAction(ClusterSession &session, const QFuture<ActionResult> &future, 
                  r.tag.isEmpty() ? QString() : QStringLiteral(" (the submission's tag: %1)").arg(r.tag)));
         return kExitOutcomeUnknown;
     }
-    if (!r.ok)
-        printErr(QStringLiteral("%1 failed: %2").arg(what, r.message));
-    return r.ok ? 0 : 1;
+    return r.ok ? 0 : reportFailure(QStringLiteral("%1 failed: %2").arg(what, r.message), r.errorKind);
 }
 
 } // namespace
@@ -274,8 +298,9 @@ int CliRunner::snapshot(QCoreApplication &app, QCommandLineParser &parser)
         return 1;
     const SourceStatus *orchestrator = result->source(result->orchestrator);
     if (!orchestrator || !orchestrator->ok) {
-        printErr(orchestrator ? orchestrator->error : QStringLiteral("no answer from the cluster"));
-        return 1;
+        if (!orchestrator)
+            return reportFailure(QStringLiteral("no answer from the cluster"), ErrorKind::None);
+        return reportFailure(orchestrator->error, orchestrator->errorKind);
     }
     if (parser.value(kFormat) == QLatin1String("json"))
         printOut(QString::fromUtf8(QJsonDocument(SnapshotJson::toJson(*result)).toJson(QJsonDocument::Indented)));
@@ -283,10 +308,8 @@ int CliRunner::snapshot(QCoreApplication &app, QCommandLineParser &parser)
         printOut(SnapshotTextPrinter::print(*result));
     // Partial data is still printed, but a source that failed makes the exit status say so.
     for (const SourceStatus &s : result->sources) {
-        if (s.configured && !s.ok) {
-            printErr(QStringLiteral("%1: %2").arg(s.source, s.error));
-            return 1;
-        }
+        if (s.configured && !s.ok)
+            return reportFailure(QStringLiteral("%1: %2").arg(s.source, s.error), s.errorKind);
     }
     return 0;
 }

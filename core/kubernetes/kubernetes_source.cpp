@@ -35,11 +35,22 @@ QString randomSuffix()
     return suffix;
 }
 
+// No kubectl on the host: the source cannot work there, which no retry changes.
+ErrorKind kindOf(const CommandResult &r)
+{
+    if (r.ran() && !r.ok()) {
+        const std::optional<KubeStatus> status = KubeStatusParser::parseKubectlError(r.stderrData);
+        if (status && status->reason == QLatin1String("KubectlMissing"))
+            return ErrorKind::SourceUnsupported;
+    }
+    return r.errorKind();
+}
+
 void failPart(OrchestratorPart &part, const QString &message, const CommandResult &r)
 {
     part.error = message;
+    part.errorKind = kindOf(r);
     part.transportFailed = !r.hostAnswered();
-    part.hostKeyUnknown = r.failure == CommandResult::Failure::HostKeyUnknown;
     part.hostKeyFingerprint = r.hostKeyFingerprint;
 }
 
@@ -72,6 +83,7 @@ ActionResult KubernetesSource::actionFailure(ActionResult result, const QString 
 {
     result.ok = false;
     result.message = failure(what, r);
+    result.errorKind = kindOf(r);
     // kubectl took the request and its answer was lost: the API server may have acted.
     result.outcomeUnknown = !r.ran() && r.mayHaveRun;
     if (result.outcomeUnknown)
@@ -112,6 +124,7 @@ OrchestratorPart KubernetesSource::refreshBlocking()
                                       std::pair{"jobs", jobs.error}})
         if (!error.isEmpty()) {
             part.error = u"kubectl get %1: %2"_s.arg(QLatin1String(what), error);
+            part.errorKind = ErrorKind::ParseFailed;
             return part;
         }
     part = KubernetesPartBuilder::build(std::move(nodes.nodes), pods.pods, jobs.jobs,
@@ -147,6 +160,7 @@ ActionResult KubernetesSource::submitBlocking(const JobSubmission &submission)
                                                        m_options.submittedBy, randomSuffix(), &error);
     if (manifest.isEmpty()) {
         result.message = error;
+        result.errorKind = ErrorKind::InvalidRequest;
         return result;
     }
     const CommandResult r = m_shell->run(m_commands.createFromStdin(), manifest).result();
@@ -157,6 +171,7 @@ ActionResult KubernetesSource::submitBlocking(const JobSubmission &submission)
     const QString ns = metadata.value("namespace"_L1).toString();
     if (name.isEmpty()) {
         result.message = u"kubectl create answered without a job name: %1"_s.arg(QString::fromUtf8(r.stdoutData.left(300)));
+        result.errorKind = ErrorKind::ParseFailed;
         return result;
     }
     result.ok = true;
@@ -178,6 +193,7 @@ ActionResult KubernetesSource::cancelBlocking(const QString &jobId)
     QString ns, name, error;
     if (!KubectlCommands::splitId(jobId, &ns, &name, &error)) {
         result.message = error;
+        result.errorKind = ErrorKind::InvalidRequest;
         return result;
     }
     const bool barePod = m_barePods.contains(jobId);
@@ -197,7 +213,7 @@ QFuture<ActionResult> KubernetesSource::drain(const QStringList &nodes, const QS
             return ActionResult{false, u"drain"_s, nodes.join(u','),
                                 u"a drain needs a reason (kept in the node annotation %1)"_s.arg(
                                     KubeNodeParser::drainReasonAnnotation()),
-                                {}};
+                                ErrorKind::InvalidRequest, {}};
         ActionResult r = nodeAction(u"drain"_s, nodes, m_commands.cordon(nodes),
                                     m_commands.annotateNodes(nodes, KubeNodeParser::drainReasonAnnotation(), reason),
                                     u"Cordoned %1: %2"_s.arg(nodes.join(u','), reason));
@@ -224,6 +240,7 @@ ActionResult KubernetesSource::nodeAction(const QString &action, const QStringLi
     QString error;
     if (!KubectlCommands::validNodes(nodes, &error)) {
         result.message = error;
+        result.errorKind = ErrorKind::InvalidRequest;
         return result;
     }
     const QString firstWhat = action == u"drain"_s ? u"cordon"_s : u"uncordon"_s;
@@ -233,6 +250,7 @@ ActionResult KubernetesSource::nodeAction(const QString &action, const QStringLi
     const CommandResult r2 = m_shell->run(second).result();
     if (!r2.ok()) {
         result.message = u"%1 done, but %2"_s.arg(firstWhat, failure(u"kubectl annotate"_s, r2));
+        result.errorKind = kindOf(r2);
         return result;
     }
     result.ok = true;

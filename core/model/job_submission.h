@@ -1,5 +1,7 @@
 #pragma once
 
+#include "error_kind.h"
+
 #include <QMap>
 #include <QString>
 #include <QStringList>
@@ -41,6 +43,7 @@ struct ActionResult
     QString action;     // "submit", "cancel", "drain", "resume"
     QString target;     // job id or node list
     QString message;    // on success what happened (e.g. "Submitted batch job 42"), else the error
+    ErrorKind errorKind = ErrorKind::None; // on failure: why (InvalidRequest, CommandFailed, ...)
     QString jobId;      // for submit
     bool outcomeUnknown = false; // see ActionOutcome::Unknown; ok is then false
     bool reconciled = false;     // the outcome was read back from the cluster after it was unknown

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "error_kind.h"
 #include "job.h"
 #include "node.h"
 #include "partition.h"
@@ -16,11 +17,11 @@ namespace strata {
 struct OrchestratorPart
 {
     QString error;
-    QStringList warnings;
+    ErrorKind errorKind = ErrorKind::None; // what to decide on; error is what to show
+    QStringList warnings;                  // parts of the answer that could not be read (counted, named)
     // Set when the transport failed before the scheduler answered (see SourceStatus "ssh").
     bool transportFailed = false;
-    bool hostKeyUnknown = false;   // a person must accept hostKeyFingerprint first
-    QString hostKeyFingerprint; // parts of the answer that could not be read (counted, named)
+    QString hostKeyFingerprint; // with ErrorKind::HostKeyUnknown/Changed: the key offered
     QVector<Node> nodes;
     QVector<Partition> partitions;
     QVector<Job> jobs;

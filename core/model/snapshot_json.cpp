@@ -173,6 +173,7 @@ QJsonObject toJson(const ClusterSnapshot &s)
                                    {QLatin1String("ok"), st.ok},
                                    {QLatin1String("stale"), st.stale},
                                    {QLatin1String("error"), st.error},
+                                   {QLatin1String("errorKind"), errorKindName(st.errorKind)},
                                    {QLatin1String("lastSuccess"), st.lastSuccess.isValid() ? QJsonValue(st.lastSuccess.toString(Qt::ISODate)) : QJsonValue(QJsonValue::Null)},
                                    {QLatin1String("durationMs"), st.lastDurationMs}});
     for (const InstanceGroup &g : s.instanceGroups)

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "error_kind.h"
+
 #include <QDateTime>
 #include <QString>
 
@@ -14,6 +16,7 @@ struct SourceStatus
     bool ok = false;       // last refresh succeeded
     bool stale = false;    // data shown is from an earlier refresh
     QString error;         // last error, empty when ok
+    ErrorKind errorKind = ErrorKind::None; // the last error's kind: what the window and CLI act on
     QDateTime lastSuccess; // UTC, null when never
     QDateTime lastAttempt;
     qint64 lastDurationMs = -1;

@@ -73,6 +73,7 @@ struct MetricsQueryStat
     QString promql;
     bool ok = false;
     QString error;
+    ErrorKind errorKind = ErrorKind::None;
     qint64 elapsedMs = -1; // sent -> parsed
     qint64 bytes = 0;
     int series = 0;
@@ -85,6 +86,7 @@ struct MetricsPart
 {
     QString prometheusUrl;
     QString error;            // "metrics unavailable: ..."
+    ErrorKind errorKind = ErrorKind::None; // with error: why (Timeout, ConnectFailed, ParseFailed, ...)
     QStringList warnings;     // queries that failed while the refresh as a whole worked
     QVector<GpuSample> gpus;
     QVector<ExporterTarget> targets;

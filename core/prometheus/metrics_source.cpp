@@ -38,6 +38,28 @@ struct MetricsRefreshState
 
 namespace {
 
+// The client's errorType as a kind: its own ("transport", "http", "json", "unexpected",
+// "canceled", "timeout") or the API's ("bad_data", "execution", ...: the query was refused).
+ErrorKind kindOf(const PrometheusResponse &r)
+{
+    if (r.ok)
+        return ErrorKind::None;
+    const QString &type = r.errorType;
+    if (type == QLatin1String("timeout"))
+        return ErrorKind::Timeout;
+    if (type == QLatin1String("canceled"))
+        return ErrorKind::Cancelled;
+    if (type == QLatin1String("transport"))
+        return ErrorKind::ConnectFailed;
+    if (type == QLatin1String("json") || type == QLatin1String("unexpected"))
+        return ErrorKind::ParseFailed;
+    if (r.httpStatus == 401 || r.httpStatus == 403)
+        return ErrorKind::AuthenticationFailed;
+    if (type == QLatin1String("http"))
+        return ErrorKind::SourceUnsupported; // an answer, but not from the Prometheus API
+    return ErrorKind::CommandFailed;
+}
+
 MetricsQueryStat statOf(const QString &name, const PrometheusResponse &r)
 {
     MetricsQueryStat s;
@@ -45,6 +67,7 @@ MetricsQueryStat statOf(const QString &name, const PrometheusResponse &r)
     s.promql = r.query;
     s.ok = r.ok;
     s.error = r.error;
+    s.errorKind = kindOf(r);
     s.elapsedMs = r.elapsedMs;
     s.bytes = r.bytes;
     s.series = int(r.series.size());
@@ -127,6 +150,7 @@ QFuture<MetricsPart> MetricsSource::refresh(const Request &request)
     if (m_url.isEmpty() || !m_client->configError().isEmpty()) {
         part.error = QStringLiteral("metrics unavailable: %1")
                          .arg(m_url.isEmpty() ? QStringLiteral("the profile has no Prometheus URL") : m_client->configError());
+        part.errorKind = ErrorKind::InvalidRequest;
         part.durationMs = 0;
         state->promise.addResult(part);
         state->promise.finish();
@@ -299,6 +323,7 @@ void MetricsSource::finish(const std::shared_ptr<MetricsRefreshState> &state)
 
         if (!state->gaugesStat.ok) {
             p.error = QStringLiteral("metrics unavailable: %1").arg(state->gaugesStat.error);
+            p.errorKind = state->gaugesStat.errorKind;
             p.gpus.clear();
             p.targets.clear();
             p.targetsKnown = false;

@@ -100,9 +100,14 @@ void ClusterSession::setRefreshInterval(int seconds)
 
 void ClusterSession::acceptHostKey(const QString &fingerprint)
 {
-    if (auto *ssh = dynamic_cast<SshRemoteShell *>(m_shell.get()))
-        ssh->trustFingerprint(fingerprint);
+    m_shell->trustFingerprint(fingerprint);
     m_announcedFingerprint.clear();
+    refreshNow();
+}
+
+void ClusterSession::setPassphrase(const QString &passphrase)
+{
+    m_shell->setPassphrase(passphrase);
     refreshNow();
 }
 
@@ -134,12 +139,14 @@ void ClusterSession::finishMetrics(const MetricsPart &part)
         s.ok = true;
         s.stale = false;
         s.error = part.warnings.join(QLatin1String("; "));
+        s.errorKind = ErrorKind::None;
         s.lastSuccess = QDateTime::currentDateTimeUtc();
         s.lastDurationMs = part.durationMs;
     } else {
         s.ok = false;
         s.stale = m_lastGoodMetrics != nullptr;
         s.error = part.error;
+        s.errorKind = part.errorKind;
         qCWarning(lcSession) << m_profile.name << part.error;
     }
     partDone();
@@ -165,6 +172,7 @@ void ClusterSession::finishRefresh(const OrchestratorPart &part)
             s->ok = true;
             s->stale = false;
             s->error.clear();
+            s->errorKind = ErrorKind::None;
             s->lastSuccess = now;
         }
         orchestrator.lastDurationMs = part.durationMs;
@@ -187,14 +195,16 @@ void ClusterSession::finishRefresh(const OrchestratorPart &part)
         ++m_failures;
         ssh.ok = !part.transportFailed;
         ssh.error = part.transportFailed ? part.error : QString();
+        ssh.errorKind = part.transportFailed ? part.errorKind : ErrorKind::None;
         if (ssh.ok) // the login node answered; only the scheduler behind it failed
             ssh.lastSuccess = now;
         orchestrator.ok = false;
         orchestrator.error = part.error;
+        orchestrator.errorKind = part.errorKind;
         ssh.stale = part.transportFailed && m_haveGoodPart;
         orchestrator.stale = m_haveGoodPart;
         qCWarning(lcSession) << m_profile.name << "refresh failed:" << part.error;
-        if (part.hostKeyUnknown && part.hostKeyFingerprint != m_announcedFingerprint) {
+        if (part.errorKind == ErrorKind::HostKeyUnknown && part.hostKeyFingerprint != m_announcedFingerprint) {
             m_announcedFingerprint = part.hostKeyFingerprint;
             Q_EMIT hostKeyUnknown(m_shell->describe(), part.hostKeyFingerprint);
         }

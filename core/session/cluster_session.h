@@ -51,6 +51,9 @@ public:
 
     // After hostKeyUnknown: trust the offered key (written to known_hosts), then reconnect.
     void acceptHostKey(const QString &fingerprint);
+    // After an "ssh" SourceStatus of kind PassphraseNeeded: use this passphrase for the
+    // identity file (kept in memory for this session only), then reconnect.
+    void setPassphrase(const QString &passphrase);
 
     QFuture<ActionResult> submit(const JobSubmission &submission);
     QFuture<ActionResult> cancel(const QString &jobId);

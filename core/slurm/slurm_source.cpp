@@ -32,8 +32,8 @@ QByteArray newRecordMarker()
 void fail(OrchestratorPart &part, const QString &what, const CommandResult &r)
 {
     part.error = r.ran() ? QStringLiteral("%1 failed: %2").arg(what, r.errorText()) : r.errorText();
+    part.errorKind = r.errorKind();
     part.transportFailed = !r.hostAnswered();
-    part.hostKeyUnknown = r.failure == CommandResult::Failure::HostKeyUnknown;
     part.hostKeyFingerprint = r.hostKeyFingerprint;
 }
 
@@ -179,6 +179,7 @@ OrchestratorPart SlurmSource::refreshOnce()
     if (!nodes.error.isEmpty()) {
         part.error = QStringLiteral("%1 (Slurm %2): %3").arg(nodeCommand.join(QLatin1Char(' ')), m_version.toString(), nodes.error);
         m_nodeListFailed = true;
+        part.errorKind = ErrorKind::ParseFailed;
         return part;
     }
 
@@ -263,6 +264,7 @@ ActionResult SlurmSource::runAction(const QString &action, const QString &target
     if (!r.ok() || SlurmCommands::stderrReportsError(r.stderrData)) {
         result.ok = false;
         result.message = r.ok() ? QString::fromUtf8(r.stderrData).trimmed() : r.errorText();
+        result.errorKind = r.ok() ? ErrorKind::CommandFailed : r.errorKind();
         // Sent, but the answer was lost: it may have been done. Never resent (see reconcile).
         result.outcomeUnknown = !r.ran() && r.mayHaveRun;
         if (result.outcomeUnknown)
@@ -284,13 +286,14 @@ QFuture<ActionResult> SlurmSource::submit(const JobSubmission &submission)
         QString error;
         const QStringList argv = SlurmCommands::sbatchArguments(submission, &error);
         if (argv.isEmpty())
-            return ActionResult{false, QStringLiteral("submit"), submission.name, error, {}};
+            return ActionResult{false, QStringLiteral("submit"), submission.name, error, ErrorKind::InvalidRequest, {}};
         ActionResult r = runAction(QStringLiteral("submit"), submission.name, argv, submission.script.toUtf8());
         r.tag = submission.tag;
         if (r.ok) {
             r.jobId = SlurmCommands::jobIdFromSbatchOutput(r.message.toUtf8());
             if (r.jobId.isEmpty()) {
                 r.ok = false;
+                r.errorKind = ErrorKind::ParseFailed;
                 r.message = QStringLiteral("sbatch answered without a job id: %1").arg(r.message);
             } else {
                 r.message = QStringLiteral("Submitted batch job %1").arg(r.jobId);
@@ -306,7 +309,7 @@ QFuture<ActionResult> SlurmSource::cancel(const QString &jobId)
         QString error;
         const QStringList argv = SlurmCommands::scancelArguments(jobId, &error);
         if (argv.isEmpty())
-            return ActionResult{false, QStringLiteral("cancel"), jobId, error, {}};
+            return ActionResult{false, QStringLiteral("cancel"), jobId, error, ErrorKind::InvalidRequest, {}};
         ActionResult r = runAction(QStringLiteral("cancel"), jobId, argv);
         if (r.ok)
             r.message = QStringLiteral("Cancelled job %1").arg(jobId);
@@ -321,7 +324,7 @@ QFuture<ActionResult> SlurmSource::drain(const QStringList &nodes, const QString
         const QStringList argv = SlurmCommands::drainArguments(nodes, reason, &error);
         const QString target = nodes.join(QLatin1Char(','));
         if (argv.isEmpty())
-            return ActionResult{false, QStringLiteral("drain"), target, error, {}};
+            return ActionResult{false, QStringLiteral("drain"), target, error, ErrorKind::InvalidRequest, {}};
         ActionResult r = runAction(QStringLiteral("drain"), target, argv);
         r.reason = reason;
         if (r.ok)
@@ -337,7 +340,7 @@ QFuture<ActionResult> SlurmSource::resume(const QStringList &nodes)
         const QStringList argv = SlurmCommands::resumeArguments(nodes, &error);
         const QString target = nodes.join(QLatin1Char(','));
         if (argv.isEmpty())
-            return ActionResult{false, QStringLiteral("resume"), target, error, {}};
+            return ActionResult{false, QStringLiteral("resume"), target, error, ErrorKind::InvalidRequest, {}};
         ActionResult r = runAction(QStringLiteral("resume"), target, argv);
         if (r.ok)
             r.message = QStringLiteral("Resumed %1").arg(target);

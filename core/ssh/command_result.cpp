@@ -17,7 +17,14 @@ QString CommandResult::errorText() const
     return QStringLiteral("exit status %1").arg(exitStatus);
 }
 
-CommandResult CommandResult::transportFailure(Failure failure, const QString &message)
+ErrorKind CommandResult::errorKind() const
+{
+    if (!ran())
+        return failure;
+    return exitStatus == 0 ? ErrorKind::None : ErrorKind::CommandFailed;
+}
+
+CommandResult CommandResult::transportFailure(ErrorKind failure, const QString &message)
 {
     CommandResult r;
     r.failure = failure;

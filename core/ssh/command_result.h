@@ -1,5 +1,7 @@
 #pragma once
 
+#include "model/error_kind.h"
+
 #include <QByteArray>
 #include <QString>
 
@@ -9,18 +11,9 @@ namespace strata {
 // command ran and this holds its exit status, stdout and stderr exactly as sent.
 struct CommandResult
 {
-    enum class Failure {
-        None,            // the command ran; see exitStatus
-        Connect,         // could not reach the host (refused, unreachable, DNS)
-        HostKeyUnknown,  // host not in known_hosts; hostKeyFingerprint says which key it offered
-        HostKeyChanged,  // the host offers a different key than known_hosts holds: refused, always
-        Authentication,  // no key or agent identity was accepted
-        Timeout,         // connect or command timeout
-        Channel,         // the session broke while the command ran
-        Cancelled,
-    };
-
-    Failure failure = Failure::None;
+    // Why the transport failed (host key, authentication, passphrase, connect, connection lost,
+    // timeout, cancelled); None: the command ran, see exitStatus.
+    ErrorKind failure = ErrorKind::None;
     QString transportError;     // person-readable, set when failure != None
     QString hostKeyFingerprint; // "SHA256:..." when the host key was involved
     int exitStatus = -1;        // remote exit status; -1 when the command did not run
@@ -32,15 +25,17 @@ struct CommandResult
     QByteArray stderrData;
     qint64 durationMs = 0;
 
-    bool ran() const { return failure == Failure::None; }
+    bool ran() const { return failure == ErrorKind::None; }
     // The host took the command: it ran, or it was still running when the command timeout ended
     // the wait (a scheduler that hangs behind a login node that works).
-    bool hostAnswered() const { return ran() || (failure == Failure::Timeout && mayHaveRun); }
+    bool hostAnswered() const { return ran() || (failure == ErrorKind::Timeout && mayHaveRun); }
     bool ok() const { return ran() && exitStatus == 0; }
     // What to tell a person: the transport error, else the command's stderr, else its status.
     QString errorText() const;
+    // What to decide on: the transport's kind, else CommandFailed for a non-zero exit status.
+    ErrorKind errorKind() const;
 
-    static CommandResult transportFailure(Failure failure, const QString &message);
+    static CommandResult transportFailure(ErrorKind failure, const QString &message);
 };
 
 } // namespace strata

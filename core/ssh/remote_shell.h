@@ -29,6 +29,12 @@ public:
     virtual QFuture<CommandResult> upload(const QString &remotePath, const QByteArray &data, int mode) = 0;
     // A short description for status lines, e.g. "root@127.0.0.1:22022".
     virtual QString describe() const = 0;
+    // The answers a person gives to ErrorKind::HostKeyUnknown and ErrorKind::PassphraseNeeded:
+    // trust this one offered key on the next connect (recording it in known_hosts), or use this
+    // passphrase for the identity file (in memory only). Transports without host keys or key
+    // files never fail with those kinds, so by default there is nothing to apply.
+    virtual void trustFingerprint(const QString &fingerprint) { Q_UNUSED(fingerprint); }
+    virtual void setPassphrase(const QString &passphrase) { Q_UNUSED(passphrase); }
 };
 
 } // namespace strata

@@ -52,7 +52,7 @@ QFuture<CommandResult> SshRemoteShell::run(const QStringList &argv, const QByteA
             // A connection that died while idle shows up as a channel that cannot open: reconnect
             // once. Never when the command may have reached the host: a resent sbatch or drain
             // could act twice (the caller reads the cluster back instead).
-            if (result.failure == CommandResult::Failure::Channel && !result.mayHaveRun && !session.isConnected()) {
+            if (result.failure == ErrorKind::ConnectionLost && !result.mayHaveRun && !session.isConnected()) {
                 result = ensureConnected(session);
                 if (result.ran())
                     result = session.exec(line, stdinData);
@@ -113,9 +113,9 @@ CommandResult SshRemoteShell::ensureConnected(SshSession &session)
         m_nextConnectAllowedMs = 0;
         return r;
     }
-    // Host-key answers need a person, not a retry; others back off.
-    const bool needsPerson = r.failure == CommandResult::Failure::HostKeyUnknown
-        || r.failure == CommandResult::Failure::HostKeyChanged;
+    // Host-key and passphrase answers need a person, not a retry; others back off.
+    const bool needsPerson = r.failure == ErrorKind::HostKeyUnknown || r.failure == ErrorKind::HostKeyChanged
+        || r.failure == ErrorKind::PassphraseNeeded;
     if (!needsPerson) {
         m_backoffSeconds = m_backoffSeconds == 0 ? 1 : qMin(30, m_backoffSeconds * 2);
         m_nextConnectAllowedMs = QDateTime::currentMSecsSinceEpoch() + m_backoffSeconds * 1000;

@@ -31,9 +31,8 @@ public:
     QFuture<CommandResult> upload(const QString &remotePath, const QByteArray &data, int mode) override;
     QString describe() const override { return m_options.describe(); }
 
-    // Trust this one unknown host key on the next connect (and record it in known_hosts).
-    void trustFingerprint(const QString &fingerprint);
-    void setPassphrase(const QString &passphrase);
+    void trustFingerprint(const QString &fingerprint) override;
+    void setPassphrase(const QString &passphrase) override;
     // The command line that run() sends for argv, with the remote environment (for logs, tests).
     QString commandLine(const QStringList &argv) const;
 

@@ -16,8 +16,6 @@ namespace strata {
 
 namespace {
 
-using Failure = CommandResult::Failure;
-
 QString fingerprintOf(ssh_session session)
 {
     ssh_key key = nullptr;
@@ -34,6 +32,25 @@ QString fingerprintOf(ssh_session session)
     }
     ssh_key_free(key);
     return result;
+}
+
+// libssh asks its auth callback for a passphrase only when the key is encrypted: the
+// structured answer to "is a passphrase what is missing", where its error text is not one.
+int notePassphraseAsked(const char *, char *buffer, size_t length, int, int, void *asked)
+{
+    *static_cast<bool *>(asked) = true;
+    if (length > 0)
+        buffer[0] = '\0';
+    return -1; // no passphrase: the import fails, which is all we need
+}
+
+bool isEncrypted(const QByteArray &path)
+{
+    bool asked = false;
+    ssh_key key = nullptr;
+    if (ssh_pki_import_privkey_file(path.constData(), nullptr, &notePassphraseAsked, &asked, &key) == SSH_OK)
+        ssh_key_free(key);
+    return asked;
 }
 
 } // namespace
@@ -71,7 +88,7 @@ CommandResult SshSession::connect()
     disconnect();
     m_session = ssh_new();
     if (!m_session)
-        return CommandResult::transportFailure(Failure::Connect, QStringLiteral("libssh could not create a session"));
+        return CommandResult::transportFailure(ErrorKind::ConnectFailed, QStringLiteral("libssh could not create a session"));
 
     const QByteArray host = m_options.host.toUtf8();
     ssh_options_set(m_session, SSH_OPTIONS_HOST, host.constData());
@@ -96,9 +113,13 @@ CommandResult SshSession::connect()
     const int noDelay = 1; // without it auth and transfers were 8-100x slower on loopback
     ssh_options_set(m_session, SSH_OPTIONS_NODELAY, &noDelay);
 
+    QElapsedTimer connecting;
+    connecting.start();
     if (ssh_connect(m_session) != SSH_OK) {
         const QString error = lastError();
-        const Failure kind = error.contains(QLatin1String("imeout")) ? Failure::Timeout : Failure::Connect;
+        // Decided by the clock, not libssh's wording: a refusal or a DNS failure comes back at
+        // once, a host that never answers only after the whole timeout.
+        const ErrorKind kind = connecting.elapsed() >= timeout * 1000 - 50 ? ErrorKind::Timeout : ErrorKind::ConnectFailed;
         CommandResult r = CommandResult::transportFailure(
             kind, QStringLiteral("cannot connect to %1: %2").arg(m_options.describe(), error));
         disconnect();
@@ -131,7 +152,7 @@ CommandResult SshSession::verifyHostKey()
     case SSH_KNOWN_HOSTS_CHANGED:
     case SSH_KNOWN_HOSTS_OTHER: {
         CommandResult r = CommandResult::transportFailure(
-            Failure::HostKeyChanged,
+            ErrorKind::HostKeyChanged,
             QStringLiteral("REFUSED: the host key of %1 has CHANGED (it now offers %2, which does not "
                            "match %3). This can mean someone is intercepting the connection. If the "
                            "host was really re-keyed, remove its old entry from %3 "
@@ -146,7 +167,7 @@ CommandResult SshSession::verifyHostKey()
             || (!m_options.trustedFingerprint.isEmpty() && m_options.trustedFingerprint == fingerprint);
         if (!trusted) {
             CommandResult r = CommandResult::transportFailure(
-                Failure::HostKeyUnknown,
+                ErrorKind::HostKeyUnknown,
                 QStringLiteral("the host key of %1 is not known (%2 offered, not in %3); accept it "
                                "only if it is the host's real key (--accept-new-host-key)")
                     .arg(m_options.describe(), fingerprint, where));
@@ -157,7 +178,7 @@ CommandResult SshSession::verifyHostKey()
             QDir().mkpath(QFileInfo(m_options.knownHostsFile).absolutePath());
         if (ssh_session_update_known_hosts(m_session) != SSH_OK)
             return CommandResult::transportFailure(
-                Failure::HostKeyUnknown,
+                ErrorKind::HostKeyUnknown,
                 QStringLiteral("cannot record the host key of %1 in %2: %3")
                     .arg(m_options.describe(), where, lastError()));
         qCInfo(lcSsh) << "recorded new host key" << fingerprint << "for" << m_options.describe();
@@ -167,8 +188,34 @@ CommandResult SshSession::verifyHostKey()
         break;
     }
     return CommandResult::transportFailure(
-        Failure::HostKeyUnknown,
+        ErrorKind::HostKeyUnknown,
         QStringLiteral("cannot check the host key of %1 against %2: %3").arg(m_options.describe(), where, lastError()));
+}
+
+CommandResult SshSession::loadIdentity(const QString &identityFile, const QString &passphrase, ssh_key_struct **key)
+{
+    const QByteArray path = QFile::encodeName(identityFile);
+    const QByteArray secret = passphrase.toUtf8();
+    if (!QFileInfo::exists(identityFile))
+        return CommandResult::transportFailure(
+            ErrorKind::AuthenticationFailed, QStringLiteral("identity file %1 does not exist").arg(identityFile));
+    ssh_key loaded = nullptr;
+    if (ssh_pki_import_privkey_file(path.constData(), secret.isEmpty() ? nullptr : secret.constData(), nullptr,
+                                    nullptr, &loaded) != SSH_OK) {
+        if (isEncrypted(path))
+            return CommandResult::transportFailure(
+                ErrorKind::PassphraseNeeded,
+                secret.isEmpty() ? QStringLiteral("identity %1 is protected by a passphrase").arg(identityFile)
+                                 : QStringLiteral("cannot load identity %1: wrong passphrase").arg(identityFile));
+        return CommandResult::transportFailure(
+            ErrorKind::AuthenticationFailed,
+            QStringLiteral("cannot load identity %1: not a private key libssh can read").arg(identityFile));
+    }
+    if (key)
+        *key = loaded;
+    else
+        ssh_key_free(loaded);
+    return {};
 }
 
 CommandResult SshSession::authenticate()
@@ -177,21 +224,15 @@ CommandResult SshSession::authenticate()
     const char *pass = passphrase.isEmpty() ? nullptr : passphrase.constData();
     if (!m_options.identityFile.isEmpty()) {
         ssh_key key = nullptr;
-        const QByteArray path = QFile::encodeName(m_options.identityFile);
-        if (!QFileInfo::exists(m_options.identityFile))
-            return CommandResult::transportFailure(
-                Failure::Authentication, QStringLiteral("identity file %1 does not exist").arg(m_options.identityFile));
-        if (ssh_pki_import_privkey_file(path.constData(), pass, nullptr, nullptr, &key) != SSH_OK)
-            return CommandResult::transportFailure(
-                Failure::Authentication,
-                pass ? QStringLiteral("cannot load identity %1: wrong passphrase or unreadable key").arg(m_options.identityFile)
-                     : QStringLiteral("cannot load identity %1: it may be protected by a passphrase").arg(m_options.identityFile));
+        const CommandResult loaded = loadIdentity(m_options.identityFile, m_options.passphrase, &key);
+        if (!loaded.ran())
+            return loaded;
         const int rc = ssh_userauth_publickey(m_session, nullptr, key);
         ssh_key_free(key);
         if (rc == SSH_AUTH_SUCCESS)
             return {};
         return CommandResult::transportFailure(
-            Failure::Authentication,
+            ErrorKind::AuthenticationFailed,
             QStringLiteral("%1 refused the key %2: %3").arg(m_options.describe(), m_options.identityFile, lastError()));
     }
     if (ssh_userauth_agent(m_session, nullptr) == SSH_AUTH_SUCCESS)
@@ -199,7 +240,7 @@ CommandResult SshSession::authenticate()
     if (ssh_userauth_publickey_auto(m_session, nullptr, pass) == SSH_AUTH_SUCCESS)
         return {};
     return CommandResult::transportFailure(
-        Failure::Authentication,
+        ErrorKind::AuthenticationFailed,
         QStringLiteral("%1 accepted none of the ssh-agent or default keys: %2").arg(m_options.describe(), lastError()));
 }
 
@@ -208,7 +249,7 @@ CommandResult SshSession::exec(const QString &commandLine, const QByteArray &std
     QElapsedTimer clock;
     clock.start();
     if (!isConnected())
-        return CommandResult::transportFailure(Failure::Channel, QStringLiteral("not connected to %1").arg(m_options.describe()));
+        return CommandResult::transportFailure(ErrorKind::ConnectionLost, QStringLiteral("not connected to %1").arg(m_options.describe()));
 
     ssh_channel channel = ssh_channel_new(m_session);
     if (!channel || ssh_channel_open_session(channel) != SSH_OK) {
@@ -216,12 +257,12 @@ CommandResult SshSession::exec(const QString &commandLine, const QByteArray &std
         if (channel)
             ssh_channel_free(channel);
         m_connected = false;
-        return CommandResult::transportFailure(Failure::Channel, QStringLiteral("cannot open a channel to %1: %2").arg(m_options.describe(), error));
+        return CommandResult::transportFailure(ErrorKind::ConnectionLost, QStringLiteral("cannot open a channel to %1: %2").arg(m_options.describe(), error));
     }
-    auto fail = [&](Failure kind, const QString &message) {
+    auto fail = [&](ErrorKind kind, const QString &message) {
         ssh_channel_close(channel);
         ssh_channel_free(channel);
-        if (kind != Failure::Timeout)
+        if (kind != ErrorKind::Timeout)
             m_connected = false;
         CommandResult r = CommandResult::transportFailure(kind, message);
         r.durationMs = clock.elapsed();
@@ -230,14 +271,14 @@ CommandResult SshSession::exec(const QString &commandLine, const QByteArray &std
     };
     const QByteArray command = commandLine.toUtf8();
     if (ssh_channel_request_exec(channel, command.constData()) != SSH_OK)
-        return fail(Failure::Channel, QStringLiteral("%1 refused to run the command: %2").arg(m_options.describe(), lastError()));
+        return fail(ErrorKind::ConnectionLost, QStringLiteral("%1 refused to run the command: %2").arg(m_options.describe(), lastError()));
 
     qint64 written = 0;
     while (written < stdinData.size()) {
         const int n = ssh_channel_write(channel, stdinData.constData() + written,
                                         uint32_t(qMin<qint64>(stdinData.size() - written, 32768)));
         if (n == SSH_ERROR)
-            return fail(Failure::Channel, QStringLiteral("writing to the command's input failed: %1").arg(lastError()));
+            return fail(ErrorKind::ConnectionLost, QStringLiteral("writing to the command's input failed: %1").arg(lastError()));
         written += n;
     }
     ssh_channel_send_eof(channel);
@@ -251,7 +292,7 @@ CommandResult SshSession::exec(const QString &commandLine, const QByteArray &std
         for (int isStderr = 0; isStderr <= 1; ++isStderr) {
             const int n = ssh_channel_read_nonblocking(channel, buffer, sizeof buffer, isStderr);
             if (n == SSH_ERROR)
-                return fail(Failure::Channel, QStringLiteral("the connection to %1 broke while the command ran: %2").arg(m_options.describe(), lastError()));
+                return fail(ErrorKind::ConnectionLost, QStringLiteral("the connection to %1 broke while the command ran: %2").arg(m_options.describe(), lastError()));
             if (n > 0) {
                 (isStderr ? result.stderrData : result.stdoutData).append(buffer, n);
                 progressed = true;
@@ -271,9 +312,9 @@ CommandResult SshSession::exec(const QString &commandLine, const QByteArray &std
                 break;
         }
         if (clock.elapsed() > deadlineMs)
-            return fail(Failure::Timeout, QStringLiteral("the command on %1 did not finish within %2 s").arg(m_options.describe()).arg(m_options.commandTimeoutSeconds));
+            return fail(ErrorKind::Timeout, QStringLiteral("the command on %1 did not finish within %2 s").arg(m_options.describe()).arg(m_options.commandTimeoutSeconds));
         if (!progressed && ssh_channel_poll_timeout(channel, 100, 0) == SSH_ERROR)
-            return fail(Failure::Channel, QStringLiteral("the connection to %1 broke while the command ran: %2").arg(m_options.describe(), lastError()));
+            return fail(ErrorKind::ConnectionLost, QStringLiteral("the connection to %1 broke while the command ran: %2").arg(m_options.describe(), lastError()));
     }
     result.exitStatus = ssh_channel_get_exit_status(channel);
     ssh_channel_close(channel);
@@ -281,7 +322,7 @@ CommandResult SshSession::exec(const QString &commandLine, const QByteArray &std
     result.durationMs = clock.elapsed();
     if (result.exitStatus < 0) {
         // The remote side closed without an exit status: a signal or a dropped connection.
-        result.failure = Failure::Channel;
+        result.failure = ErrorKind::ConnectionLost;
         result.mayHaveRun = true;
         result.transportError = QStringLiteral("the command on %1 ended without an exit status (killed by a signal?)").arg(m_options.describe());
     }
@@ -293,20 +334,20 @@ CommandResult SshSession::upload(const QString &remotePath, const QByteArray &da
     QElapsedTimer clock;
     clock.start();
     if (!isConnected())
-        return CommandResult::transportFailure(Failure::Channel, QStringLiteral("not connected to %1").arg(m_options.describe()));
+        return CommandResult::transportFailure(ErrorKind::ConnectionLost, QStringLiteral("not connected to %1").arg(m_options.describe()));
     sftp_session sftp = sftp_new(m_session);
     if (!sftp || sftp_init(sftp) != SSH_OK) {
         const QString error = lastError();
         if (sftp)
             sftp_free(sftp);
-        return CommandResult::transportFailure(Failure::Channel, QStringLiteral("SFTP is not available on %1: %2").arg(m_options.describe(), error));
+        return CommandResult::transportFailure(ErrorKind::ConnectionLost, QStringLiteral("SFTP is not available on %1: %2").arg(m_options.describe(), error));
     }
     const QByteArray path = remotePath.toUtf8();
     sftp_file file = sftp_open(sftp, path.constData(), O_WRONLY | O_CREAT | O_TRUNC, mode_t(mode));
     if (!file) {
         const QString error = lastError();
         sftp_free(sftp);
-        return CommandResult::transportFailure(Failure::Channel, QStringLiteral("cannot create %1 on %2: %3").arg(remotePath, m_options.describe(), error));
+        return CommandResult::transportFailure(ErrorKind::CommandFailed, QStringLiteral("cannot create %1 on %2: %3").arg(remotePath, m_options.describe(), error));
     }
     qint64 written = 0;
     while (written < data.size()) {
@@ -315,7 +356,7 @@ CommandResult SshSession::upload(const QString &remotePath, const QByteArray &da
             const QString error = lastError();
             sftp_close(file);
             sftp_free(sftp);
-            return CommandResult::transportFailure(Failure::Channel, QStringLiteral("writing %1 on %2 failed: %3").arg(remotePath, m_options.describe(), error));
+            return CommandResult::transportFailure(ErrorKind::ConnectionLost, QStringLiteral("writing %1 on %2 failed: %3").arg(remotePath, m_options.describe(), error));
         }
         written += n;
     }

@@ -7,6 +7,7 @@
 #include <QString>
 
 struct ssh_session_struct;
+struct ssh_key_struct;
 
 namespace strata {
 
@@ -30,6 +31,12 @@ public:
     // Runs one already-quoted command line; stdinData goes to its standard input, then EOF.
     CommandResult exec(const QString &commandLine, const QByteArray &stdinData);
     CommandResult upload(const QString &remotePath, const QByteArray &data, int mode);
+
+    // Reads a private key file: ErrorKind::PassphraseNeeded when it is encrypted and the
+    // passphrase is empty or wrong (libssh asked for one), AuthenticationFailed when the file
+    // is missing or no key. With key non-null the caller owns the key loaded (ssh_key_free).
+    static CommandResult loadIdentity(const QString &identityFile, const QString &passphrase,
+                                      ssh_key_struct **key = nullptr);
 
     void setTrustedFingerprint(const QString &fingerprint) { m_options.trustedFingerprint = fingerprint; }
     void setPassphrase(const QString &passphrase) { m_options.passphrase = passphrase; }

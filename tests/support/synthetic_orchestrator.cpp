@@ -31,17 +31,19 @@ QFuture<OrchestratorPart> SyntheticOrchestrator::refresh()
     if (!m_unknownHostKey.isEmpty()) {
         part.error = QStringLiteral("host key for synthetic is unknown (%1)").arg(m_unknownHostKey);
         part.transportFailed = true;
-        part.hostKeyUnknown = true;
+        part.errorKind = ErrorKind::HostKeyUnknown;
         part.hostKeyFingerprint = m_unknownHostKey;
         return QtFuture::makeReadyFuture(part);
     }
-    if (!m_transportFailure.isEmpty()) {
+    if (m_transportFailureKind != ErrorKind::None) {
         part.error = m_transportFailure;
+        part.errorKind = m_transportFailureKind;
         part.transportFailed = true;
         return QtFuture::makeReadyFuture(part);
     }
     if (!m_schedulerFailure.isEmpty()) {
         part.error = m_schedulerFailure;
+        part.errorKind = ErrorKind::CommandFailed;
         return QtFuture::makeReadyFuture(part);
     }
     part.nodes = m_state.nodes;

@@ -28,11 +28,15 @@ public:
 
     // While set, every refresh fails as an unknown host key offering this fingerprint.
     void setUnknownHostKey(const QString &fingerprint) { m_unknownHostKey = fingerprint; }
-    // While set, every refresh fails in the transport with this message (a changed host key,
-    // a key that needs its passphrase).
-    void setTransportFailure(const QString &error) { m_transportFailure = error; }
+    // While set (kind not None), every refresh fails in the transport with this kind and
+    // message (a changed host key, a key that needs its passphrase).
+    void setTransportFailure(ErrorKind kind, const QString &error)
+    {
+        m_transportFailureKind = kind;
+        m_transportFailure = error;
+    }
     // While set, the login node answers but the scheduler fails with this message (slurmctld
-    // down): the source "slurm" fails, "ssh" stays up.
+    // down): the source "slurm" fails (CommandFailed), "ssh" stays up.
     void setSchedulerFailure(const QString &error) { m_schedulerFailure = error; }
     int refreshCount() const { return m_refreshes; }
     const ClusterSnapshot &state() const { return m_state; }
@@ -40,6 +44,7 @@ public:
 private:
     ClusterSnapshot m_state;
     QString m_unknownHostKey;
+    ErrorKind m_transportFailureKind = ErrorKind::None;
     QString m_transportFailure;
     QString m_schedulerFailure;
     int m_refreshes = 0;

@@ -103,14 +103,15 @@ private:
     std::unique_ptr<ProfileStore> m_store;
     std::unique_ptr<MainWindow> m_window;
     SyntheticOrchestrator *m_orchestrator = nullptr;
+    std::shared_ptr<OfflineRemoteShell> m_shell;
 
     void connectSynthetic(ClusterSnapshot state, const QString &unknownKey = {})
     {
         auto orchestrator = std::make_unique<SyntheticOrchestrator>(std::move(state));
         m_orchestrator = orchestrator.get();
         m_orchestrator->setUnknownHostKey(unknownKey);
-        m_window->adoptSession(std::make_unique<ClusterSession>(
-            syntheticProfile(), std::make_shared<OfflineRemoteShell>(), std::move(orchestrator)));
+        m_shell = std::make_shared<OfflineRemoteShell>();
+        m_window->adoptSession(std::make_unique<ClusterSession>(syntheticProfile(), m_shell, std::move(orchestrator)));
     }
 
 private Q_SLOTS:
@@ -335,6 +336,7 @@ private Q_SLOTS:
         const int before = m_orchestrator->refreshCount();
         m_orchestrator->setUnknownHostKey({}); // what trusting the key achieves on a real host
         QTest::mouseClick(buttonNamed(dialog, QStringLiteral("trust")), Qt::LeftButton);
+        QCOMPARE(m_shell->trustedFingerprint(), fingerprint); // through RemoteShell, no cast
         QTRY_VERIFY(m_orchestrator->refreshCount() > before);
         QTRY_COMPARE(m_window->clusterView()->nodeModel()->rowCount(), 4);
     }
@@ -353,15 +355,20 @@ private Q_SLOTS:
     {
         connectSynthetic(labLikeCluster());
         QTRY_COMPARE(m_window->clusterView()->nodeModel()->rowCount(), 4);
-        m_orchestrator->setTransportFailure(QStringLiteral(
+        // SshSession's own words, which name ssh-keygen: the explanation used to be looked for
+        // in them and so never shown.
+        m_orchestrator->setTransportFailure(ErrorKind::HostKeyChanged, QStringLiteral(
             "REFUSED: the host key of root@127.0.0.1:22022 has CHANGED (it now offers SHA256:new, which does "
             "not match /tmp/known_hosts). This can mean someone is intercepting the connection. If the host "
             "was really re-keyed, remove its old entry from /tmp/known_hosts (ssh-keygen -R) and connect again."));
         m_window->refresh();
         QTRY_VERIFY(m_window->connections()->problemsText().contains(QStringLiteral("has CHANGED")));
         QVERIFY(m_window->connections()->message().contains(QStringLiteral("ssh-keygen -R")));
+        QVERIFY(m_window->connections()->message().contains(QStringLiteral("Strata refuses to connect")));
         QVERIFY(m_window->log()->text().contains(QStringLiteral("REFUSED")));
+        QVERIFY(m_window->log()->text().contains(QStringLiteral("this may be an attack")));
         QVERIFY(!m_window->findChild<HostKeyDialog *>()); // a changed key is never offered for trust
+        QCOMPARE(m_window->session()->latest()->source(QStringLiteral("ssh"))->errorKind, ErrorKind::HostKeyChanged);
         // The last good data stays on screen, marked stale.
         QCOMPARE(m_window->clusterView()->nodeModel()->rowCount(), 4);
         QTRY_VERIFY(m_window->connections()->sourceTree()->topLevelItem(0)->text(1).contains(QStringLiteral("stale")));
@@ -370,14 +377,39 @@ private Q_SLOTS:
     void encryptedKeyAsksForThePassphrase()
     {
         connectSynthetic(labLikeCluster());
-        m_orchestrator->setTransportFailure(QStringLiteral(
-            "cannot load identity /root/.ssh/id_ed25519: it may be protected by a passphrase"));
+        m_orchestrator->setTransportFailure(ErrorKind::PassphraseNeeded,
+                                            QStringLiteral("identity /root/.ssh/id_ed25519 is protected by a passphrase"));
         m_window->refresh();
         auto *dialog = waitForDialog<QInputDialog>(m_window.get());
         QVERIFY(dialog);
         QCOMPARE(dialog->objectName(), QStringLiteral("passphraseDialog"));
         QCOMPARE(dialog->textEchoMode(), QLineEdit::Password);
-        dialog->reject();
+        QCOMPARE(m_window->session()->latest()->source(QStringLiteral("ssh"))->errorKind, ErrorKind::PassphraseNeeded);
+        // The answer goes to the session's shell, and the session tries again with it.
+        m_orchestrator->setTransportFailure(ErrorKind::None, {});
+        const int before = m_orchestrator->refreshCount();
+        dialog->setTextValue(QStringLiteral("correct horse"));
+        dialog->accept();
+        QCOMPARE(m_shell->passphrase(), QStringLiteral("correct horse"));
+        QTRY_VERIFY(m_orchestrator->refreshCount() > before);
+        QTRY_COMPARE(m_window->clusterView()->nodeModel()->rowCount(), 4);
+    }
+
+    void theKindDecidesNeverTheWords()
+    {
+        // A failure whose text holds every word the window once looked for, but of another
+        // kind: no passphrase prompt, no changed-key explanation, no host-key dialog.
+        connectSynthetic(labLikeCluster());
+        QTRY_COMPARE(m_window->clusterView()->nodeModel()->rowCount(), 4);
+        m_orchestrator->setTransportFailure(ErrorKind::AuthenticationFailed, QStringLiteral(
+            "the server refused the key: passphrase? the host key changed? ssh-keygen -R?"));
+        m_window->refresh();
+        QTRY_VERIFY(m_window->connections()->problemsText().contains(QStringLiteral("server refused the key")));
+        QTest::qWait(100);
+        QVERIFY(!m_window->findChild<QInputDialog *>(QStringLiteral("passphraseDialog")));
+        QVERIFY(!m_window->findChild<HostKeyDialog *>());
+        QVERIFY(!m_window->log()->text().contains(QStringLiteral("Strata refuses to connect")));
+        QCOMPARE(m_window->session()->latest()->source(QStringLiteral("ssh"))->errorKind, ErrorKind::AuthenticationFailed);
     }
 
     void closingAsTheFailedSnapshotIsPreparedNeverCrashes()
@@ -389,8 +421,8 @@ private Q_SLOTS:
         const CpuHog hog;
         for (int round = 0; round < 30; ++round) {
             connectSynthetic(labLikeCluster());
-            m_orchestrator->setTransportFailure(QStringLiteral(
-                "cannot load identity /root/.ssh/id_ed25519: it may be protected by a passphrase"));
+            m_orchestrator->setTransportFailure(ErrorKind::PassphraseNeeded,
+                                                QStringLiteral("identity /root/.ssh/id_ed25519 is protected by a passphrase"));
             m_window->refresh();
             QVERIFY(waitForDialog<QInputDialog>(m_window.get()));
             m_window.reset();

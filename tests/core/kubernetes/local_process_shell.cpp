@@ -30,14 +30,14 @@ QFuture<CommandResult> LocalProcessShell::run(const QStringList &argv, const QBy
         process.setProcessEnvironment(m_environment);
         process.start(argv.value(0), argv.mid(1));
         if (!process.waitForStarted(10000))
-            return CommandResult::transportFailure(CommandResult::Failure::Connect,
+            return CommandResult::transportFailure(strata::ErrorKind::ConnectFailed,
                                                    QStringLiteral("cannot start %1: %2").arg(argv.value(0), process.errorString()));
         process.write(stdinData);
         process.closeWriteChannel();
         if (!process.waitForFinished(m_timeoutMs)) {
             process.kill();
             process.waitForFinished();
-            return CommandResult::transportFailure(CommandResult::Failure::Timeout,
+            return CommandResult::transportFailure(strata::ErrorKind::Timeout,
                                                    QStringLiteral("%1 did not finish in %2 ms").arg(argv.join(u' ')).arg(m_timeoutMs));
         }
         CommandResult r;
@@ -54,7 +54,7 @@ QFuture<CommandResult> LocalProcessShell::upload(const QString &remotePath, cons
     return QtConcurrent::run(&m_pool, [remotePath, data, mode] {
         QFile file(remotePath);
         if (!file.open(QIODevice::WriteOnly) || file.write(data) != data.size())
-            return CommandResult::transportFailure(CommandResult::Failure::Channel,
+            return CommandResult::transportFailure(strata::ErrorKind::ConnectionLost,
                                                    QStringLiteral("cannot write %1: %2").arg(remotePath, file.errorString()));
         file.close();
         ::chmod(QFile::encodeName(remotePath).constData(), mode_t(mode & 07777));
