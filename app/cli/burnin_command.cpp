@@ -7,6 +7,7 @@
 #include "model/snapshot_json.h"
 #include "session/cluster_session.h"
 #include "slurm/hostlist.h"
+#include "slurm/slurm_commands.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -141,6 +142,12 @@ int BurninCommand::run(QCoreApplication &app, QCommandLineParser &parser, const 
     QString error;
     if (!parser.isSet(kNodes) || !Hostlist::expand(parser.value(kNodes), &request.nodes, &error) || request.nodes.isEmpty()) {
         err(QStringLiteral("strata: burnin needs --nodes (a host list) %1").arg(error));
+        return 2;
+    }
+    // The job id reaches a remote script: the rule cancel applies, before anything connects.
+    if (parser.isSet(kAttach) && !SlurmCommands::isValidJobId(parser.value(kAttach))) {
+        err(QStringLiteral("strata: --attach \"%1\" is not a Slurm job id (digits, or an array task as 12_3)")
+                .arg(parser.value(kAttach)));
         return 2;
     }
     if (parser.isSet(kTests))

@@ -4,6 +4,7 @@
 #include "slurm/hostlist.h"
 #include "slurm/slurm_commands.h"
 
+#include <QRandomGenerator>
 #include <QRegularExpression>
 
 namespace strata::BurninJobScript {
@@ -76,7 +77,12 @@ QString batchScript(const BurninRequest &request, int gpusPerNode)
     const QString dir = quote(request.outputDirectory);
     QString script = QStringLiteral("#!/bin/sh\n# Strata burn-in: one strata-burn per node, results as JSON lines per node.\n");
     script += QStringLiteral("wrapper=%1/strata-burnin-$SLURM_JOB_ID.sh\n").arg(dir);
-    script += QStringLiteral("cat >\"$wrapper\" <<'STRATA_WRAPPER_END'\n") + wrapper + QStringLiteral("STRATA_WRAPPER_END\n");
+    // A delimiter no value can hold: a line equal to a fixed one inside an argument would end
+    // the here-document early and run the rest of that argument as commands.
+    QString end = QStringLiteral("STRATA_WRAPPER_END_%1").arg(QRandomGenerator::system()->generate64(), 16, 16, QLatin1Char('0'));
+    while (wrapper.contains(end))
+        end += QLatin1Char('_');
+    script += QStringLiteral("cat >\"$wrapper\" <<'%1'\n").arg(end) + wrapper + end + QLatin1Char('\n');
     // stderr apart: the JSON-lines file must hold only protocol lines.
     script += QStringLiteral("srun --ntasks-per-node=1 --output=%1/strata-burnin-%j-%N.jsonl --error=%1/strata-burnin-%j-%N.err sh \"$wrapper\"\n").arg(dir);
     script += QStringLiteral("rc=$?\nrm -f \"$wrapper\"\nexit $rc\n");
@@ -89,9 +95,9 @@ QString pollScript(const QString &outputDirectory, const QString &jobId, const Q
     for (auto it = offsets.constBegin(); it != offsets.constEnd(); ++it) {
         const QString file = quote(outputFile(outputDirectory, jobId, it.key()));
         script += QStringLiteral("f=%1; if [ -f \"$f\" ]; then size=$(wc -c <\"$f\"); "
-                                 "echo \"@@strata-file %2 $size\"; "
+                                 "echo \"@@strata-file \"%2\" $size\"; "
                                  "tail -c +%3 \"$f\" | head -c $((size - %4)); fi\n")
-                      .arg(file, it.key()) // validated node name: no quoting needed
+                      .arg(file, quote(it.key()))
                       .arg(it.value() + 1)
                       .arg(it.value());
     }

@@ -9,6 +9,7 @@
 #include "model/when_finished.h"
 
 #include <QCryptographicHash>
+#include <QRegularExpression>
 #include <QFile>
 #include <QFileInfo>
 #include <QUuid>
@@ -195,6 +196,14 @@ void BurninLauncher::pollKubernetes()
 void BurninLauncher::attach(const QString &jobId, const BurninRequest &request)
 {
     m_request = request;
+    // The id goes into the poll script (file names, squeue -j): the rule cancel uses, and it is
+    // quoted there besides. Only Slurm jobs are followed by id.
+    if (request.kubernetes || request.direct || !SlurmCommands::isValidJobId(jobId)) {
+        fail(request.kubernetes || request.direct
+                 ? QStringLiteral("--attach follows a Slurm burn-in job by its id")
+                 : QStringLiteral("\"%1\" is not a Slurm job id (digits, or an array task as 12_3)").arg(jobId));
+        return;
+    }
     m_running = true;
     m_jobId = jobId;
     m_offsets.clear();
@@ -283,7 +292,9 @@ void BurninLauncher::submit()
                                    .arg(ShellQuote::join(agent), ShellQuote::quote(file));
         whenFinished(m_shell->runScript(script.toUtf8()), this, [this, runId, node](const CommandResult &r) {
             const QString pid = QString::fromUtf8(r.stdoutData).trimmed();
-            if (!r.ok() || pid.isEmpty()) {
+            static const QRegularExpression digits(QStringLiteral("^[1-9][0-9]*$"));
+            // The pid goes back into `kill -0` and `kill`: what the host answered must be one.
+            if (!r.ok() || !digits.match(pid).hasMatch()) {
                 fail(QStringLiteral("starting the agent failed: %1").arg(r.errorText()));
                 return;
             }
@@ -369,9 +380,10 @@ void BurninLauncher::poll()
     QString script = BurninJobScript::pollScript(m_request.outputDirectory, m_jobId, m_offsets);
     if (m_request.direct)
         script += QStringLiteral("if kill -0 %1 2>/dev/null; then echo '@@strata-state RUNNING'; else echo '@@strata-state COMPLETED'; fi\n")
-                      .arg(m_directPid);
+                      .arg(ShellQuote::quote(m_directPid));
     else
-        script += QStringLiteral("echo \"@@strata-state $(squeue -h -t all -j %1 -o '%T %r' 2>/dev/null)\"\n").arg(m_jobId);
+        script += QStringLiteral("echo \"@@strata-state $(squeue -h -t all -j %1 -o '%T %r' 2>/dev/null)\"\n")
+                      .arg(ShellQuote::quote(m_jobId));
     whenFinished(m_shell->runScript(script.toUtf8()), this, [this](const CommandResult &r) {
         m_polling = false;
         if (!m_running)
