@@ -151,9 +151,8 @@ OrchestratorPart SlurmSource::refreshOnce()
 
     if (!learnVersion(part))
         return part;
-    const QString unsupported = m_version.unsupportedReason();
-    if (!unsupported.isEmpty()) {
-        part.error = unsupported;
+    if (m_version.support() != SlurmVersion::Support::Supported) {
+        part.error = m_version.unsupportedReason();
         return part;
     }
 

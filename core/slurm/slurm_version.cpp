@@ -17,14 +17,25 @@ QString SlurmVersion::toString() const
     return QStringLiteral("%1.%2.%3").arg(major).arg(minor, 2, 10, QLatin1Char('0')).arg(micro);
 }
 
-QString SlurmVersion::unsupportedReason() const
+SlurmVersion::Support SlurmVersion::support() const
 {
     if (!isValid())
+        return Support::Unknown;
+    return atLeast(kOldestMajor, kOldestMinor) ? Support::Supported : Support::TooOld;
+}
+
+QString SlurmVersion::unsupportedReason() const
+{
+    switch (support()) {
+    case Support::Supported:
+        return {};
+    case Support::Unknown:
         return QStringLiteral("the Slurm version is unknown");
-    if (!atLeast(kOldestMajor, kOldestMinor))
+    case Support::TooOld:
         return QStringLiteral("Slurm %1 is too old: Strata reads Slurm's JSON output and needs Slurm 22.05 or later "
                               "(`sinfo --json` with one object per node)")
             .arg(toString());
+    }
     return {};
 }
 

@@ -30,6 +30,9 @@ struct SlurmVersion
     }
     QString toString() const; // "24.11.5"
 
+    // Whether Strata can read this release, as a kind to decide on (never on the text below).
+    enum class Support { Supported, TooOld, Unknown };
+    Support support() const;
     // Empty when Strata can read this release; else one sentence naming the release and what
     // is needed (Strata reads Slurm's JSON, which is per node from 22.05 on).
     QString unsupportedReason() const;

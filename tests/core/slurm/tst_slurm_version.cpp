@@ -84,6 +84,7 @@ void TestSlurmVersion::parse()
     QCOMPARE(v.text, text);
     QCOMPARE(v.nodeSource(), source);
     QCOMPARE(v.nodeCommand(), command);
+    QCOMPARE(v.support(), unsupported.isEmpty() ? SlurmVersion::Support::Supported : SlurmVersion::Support::TooOld);
     if (unsupported.isEmpty()) {
         QCOMPARE(v.unsupportedReason(), QString());
     } else {
@@ -113,6 +114,7 @@ void TestSlurmVersion::capturedVersions()
     QVERIFY2(error.isEmpty(), qPrintable(error));
     QCOMPARE(v.toString(), version);
     QCOMPARE(v.nodeSource(), source);
+    QCOMPARE(v.support(), SlurmVersion::Support::Supported);
     QCOMPARE(v.unsupportedReason(), QString());
 }
 
@@ -134,6 +136,7 @@ void TestSlurmVersion::unreadable()
     QString error;
     const SlurmVersion v = SlurmVersion::parse(output, &error);
     QVERIFY(!v.isValid());
+    QCOMPARE(v.support(), SlurmVersion::Support::Unknown);
     QVERIFY2(error.contains(errorContains), qPrintable(error));
     QVERIFY2(v.unsupportedReason().contains(QLatin1String("unknown")), qPrintable(v.unsupportedReason()));
 }
