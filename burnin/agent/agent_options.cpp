@@ -233,7 +233,7 @@ Burn-in test of every GPU of this node at once (one thread per GPU). Writes JSON
                             (retention faults; default 0, each pass then takes D longer)
   --json | --human          JSON lines (default) or a readable table
   --inject bitflip|slow[:GPU]
-                            self-test: plant a bit flip (GEMM and memory) or a slow GPU
+                            self-test: plant a bit flip (GEMM, memory, peer copy) or a slow GPU
   --floor-tflops X          fail a GPU whose GEMM TFLOPS is below X
   --floor-tbps X            fail a GPU whose HBM copy bandwidth (TB/s) is below X
   --spec-tflops X           spec peak for % of spec (default: built-in table by GPU name)

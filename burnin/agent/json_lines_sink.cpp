@@ -56,7 +56,8 @@ std::string pcieFigures(const PcieFigures &p)
 {
     JsonBuilder b;
     b.field("h2dGBps", p.hostToDeviceGBps).field("d2hGBps", p.deviceToHostGBps)
-        .field("bytes", p.bytes).field("standIn", p.standIn);
+        .field("h2dTogetherGBps", p.hostToDeviceTogetherGBps).field("d2hTogetherGBps", p.deviceToHostTogetherGBps)
+        .field("bytes", p.bytes).field("mismatchedWords", p.mismatchedWords).field("standIn", p.standIn);
     return b.str();
 }
 
@@ -65,7 +66,7 @@ std::string p2pFigures(const P2pFigures &p)
     std::vector<std::string> peers;
     for (const PeerFigure &f : p.peers) {
         JsonBuilder pb;
-        pb.field("peer", f.peer).field("GBps", f.GBps);
+        pb.field("peer", f.peer).field("GBps", f.GBps).field("togetherGBps", f.togetherGBps).field("round", f.round);
         peers.push_back(pb.str());
     }
     std::vector<std::string> unreachable;
@@ -73,7 +74,7 @@ std::string p2pFigures(const P2pFigures &p)
         unreachable.push_back(std::to_string(peer));
     JsonBuilder b;
     b.raw("peers", JsonBuilder::array(peers)).raw("unreachable", JsonBuilder::array(unreachable))
-        .field("bytes", p.bytes).field("standIn", p.standIn);
+        .field("bytes", p.bytes).field("mismatchedWords", p.mismatchedWords).field("standIn", p.standIn);
     return b.str();
 }
 

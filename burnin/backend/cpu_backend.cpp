@@ -2,6 +2,7 @@
 #include "progress_throttle.h"
 
 #include "gemm_check.h"
+#include "link_schedule.h"
 #include "pattern_check.h"
 
 #include <algorithm>
@@ -231,7 +232,9 @@ TestResult CpuBackend::runPcie(int device, const TestParams &params)
     const Clock::time_point started = Clock::now();
     std::vector<std::uint64_t> &memory = m_devices[static_cast<std::size_t>(device)]->memory;
     const std::size_t bytes = memory.size() * 8 / 2;
-    std::vector<std::uint64_t> host(bytes / 8, 0x5555aaaa5555aaaaull);
+    std::vector<std::uint64_t> host(bytes / 8), back(bytes / 8);
+    const std::uint64_t seed = linkSeed(device, -1, 0);
+    fillLinkPattern(host.data(), host.size(), seed);
     PcieFigures figures;
     figures.bytes = bytes;
     figures.standIn = true;
@@ -243,10 +246,11 @@ TestResult CpuBackend::runPcie(int device, const TestParams &params)
         std::memcpy(memory.data(), host.data(), bytes);
         h2dS += secondsSince(t);
         t = Clock::now();
-        std::memcpy(host.data(), memory.data(), bytes);
+        std::memcpy(back.data(), memory.data(), bytes);
         d2hS += secondsSince(t);
         ++reps;
     } while (secondsSince(started) < params.duration.count() && !params.stopRequested());
+    figures.mismatchedWords = countLinkMismatches(back.data(), back.size(), seed);
     figures.hostToDeviceGBps = static_cast<double>(bytes) * reps / h2dS / 1e9;
     figures.deviceToHostGBps = static_cast<double>(bytes) * reps / d2hS / 1e9;
     TestResult result;
@@ -265,27 +269,48 @@ TestResult CpuBackend::runP2p(int device, const std::vector<int> &peers, const T
         result.skipReason = "no peer device in this run";
         return result;
     }
-    const std::vector<std::uint64_t> &memory = m_devices[static_cast<std::size_t>(device)]->memory;
-    const std::size_t bytes = memory.size() * 8 / 2;
+    std::vector<std::uint64_t> &memory = m_devices[static_cast<std::size_t>(device)]->memory;
+    const std::size_t words = memory.size() / 2;
+    const std::size_t bytes = words * 8;
     // A private buffer stands in for the peer's memory: the peer's own tests own its buffer.
-    std::vector<std::uint64_t> peerWindow(bytes / 8);
+    std::vector<std::uint64_t> peerWindow(words);
+    std::vector<int> all = peers;
+    all.push_back(device);
+    std::sort(all.begin(), all.end());
+    all.erase(std::unique(all.begin(), all.end()), all.end());
     P2pFigures figures;
     figures.bytes = bytes;
     figures.standIn = true;
-    const double perPeer = params.duration.count() / static_cast<double>(peers.size());
-    for (int peer : peers) {
-        const Clock::time_point peerStart = Clock::now();
+    const int rounds = static_cast<int>(all.size()) - 1;
+    const double perCopy = params.duration.count() / (2.0 * rounds);
+    // One timed copy with its data check; `alone` holds the host so no other device copies.
+    auto copy = [&](int peer, int round, bool alone) -> double {
+        const std::uint64_t seed = linkSeed(device, peer, round);
+        fillLinkPattern(memory.data(), words, seed);
+        const Clock::time_point begin = Clock::now();
         double seconds = 0;
         std::int64_t reps = 0;
         do {
-            const std::lock_guard lock(m_timedWork);
+            std::unique_lock lock(m_timedWork, std::defer_lock);
+            if (alone)
+                lock.lock();
             const Clock::time_point t = Clock::now();
             std::memcpy(peerWindow.data(), memory.data(), bytes);
             seconds += secondsSince(t);
             ++reps;
-        } while (secondsSince(peerStart) < perPeer && !params.stopRequested());
-        figures.peers.push_back({peer, static_cast<double>(bytes) * reps / seconds / 1e9});
+        } while (secondsSince(begin) < perCopy && !params.stopRequested());
+        if (params.injection == Injection::Bitflip && round == 1 && alone)
+            peerWindow[words / 2] ^= 1ull << 9;
+        figures.mismatchedWords = saturatingAdd(figures.mismatchedWords, countLinkMismatches(peerWindow.data(), words, seed));
+        return static_cast<double>(bytes) * reps / seconds / 1e9;
+    };
+    // Ring schedule: each pair alone, then each round with every device copying at once.
+    for (int r = 1; r <= rounds; ++r) {
+        const int peer = ringPairOf(all, device, r).to;
+        figures.peers.push_back({peer, copy(peer, r, true), std::nullopt, r});
     }
+    for (int r = 1; r <= rounds; ++r)
+        figures.peers[static_cast<std::size_t>(r - 1)].togetherGBps = copy(figures.peers[static_cast<std::size_t>(r - 1)].peer, r, false);
     result.figures = figures;
     result.seconds = secondsSince(started);
     return result;

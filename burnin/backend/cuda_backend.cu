@@ -5,12 +5,14 @@
 #include "gemm_check.h"
 #include "gemm_kernel.h"
 #include "hbm_kernels.h"
+#include "link_schedule.h"
 #include "pattern_check.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
 #include <thread>
 
 namespace strata::burn {
@@ -184,6 +186,9 @@ private:
 
     std::vector<CudaDevice> m_devices;
     std::vector<DeviceInfo> m_infos;
+    // Held while one GPU measures a link alone (a P2P pair, a PCIe direction): the other GPU
+    // threads wait, so the figure is the link's own, not a share of the switch.
+    std::mutex m_linkAlone;
 };
 
 bool CudaBackend::gemm(int device, const TestParams &params, GemmFigures &figures, std::string &error)
@@ -479,17 +484,20 @@ bool CudaBackend::pcie(int device, const TestParams &params, PcieFigures &figure
     STRATA_CUDA_TRY(cudaSetDevice(device), error, false);
     const std::size_t bytes = 256ull << 20;
     figures.bytes = bytes;
-    PinnedBuffer host;
+    PinnedBuffer host, back;
     DeviceBuffer<unsigned char> dev;
     Stream stream;
     Timer timer;
     STRATA_CUDA_TRY(host.allocate(bytes), error, false);
+    STRATA_CUDA_TRY(back.allocate(bytes), error, false);
     STRATA_CUDA_TRY(dev.allocate(bytes), error, false);
     STRATA_CUDA_TRY(stream.create(), error, false);
     STRATA_CUDA_TRY(timer.create(), error, false);
-    std::memset(host.get(), 0x5a, bytes);
+    // Data check: a seeded pattern goes host -> GPU -> host and is compared on arrival.
+    const std::uint64_t seed = linkSeed(device, -1, 0);
+    fillLinkPattern(static_cast<std::uint64_t *>(host.get()), bytes / 8, seed);
     auto measure = [&](cudaMemcpyKind kind, double budget, double *gbps) -> bool {
-        void *to = kind == cudaMemcpyHostToDevice ? dev.get() : host.get();
+        void *to = kind == cudaMemcpyHostToDevice ? dev.get() : back.get();
         void *from = kind == cudaMemcpyHostToDevice ? host.get() : dev.get();
         const Clock::time_point begin = Clock::now();
         double seconds = 0;
@@ -506,9 +514,23 @@ bool CudaBackend::pcie(int device, const TestParams &params, PcieFigures &figure
         *gbps = static_cast<double>(bytes) * reps / seconds / 1e9;
         return true;
     };
-    const double half = params.duration.count() / 2.0;
-    return measure(cudaMemcpyHostToDevice, half, &figures.hostToDeviceGBps)
-        && measure(cudaMemcpyDeviceToHost, half, &figures.deviceToHostGBps);
+    // Each GPU alone (the others wait on m_linkAlone), then all GPUs' threads at once.
+    const double quarter = params.duration.count() / 4.0;
+    {
+        const std::lock_guard lock(m_linkAlone);
+        if (!measure(cudaMemcpyHostToDevice, quarter, &figures.hostToDeviceGBps)
+            || !measure(cudaMemcpyDeviceToHost, quarter, &figures.deviceToHostGBps))
+            return false;
+    }
+    figures.mismatchedWords = countLinkMismatches(static_cast<const std::uint64_t *>(back.get()), bytes / 8, seed);
+    double h2d = 0, d2h = 0;
+    if (!measure(cudaMemcpyHostToDevice, quarter, &h2d) || !measure(cudaMemcpyDeviceToHost, quarter, &d2h))
+        return false;
+    figures.hostToDeviceTogetherGBps = h2d;
+    figures.deviceToHostTogetherGBps = d2h;
+    figures.mismatchedWords = saturatingAdd(figures.mismatchedWords,
+        countLinkMismatches(static_cast<const std::uint64_t *>(back.get()), bytes / 8, seed));
+    return true;
 }
 
 TestResult CudaBackend::runPcie(int device, const TestParams &params)
@@ -529,7 +551,7 @@ bool CudaBackend::p2p(int device, const std::vector<int> &peers, const TestParam
                       P2pFigures &figures, std::vector<int> &unreachable, std::string &error)
 {
     STRATA_CUDA_TRY(cudaSetDevice(device), error, false);
-    std::vector<int> reachable;
+    std::vector<int> reachable{device};
     for (int peer : peers) {
         int can = 0;
         STRATA_CUDA_TRY(cudaDeviceCanAccessPeer(&can, device, peer), error, false);
@@ -538,30 +560,48 @@ bool CudaBackend::p2p(int device, const std::vector<int> &peers, const TestParam
         else
             unreachable.push_back(peer);
     }
-    if (reachable.empty())
+    std::sort(reachable.begin(), reachable.end());
+    reachable.erase(std::unique(reachable.begin(), reachable.end()), reachable.end());
+    const int rounds = static_cast<int>(reachable.size()) - 1;
+    if (rounds < 1)
         return true;
     const std::size_t bytes = 256ull << 20;
+    const std::size_t words = bytes / 8;
     figures.bytes = bytes;
-    DeviceBuffer<unsigned char> src;
+    DeviceBuffer<std::uint64_t> src;
+    DeviceBuffer<PatternTally> tallies;
+    DeviceBuffer<DevicePatternCounters> counters;
+    DeviceBuffer<DevicePatternError> slots;
+    const int blocks = blocksFor(device);
+    std::vector<PatternTally> hostTallies(static_cast<std::size_t>(blocks));
     Stream stream;
     Timer timer;
-    STRATA_CUDA_TRY(src.allocate(bytes), error, false);
+    STRATA_CUDA_TRY(src.allocate(words), error, false);
+    STRATA_CUDA_TRY(tallies.allocate(hostTallies.size()), error, false);
+    STRATA_CUDA_TRY(counters.allocate(1), error, false);
+    STRATA_CUDA_TRY(slots.allocate(maxReportedErrors), error, false);
     STRATA_CUDA_TRY(stream.create(), error, false);
     STRATA_CUDA_TRY(timer.create(), error, false);
-    STRATA_CUDA_TRY(cudaMemset(src.get(), 0x69, bytes), error, false);
-    const double perPeer = params.duration.count() / static_cast<double>(reachable.size());
-    for (int peer : reachable) {
+    const double perCopy = params.duration.count() / (2.0 * rounds);
+    // One ring pair: fill with the pair's seeded pattern, copy for perCopy, then read the peer's
+    // copy back through peer access with the memory test's check kernel.
+    auto copy = [&](int peer, int round, bool alone, double *gbps) -> bool {
         const cudaError_t enable = cudaDeviceEnablePeerAccess(peer, 0);
         if (enable != cudaSuccess && enable != cudaErrorPeerAccessAlreadyEnabled) {
             error = cudaErrorText(enable, "cudaDeviceEnablePeerAccess");
             return false;
         }
         cudaGetLastError(); // clears the sticky "already enabled" the call above may leave
-        DeviceBuffer<unsigned char> dst;
+        const std::uint64_t seed = linkSeed(device, peer, round);
+        STRATA_CUDA_TRY(launchFillPattern(src.get(), words, PatternKind::Random, seed, blocks, stream.get()), error, false);
+        DeviceBuffer<std::uint64_t> dst;
         STRATA_CUDA_TRY(cudaSetDevice(peer), error, false);
-        const cudaError_t rc = dst.allocate(bytes);
+        const cudaError_t rc = dst.allocate(words);
         STRATA_CUDA_TRY(cudaSetDevice(device), error, false);
         STRATA_CUDA_TRY(rc, error, false);
+        std::unique_lock lock(m_linkAlone, std::defer_lock);
+        if (alone)
+            lock.lock(); // no other GPU of this node copies meanwhile: the pair's own bandwidth
         const Clock::time_point begin = Clock::now();
         double seconds = 0;
         std::int64_t reps = 0;
@@ -573,12 +613,43 @@ bool CudaBackend::p2p(int device, const std::vector<int> &peers, const TestParam
             STRATA_CUDA_TRY(elapsedSeconds(timer, &s), error, false);
             seconds += s;
             ++reps;
-        } while ((secondsSince(begin) < perPeer || reps < 3) && !params.stopRequested());
-        figures.peers.push_back({peer, static_cast<double>(bytes) * reps / seconds / 1e9});
+        } while ((secondsSince(begin) < perCopy || reps < 3) && !params.stopRequested());
+        if (lock.owns_lock())
+            lock.unlock();
+        *gbps = static_cast<double>(bytes) * reps / seconds / 1e9;
+        if (params.injection == Injection::Bitflip && round == 1 && alone)
+            STRATA_CUDA_TRY(launchFlipBit(dst.get(), words, 9, stream.get()), error, false);
+        STRATA_CUDA_TRY(cudaMemsetAsync(counters.get(), 0, sizeof(DevicePatternCounters), stream.get()), error, false);
+        STRATA_CUDA_TRY(launchCheckPattern(dst.get(), words, PatternKind::Random, seed, tallies.get(), counters.get(),
+                                           slots.get(), maxReportedErrors, blocks, stream.get()),
+                        error, false);
+        STRATA_CUDA_TRY(cudaMemcpyAsync(hostTallies.data(), tallies.get(), hostTallies.size() * sizeof(PatternTally),
+                                        cudaMemcpyDeviceToHost, stream.get()),
+                        error, false);
+        STRATA_CUDA_TRY(cudaStreamSynchronize(stream.get()), error, false);
+        for (const PatternTally &t : hostTallies)
+            figures.mismatchedWords = saturatingAdd(figures.mismatchedWords, t.wordErrors);
         // dst lives on the peer: free it with the peer current, as cudaFree wants.
         STRATA_CUDA_TRY(cudaSetDevice(peer), error, false);
         dst.reset();
         STRATA_CUDA_TRY(cudaSetDevice(device), error, false);
+        return true;
+    };
+    // The ring schedule (link_schedule.h): every pair alone, then round by round with every
+    // GPU of the run copying to its own round peer at the same time.
+    for (int r = 1; r <= rounds; ++r) {
+        PeerFigure f;
+        f.peer = ringPairOf(reachable, device, r).to;
+        f.round = r;
+        if (!copy(f.peer, r, true, &f.GBps))
+            return false;
+        figures.peers.push_back(f);
+    }
+    for (PeerFigure &f : figures.peers) {
+        double together = 0;
+        if (!copy(f.peer, f.round, false, &together))
+            return false;
+        f.togetherGBps = together;
     }
     return true;
 }

@@ -49,6 +49,14 @@ Judgement judgeResult(const TestResult &result, const JudgeLimits &limits)
         judgeGemm(*g, limits, j);
     } else if (const auto *h = std::get_if<HbmFigures>(&result.figures)) {
         judgeHbm(*h, limits, j);
+    } else if (const auto *p = std::get_if<PcieFigures>(&result.figures)) {
+        if (p->mismatchedWords > 0)
+            j.reasons.push_back(format("%.0f words corrupted crossing PCIe (host -> GPU -> host)",
+                                       static_cast<double>(p->mismatchedWords)));
+    } else if (const auto *q = std::get_if<P2pFigures>(&result.figures)) {
+        if (q->mismatchedWords > 0)
+            j.reasons.push_back(format("%.0f words corrupted in peer-to-peer copies",
+                                       static_cast<double>(q->mismatchedWords)));
     }
     j.passed = j.reasons.empty();
     return j;

@@ -49,14 +49,22 @@ struct PcieFigures
 {
     double hostToDeviceGBps = 0;
     double deviceToHostGBps = 0;
+    // The same with every GPU of the node copying at once (the host bridge's share); the
+    // figures above are each GPU alone.
+    std::optional<double> hostToDeviceTogetherGBps;
+    std::optional<double> deviceToHostTogetherGBps;
     std::uint64_t bytes = 0;
+    std::uint64_t mismatchedWords = 0;   // 64-bit words that came back wrong (data check)
     bool standIn = false;
 };
 
+// One ring pair (this GPU -> peer): alone on the links, then with every GPU of its ring round.
 struct PeerFigure
 {
     int peer = -1;
-    double GBps = 0;
+    double GBps = 0;                     // alone
+    std::optional<double> togetherGBps;  // while the whole round copies at once
+    int round = 0;                       // ring round: peer = (this + round) mod N
 };
 
 struct P2pFigures
@@ -64,6 +72,7 @@ struct P2pFigures
     std::vector<PeerFigure> peers;
     std::vector<int> unreachable;        // peers without peer access: not measured
     std::uint64_t bytes = 0;
+    std::uint64_t mismatchedWords = 0;   // words of the peer's copy that differ from the source
     bool standIn = false;
 };
 
