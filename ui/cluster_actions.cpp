@@ -2,9 +2,11 @@
 
 #include "cluster_view.h"
 #include "dialogs/drain_dialog.h"
+#include "dialogs/job_output_dialog.h"
 #include "dialogs/submit_job_dialog.h"
 #include "views/log_panel.h"
 
+#include "model/orchestrator_source.h"
 #include "session/cluster_session.h"
 #include "slurm/hostlist.h"
 
@@ -129,6 +131,18 @@ void ClusterActions::resumeNodes(const QStringList &nodes)
     box->open();
 }
 
+void ClusterActions::showOutput(const QString &jobId)
+{
+    const SnapshotPtr snapshot = m_view->snapshot();
+    const Job *job = snapshot ? snapshot->job(jobId) : nullptr;
+    if (!m_session || !job || job->stdoutPath.isEmpty())
+        return;
+    auto *dialog = new JobOutputDialog(jobId, m_session->shell(), job->stdoutPath, m_parent);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    m_log->append(LogPanel::Level::Info, tr("Following the output of job %1 (%2)").arg(jobId, job->stdoutPath));
+    dialog->show();
+}
+
 QMenu *ClusterActions::contextMenu(const StackElement &element, const QStringList &nodes, QWidget *parent)
 {
     auto *menu = new QMenu(parent);
@@ -188,6 +202,14 @@ QMenu *ClusterActions::contextMenu(const StackElement &element, const QStringLis
         disableIf(cancel, !connected, notConnected);
         disableIf(cancel, connected && job && !job->isRunning() && !job->isPending(),
                   tr("The job is %1: nothing to cancel").arg(job ? job->state : QString()));
+        QAction *output = add(QStringLiteral("contextOutput"), tr("Show output"),
+                              [this, id = element.key] { showOutput(id); });
+        disableIf(output, !connected, notConnected);
+        disableIf(output, connected && m_session->orchestrator()->kind() != QLatin1String("slurm"),
+                  tr("Only Slurm jobs' output files for now"));
+        disableIf(output, connected && (!job || job->stdoutPath.isEmpty()), tr("The scheduler names no output file"));
+        if (job && !job->stdoutPath.isEmpty())
+            output->setToolTip(output->isEnabled() ? job->stdoutPath : output->toolTip());
         menu->addSeparator();
         add(QStringLiteral("contextCopy"), tr("Copy job id"), [copy, id = element.key] { copy(id); });
         if (job && !job->nodes.isEmpty()) {

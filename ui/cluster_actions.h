@@ -37,6 +37,8 @@ public:
     void cancelJob(const QString &id);
     void drainNodes(const QStringList &nodes);
     void resumeNodes(const QStringList &nodes);
+    // Follows the job's stdout file over the session's shell in a JobOutputDialog (Slurm).
+    void showOutput(const QString &jobId);
 
     // The right-click menu for an element (nodes: all the nodes it stands for): the actions
     // that apply to it, disabled with the reason in their tooltip where they cannot run now.

@@ -236,6 +236,11 @@ private Q_SLOTS:
         QVERIFY(named(menu, QStringLiteral("contextCancel"))->isEnabled());
         QCOMPARE(named(menu, QStringLiteral("contextCancel"))->text(), QStringLiteral("Cancel job %1…").arg(multi->id));
         shoot(menu, QStringLiteral("context-menu-job"));
+        QAction *output = named(menu, QStringLiteral("contextOutput"));
+        QVERIFY(output);
+        QVERIFY(!multi->stdoutPath.isEmpty());
+        QVERIFY(output->isEnabled());
+        QCOMPARE(output->toolTip(), multi->stdoutPath);
         QAction *copyNodes = named(menu, QStringLiteral("contextCopyNodes"));
         QVERIFY(copyNodes);
         copyNodes->trigger();

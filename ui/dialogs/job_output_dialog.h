@@ -1,0 +1,42 @@
+#pragma once
+
+#include <QDialog>
+
+#include <memory>
+
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+
+namespace strata {
+
+class JobOutputFollower;
+class RemoteShell;
+
+// "Show output": a job's stdout file followed live over the session's shell (JobOutputFollower),
+// with a search field (Enter: next match, Shift+Enter: previous) and a line saying what is
+// shown (the last N KiB of a larger file, following, or why it cannot be read). Non-modal.
+class JobOutputDialog : public QDialog
+{
+    Q_OBJECT
+public:
+    JobOutputDialog(const QString &jobId, std::shared_ptr<RemoteShell> shell, const QString &path,
+                    QWidget *parent = nullptr, qint64 capBytes = 256 * 1024);
+
+    JobOutputFollower *follower() const { return m_follower; }
+    QPlainTextEdit *text() const { return m_text; }
+    QLineEdit *searchEdit() const { return m_search; }
+    QString statusText() const;
+    bool find(const QString &what, bool backwards = false);
+
+private:
+    void updateStatus();
+
+    JobOutputFollower *m_follower;
+    QPlainTextEdit *m_text;
+    QLineEdit *m_search;
+    QLabel *m_status;
+    QString m_error;
+};
+
+} // namespace strata
