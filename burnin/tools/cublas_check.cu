@@ -83,7 +83,26 @@ struct Timer
         CHECK_CUDA(cudaEventElapsedTime(&ms, start, stop));
         return ms / 1000.0 / reps;
     }
+    // Seconds per repetition, repeating until at least `minSeconds` were timed (batches of
+    // `reps`), so clocks settle and one slow launch does not decide the figure.
+    template <typename F>
+    double secondsFor(double minSeconds, int reps, F work)
+    {
+        double total = 0;
+        int batches = 0;
+        while (total < minSeconds || batches == 0) {
+            total += seconds(reps, work) * reps;
+            ++batches;
+        }
+        return total / (double(batches) * reps);
+    }
 };
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
 
 } // namespace
 
@@ -91,14 +110,21 @@ int main(int argc, char **argv)
 {
     int size = 8192;
     int reps = 20;
+    int rounds = 3;
+    double minSeconds = 2.0;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!std::strcmp(argv[i], "--size"))
             size = std::atoi(argv[i + 1]);
         else if (!std::strcmp(argv[i], "--reps"))
             reps = std::atoi(argv[i + 1]);
+        else if (!std::strcmp(argv[i], "--rounds"))
+            rounds = std::atoi(argv[i + 1]);
+        else if (!std::strcmp(argv[i], "--seconds"))
+            minSeconds = std::atof(argv[i + 1]);
     }
-    if (size <= 0 || size % gemmTileM || reps <= 0) {
-        std::fprintf(stderr, "usage: strata-burn-cublas-check [--size N (multiple of 128)] [--reps R]\n");
+    if (size <= 0 || size % gemmTileM || reps <= 0 || rounds <= 0 || !(minSeconds > 0)) {
+        std::fprintf(stderr, "usage: strata-burn-cublas-check [--size N (multiple of 128)] [--reps R] "
+                             "[--rounds 3] [--seconds 2 (per engine and round)]\n");
         return 2;
     }
     cudaDeviceProp prop{};
@@ -148,8 +174,17 @@ int main(int argc, char **argv)
 
     Timer timer;
     const double flops = 2.0 * m * n * k;
-    const double oursS = timer.seconds(reps, ourGemm);
-    const double theirsS = timer.seconds(reps, [&] { cublasGemm(dA, dB, dTheirs); });
+    // Interleaved: ours, cuBLAS, ours, cuBLAS, ... each for >= minSeconds; the medians count,
+    // so neither engine always runs on a cold (or a hot, throttled) GPU.
+    std::vector<double> oursRounds, theirsRounds;
+    for (int r = 0; r < rounds; ++r) {
+        oursRounds.push_back(timer.secondsFor(minSeconds, reps, ourGemm));
+        theirsRounds.push_back(timer.secondsFor(minSeconds, reps, [&] { cublasGemm(dA, dB, dTheirs); }));
+        std::printf("round %d: ours %.1f TFLOPS, cuBLAS %.1f TFLOPS\n", r + 1, 2.0 * m * n * k / oursRounds.back() / 1e12,
+                    2.0 * m * n * k / theirsRounds.back() / 1e12);
+    }
+    const double oursS = median(oursRounds);
+    const double theirsS = median(theirsRounds);
     cublasGemm(dAbsA, dAbsB, dScale);
     ourGemm();
     worstRelativeError<<<prop.multiProcessorCount * 8, 256>>>(dOurs, dTheirs, dScale, elems, dWorst, dNonFinite);
@@ -173,19 +208,24 @@ int main(int argc, char **argv)
     CHECK_CUDA(cudaMalloc(&src, copyBytes));
     CHECK_CUDA(cudaMalloc(&dst, copyBytes));
     CHECK_CUDA(cudaMemset(src, 0x3c, copyBytes));
-    const double ourCopyS = timer.seconds(reps, [&] {
-        CHECK_CUDA(launchCopyBandwidth(src, dst, copyBytes, prop.multiProcessorCount * 8, nullptr));
-    });
-    const double memcpyS = timer.seconds(reps, [&] {
-        CHECK_CUDA(cudaMemcpyAsync(dst, src, copyBytes, cudaMemcpyDeviceToDevice));
-    });
+    std::vector<double> ourCopyRounds, memcpyRounds;
+    for (int r = 0; r < rounds; ++r) {
+        ourCopyRounds.push_back(timer.secondsFor(minSeconds, reps, [&] {
+            CHECK_CUDA(launchCopyBandwidth(src, dst, copyBytes, prop.multiProcessorCount * 8, nullptr));
+        }));
+        memcpyRounds.push_back(timer.secondsFor(minSeconds, reps, [&] {
+            CHECK_CUDA(cudaMemcpyAsync(dst, src, copyBytes, cudaMemcpyDeviceToDevice));
+        }));
+    }
+    const double ourCopyS = median(ourCopyRounds);
+    const double memcpyS = median(memcpyRounds);
 
     const double oursTflops = flops / oursS / 1e12, theirsTflops = flops / theirsS / 1e12;
     const double ourCopy = 2.0 * copyBytes / ourCopyS / 1e12, memcpyCopy = 2.0 * copyBytes / memcpyS / 1e12;
     const bool agree = nonFinite == 0 && worst <= tensorCoreRelBound(k) && oursRef.outOfBounds == 0
         && theirsRef.outOfBounds == 0;
-    std::printf("gemm %dx%dx%d bf16->fp32: ours %.1f TFLOPS, cuBLAS %.1f TFLOPS (ours at %.0f%% of cuBLAS)\n",
-                m, n, k, oursTflops, theirsTflops, 100.0 * oursTflops / theirsTflops);
+    std::printf("gemm %dx%dx%d bf16->fp32 (median of %d interleaved rounds): ours %.1f TFLOPS, cuBLAS %.1f TFLOPS (ours at %.0f%% of cuBLAS)\n",
+                m, n, k, rounds, oursTflops, theirsTflops, 100.0 * oursTflops / theirsTflops);
     std::printf("gemm agreement: worst |ours - cuBLAS| / (|A||B|^T) = %.3g (bound %.3g), non-finite %llu; "
                 "host reference (512 samples, worst error / fp32 accumulation bound): ours %.3g, cuBLAS %.3g -> %s\n",
                 worst, tensorCoreRelBound(k), nonFinite, oursRef.worstBoundRatio, theirsRef.worstBoundRatio,

@@ -1,0 +1,42 @@
+# shellcheck shell=bash
+# Pure helpers of gpu-check.sh (no GPU needed), sourced by it and by tst_burnin_gpu_check_lib.
+
+# CUDA architecture to build for a compute capability as nvidia-smi prints it ("9.0"): Hopper
+# gets sm_90a (its own instructions), every other GPU its plain sm_XY.
+cuda_arch_for_cap() {
+    local cap=$1
+    if ! [[ $cap =~ ^([0-9]+)\.([0-9])$ ]]; then
+        echo "not a compute capability: '$cap'" >&2
+        return 1
+    fi
+    local arch="${BASH_REMATCH[1]}${BASH_REMATCH[2]}"
+    if [ "$arch" -lt 80 ]; then
+        echo "compute capability $cap has no BF16 tensor cores (sm_80 or newer needed)" >&2
+        return 1
+    fi
+    [ "$arch" = 90 ] && arch=90a
+    echo "$arch"
+}
+
+# Median of the numbers given as arguments (the middle one; the upper middle for an even count).
+median() {
+    [ $# -gt 0 ] || { echo "median of nothing" >&2; return 1; }
+    printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int(NR / 2) + 1] }'
+}
+
+# Exit status 0 when ours / reference >= goal (all decimal numbers).
+meets_goal() {
+    awk -v a="$1" -v b="$2" -v g="$3" 'BEGIN { exit !(b > 0 && a / b >= g) }'
+}
+
+# One PERF.md table row from the cuBLAS check's output (stdin) and the SM clock median.
+perf_row() {
+    local date=$1 gpu=$2 clock=$3
+    awk -v date="$date" -v gpu="$gpu" -v clock="$clock" '
+        /^gemm .*median/ { for (i = 1; i <= NF; ++i) { if ($i == "ours") o = $(i + 1); if ($i == "cuBLAS") c = $(i + 1) } }
+        /^hbm copy/ { for (i = 1; i <= NF; ++i) { if ($i == "ours") oc = $(i + 1); if ($i == "D2D") mc = $(i + 1) } }
+        END {
+            if (o == "" || c == "" || oc == "" || mc == "") { print "incomplete cuBLAS check output" > "/dev/stderr"; exit 1 }
+            printf "| %s | %s | %s | %s | %s | %.2f | %s | %s | %.2f |\n", date, gpu, clock, o, c, o / c, oc, mc, oc / mc
+        }'
+}

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The parts of burnin/gpu-check.sh that need no GPU: its syntax, shellcheck where installed, and
+# the helpers it sources (architecture choice, medians, goals, the PERF.md row).
+set -euo pipefail
+src=${1:?usage: tst_burnin_gpu_check_lib.sh SOURCE_DIR}
+bash -n "$src/burnin/gpu-check.sh"
+if command -v shellcheck >/dev/null; then
+    (cd "$src/burnin" && shellcheck -x gpu-check.sh gpu-check-lib.sh)
+else
+    echo "shellcheck not installed: syntax checked only"
+fi
+# shellcheck source=../../burnin/gpu-check-lib.sh
+. "$src/burnin/gpu-check-lib.sh"
+failures=0
+expect() { # expect NAME ACTUAL EXPECTED
+    if [ "$2" != "$3" ]; then echo "FAIL $1: got '$2', expected '$3'"; failures=$((failures + 1)); else echo "ok   $1"; fi
+}
+expect "A100 8.0" "$(cuda_arch_for_cap 8.0)" 80
+expect "L40S 8.9" "$(cuda_arch_for_cap 8.9)" 89
+expect "H200 9.0 gets sm_90a" "$(cuda_arch_for_cap 9.0)" 90a
+expect "B200 10.0" "$(cuda_arch_for_cap 10.0)" 100
+expect "RTX PRO 6000 12.0" "$(cuda_arch_for_cap 12.0)" 120
+expect "T4 7.5 refused" "$(cuda_arch_for_cap 7.5 2>&1 || true)" "compute capability 7.5 has no BF16 tensor cores (sm_80 or newer needed)"
+expect "garbage refused" "$(cuda_arch_for_cap 'N/A' 2>&1 || true)" "not a compute capability: 'N/A'"
+expect "median odd" "$(median 1980 1755 1830)" 1830
+expect "median even (upper middle)" "$(median 4 1 3 2)" 3
+expect "median one" "$(median 7)" 7
+meets_goal 480 780 0.6 && r=yes || r=no
+expect "0.62 meets 0.6" "$r" yes
+meets_goal 450 780 0.6 && r=yes || r=no
+expect "0.58 misses 0.6" "$r" no
+meets_goal 1 0 0.6 && r=yes || r=no
+expect "zero reference misses" "$r" no
+sample='device: NVIDIA H200, sm_90, 132 SMs, 139.8 GiB
+round 1: ours 480.0 TFLOPS, cuBLAS 780.0 TFLOPS
+gemm 8192x8192x8192 bf16->fp32 (median of 3 interleaved rounds): ours 481.5 TFLOPS, cuBLAS 779.0 TFLOPS (ours at 62% of cuBLAS)
+hbm copy 4.0 GiB: ours 3.950 TB/s, cudaMemcpy D2D 4.300 TB/s (ours at 92%)'
+expect "PERF row" "$(perf_row 2026-12-03 'NVIDIA H200' 1830 <<<"$sample")" \
+    "| 2026-12-03 | NVIDIA H200 | 1830 | 481.5 | 779.0 | 0.62 | 3.950 | 4.300 | 0.92 |"
+expect "PERF row of a failed check" "$(perf_row d g c <<<'device: x' 2>&1 || true)" "incomplete cuBLAS check output"
+[ "$failures" = 0 ] || { echo "$failures failed"; exit 1; }
+echo "all passed"
