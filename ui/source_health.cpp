@@ -11,13 +11,34 @@ SourceHealth SourceHealth::assess(const QVector<SourceStatus> &sources)
         if (!s.configured)
             continue;
         if (!s.ok)
-            health.failing.push_back({s.source, s.error, s.lastSuccess, s.stale});
+            health.failing.push_back({s.source, s.error, s.errorKind, s.lastSuccess, s.stale});
         if (s.lastSuccess.isValid() && (!health.oldestData.isValid() || s.lastSuccess < health.oldestData)) {
             health.oldestData = s.lastSuccess;
             health.oldestSource = s.source;
         }
     }
     return health;
+}
+
+QString SourceHealth::kindText(ErrorKind kind)
+{
+    const auto t = [](const char *text) { return QCoreApplication::translate("SourceHealth", text); };
+    switch (kind) {
+    case ErrorKind::None: return {};
+    case ErrorKind::HostKeyUnknown: return t("host key not trusted yet");
+    case ErrorKind::HostKeyChanged: return t("host key changed, refused");
+    case ErrorKind::AuthenticationFailed: return t("login refused");
+    case ErrorKind::PassphraseNeeded: return t("the key needs its passphrase");
+    case ErrorKind::ConnectFailed: return t("cannot reach the host");
+    case ErrorKind::ConnectionLost: return t("connection lost");
+    case ErrorKind::Timeout: return t("timed out");
+    case ErrorKind::CommandFailed: return t("command failed");
+    case ErrorKind::ParseFailed: return t("answer not readable");
+    case ErrorKind::SourceUnsupported: return t("unsupported version");
+    case ErrorKind::InvalidRequest: return t("request refused");
+    case ErrorKind::Cancelled: return t("cancelled");
+    }
+    return {};
 }
 
 QString SourceHealth::displayName(const QString &source)

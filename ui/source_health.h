@@ -18,6 +18,7 @@ struct SourceHealth
     {
         QString source;        // "ssh", "slurm", ...
         QString error;         // as the source reported it
+        ErrorKind kind = ErrorKind::None;
         QDateTime lastSuccess; // null: nothing from this source is shown
         bool stale = false;    // its last good data is still shown
     };
@@ -31,6 +32,9 @@ struct SourceHealth
     bool healthy() const { return failing.isEmpty(); }
     // "Slurm", "SSH (login node)", "Prometheus", "Kubernetes"; other names as they are.
     static QString displayName(const QString &source);
+    // What a kind of failure means, in a few words ("timed out", "cannot reach the host");
+    // empty for None.
+    static QString kindText(ErrorKind kind);
 };
 
 } // namespace strata

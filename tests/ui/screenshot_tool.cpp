@@ -183,6 +183,7 @@ int main(int argc, char **argv)
                 source.stale = true;
                 source.lastSuccess = now.addSecs(-7 * 60 - 12);
                 source.error = QStringLiteral("slurm_load_jobs error: Unable to contact slurm controller (connect failure)");
+                source.errorKind = ErrorKind::CommandFailed; // as ClusterSession types a scheduler's failure
             }
         }
         window.showSnapshot(stale);

@@ -110,7 +110,7 @@ private Q_SLOTS:
         QVERIFY(failed->takenAt.secsTo(QDateTime::currentDateTimeUtc()) < 2); // merged just now
         QTRY_VERIFY_WITH_TIMEOUT(banner->isVisible(), 3000);
         const QString text = banner->text();
-        QVERIFY2(text.startsWith(QStringLiteral("Slurm is failing: ") + kSlurmDown), qPrintable(text));
+        QVERIFY2(text.startsWith(QStringLiteral("Slurm is failing (command failed): ") + kSlurmDown), qPrintable(text));
         QVERIFY2(!text.contains(QLatin1String("SSH")), qPrintable(text)); // one line: only Slurm fails
         const QRegularExpressionMatch age = QRegularExpression(QStringLiteral("its data from (\\d+) s ago \\((\\d\\d:\\d\\d:\\d\\d) UTC\\)")).match(text);
         QVERIFY2(age.hasMatch(), qPrintable(text));
@@ -129,6 +129,29 @@ private Q_SLOTS:
         session->refreshNow();
         QTRY_VERIFY_WITH_TIMEOUT(banner->isHidden(), 5000);
         QTRY_COMPARE_WITH_TIMEOUT(statusText(), QStringLiteral("synthetic \u00b7 data from just now"), 3000);
+    }
+
+    void transportFailureNamesItsKind()
+    {
+        ClusterProfile profile;
+        profile.name = QStringLiteral("synthetic");
+        profile.sshHost = QStringLiteral("127.0.0.1");
+        profile.refreshIntervalSeconds = 3600;
+        auto orchestrator = std::make_unique<SyntheticOrchestrator>(smallCluster());
+        SyntheticOrchestrator *synthetic = orchestrator.get();
+        m_window->adoptSession(std::make_unique<ClusterSession>(profile, std::make_shared<OfflineRemoteShell>(),
+                                                                std::move(orchestrator)));
+        ClusterSession *session = m_window->session();
+        QTRY_VERIFY_WITH_TIMEOUT(session->latest() && !session->latest()->nodes.isEmpty(), 5000);
+        const QString timeout = QStringLiteral("command timed out after 4 s");
+        synthetic->setTransportFailure(ErrorKind::Timeout, timeout);
+        session->refreshNow();
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->sourceBanner()->isVisible(), 5000);
+        const QString text = m_window->sourceBanner()->text();
+        // Both the login node and Slurm behind it: the kind says what happened, typed, not guessed.
+        QVERIFY2(text.startsWith(QStringLiteral("SSH (login node) is failing (timed out): %1 \u2014 showing its data from ").arg(timeout)),
+                 qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("\nSlurm is failing (timed out): %1").arg(timeout)), qPrintable(text));
     }
 
     void bannerNamesEachFailingSourceWithItsAge()

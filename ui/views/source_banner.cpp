@@ -50,7 +50,10 @@ void SourceBanner::setSources(const QVector<SourceStatus> &sources, const QDateT
             : tr("showing its data from %1 (%2 UTC)")
                   .arg(UnitFormatter::age(p.lastSuccess, now),
                        p.lastSuccess.toUTC().toString(QStringLiteral("HH:mm:ss")));
-        lines << tr("%1 is failing: %2 \u2014 %3.").arg(SourceHealth::displayName(p.source), why, shown);
+        const QString kind = SourceHealth::kindText(p.kind);
+        lines << (kind.isEmpty() ? tr("%1 is failing: %2 \u2014 %3.").arg(SourceHealth::displayName(p.source), why, shown)
+                                 : tr("%1 is failing (%2): %3 \u2014 %4.")
+                                       .arg(SourceHealth::displayName(p.source), kind, why, shown));
     }
     const QString text = lines.join(QLatin1Char('\n'));
     if (m_text->text() != text)
