@@ -102,6 +102,7 @@ void BurninLauncher::submitKubernetes(int gpus)
         job.nodeList = {node};
         job.gpusPerNode = m_request.gpusByNode.value(node, gpus);
         job.image = m_request.image;
+        job.tolerateCordon = true; // the burn-in cordons its nodes first; its own pod must still land
         job.command = BurninJobScript::agentArguments(m_request, job.gpusPerNode);
         const QString inject = m_request.injectByNode.value(node);
         if (!inject.isEmpty())

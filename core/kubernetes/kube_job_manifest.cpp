@@ -134,6 +134,10 @@ QByteArray KubeJobManifest::build(const JobSubmission &submission, const QString
             selector.insert(it.key(), it.value());
         podSpec.insert(u"nodeSelector"_s, selector);
     }
+    if (submission.tolerateCordon)
+        podSpec.insert(u"tolerations"_s, QJsonArray{QJsonObject{{u"key"_s, u"node.kubernetes.io/unschedulable"_s},
+                                                                {u"operator"_s, u"Exists"_s},
+                                                                {u"effect"_s, u"NoSchedule"_s}}});
     QJsonObject affinity;
     if (!submission.nodeList.isEmpty()) {
         const QJsonObject expression{{u"key"_s, kHostnameLabel}, {u"operator"_s, u"In"_s},

@@ -37,6 +37,7 @@ class TestKubeJobManifest : public QObject
 private Q_SLOTS:
     void singleNodeGpuJob();
     void multiNodePinned();
+    void toleratesCordonWhenAsked();
     void names_data();
     void names();
     void errors_data();
@@ -106,6 +107,22 @@ void TestKubeJobManifest::multiNodePinned()
     QCOMPARE(at(spec, "template.metadata.labels").value("strata.io/job-group").toString(), QStringLiteral("nccl-allreduce"));
     const QJsonArray command = at(spec, "template.spec.containers.0").value("command").toArray();
     QCOMPARE(command, (QJsonArray{"/bin/sh", "-c", s.script}));
+}
+
+void TestKubeJobManifest::toleratesCordonWhenAsked()
+{
+    JobSubmission s;
+    s.image = QStringLiteral("ghcr.io/strata/strata-burn:0.1");
+    s.command = {QStringLiteral("strata-burn")};
+    s.nodeList = {QStringLiteral("gpu-node03")};
+    QVERIFY(!at(build(s), "spec.template.spec").contains("tolerations"));
+    s.tolerateCordon = true;
+    const QJsonArray tolerations = at(build(s), "spec.template.spec").value("tolerations").toArray();
+    QCOMPARE(tolerations.size(), 1);
+    const QJsonObject t = tolerations.at(0).toObject();
+    QCOMPARE(t.value("key").toString(), QStringLiteral("node.kubernetes.io/unschedulable"));
+    QCOMPARE(t.value("operator").toString(), QStringLiteral("Exists"));
+    QCOMPARE(t.value("effect").toString(), QStringLiteral("NoSchedule"));
 }
 
 void TestKubeJobManifest::names_data()
