@@ -102,7 +102,9 @@ void BurninLauncher::submitKubernetes(int gpus)
         job.nodeList = {node};
         job.gpusPerNode = m_request.gpusByNode.value(node, gpus);
         job.image = m_request.image;
-        job.tolerateCordon = true; // the burn-in cordons its nodes first; its own pod must still land
+        // A node under test is often cordoned (by --drain-on-fail of an earlier run, or by the
+        // operator keeping work off it meanwhile): the agent's pod must land there regardless.
+        job.tolerateCordon = true;
         job.command = BurninJobScript::agentArguments(m_request, job.gpusPerNode);
         const QString inject = m_request.injectByNode.value(node);
         if (!inject.isEmpty())

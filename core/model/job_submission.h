@@ -25,8 +25,8 @@ struct JobSubmission
     QString image;
     QStringList command;
     QMap<QString, QString> nodeSelector;
-    // Tolerate the cordon (taint node.kubernetes.io/unschedulable:NoSchedule): a burn-in runs
-    // on the nodes it cordoned itself so no other work lands there meanwhile.
+    // Tolerate the cordon (taint node.kubernetes.io/unschedulable:NoSchedule): a burn-in must
+    // run on nodes that are cordoned (by an earlier burn-in's drain, or to keep work off them).
     bool tolerateCordon = false;
     // A unique tag the job carries (Slurm: its comment; Kubernetes: label strata.io/submission),
     // so that a submit whose answer was lost can be found, or known absent, by reading the
