@@ -13,7 +13,10 @@
 #include "offline_remote_shell.h"
 #include "synthetic_cluster.h"
 #include "synthetic_orchestrator.h"
+#include "views/fleet_map_panel.h"
+#include "views/fleet_map_view.h"
 #include "views/gpu_heatmap_view.h"
+#include "views/source_banner.h"
 #include "views/heatmap_panel.h"
 #include "views/layer_panel.h"
 #include "views/log_panel.h"
@@ -322,6 +325,23 @@ private Q_SLOTS:
             QVERIFY2(header->sectionViewportPosition(column) >= 0 && right <= table->viewport()->width(),
                      qPrintable(QStringLiteral("column %1 ends at %2 of %3").arg(column).arg(right).arg(table->viewport()->width())));
         }
+    }
+
+    void customWidgetsHaveAccessibleNames()
+    {
+        ClusterView *view = connectSynthetic(labLikeCluster());
+        QTRY_COMPARE(view->nodeModel()->rowCount(), 4);
+        // Painted widgets and the tables a screen reader lands on say what they are.
+        const QList<QWidget *> widgets = {
+            view->heatmap()->view(), view->overview()->gpuView(), view->fleet()->view(),
+            view->nodesPage()->view(), view->jobsPage()->view(), view->nodesPage()->filterEdit(),
+            view->overview()->findingsView(), m_window->sourceBanner(),
+            view->overview()->panel(StackElement::Layer::Partition)->view(),
+            view->overview()->panel(StackElement::Layer::Job)->view()};
+        for (QWidget *w : widgets)
+            QVERIFY2(!w->accessibleName().isEmpty(), w->metaObject()->className());
+        QCOMPARE(view->jobsPage()->view()->accessibleName(), QStringLiteral("Table of jobs"));
+        QCOMPARE(view->heatmap()->view()->accessibleName(), QStringLiteral("GPU heatmap"));
     }
 
     void missingKeyringIsAPlainNote()

@@ -21,6 +21,7 @@ constexpr int kNameDot = 8;
 
 GpuHeatmapView::GpuHeatmapView(QWidget *parent) : QAbstractScrollArea(parent)
 {
+    setAccessibleName(tr("GPU heatmap"));
     setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     viewport()->setBackgroundRole(QPalette::Base);

@@ -8,6 +8,7 @@ namespace strata {
 
 HeatmapLegend::HeatmapLegend(QWidget *parent) : QWidget(parent)
 {
+    setAccessibleName(tr("Heatmap colour scale"));
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
 }
 

@@ -26,6 +26,7 @@ LayerPanel::LayerPanel(const QString &title, StackElement::Layer layer, Snapshot
     bold.setBold(true);
     m_header->setFont(bold);
     m_header->setText(title);
+    m_view->setAccessibleName(title);
     m_header->setWordWrap(true);
     layout->addWidget(m_header);
     layout->addWidget(m_view, 1);

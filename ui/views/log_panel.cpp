@@ -15,6 +15,7 @@ LogPanel::LogPanel(QWidget *parent) : QWidget(parent), m_text(new QPlainTextEdit
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     m_text->setReadOnly(true);
+    m_text->setAccessibleName(tr("Log"));
     m_text->setMaximumBlockCount(5000);
     m_text->setObjectName(QStringLiteral("logText"));
     layout->addWidget(m_text);

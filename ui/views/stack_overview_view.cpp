@@ -83,6 +83,7 @@ StackOverviewView::StackOverviewView(InstanceTypeModel *instanceTypes, NodeTable
     m_findingsHeader->setFont(bold);
     m_findings = new QTableView(bottom);
     m_findings->setObjectName(QStringLiteral("findings"));
+    m_findings->setAccessibleName(tr("Health findings"));
     m_findings->setModel(findings);
     m_findings->verticalHeader()->hide();
     m_findings->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);

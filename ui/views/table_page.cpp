@@ -28,6 +28,10 @@ TablePage::TablePage(SnapshotRowModel *model, const QString &noun, bool userFilt
     auto *bar = new QHBoxLayout;
     m_text->setPlaceholderText(tr("Filter %1 (Ctrl+F)").arg(noun));
     m_text->setClearButtonEnabled(true);
+    m_text->setAccessibleName(tr("Filter %1").arg(noun));
+    m_state->setAccessibleName(tr("%1 state").arg(noun));
+    m_partition->setAccessibleName(tr("Partition"));
+    m_view->setAccessibleName(tr("Table of %1").arg(noun));
     m_text->setObjectName(QStringLiteral("filterText"));
     m_state->setObjectName(QStringLiteral("filterState"));
     m_partition->setObjectName(QStringLiteral("filterPartition"));
