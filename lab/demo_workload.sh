@@ -30,13 +30,22 @@ if [ -n "$(squeue -h -n llama3-70b-pretrain -o %i)" ]; then
   exit 0
 fi
 day=86400
+# Each job runs lab/demo_job.sh, which only sleeps: its arguments are the framework's launch
+# line, which Slurm shows as the job's Command and Strata reads (framework, world size, kind).
+job=$repo/lab/demo_job.sh
 train=$(sbatch --parsable -J llama3-70b-pretrain -p train -N 2 -w 'gpu-node[01-02]' --gres=gpu:8 \
-          --exclusive -t 2-00:00:00 --wrap "sleep $day")
-sbatch -Q -J vllm-serve-llama3-8b -p inference -N 1 -w gpu-node03 --gres=gpu:4 -t 1-00:00:00 --wrap "sleep $day"
-sbatch -Q -J eval-mmlu-ckpt-4200 -p train -N 1 -w gpu-node03 --gres=gpu:2 -t 04:00:00 --wrap "sleep $day"
-sbatch -Q -J llama3-405b-sft -p train -N 4 --gres=gpu:8 -t 2-00:00:00 --wrap "sleep $day"
-sbatch -Q -J rlhf-ppo-actor -p train -N 2 --gres=gpu:8 -t 12:00:00 --wrap "sleep $day"
-sbatch -Q -J ckpt-convert-hf -p train -N 1 --gres=gpu:1 -t 01:00:00 -d "afterok:$train" --wrap "sleep 600"
+          --exclusive -t 2-00:00:00 "$job" $day torchrun --nnodes 2 --nproc_per_node 8 --rdzv_backend c10d \
+          --rdzv_endpoint gpu-node01:29500 pretrain.py --config llama3_70b.yaml)
+sbatch -Q -J vllm-serve-llama3-8b -p inference -N 1 -w gpu-node03 --gres=gpu:4 -t 1-00:00:00 \
+    "$job" $day vllm serve meta-llama/Meta-Llama-3-8B-Instruct --tensor-parallel-size 4 --port 8000
+sbatch -Q -J eval-mmlu-ckpt-4200 -p train -N 1 -w gpu-node03 --gres=gpu:2 -t 04:00:00 \
+    "$job" $day python -m lm_eval --model hf --model_args pretrained=ckpt/step-4200 --tasks mmlu
+sbatch -Q -J llama3-405b-sft -p train -N 4 --gres=gpu:8 -t 2-00:00:00 \
+    "$job" $day deepspeed --num_nodes 4 --num_gpus 8 train_sft.py --deepspeed ds_zero3.json
+sbatch -Q -J rlhf-ppo-actor -p train -N 2 --gres=gpu:8 -t 12:00:00 \
+    "$job" $day accelerate launch --num_machines 2 --num_processes 16 ppo_actor.py
+sbatch -Q -J ckpt-convert-hf -p train -N 1 --gres=gpu:1 -t 01:00:00 -d "afterok:$train" \
+    "$job" 600 python convert_llama_weights_to_hf.py --input_dir ckpt/step-4200
 "$repo/scripts/lab" fault --dir "$lab_dir" gpu-node04 3 xid 79 >/dev/null
 "$repo/scripts/lab" fault --dir "$lab_dir" gpu-node04 5 hot 91 >/dev/null
 echo "demo workload: 3 jobs running, 3 pending, XID 79 and a hot GPU on gpu-node04"

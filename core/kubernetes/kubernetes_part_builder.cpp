@@ -90,6 +90,8 @@ Job jobFromKubeJob(const KubeJob &kube, const QVector<const KubePod *> &pods, qi
     job.startTime = kube.startedAt;
     job.timeLimitSeconds = kube.activeDeadlineSeconds > 0 ? kube.activeDeadlineSeconds : 0;
     job.command = kube.command;
+    job.image = kube.image;
+    job.kindLabel = kube.labels.value(u"strata.io/workload-kind"_s);
     job.workDir = kube.workDir;
     bool finished = true;
     if (kube.finishedCondition == QLatin1String("Complete")) {
@@ -133,6 +135,8 @@ Job jobFromBarePod(const KubePod &pod, qint64 now)
     job.startTime = pod.startedAt;
     job.timeLimitSeconds = 0;
     job.command = pod.command;
+    job.image = pod.image;
+    job.kindLabel = pod.labels.value(u"strata.io/workload-kind"_s);
     job.workDir = pod.workDir;
     bool finished = true;
     if (pod.phase == QLatin1String("Succeeded")) {

@@ -27,9 +27,19 @@ struct Job
     qint64 startTime = 0;
     int gpusRequested = 0;         // total over all nodes
     QMap<QString, QVector<int>> gpus; // node -> GPU indices held there
-    QString command;
+    QString command;       // Slurm: the batch script's path and arguments ("(null)" for --wrap);
+                           // Kubernetes: the first container's command + args, shell-quoted
     QString workDir;
     QString stdoutPath;
+    QString comment;       // Slurm --comment
+    QString image;         // Kubernetes: the first container's image
+    QString kindLabel;     // Kubernetes: the `strata.io/workload-kind` label
+
+    // What runs inside, from command, name and image (WorkloadDetector; see README "Workloads").
+    QString framework;     // "torch.distributed", "deepspeed", "vllm", ...; empty: not recognised
+    std::optional<int> worldSize; // processes (training) or GPUs per replica (serving) when the command says
+    QString kind;          // "pre-training", "fine-tuning", "serving", "evaluation", "interactive"; empty: unknown
+    QString kindSource;    // "comment", "label" (the user's override) or "detected"; empty with kind
 
     // Filled from metrics when available.
     std::optional<double> gpuUtilMean;

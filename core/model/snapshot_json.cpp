@@ -145,6 +145,10 @@ QJsonObject jobToJson(const Job &j)
         {QLatin1String("gpuUtilMin"), optionalNumber(j.gpuUtilMin)},
         {QLatin1String("gpuUtilBasis"), j.gpuUtilBasis.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(j.gpuUtilBasis)},
         {QLatin1String("efficiency"), j.efficiencyVerdict.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(j.efficiencyVerdict)},
+        {QLatin1String("framework"), j.framework.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(j.framework)},
+        {QLatin1String("worldSize"), j.worldSize ? QJsonValue(*j.worldSize) : QJsonValue(QJsonValue::Null)},
+        {QLatin1String("kind"), j.kind.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(j.kind)},
+        {QLatin1String("kindSource"), j.kindSource.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(j.kindSource)},
     };
 }
 

@@ -2,6 +2,7 @@
 
 #include "model/gpu_catalog.h"
 #include "model/when_finished.h"
+#include "model/workload_detector.h"
 #include "kubernetes/kubernetes_source.h"
 #include "model/orchestrator_source.h"
 #include "prometheus/metrics_join.h"
@@ -249,6 +250,7 @@ void ClusterSession::publish()
         snapshot->partitions = part.partitions;
         snapshot->jobs = part.jobs;
         snapshot->podNodes = part.podNodes;
+        snapshot->findings << WorkloadDetector::apply(snapshot->jobs);
         snapshot->finalize();
         if (metrics)
             MetricsJoin::apply(*snapshot, *metrics, profile);

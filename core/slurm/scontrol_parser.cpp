@@ -197,7 +197,16 @@ ScontrolJobsParseResult parseJobDetails(const QByteArray &output, const QHash<QS
                 result.error = QStringLiteral("job %1: cannot find where its name ends").arg(placement.jobId);
         } else {
             QStringView currentNodes;
+            // A comment may hold "key=value" words of its own ("strata:kind=serving"): Slurm's keys
+            // are UpperCamel, so a lower-case key after Comment= is still the comment.
+            bool inComment = false;
             for (const auto &[key, value] : splitKeyValues(allView.sliced(restStart, restEnd - restStart))) {
+                if (inComment && key.front().isLower()) {
+                    placement.comment = QStringView(placement.comment).trimmed().toString() + QLatin1Char(' ')
+                        + key.toString() + QLatin1Char('=') + value.trimmed().toString();
+                    continue;
+                }
+                inComment = key == QLatin1String("Comment");
                 if (key == QLatin1String("Nodes"))
                     currentNodes = value;
                 else if (key == QLatin1String("GRES") && !currentNodes.isEmpty()) {
@@ -212,6 +221,8 @@ ScontrolJobsParseResult parseJobDetails(const QByteArray &output, const QHash<QS
                     placement.workDir = value.toString();
                 else if (key == QLatin1String("StdOut"))
                     placement.stdoutPath = value.toString();
+                else if (key == QLatin1String("Comment"))
+                    placement.comment = value.trimmed().toString();
             }
             // Slurm prints each job once: a second record for an id was forged by some
             // user-controlled text, and there is no telling which one is real.

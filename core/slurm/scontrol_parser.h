@@ -19,6 +19,7 @@ struct JobGpuPlacement
     QString command;
     QString workDir;
     QString stdoutPath;
+    QString comment;                      // --comment (runs to the next Key=)
 };
 
 struct ScontrolJobsParseResult

@@ -83,6 +83,7 @@ void applyPlacements(QVector<Node> &nodes, QVector<Job> &jobs, const QHash<QStri
         job.command = it->command;
         job.workDir = it->workDir;
         job.stdoutPath = it->stdoutPath;
+        job.comment = it->comment;
         for (auto g = it->gpus.constBegin(); g != it->gpus.constEnd(); ++g) {
             const auto n = nodeIndex.constFind(g.key());
             if (n == nodeIndex.constEnd())

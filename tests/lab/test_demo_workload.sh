@@ -2,7 +2,7 @@
 # scripts/demo's work (lab/demo_workload.sh) as the window sees it: `strata snapshot` shows 3
 # running and 3 pending jobs with Slurm's reasons, 22 busy GPUs, the training job on two nodes
 # with 8 GPUs each, and the injected XID 79 and hot GPU on gpu-node04 as critical findings. A
-# second run adds nothing; `clear` puts the lab back.
+# second run adds nothing; the training job is torch.distributed (2 x 8), the server vLLM; `clear` puts the lab back.
 # shellcheck source=tests/lab/lib.sh
 source "$(dirname "$0")/lib.sh"
 WORKLOAD="$STRATA_SOURCE_DIR/lab/demo_workload.sh"
@@ -36,6 +36,11 @@ check 'sorted(jobs["vllm-serve-llama3-8b"]["gpus"]["gpu-node03"]) .__len__() == 
 check 'jobs["llama3-405b-sft"]["reason"] == "Resources" and jobs["ckpt-convert-hf"]["reason"] == "Dependency"' ||
     fail "pending reasons: $(squeue -h -t PD -o '%j %r')"
 pass "placement and pending reasons"
+check 'jobs["llama3-70b-pretrain"]["framework"] == "torch.distributed" and jobs["llama3-70b-pretrain"]["worldSize"] == 16 and jobs["llama3-70b-pretrain"]["kind"] == "pre-training"' ||
+    fail "training job not detected as torch.distributed x16 pre-training: $(snapshot | head -c 3000)"
+check 'jobs["vllm-serve-llama3-8b"]["framework"] == "vllm" and jobs["vllm-serve-llama3-8b"]["worldSize"] == 4 and jobs["vllm-serve-llama3-8b"]["kind"] == "serving" and jobs["eval-mmlu-ckpt-4200"]["kind"] == "evaluation" and jobs["llama3-405b-sft"]["kind"] == "fine-tuning"' ||
+    fail "vLLM server, evaluation or SFT job not detected"
+pass "frameworks and kinds detected"
 wait_until 30 "22 busy GPUs" check 's["totals"]["gpusBusy"] == 22'
 pass "22 busy GPUs"
 wait_until 30 "the fault on gpu-node04" check '("gpu-node04", 3, "xid-79") in findings and ("gpu-node04", 5, "gpu-temp-high") in findings'
