@@ -34,14 +34,17 @@ SinfoParseResult parse(const QByteArray &json, const GpuCatalog &catalog)
 {
     SinfoParseResult result;
     result.error = InputCheck::problem(json, maxInputBytes, QLatin1StringView("the node list"));
-    if (!result.error.isEmpty())
+    if (!result.error.isEmpty()) {
+        result.errorKind = ErrorKind::ParseFailed;
         return result;
+    }
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
     if (parseError.error != QJsonParseError::NoError) {
         result.error = QStringLiteral("the node list is not valid JSON (%1 at byte %2)")
                            .arg(parseError.errorString())
                            .arg(parseError.offset);
+        result.errorKind = ErrorKind::ParseFailed;
         return result;
     }
     const QJsonObject root = doc.object();
@@ -52,11 +55,14 @@ SinfoParseResult parse(const QByteArray &json, const GpuCatalog &catalog)
     const QJsonValue nodesValue = root.value(QLatin1String("nodes"));
     if (!reported.isEmpty() && (!nodesValue.isArray() || nodesValue.toArray().isEmpty())) {
         result.error = QStringLiteral("Slurm reported an error: %1").arg(reported);
+        result.errorKind = ErrorKind::CommandFailed;
         return result;
     }
     if (!nodesValue.isArray()) {
         // 23.02+ `sinfo --json` groups nodes by partition and state: no per-node GRES in use.
-        result.error = root.value(QLatin1String("sinfo")).isArray()
+        const bool grouped = root.value(QLatin1String("sinfo")).isArray();
+        result.errorKind = grouped ? ErrorKind::SourceUnsupported : ErrorKind::ParseFailed;
+        result.error = grouped
             ? QStringLiteral("this is the grouped `sinfo --json` of Slurm 23.02 or later (%1); "
                              "Strata reads `scontrol --json show nodes` there")
                   .arg(meta.release.isEmpty() ? QStringLiteral("data_parser ") + meta.apiVersion : meta.release)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "model/error_kind.h"
 #include "model/node.h"
 
 #include <QByteArray>
@@ -14,6 +15,8 @@ struct SinfoParseResult
 {
     QVector<Node> nodes;   // sorted by name
     QString error;         // the whole document failed
+    ErrorKind errorKind = ErrorKind::None; // with error: ParseFailed, CommandFailed (Slurm's own
+                                          // error inside), SourceUnsupported (a grouped 23.02+ sinfo)
     QString warning;       // some fields were not understood (named)
     QString apiVersion;    // plugin version the document carried, e.g. "0.0.38", "0.0.42"
     QString release;       // Slurm release the document names, e.g. "24.11.5"

@@ -136,6 +136,7 @@ bool SlurmSource::learnVersion(OrchestratorPart &part)
     const SlurmVersion version = SlurmVersion::parse(r.stdoutData, &error);
     if (!version.isValid()) {
         part.error = error;
+        part.errorKind = ErrorKind::ParseFailed;
         return false;
     }
     qCDebug(lcSlurm).noquote() << "Slurm" << version.toString() << "- nodes from" << version.nodeCommand().join(QLatin1Char(' '));
@@ -154,6 +155,7 @@ OrchestratorPart SlurmSource::refreshOnce()
         return part;
     if (m_version.support() != SlurmVersion::Support::Supported) {
         part.error = m_version.unsupportedReason();
+        part.errorKind = ErrorKind::SourceUnsupported;
         return part;
     }
 
@@ -179,7 +181,7 @@ OrchestratorPart SlurmSource::refreshOnce()
     if (!nodes.error.isEmpty()) {
         part.error = QStringLiteral("%1 (Slurm %2): %3").arg(nodeCommand.join(QLatin1Char(' ')), m_version.toString(), nodes.error);
         m_nodeListFailed = true;
-        part.errorKind = ErrorKind::ParseFailed;
+        part.errorKind = nodes.errorKind;
         return part;
     }
 

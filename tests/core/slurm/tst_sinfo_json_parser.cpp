@@ -13,6 +13,8 @@
 
 using namespace strata;
 
+Q_DECLARE_METATYPE(strata::ErrorKind)
+
 using Indices = QVector<int>;
 
 namespace {
@@ -287,6 +289,7 @@ void TestSinfoJsonParser::groupedSinfoIsRefused()
     QVERIFY2(r.error.contains(QLatin1String("grouped `sinfo --json` of Slurm 23.02")), qPrintable(r.error));
     QVERIFY2(r.error.contains(QLatin1String("24.11.5")), qPrintable(r.error));
     QVERIFY2(r.error.contains(QLatin1String("scontrol --json show nodes")), qPrintable(r.error));
+    QCOMPARE(r.errorKind, ErrorKind::SourceUnsupported);
     QCOMPARE(r.apiVersion, QStringLiteral("0.0.42"));
     QCOMPARE(r.release, QStringLiteral("24.11.5"));
 }
@@ -317,21 +320,25 @@ void TestSinfoJsonParser::rejectsBrokenDocuments_data()
 {
     QTest::addColumn<QByteArray>("json");
     QTest::addColumn<QString>("errorContains");
+    QTest::addColumn<ErrorKind>("kind");
     const QByteArray real = captured(QStringLiteral("sinfo.json"));
-    QTest::newRow("truncated") << real.left(real.size() / 2) << "not valid JSON";
-    QTest::newRow("not JSON") << QByteArray("sinfo: error: Unable to contact slurm controller (connect failure)\n") << "not valid JSON";
-    QTest::newRow("no nodes") << QByteArray("{\"meta\":{},\"errors\":[]}") << "no \"nodes\"";
+    QTest::newRow("truncated") << real.left(real.size() / 2) << "not valid JSON" << ErrorKind::ParseFailed;
+    QTest::newRow("not JSON") << QByteArray("sinfo: error: Unable to contact slurm controller (connect failure)\n") << "not valid JSON"
+                              << ErrorKind::ParseFailed;
+    QTest::newRow("no nodes") << QByteArray("{\"meta\":{},\"errors\":[]}") << "no \"nodes\"" << ErrorKind::ParseFailed;
     QTest::newRow("reported error") << QByteArray("{\"errors\":[{\"error\":\"Unable to contact slurm controller\",\"error_number\":1}],\"nodes\":[]}")
-                                    << "Unable to contact slurm controller";
+                                    << "Unable to contact slurm controller" << ErrorKind::CommandFailed;
 }
 
 void TestSinfoJsonParser::rejectsBrokenDocuments()
 {
     QFETCH(QByteArray, json);
     QFETCH(QString, errorContains);
+    QFETCH(ErrorKind, kind);
     const SinfoParseResult r = SinfoJsonParser::parse(json, GpuCatalog::builtIn());
     QVERIFY(r.nodes.isEmpty());
     QVERIFY2(r.error.contains(errorContains), qPrintable(r.error));
+    QCOMPARE(r.errorKind, kind);
 }
 
 void TestSinfoJsonParser::unknownGresIsAWarning()
