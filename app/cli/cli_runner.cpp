@@ -7,6 +7,7 @@
 #include "cli/completion_script.h"
 #include "cli/metrics_command.h"
 #include "cli/snapshot_text_printer.h"
+#include "cli/text_table.h"
 #include "model/snapshot_json.h"
 #include "session/cluster_session.h"
 #include "session/profile_store.h"
@@ -311,6 +312,59 @@ int CliRunner::snapshot(QCoreApplication &app, QCommandLineParser &parser)
         if (s.configured && !s.ok)
             return reportFailure(QStringLiteral("%1: %2").arg(s.source, s.error), s.errorKind);
     }
+    return 0;
+}
+
+// A snapshot (the alerts need the scheduler's nodes to be attributed), of which only the
+// findings from alerts are printed.
+int CliRunner::alerts(QCoreApplication &app, QCommandLineParser &parser)
+{
+    ClusterProfile profile;
+    if (!resolveProfile(parser, &profile))
+        return 2;
+    if (profile.prometheusUrl.isEmpty()) {
+        printErr(QStringLiteral("strata alerts reads Prometheus: give --prometheus URL (or a profile with one)"));
+        return 2;
+    }
+    ClusterSession session(profile);
+    SnapshotPtr result;
+    QObject::connect(&session, &ClusterSession::snapshotReady, &app, [&](const SnapshotPtr &snapshot) {
+        result = snapshot;
+        app.quit();
+    });
+    session.refreshNow();
+    app.exec();
+    if (!result)
+        return 1;
+    for (const SourceStatus &s : result->sources)
+        if (s.configured && !s.ok)
+            return reportFailure(QStringLiteral("%1: %2").arg(s.source, s.error), s.errorKind);
+    QVector<Finding> alerts;
+    for (const Finding &f : result->findings)
+        if (f.code.startsWith(QLatin1String("alert:")))
+            alerts << f;
+    if (parser.value(kFormat) == QLatin1String("json")) {
+        QJsonArray list;
+        for (const Finding &f : std::as_const(alerts))
+            list.append(SnapshotJson::findingToJson(f));
+        printOut(QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("schema"), QStringLiteral("strata.alerts/1")},
+                                                             {QStringLiteral("cluster"), result->clusterName},
+                                                             {QStringLiteral("takenAt"), result->takenAt.toString(Qt::ISODate)},
+                                                             {QStringLiteral("alerts"), list}})
+                                       .toJson(QJsonDocument::Indented)));
+        return 0;
+    }
+    if (alerts.isEmpty()) {
+        printOut(QStringLiteral("no alerts firing\n"));
+        return 0;
+    }
+    TextTable table({QStringLiteral("SEVERITY"), QStringLiteral("ALERT"), QStringLiteral("NODE"), QStringLiteral("GPU"),
+                     QStringLiteral("JOB"), QStringLiteral("MESSAGE")});
+    for (const Finding &f : std::as_const(alerts))
+        table.addRow({Finding::severityName(f.severity), f.code.mid(6), f.node.isEmpty() ? QStringLiteral("-") : f.node,
+                      f.gpu < 0 ? QStringLiteral("-") : QString::number(f.gpu), f.job.isEmpty() ? QStringLiteral("-") : f.job,
+                      f.message});
+    printOut(table.render());
     return 0;
 }
 

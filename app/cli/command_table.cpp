@@ -22,6 +22,9 @@ const std::array kCommands{
     CliCommand{"snapshot", &CliRunner::snapshot, nullptr, "", "", "[--format text|json]",
                "Print the layered stack: instance types, nodes and GPUs, partitions, jobs, findings.",
                F::Connects},
+    CliCommand{"alerts", &CliRunner::alerts, nullptr, "", "", "[--format text|json]",
+               "Print the alerts firing in Prometheus as findings on their node, GPU and job.",
+               F::Connects},
     CliCommand{"submit", &CliRunner::submit, &CliRunner::submitOptions, "", "",
                "--name NAME (--script FILE|- | --wrap COMMAND) [--partition P] [--nodes N] "
                "[--nodelist HOSTS] [--gpus-per-node G] [--time LIMIT] [--exclusive]",

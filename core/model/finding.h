@@ -11,6 +11,7 @@ struct Finding
     Severity severity = Severity::Warning;
     QString node;
     int gpu = -1;         // -1: the whole node
+    QString job;          // the job it concerns, when known (alerts with hpc_job)
     QString code;         // stable machine code, e.g. "xid-79", "gpu-missing", "exporter-down"
     QString message;      // what is wrong and what to do
 

@@ -152,6 +152,16 @@ QJsonObject jobToJson(const Job &j)
     };
 }
 
+QJsonObject findingToJson(const Finding &f)
+{
+    return QJsonObject{{QLatin1String("severity"), Finding::severityName(f.severity)},
+                       {QLatin1String("node"), f.node},
+                       {QLatin1String("gpu"), f.gpu < 0 ? QJsonValue(QJsonValue::Null) : QJsonValue(f.gpu)},
+                       {QLatin1String("job"), f.job.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(f.job)},
+                       {QLatin1String("code"), f.code},
+                       {QLatin1String("message"), f.message}};
+}
+
 QJsonObject toJson(const ClusterSnapshot &s)
 {
     QJsonArray nodes, jobs, partitions, findings, sources, instances;
@@ -167,11 +177,7 @@ QJsonObject toJson(const ClusterSnapshot &s)
                                       {QLatin1String("totalGpus"), p.totalGpus},
                                       {QLatin1String("maxTimeSeconds"), seconds(p.maxTimeSeconds)}});
     for (const Finding &f : s.findings)
-        findings.append(QJsonObject{{QLatin1String("severity"), Finding::severityName(f.severity)},
-                                    {QLatin1String("node"), f.node},
-                                    {QLatin1String("gpu"), f.gpu < 0 ? QJsonValue(QJsonValue::Null) : QJsonValue(f.gpu)},
-                                    {QLatin1String("code"), f.code},
-                                    {QLatin1String("message"), f.message}});
+        findings.append(findingToJson(f));
     for (const SourceStatus &st : s.sources)
         sources.append(QJsonObject{{QLatin1String("source"), st.source},
                                    {QLatin1String("ok"), st.ok},

@@ -13,6 +13,7 @@ namespace SnapshotJson {
 QJsonObject toJson(const ClusterSnapshot &snapshot);
 QJsonObject nodeToJson(const Node &node);
 QJsonObject jobToJson(const Job &job);
+QJsonObject findingToJson(const Finding &finding);
 
 } // namespace SnapshotJson
 } // namespace strata

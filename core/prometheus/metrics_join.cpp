@@ -1,5 +1,6 @@
 #include "metrics_join.h"
 
+#include "alert_findings.h"
 #include "dcgm_metric_catalog.h"
 #include "gpu_health_rules.h"
 #include "host_name_resolver.h"
@@ -339,6 +340,9 @@ void MetricsJoin::apply(ClusterSnapshot &snapshot, const MetricsPart &part, cons
                                 .arg(shown.join(QStringLiteral(", ")),
                                      unknownHosts.size() > shown.size() ? QStringLiteral(", ...") : QString()));
     }
+
+    if (part.alertsKnown)
+        findings << AlertFindings::build(part.alerts, nodes, profile.hostLabel, resolve);
 
     if (part.usageKnown) {
         JobUsage::Input input;

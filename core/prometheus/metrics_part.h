@@ -2,6 +2,7 @@
 
 #include "model/gpu.h"
 #include "model/source_status.h"
+#include "prometheus_response.h"
 
 #include <QDateTime>
 #include <QString>
@@ -96,6 +97,11 @@ struct MetricsPart
     bool usageKnown = false;   // a usage query answered (this refresh or a cached one)
     QDateTime usageTakenAt;    // when that usage query ran (it is refreshed less often)
     qint64 usageStart = 0, usageEnd = 0, usageStepSeconds = 0;
+
+    // Alerts pending or firing in Prometheus (/api/v1/alerts), every refresh; a failed alert
+    // query is a warning, not a failed part.
+    QVector<PrometheusAlert> alerts;
+    bool alertsKnown = false;
 
     QVector<MetricsQueryStat> queries;
     QDateTime takenAt;         // UTC, when the refresh started

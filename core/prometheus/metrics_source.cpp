@@ -33,6 +33,7 @@ struct MetricsRefreshState
     MetricsQueryStat pcieStat;
     MetricsQueryStat targetsStat;
     MetricsQueryStat usageStat;
+    MetricsQueryStat alertsStat;
     bool usageQueried = false;
 };
 
@@ -215,6 +216,15 @@ QFuture<MetricsPart> MetricsSource::refresh(const Request &request)
           },
           done);
 
+    track(this, state, m_client->alerts(), [](PrometheusResponse r) { return r; },
+          [](MetricsRefreshState &s, PrometheusResponse r) {
+              s.alertsStat = statOf(QStringLiteral("alerts"), r);
+              s.alertsStat.series = int(r.alerts.size());
+              s.part.alertsKnown = r.ok;
+              s.part.alerts = std::move(r.alerts);
+          },
+          done);
+
     if (state->usageQueried) {
         PrometheusResponseParser::Options matrix;
         matrix.expect = ResultType::Matrix;
@@ -315,7 +325,7 @@ void MetricsSource::finish(const std::shared_ptr<MetricsRefreshState> &state)
     // The join of the PCIe increase into 16,000 samples is a hash pass: off this thread too.
     (void)QtConcurrent::run(QThreadPool::globalInstance(), [state, hostLabel = m_hostLabel] {
         MetricsPart &p = state->part;
-        p.queries = {state->gaugesStat, state->pcieStat, state->targetsStat};
+        p.queries = {state->gaugesStat, state->pcieStat, state->targetsStat, state->alertsStat};
         if (state->usageQueried)
             p.queries << state->usageStat;
         for (const MetricsQueryStat &q : std::as_const(p.queries))
@@ -329,6 +339,8 @@ void MetricsSource::finish(const std::shared_ptr<MetricsRefreshState> &state)
             p.targetsKnown = false;
             p.usage.clear();
             p.usageKnown = false;
+            p.alerts.clear();
+            p.alertsKnown = false;
         } else {
             p.gpus = std::move(state->samples);
             if (state->pcie)
@@ -338,6 +350,8 @@ void MetricsSource::finish(const std::shared_ptr<MetricsRefreshState> &state)
                                   .arg(state->skippedSeries);
             if (!state->pcieStat.ok)
                 p.warnings << QStringLiteral("PCIe replay query failed: %1").arg(state->pcieStat.error);
+            if (!state->alertsStat.ok)
+                p.warnings << QStringLiteral("alert query failed: %1").arg(state->alertsStat.error);
             if (!state->targetsStat.ok)
                 p.warnings << QStringLiteral("exporter target query failed: %1").arg(state->targetsStat.error);
             if (state->usageQueried && !state->usageStat.ok)

@@ -18,8 +18,8 @@ struct MetricsRefreshState; // one refresh in flight (metrics_source.cpp)
 
 // One whole metrics refresh: the MetricsQueryPlan queries, sent at once (they run in parallel
 // on the server and over up to six connections), each answer parsed and converted on the
-// QtConcurrent pool, combined into one MetricsPart. Per refresh that is 3 HTTP requests, plus
-// a 4th (the usage range) at most once per usageRefreshSeconds while jobs run: the same at 4
+// QtConcurrent pool, combined into one MetricsPart. Per refresh that is 4 HTTP requests (the 4th: /api/v1/alerts), plus
+// a 5th (the usage range) at most once per usageRefreshSeconds while jobs run: the same at 4
 // nodes as at 2,000 nodes / 16,000 GPUs / 50,000 jobs.
 //
 // Lives on the thread that creates it (it owns a PrometheusClient, which needs that thread's

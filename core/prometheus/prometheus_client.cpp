@@ -115,6 +115,13 @@ QFuture<PrometheusResponse> PrometheusClient::queryRange(const QString &promql, 
     return send(QStringLiteral("/api/v1/query_range"), parameters, promql, options);
 }
 
+QFuture<PrometheusResponse> PrometheusClient::alerts()
+{
+    PrometheusResponseParser::Options options;
+    options.alertList = true;
+    return send(QStringLiteral("/api/v1/alerts"), QUrlQuery(), QStringLiteral("(alerts)"), options);
+}
+
 QFuture<PrometheusResponse> PrometheusClient::send(const QString &path, QUrlQuery parameters,
                                                    const QString &promql,
                                                    const PrometheusResponseParser::Options &options)

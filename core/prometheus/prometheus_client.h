@@ -60,6 +60,9 @@ public:
     QFuture<PrometheusResponse> queryRange(const QString &promql, qint64 start, qint64 end, qint64 stepSeconds,
                                            const PrometheusResponseParser::Options &options = {});
 
+    // /api/v1/alerts: the alerts its rules have pending or firing (PrometheusResponse::alerts).
+    QFuture<PrometheusResponse> alerts();
+
     const Config &config() const { return m_config; }
     // Set when the configuration cannot work (bad URL, unreadable CA file); every query then
     // fails at once with this message.

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QDateTime>
 #include <QPair>
 #include <QString>
 #include <QStringList>
@@ -31,6 +32,21 @@ struct PrometheusSeries
     bool hasLabel(QStringView name) const;
 };
 
+// One alert as Prometheus's `/api/v1/alerts` lists it (AlertsParser). A value.
+struct PrometheusAlert
+{
+    QString name;            // the `alertname` label
+    QString state;           // "firing" or "pending" (Prometheus); "inactive" never listed
+    PrometheusLabels labels; // all labels, alertname and severity included, sorted by name
+    QString summary;         // the `summary` annotation, empty if none
+    QString description;     // the `description` annotation
+    QDateTime activeAt;      // UTC; invalid when not given
+    std::optional<double> value; // the expression's value when it fired
+    bool silenced = false;   // Alertmanager: suppressed by a silence (not known from Prometheus alone)
+
+    QString label(QStringView name) const;
+};
+
 // The answer to one /api/v1/query or /api/v1/query_range request, or why there is none.
 // A value: copy it across threads freely.
 struct PrometheusResponse
@@ -50,6 +66,7 @@ struct PrometheusResponse
     QVector<PrometheusSeries> series;      // vector and matrix results
     std::optional<PrometheusSample> scalar; // scalar results
     QString stringValue;                   // string results
+    QVector<PrometheusAlert> alerts;       // /api/v1/alerts (Options::alertList)
 
     QString query;        // the PromQL asked, for messages and logs
     qint64 bytes = 0;     // body size

@@ -1,5 +1,6 @@
 #include "prometheus_response_parser.h"
 
+#include "alerts_parser.h"
 #include "model/input_check.h"
 
 #include <simdjson.h>
@@ -265,6 +266,14 @@ PrometheusResponse PrometheusResponseParser::parse(const QByteArray &body, int h
     if (const QString problem = InputCheck::problem(body, maxInputBytes, QLatin1StringView("Prometheus's answer"));
         !problem.isEmpty())
         return failure(out, QStringLiteral("json"), problem);
+    if (options.alertList) {
+        AlertsParser::Result alerts = AlertsParser::parse(body, httpStatus);
+        if (!alerts.error.isEmpty())
+            return failure(out, QStringLiteral("unexpected"), alerts.error);
+        out.ok = true;
+        out.alerts = std::move(alerts.alerts);
+        return out;
+    }
 
     const QByteArray trimmed = body.left(64).trimmed();
     if (!trimmed.startsWith('{')) {

@@ -26,6 +26,8 @@ public:
         // The result type the caller expects, or None for any. A mismatch is an error
         // ("unexpected"), not a silently empty result.
         PrometheusResponse::ResultType expect = PrometheusResponse::ResultType::None;
+        // The body is /api/v1/alerts' list (AlertsParser), not a query result: fills alerts.
+        bool alertList = false;
     };
 
     // A 16,384-GPU matrix is about 90 MB; a body past this is refused unread ("json").
