@@ -32,7 +32,10 @@ fi
 day=86400
 # Each job runs lab/demo_job.sh, which only sleeps: its arguments are the framework's launch
 # line, which Slurm shows as the job's Command and Strata reads (framework, world size, kind).
-job=$repo/lab/demo_job.sh
+# Copied into the lab directory: the 24.11 lab's sbatch runs inside its root, which sees the lab
+# directory but not this checkout.
+job=$lab_dir/demo_job.sh
+install -m 0755 "$repo/lab/demo_job.sh" "$job"
 train=$(sbatch --parsable -J llama3-70b-pretrain -p train -N 2 -w 'gpu-node[01-02]' --gres=gpu:8 \
           --exclusive -t 2-00:00:00 "$job" $day torchrun --nnodes 2 --nproc_per_node 8 --rdzv_backend c10d \
           --rdzv_endpoint gpu-node01:29500 pretrain.py --config llama3_70b.yaml)

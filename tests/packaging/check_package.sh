@@ -77,7 +77,8 @@ man-pages)
     warnings=$(zcat "$gz" | groff -man -Tutf8 -ww -z 2>&1)
     [ -z "$warnings" ] || fail "$page(1): $warnings"
   done
-  text=$(zcat "$root/usr/share/man/man1/strata.1.gz" | groff -man -Tutf8 2>/dev/null | col -b)
+  # groff justifies lines ("strata  submit"): compare with blanks squeezed to one space.
+  text=$(zcat "$root/usr/share/man/man1/strata.1.gz" | groff -man -Tutf8 2>/dev/null | col -b | tr -s ' \t' '  ')
   for command in $("$strata" help --format json | python3 -c 'import json,sys; print(" ".join(c["name"] for c in json.load(sys.stdin)["commands"]))'); do
     grep -q "strata $command" <<<"$text" || fail "strata(1) has no section for $command"
   done
