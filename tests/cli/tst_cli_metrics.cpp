@@ -139,8 +139,15 @@ private Q_SLOTS:
         }
         QVERIFY(!hasFinding(s, QString(), -1, QStringLiteral("metrics-unmatched-hosts")));
         QVERIFY(!hasFinding(s, QStringLiteral("gpu-node02"), -1, QStringLiteral("no-gpu-metrics")));
-        const QJsonObject job = findById(s.value(QLatin1String("jobs")).toArray(), QStringLiteral("id"), id);
-        QVERIFY2(job.value(QLatin1String("gpuUtilMean")).toDouble(0) >= 85, qPrintable(QString::fromUtf8(QJsonDocument(job).toJson())));
+        // The usage window opens at the job's start, when its GPUs were not yet busy (a real job
+        // loads first too): its mean reaches the busy GPUs' level a few scrapes later.
+        QJsonObject job;
+        QVERIFY2(CliLab::waitUntil(40000, [&] {
+                     job = findById(snapshot().value(QLatin1String("jobs")).toArray(), QStringLiteral("id"), id);
+                     return job.value(QLatin1String("gpuUtilMean")).toDouble(0) >= 85;
+                 }),
+                 qPrintable(QString::fromUtf8(QJsonDocument(job).toJson())));
+        QCOMPARE(job.value(QLatin1String("gpuUtilBasis")).toString(), QStringLiteral("window"));
     }
 
     // gpu-node04's GPU 0 is in MIG mode: its instances are slices under it, the job that holds
