@@ -6,6 +6,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <cmath>
+#include <limits>
+
 namespace strata {
 
 namespace {
@@ -37,21 +40,41 @@ double requiredDouble(const QJsonObject &o, const char *key)
     return *v;
 }
 
+// A count or size from the agent: a whole number that fits T. Anything else (2.5, 6e54, -1
+// for an unsigned field) is a protocol error, not a value to clamp or wrap.
+template <typename T>
+T wholeNumber(double v, const char *key)
+{
+    // Both bounds as doubles: the largest 64-bit values round up when converted, so the upper
+    // test is "strictly below 2^bits", which is exactly representable.
+    const double lowest = static_cast<double>(std::numeric_limits<T>::lowest());
+    const double pastHighest = static_cast<double>(std::numeric_limits<T>::max()) + 1.0;
+    if (!(v >= lowest && v < pastHighest) || std::trunc(v) != v)
+        throw FieldError{QStringLiteral("'%1' is not a whole number in range (%2)").arg(Lit(key)).arg(v)};
+    return static_cast<T>(v);
+}
+
 int requiredInt(const QJsonObject &o, const char *key)
 {
-    return static_cast<int>(requiredDouble(o, key));
+    return wholeNumber<int>(requiredDouble(o, key), key);
+}
+
+std::optional<int> optionalInt(const QJsonObject &o, const char *key)
+{
+    const std::optional<double> v = optionalDouble(o, key);
+    return v ? std::optional<int>(wholeNumber<int>(*v, key)) : std::nullopt;
 }
 
 std::optional<qint64> optionalInt64(const QJsonObject &o, const char *key)
 {
     const std::optional<double> v = optionalDouble(o, key);
-    return v ? std::optional<qint64>(static_cast<qint64>(*v)) : std::nullopt;
+    return v ? std::optional<qint64>(wholeNumber<qint64>(*v, key)) : std::nullopt;
 }
 
 std::optional<quint64> optionalUInt64(const QJsonObject &o, const char *key)
 {
     const std::optional<double> v = optionalDouble(o, key);
-    return v ? std::optional<quint64>(static_cast<quint64>(*v)) : std::nullopt;
+    return v ? std::optional<quint64>(wholeNumber<quint64>(*v, key)) : std::nullopt;
 }
 
 QString string(const QJsonObject &o, const char *key)
@@ -167,9 +190,9 @@ void parseFigures(const QJsonObject &f, BurninResult &r)
         r.sampledRelError = optionalDouble(f, "sampledRelError");
         r.sampledOutOfBounds = optionalInt64(f, "sampledOutOfBounds");
         r.iterations = optionalInt64(f, "iterations");
-        r.m = static_cast<int>(optionalInt64(f, "m").value_or(0));
-        r.n = static_cast<int>(optionalInt64(f, "n").value_or(0));
-        r.k = static_cast<int>(optionalInt64(f, "k").value_or(0));
+        r.m = optionalInt(f, "m").value_or(0);
+        r.n = optionalInt(f, "n").value_or(0);
+        r.k = optionalInt(f, "k").value_or(0);
     } else if (r.test == Lit("hbm")) {
         r.readTBps = optionalDouble(f, "readTBps");
         r.writeTBps = optionalDouble(f, "writeTBps");
@@ -218,7 +241,7 @@ BurninResult parseResult(const QJsonObject &o)
     if (telemetry.isObject()) {
         const QJsonObject t = telemetry.toObject();
         BurninTelemetrySummary s;
-        s.samples = static_cast<int>(optionalInt64(t, "samples").value_or(0));
+        s.samples = optionalInt(t, "samples").value_or(0);
         s.maxTempC = optionalDouble(t, "maxTempC");
         s.maxPowerW = optionalDouble(t, "maxPowerW");
         s.minSmClockMHz = optionalDouble(t, "minSmClockMHz");

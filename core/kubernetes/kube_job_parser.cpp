@@ -1,6 +1,7 @@
 #include "kube_job_parser.h"
 
 #include "kube_json.h"
+#include "kube_quantity.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -38,7 +39,8 @@ KubeJob parseJob(const QJsonObject &object)
     job.indexed = KubeJson::string(spec, "completionMode"_L1) == QLatin1String("Indexed");
     const QJsonObject podSpec = spec.value("template"_L1).toObject().value("spec"_L1).toObject();
     const QJsonArray containers = podSpec.value("containers"_L1).toArray();
-    job.gpusPerPod = int(std::lround(KubeJson::containerRequest(containers, "nvidia.com/gpu"_L1)));
+    // Extended resources are whole numbers; one past int range is no request Kubernetes admits.
+    job.gpusPerPod = KubeQuantity::wholeCount(KubeJson::containerRequest(containers, "nvidia.com/gpu"_L1));
     job.nodeSelector = KubeJson::stringMap(podSpec, "nodeSelector"_L1);
     if (!containers.isEmpty()) {
         const QJsonObject first = containers.first().toObject();

@@ -1,6 +1,7 @@
 #include "kube_pod_parser.h"
 
 #include "kube_json.h"
+#include "kube_quantity.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -43,7 +44,8 @@ QMap<QString, int> gpuRequests(const QJsonArray &containers)
     }
     QMap<QString, int> amounts;
     for (const QString &name : std::as_const(names)) {
-        const int amount = int(std::lround(KubeJson::containerRequest(containers, QLatin1StringView(name.toLatin1()))));
+        const int amount = KubeQuantity::wholeCount(
+            KubeJson::containerRequest(containers, QLatin1StringView(name.toLatin1())));
         if (amount > 0)
             amounts.insert(name, amount);
     }

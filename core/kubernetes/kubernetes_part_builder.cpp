@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace strata {
 
@@ -207,7 +208,8 @@ OrchestratorPart KubernetesPartBuilder::build(QVector<Node> nodes, const QVector
         }
     }
     for (int i = 0; i < nodes.size(); ++i) {
-        nodes[i].cpusAllocated = int(std::ceil(cpus[i] - 1e-9));
+        // Summed requests of hostile pods can pass any int; more than int holds is "all of them".
+        nodes[i].cpusAllocated = int(std::min(std::ceil(cpus[i] - 1e-9), double(std::numeric_limits<int>::max())));
         if (nodes[i].gpuSharing.isShared())
             nodes[i].gpusAllocated += nodes[i].gpuSharing.gpusInUseAtLeast(nodes[i].gpuCount - nodes[i].gpusAllocated);
         std::sort(nodes[i].gpuIndicesAllocated.begin(), nodes[i].gpuIndicesAllocated.end());

@@ -200,6 +200,15 @@ void TestBurninProtocolParser::malformedLine_data()
                                        << "'offset' is not a hexadecimal number";
     QTest::newRow("figures not an object") << QByteArray("{\"v\":1,\"type\":\"result\",\"gpu\":0,\"uuid\":\"u\",\"test\":\"gemm\",\"backend\":\"cpu\",\"passed\":true,\"figures\":[]}")
                                            << "'figures' is not an object";
+    // Counts and sizes are whole numbers in range; a fuzzer's 6.1e54 once reached a static_cast<int>.
+    QTest::newRow("gpu past int") << QByteArray("{\"v\":1,\"type\":\"result\",\"gpu\":6.11111e54,\"uuid\":\"u\",\"test\":\"gemm\",\"backend\":\"cpu\",\"passed\":true}")
+                                  << "result event: 'gpu' is not a whole number in range (6.11111e+54)";
+    QTest::newRow("fractional gpu") << QByteArray("{\"v\":1,\"type\":\"progress\",\"gpu\":1.5,\"test\":\"gemm\",\"fraction\":0.5}")
+                                    << "progress event: 'gpu' is not a whole number in range (1.5)";
+    QTest::newRow("matrix size past int") << QByteArray("{\"v\":1,\"type\":\"result\",\"gpu\":0,\"uuid\":\"u\",\"test\":\"gemm\",\"backend\":\"cpu\",\"passed\":true,\"figures\":{\"m\":4294967296}}")
+                                          << "'m' is not a whole number in range (4.29497e+09)";
+    QTest::newRow("negative unsigned") << QByteArray("{\"v\":1,\"type\":\"result\",\"gpu\":0,\"uuid\":\"u\",\"test\":\"hbm\",\"backend\":\"cpu\",\"passed\":true,\"figures\":{\"bitErrors\":-1}}")
+                                       << "'bitErrors' is not a whole number in range (-1)";
     QTest::newRow("summary without exit code") << QByteArray("{\"v\":1,\"type\":\"summary\",\"gpus\":[],\"passed\":true}")
                                                << "summary event: 'exitCode' is missing";
 }

@@ -203,6 +203,7 @@ private Q_SLOTS:
     void wrongVersion_data();
     void wrongVersion();
     void burninLongLineInOneChunk();
+    void burninCountPastInt();
     void fuzzRegressionsAreAllChecked();
     void slurmTimeOverflow();
     void slurmVersionYearZero();
@@ -349,10 +350,24 @@ void TestHostileInput::burninLongLineInOneChunk()
     QCOMPARE(parser.lineCount(), qint64(2));
 }
 
+// "gpu": 6.1e54 in a result line reached static_cast<int> (UBSan in fuzz_burnin_protocol, CI of
+// 2026-12-02). Counts and sizes are now whole numbers in range or the line is a parse error.
+void TestHostileInput::burninCountPastInt()
+{
+    const QVector<BurninEvent> events = BurninProtocolParser::parseAll(
+        captured(QStringLiteral("burnin/fuzz-regressions/burnin_protocol-gpu-past-int.jsonl")));
+    QCOMPARE(events.size(), 1);
+    const auto *error = std::get_if<BurninParseError>(&events[0]);
+    QVERIFY(error);
+    QVERIFY2(error->message.startsWith(QLatin1String("line 1: result event: 'gpu' is not a whole number in range")),
+             qPrintable(error->message));
+}
+
 // Every input a fuzz target saved has a test here, by file name.
 void TestHostileInput::fuzzRegressionsAreAllChecked()
 {
     static const QStringList checked = {
+        QStringLiteral("burnin/fuzz-regressions/burnin_protocol-gpu-past-int.jsonl"),
         QStringLiteral("kubernetes/fuzz-regressions/kube_jobs-deadline-past-qint64.json"),
         QStringLiteral("kubernetes/fuzz-regressions/kube_nodes-gpu-count-past-int.json"),
         QStringLiteral("slurm/fuzz-regressions/hostlist-nested-ranges"),
