@@ -14,6 +14,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QProcess>
 #include <QStandardPaths>
 #include <QTimer>
 
@@ -31,7 +32,8 @@ const QCommandLineOption kBackend{QStringLiteral("backend"), QStringLiteral("cud
 const QCommandLineOption kInject{QStringLiteral("inject"), QStringLiteral("Self-test fault, NODE=bitflip|slow[:GPU] (repeatable)."), QStringLiteral("NODE=KIND")};
 const QCommandLineOption kDrainOnFail{QStringLiteral("drain-on-fail"), QStringLiteral("Drain failing nodes with a reason naming GPU, test and figure.")};
 const QCommandLineOption kYes{QStringLiteral("yes"), QStringLiteral("Drain failing nodes even if they run other users' jobs.")};
-const QCommandLineOption kDirect{QStringLiteral("direct"), QStringLiteral("Run on the SSH host itself, not through Slurm.")};
+const QCommandLineOption kDirect{QStringLiteral("direct"), QStringLiteral("No scheduler: start the agent on each node over SSH from the login node.")};
+const QCommandLineOption kNodeSsh{QStringLiteral("node-ssh"), QStringLiteral("With --direct: how the login node reaches a node, the node's name appended (default: ssh -o BatchMode=yes)."), QStringLiteral("command")};
 const QCommandLineOption kAgentBinary{QStringLiteral("agent-binary"), QStringLiteral("Local strata-burn to deploy."), QStringLiteral("file")};
 const QCommandLineOption kOutputDir{QStringLiteral("output-dir"), QStringLiteral("Remote directory for results (default ~/.cache/strata/burnin)."), QStringLiteral("dir")};
 const QCommandLineOption kHistory{QStringLiteral("history"), QStringLiteral("Burn-in history database (default ~/.local/share/strata/burnin.sqlite)."), QStringLiteral("file")};
@@ -121,7 +123,7 @@ QString verdictToText(const BurninVerdict &v, const QString &jobId, const QStrin
 
 QList<QCommandLineOption> BurninCommand::options()
 {
-    return {kNodes, kTests, kDuration, kBackend, kInject, kDrainOnFail, kYes, kDirect, kAgentBinary,
+    return {kNodes, kTests, kDuration, kBackend, kInject, kDrainOnFail, kYes, kDirect, kNodeSsh, kAgentBinary,
             kOutputDir, kHistory, kAttach, kPartition, kBurnImage, kReservation};
 }
 
@@ -176,20 +178,42 @@ int BurninCommand::run(QCoreApplication &app, QCommandLineParser &parser, const 
     }
     request.drainOnFail = parser.isSet(kDrainOnFail);
     request.confirmDrainBusyNodes = parser.isSet(kYes);
-    request.direct = parser.isSet(kDirect);
+    const bool kubernetes = profile.orchestrator == QLatin1String("kubernetes");
+    if (kubernetes && parser.isSet(kDirect)) {
+        err(QStringLiteral("strata: --direct runs the agent over SSH; on a Kubernetes cluster the burn-in runs as Jobs"));
+        return 2;
+    }
+    if (parser.isSet(kNodeSsh) && !parser.isSet(kDirect)) {
+        err(QStringLiteral("strata: --node-ssh goes with --direct"));
+        return 2;
+    }
+    request.transport = kubernetes ? BurninTransportKind::Kubernetes
+        : parser.isSet(kDirect)    ? BurninTransportKind::Ssh
+                                   : BurninTransportKind::Slurm;
+    if (parser.isSet(kNodeSsh)) {
+        request.nodeShell = QProcess::splitCommand(parser.value(kNodeSsh));
+        if (request.nodeShell.isEmpty()) {
+            err(QStringLiteral("strata: --node-ssh needs a command (e.g. \"ssh -F ~/.ssh/nodes\")"));
+            return 2;
+        }
+    }
+    if (parser.isSet(kAttach) && request.transport != BurninTransportKind::Slurm) {
+        err(QStringLiteral("strata: --attach follows a Slurm burn-in job; a %1 burn-in cannot be re-attached")
+                .arg(burninTransportName(request.transport)));
+        return 2;
+    }
     request.partition = parser.value(kPartition);
     request.reservation = parser.value(kReservation);
     request.agentRemotePath = profile.burninAgentPath;
     request.outputDirectory = parser.value(kOutputDir);
     request.agentLocalPath = localAgentPath(parser);
-    request.kubernetes = profile.orchestrator == QLatin1String("kubernetes");
     request.image = parser.isSet(kBurnImage) ? parser.value(kBurnImage) : profile.burninImage;
     request.namespaceName = profile.kubeNamespace;
-    if (request.kubernetes && request.image.isEmpty()) {
+    if (kubernetes && request.image.isEmpty()) {
         err(QStringLiteral("strata: a Kubernetes burn-in needs --image (an image containing strata-burn)"));
         return 2;
     }
-    if (request.agentLocalPath.isEmpty() && !parser.isSet(kAttach) && !request.kubernetes) {
+    if (request.agentLocalPath.isEmpty() && !parser.isSet(kAttach) && !kubernetes) {
         err(QStringLiteral("strata: no local strata-burn to deploy (looked beside strata and in PATH): install the "
                            "strata-burn package, build it, or pass --agent-binary"));
         return 2;
@@ -265,14 +289,14 @@ int BurninCommand::run(QCoreApplication &app, QCommandLineParser &parser, const 
             }
             for (const QString &n : std::as_const(request.nodes)) {
                 const Node *node = snapshot->node(n);
-                if (!node && !request.direct) {
+                if (!node && request.transport != BurninTransportKind::Ssh) {
                     err(QStringLiteral("strata: no node \"%1\" in the cluster").arg(n));
                     app.quit();
                     return;
                 }
                 // Slurm starts nothing on a drained or down node: say so now instead of
                 // leaving the burn-in pending without end.
-                if (node && node->isUnavailable() && snapshot->orchestrator == QLatin1String("slurm")
+                if (node && node->isUnavailable() && request.transport == BurninTransportKind::Slurm
                     && request.reservation.isEmpty() && !parser.isSet(kAttach)) {
                     err(QStringLiteral("strata: %1 is %2%3: Slurm will not start the burn-in there; resume it "
                                        "(strata resume %1) or run in a maintenance reservation (--reservation)")

@@ -6,6 +6,24 @@
 
 namespace strata {
 
+// How the agent reaches the nodes (one BurninTransport implementation each).
+enum class BurninTransportKind {
+    Slurm,      // one exclusive sbatch job, srun starts the agent on every node
+    Ssh,        // no scheduler: the agent started on each node over SSH from the login node
+    Kubernetes, // one Job per node, pinned by hostname, tolerating the cordon
+};
+
+// "slurm", "ssh", "kubernetes": the word the CLI, the history and messages use.
+inline QString burninTransportName(BurninTransportKind kind)
+{
+    switch (kind) {
+    case BurninTransportKind::Slurm: return QStringLiteral("slurm");
+    case BurninTransportKind::Ssh: return QStringLiteral("ssh");
+    case BurninTransportKind::Kubernetes: return QStringLiteral("kubernetes");
+    }
+    return QString();
+}
+
 // What an operator asks of one burn-in: which nodes, which tests, how long, and what to do
 // with the nodes that fail.
 struct BurninRequest
@@ -20,8 +38,10 @@ struct BurninRequest
     QString reservation;               // Slurm maintenance reservation holding drained nodes
     bool drainOnFail = false;
     bool confirmDrainBusyNodes = false; // the person agreed to drain nodes running others' jobs
-    bool direct = false;               // run on the SSH host itself, not through Slurm
-    bool kubernetes = false;           // one Job per node, pinned by hostname, results from pod logs
+    BurninTransportKind transport = BurninTransportKind::Slurm;
+    // SSH transport: the command the login node runs to reach a node, the node's name appended
+    // (default: ssh in batch mode). A node that is the login host itself runs the agent there.
+    QStringList nodeShell;
     QString image;                     // Kubernetes: image whose PATH holds strata-burn
     QString namespaceName;             // Kubernetes: where the Jobs go (empty: default)
     QString agentLocalPath;            // strata-burn to deploy

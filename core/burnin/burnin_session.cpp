@@ -2,8 +2,8 @@
 
 #include "burnin_history.h"
 #include "burnin_judge.h"
-#include "burnin_launcher.h"
-#include "kubernetes/kubernetes_source.h"
+#include "burnin_transport.h"
+#include "burnin_transport_factory.h"
 #include "model/gpu_catalog.h"
 #include "session/cluster_session.h"
 #include "model/when_finished.h"
@@ -17,63 +17,72 @@ Q_LOGGING_CATEGORY(lcBurnin, "strata.burnin")
 namespace strata {
 
 BurninSession::BurninSession(ClusterSession *cluster, const QString &historyPath, QObject *parent)
-    : QObject(parent), m_cluster(cluster), m_historyPath(historyPath),
-      m_launcher(new BurninLauncher(cluster->shell(), this))
+    : QObject(parent), m_cluster(cluster), m_historyPath(historyPath)
 {
-    m_launcher->setKubernetes(dynamic_cast<KubernetesSource *>(cluster->orchestrator()));
-    connect(m_launcher, &BurninLauncher::stageChanged, this, &BurninSession::stageChanged);
-    connect(m_launcher, &BurninLauncher::submitted, this, &BurninSession::submitted);
-    connect(m_launcher, &BurninLauncher::lineReceived, this, &BurninSession::onLine);
-    connect(m_launcher, &BurninLauncher::finished, this, &BurninSession::onFinished);
-    connect(m_launcher, &BurninLauncher::failed, this, &BurninSession::failed);
 }
 
 BurninSession::~BurninSession() = default;
 
 const QVector<BurninNodeRun> BurninSession::runs() const
 {
-    return QVector<BurninNodeRun>(m_runs.begin(), m_runs.end());
+    return QVector<BurninNodeRun>(m_run.nodes.begin(), m_run.nodes.end());
 }
 
 QString BurninSession::jobId() const
 {
-    return m_launcher->jobId();
+    return m_transport ? m_transport->jobId() : QString();
+}
+
+void BurninSession::begin(const BurninRequest &request)
+{
+    m_run = Run{};
+    m_run.request = request;
+    m_run.startedAt = QDateTime::currentDateTimeUtc();
+    for (const QString &n : request.nodes)
+        m_run.nodes[n].node = n;
+    // A fresh transport per run: nothing of the previous run's state, connections or pending
+    // futures reaches this one (the old object's continuations die with it). Deleted later: a
+    // receiver of its finished() may be starting this very run.
+    if (m_transport) {
+        m_transport->disconnect(this);
+        m_transport.release()->deleteLater();
+    }
+    m_transport = BurninTransportFactory::create(request.transport, m_cluster);
+    BurninTransport *t = m_transport.get();
+    connect(t, &BurninTransport::stageChanged, this, &BurninSession::stageChanged);
+    connect(t, &BurninTransport::submitted, this, &BurninSession::submitted);
+    connect(t, &BurninTransport::lineReceived, this, &BurninSession::onLine);
+    connect(t, &BurninTransport::finished, this, &BurninSession::onFinished);
+    connect(t, &BurninTransport::failed, this, &BurninSession::failed);
 }
 
 void BurninSession::start(const BurninRequest &request)
 {
-    m_request = request;
-    m_startedAt = QDateTime::currentDateTimeUtc();
-    m_parsers.clear();
-    m_runs.clear();
-    for (const QString &n : request.nodes)
-        m_runs[n].node = n;
-    m_launcher->start(request);
+    begin(request);
+    m_transport->start(request);
 }
 
 void BurninSession::attach(const QString &jobId, const BurninRequest &request)
 {
-    m_request = request;
-    m_startedAt = QDateTime::currentDateTimeUtc();
-    for (const QString &n : request.nodes)
-        m_runs[n].node = n;
-    m_launcher->attach(jobId, request);
+    begin(request);
+    m_transport->attach(jobId, request);
 }
 
 void BurninSession::cancel()
 {
-    m_launcher->cancel();
+    if (m_transport)
+        m_transport->cancel();
 }
 
 void BurninSession::onLine(const QString &node, const QByteArray &line)
 {
     if (line.trimmed().isEmpty())
         return;
-    BurninProtocolParser &parser = m_parsers[node];
+    BurninProtocolParser &parser = m_run.parsers[node];
     QByteArray withNewline = line;
     withNewline.append('\n');
     for (const BurninEvent &event : parser.feed(withNewline)) {
-        BurninNodeRun &run = m_runs[node];
+        BurninNodeRun &run = m_run.nodes[node];
         run.node = node;
         run.add(event);
         Q_EMIT eventReceived(node, event);
@@ -82,14 +91,14 @@ void BurninSession::onLine(const QString &node, const QByteArray &line)
 
 void BurninSession::onFinished(const QString &jobState)
 {
-    for (auto it = m_runs.begin(); it != m_runs.end(); ++it) {
+    for (auto it = m_run.nodes.begin(); it != m_run.nodes.end(); ++it) {
         if (!it->start && it->launchError.isEmpty())
             it->launchError = QStringLiteral("the agent wrote nothing on %1 (job ended %2)").arg(it.key(), jobState);
     }
     BurninExpectation expectation;
-    for (const QString &n : std::as_const(m_request.nodes))
-        expectation.gpusByNode.insert(n, m_request.gpusByNode.value(n));
-    m_verdict = BurninJudge::judge(runs(), GpuCatalog::builtIn(), expectation);
+    for (const QString &n : std::as_const(m_run.request.nodes))
+        expectation.gpusByNode.insert(n, m_run.request.gpusByNode.value(n));
+    m_run.verdict = BurninJudge::judge(runs(), GpuCatalog::builtIn(), expectation);
 
     if (!m_historyPath.isEmpty()) {
         QDir().mkpath(QFileInfo(m_historyPath).absolutePath());
@@ -97,19 +106,19 @@ void BurninSession::onFinished(const QString &jobState)
         QString error = history.open(m_historyPath);
         if (error.isEmpty()) {
             BurninHistoryRun run;
-            run.jobId = m_launcher->jobId();
-            run.runId = QStringLiteral("%1-%2").arg(run.jobId, m_startedAt.toString(QStringLiteral("yyyyMMddTHHmmss")));
-            run.time = m_startedAt;
+            run.jobId = m_transport->jobId();
+            run.runId = QStringLiteral("%1-%2").arg(run.jobId, m_run.startedAt.toString(QStringLiteral("yyyyMMddTHHmmss")));
+            run.time = m_run.startedAt;
             run.nodes = runs();
-            run.verdict = m_verdict;
+            run.verdict = m_run.verdict;
             error = history.record(run);
         }
         if (!error.isEmpty()) {
             qCWarning(lcBurnin) << "history:" << error;
-            m_verdict.notes << QStringLiteral("not stored in the history: %1").arg(error);
+            m_run.verdict.notes << QStringLiteral("not stored in the history: %1").arg(error);
         }
     }
-    if (m_request.drainOnFail && !m_verdict.failedNodes().isEmpty())
+    if (m_run.request.drainOnFail && !m_run.verdict.failedNodes().isEmpty())
         drainFailedNodes();
     else
         finish();
@@ -130,36 +139,36 @@ QString BurninSession::drainReason(const BurninVerdict &verdict, const QString &
 void BurninSession::drainFailedNodes()
 {
     const SnapshotPtr snapshot = m_cluster->latest();
-    const QStringList burninJobs = m_launcher->jobIds();
+    const QStringList burninJobs = m_transport->jobIds();
     QStringList toDrain;
-    for (const QString &node : m_verdict.failedNodes()) {
+    for (const QString &node : m_run.verdict.failedNodes()) {
         QStringList others;
         if (snapshot) {
             for (const Job &j : snapshot->jobs)
                 if (j.isRunning() && !burninJobs.contains(j.id) && j.nodes.contains(node))
                     others << QStringLiteral("%1 (%2)").arg(j.id, j.user);
         }
-        if (!others.isEmpty() && !m_request.confirmDrainBusyNodes) {
-            m_notDrained << QStringLiteral("%1: not drained, it runs job %2; confirm to drain anyway")
+        if (!others.isEmpty() && !m_run.request.confirmDrainBusyNodes) {
+            m_run.notDrained << QStringLiteral("%1: not drained, it runs job %2; confirm to drain anyway")
                                 .arg(node, others.join(QLatin1String(", ")));
             continue;
         }
         toDrain << node;
     }
-    m_pendingDrains = int(toDrain.size());
-    if (m_pendingDrains == 0) {
+    m_run.pendingDrains = int(toDrain.size());
+    if (m_run.pendingDrains == 0) {
         finish();
         return;
     }
     for (const QString &node : std::as_const(toDrain)) {
         // Slurm keeps a reason short in listings; the full text stays in the history.
-        const QString reason = drainReason(m_verdict, node).left(250);
+        const QString reason = drainReason(m_run.verdict, node).left(250);
         whenFinished(m_cluster->drain({node}, reason), this, [this, node](const ActionResult &r) {
             if (r.ok)
-                m_drained << node;
+                m_run.drained << node;
             else
-                m_notDrained << QStringLiteral("%1: drain failed: %2").arg(node, r.message);
-            if (--m_pendingDrains == 0)
+                m_run.notDrained << QStringLiteral("%1: drain failed: %2").arg(node, r.message);
+            if (--m_run.pendingDrains == 0)
                 finish();
         });
     }
@@ -167,12 +176,12 @@ void BurninSession::drainFailedNodes()
 
 void BurninSession::finish()
 {
-    Q_EMIT completed(m_verdict, m_drained, m_notDrained);
+    Q_EMIT completed(m_run.verdict, m_run.drained, m_run.notDrained);
 }
 
 bool BurninSession::outcomeUnknown() const
 {
-    return m_launcher->outcomeUnknown();
+    return m_transport && m_transport->outcomeUnknown();
 }
 
 } // namespace strata

@@ -9,12 +9,15 @@
 #include <QMap>
 #include <QObject>
 
+#include <memory>
+
 namespace strata {
 
-class BurninLauncher;
+class BurninTransport;
 class ClusterSession;
 
-// One burn-in from launch to verdict: runs it through a BurninLauncher, parses each node's
+// One burn-in from launch to verdict: runs it through the BurninTransport its request names
+// (Slurm, SSH or Kubernetes, made fresh for each run by BurninTransportFactory), parses each node's
 // stream as it arrives, judges the run when the job ends, stores it in the history file and,
 // when asked, drains the failing nodes with a reason naming GPU, test and figure. A failing
 // node that runs another user's job is drained only if the request says the person agreed.
@@ -30,9 +33,11 @@ public:
     void attach(const QString &jobId, const BurninRequest &request);
     void cancel();
 
-    const BurninVerdict &verdict() const { return m_verdict; }
+    const BurninVerdict &verdict() const { return m_run.verdict; }
     const QVector<BurninNodeRun> runs() const;
     QString jobId() const;
+    // The transport of the current (or last) run; null before the first start().
+    const BurninTransport *transport() const { return m_transport.get(); }
     // After failed(): the launch was sent, its answer lost, and the cluster could not be read back.
     bool outcomeUnknown() const;
 
@@ -54,17 +59,25 @@ private:
     void drainFailedNodes();
     void finish();
 
+    // Everything one run holds, replaced whole by start() and attach().
+    struct Run
+    {
+        BurninRequest request;
+        QMap<QString, BurninProtocolParser> parsers;
+        QMap<QString, BurninNodeRun> nodes;
+        BurninVerdict verdict;
+        QStringList drained;
+        QStringList notDrained;
+        int pendingDrains = 0;
+        QDateTime startedAt;
+    };
+
+    void begin(const BurninRequest &request);
+
     ClusterSession *m_cluster;
     QString m_historyPath;
-    BurninLauncher *m_launcher;
-    BurninRequest m_request;
-    QMap<QString, BurninProtocolParser> m_parsers;
-    QMap<QString, BurninNodeRun> m_runs;
-    BurninVerdict m_verdict;
-    QStringList m_drained;
-    QStringList m_notDrained;
-    int m_pendingDrains = 0;
-    QDateTime m_startedAt;
+    std::unique_ptr<BurninTransport> m_transport;
+    Run m_run;
 };
 
 } // namespace strata

@@ -1,5 +1,7 @@
 #include "cluster_session.h"
 
+#include "kubernetes_profile_options.h"
+
 #include "model/gpu_catalog.h"
 #include "model/when_finished.h"
 #include "model/workload_detector.h"
@@ -24,14 +26,8 @@ namespace {
 std::unique_ptr<OrchestratorSource> makeOrchestrator(const ClusterProfile &profile,
                                                      const std::shared_ptr<RemoteShell> &shell)
 {
-    if (profile.orchestrator == QLatin1String("kubernetes")) {
-        KubernetesSourceOptions options;
-        options.context = profile.kubeContext;
-        options.namespaceName = profile.kubeNamespace;
-        options.submittedBy = profile.sshUser;
-        options.requestTimeoutSeconds = qMax(5, profile.commandTimeoutSeconds / 2);
-        return std::make_unique<KubernetesSource>(shell, GpuCatalog::builtIn(), options);
-    }
+    if (profile.orchestrator == QLatin1String("kubernetes"))
+        return std::make_unique<KubernetesSource>(shell, GpuCatalog::builtIn(), kubernetesProfileOptions(profile));
     return std::make_unique<SlurmSource>(shell, GpuCatalog::builtIn());
 }
 

@@ -1,11 +1,13 @@
 // `strata burnin` end to end through the real Slurm lab with the agent's CPU backend: two nodes,
 // a planted bit flip on one, results parsed and judged, stored in SQLite, the faulty node
-// drained with a precise reason and the healthy one left alone.
+// drained with a precise reason and the healthy one left alone. The same through the SSH
+// transport (--direct): the lab's login node reaches each node over the lab's real sshd.
 
 #include "../integration/cli_lab.h"
 
 #include <QSqlDatabase>
 #include <QSqlQuery>
+#include <QFile>
 #include <QTemporaryDir>
 
 using namespace strata::lab;
@@ -85,6 +87,67 @@ private Q_SLOTS:
             QCOMPARE(failedGemm, 1);
         }
         QSqlDatabase::removeDatabase(QStringLiteral("check"));
+    }
+
+    // --direct: no Slurm job; the login node starts the agent on each node over SSH (its own
+    // ssh client, told by --node-ssh how to reach "gpu-node01": the lab's sshd, key and known
+    // host key), detached, and the console follows the files and the processes.
+    void directOverSshJudgesEachNode()
+    {
+        const QString login = m_lab.env(QStringLiteral("STRATA_LAB_SSH")); // user@host:port
+        const QString host = login.section(QLatin1Char('@'), 1).section(QLatin1Char(':'), 0, 0);
+        const QString port = login.section(QLatin1Char(':'), -1);
+        QVERIFY2(!host.isEmpty() && port.toInt() > 0, qPrintable(login));
+        // In the lab directory: the 24.11 login node runs in a chroot that sees it at the same path.
+        const QString config = labDir() + QStringLiteral("/burnin-node-ssh.config");
+        {
+            QFile f(config);
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write(QStringLiteral("Host *\n  HostName %1\n  Port %2\n  User %3\n  IdentityFile %4\n  UserKnownHostsFile %5\n"
+                                   "  HostKeyAlias [%1]:%2\n  StrictHostKeyChecking yes\n  BatchMode yes\n")
+                        .arg(host, port, login.section(QLatin1Char('@'), 0, 0), m_lab.env(QStringLiteral("STRATA_LAB_SSH_IDENTITY")),
+                             m_lab.env(QStringLiteral("STRATA_LAB_SSH_KNOWN_HOSTS")))
+                        .toUtf8());
+        }
+        const QString history = m_history.filePath(QStringLiteral("direct.sqlite"));
+        const Run r = m_lab.strata(QStringLiteral("burnin"),
+                                   {QStringLiteral("--nodes"), QStringLiteral("gpu-node[01-02]"), QStringLiteral("--direct"),
+                                    QStringLiteral("--node-ssh"), QStringLiteral("ssh -F ") + config,
+                                    QStringLiteral("--tests"), QStringLiteral("gemm"), QStringLiteral("--duration"), QStringLiteral("2s"),
+                                    QStringLiteral("--backend"), QStringLiteral("cpu"),
+                                    QStringLiteral("--inject"), QStringLiteral("gpu-node01=bitflip:5"),
+                                    QStringLiteral("--history"), history, QStringLiteral("--format"), QStringLiteral("json")},
+                                   90000);
+        QVERIFY2(r.finished, "strata burnin --direct did not finish");
+        QVERIFY2(r.exitCode == 1, r.err.constData()); // one GPU failed
+        const QJsonObject verdict = QJsonDocument::fromJson(r.out).object();
+        QVERIFY2(!verdict.isEmpty(), r.err.constData());
+        QVERIFY2(verdict.value(QLatin1String("jobId")).toString().startsWith(QLatin1String("ssh")), r.out.constData());
+        QCOMPARE(verdict.value(QLatin1String("failedNodes")).toArray(), QJsonArray{QStringLiteral("gpu-node01")});
+        QCOMPARE(verdict.value(QLatin1String("drained")).toArray(), QJsonArray{});
+        int gpusSeen = 0;
+        for (const QJsonValue &v : verdict.value(QLatin1String("gpus")).toArray()) {
+            const QJsonObject g = v.toObject();
+            ++gpusSeen;
+            QCOMPARE(g.value(QLatin1String("backend")).toString(), QStringLiteral("cpu"));
+            const bool faulty = g.value(QLatin1String("node")).toString() == QLatin1String("gpu-node01")
+                && g.value(QLatin1String("gpu")).toInt() == 5;
+            QCOMPARE(g.value(QLatin1String("passed")).toBool(), !faulty);
+        }
+        QCOMPARE(gpusSeen, 16);
+        // No scheduler was involved: no burn-in job in Slurm.
+        QCOMPARE(m_lab.slurmOut(QStringLiteral("squeue"), {QStringLiteral("-h"), QStringLiteral("-n"), QStringLiteral("strata-burnin")}).trimmed(),
+                 QString());
+    }
+
+    void directNodeThatIsNoHostNameIsRefused()
+    {
+        // A node name reaches the login node's ssh command line: one that could be read as an
+        // option never gets there.
+        const Run r = m_lab.strata(QStringLiteral("burnin"), {QStringLiteral("--nodes"), QStringLiteral("-oProxyCommand=true"),
+                                                              QStringLiteral("--direct"), QStringLiteral("--backend"), QStringLiteral("cpu")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("is not a host name"), r.err.constData());
     }
 
     void unknownNodeIsRefused()

@@ -131,6 +131,34 @@ private Q_SLOTS:
         QCOMPARE(kubectl({QStringLiteral("get"), QStringLiteral("node"), QStringLiteral("kube-gpu-01"), QStringLiteral("-o"), QStringLiteral("jsonpath={.spec.unschedulable}")}), QString());
     }
 
+    // A node the burn-in cordoned (--drain-on-fail) is tested again after repair: the Job
+    // tolerates the cordon, so its pod lands there though the scheduler keeps others' off.
+    void burninLandsOnACordonedNode()
+    {
+        m_cordoned << QStringLiteral("kube-gpu-02");
+        QCOMPARE(strata(QStringLiteral("drain"), {QStringLiteral("kube-gpu-02"), QStringLiteral("--reason"), QStringLiteral("strata burn-in: GPU 1 gemm")}).exitCode, 0);
+        QCOMPARE(kubectl({QStringLiteral("get"), QStringLiteral("node"), QStringLiteral("kube-gpu-02"), QStringLiteral("-o"), QStringLiteral("jsonpath={.spec.unschedulable}")}), QStringLiteral("true"));
+        const Run r = strata(QStringLiteral("burnin"), {QStringLiteral("--nodes"), QStringLiteral("kube-gpu-02"), QStringLiteral("--image"), QStringLiteral("strata/burn:lab"),
+                                                        QStringLiteral("--backend"), QStringLiteral("cpu"), QStringLiteral("--duration"), QStringLiteral("2s"),
+                                                        QStringLiteral("--tests"), QStringLiteral("gemm"),
+                                                        QStringLiteral("--history"), QDir::tempPath() + QStringLiteral("/strata-kube-burnin-test.sqlite"),
+                                                        QStringLiteral("--format"), QStringLiteral("json")}, 120000);
+        const QJsonObject v = QJsonDocument::fromJson(r.out).object();
+        for (const QString &id : v.value(QLatin1String("jobId")).toString().split(QLatin1Char(','), Qt::SkipEmptyParts))
+            m_jobs << id.section(QLatin1Char('/'), 1);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(m_jobs.size(), 1);
+        QCOMPARE(v.value(QLatin1String("passed")).toBool(), true);
+        const QJsonArray gpus = v.value(QLatin1String("gpus")).toArray();
+        QCOMPARE(gpus.size(), 8);
+        for (const QJsonValue &g : gpus) {
+            QCOMPARE(g.toObject().value(QLatin1String("node")).toString(), QStringLiteral("kube-gpu-02"));
+            QCOMPARE(g.toObject().value(QLatin1String("passed")).toBool(), true);
+        }
+        // Still cordoned: the burn-in never lifts the operator's cordon itself.
+        QCOMPARE(kubectl({QStringLiteral("get"), QStringLiteral("node"), QStringLiteral("kube-gpu-02"), QStringLiteral("-o"), QStringLiteral("jsonpath={.spec.unschedulable}")}), QStringLiteral("true"));
+    }
+
 private:
     CliLab m_lab;
     QStringList m_jobs;

@@ -10,7 +10,7 @@
 #include "fault_lab.h"
 #include "fault_proxy.h"
 
-#include "burnin/burnin_launcher.h"
+#include "burnin/burnin_slurm_transport.h"
 #include "slurm/slurm_commands.h"
 #include "ssh/ssh_options.h"
 #include "ssh/ssh_remote_shell.h"
@@ -378,7 +378,7 @@ void TestFaultActions::burninLaunchWhoseAnswerIsLostIsFollowed()
     ClusterProfile p = m_profile;
     p.sshPort = proxy.port();
     p.knownHostsFile = knownHostsThrough(m_profile, proxy.port(), m_dir.path());
-    BurninLauncher launcher(std::make_shared<SshRemoteShell>(SshOptions::fromProfile(p)));
+    BurninSlurmTransport launcher(std::make_shared<SshRemoteShell>(SshOptions::fromProfile(p)));
     launcher.setPollIntervalMs(500);
 
     BurninRequest request;
@@ -396,7 +396,7 @@ void TestFaultActions::burninLaunchWhoseAnswerIsLostIsFollowed()
     QString jobId, failure;
     QEventLoop loop;
     QTimer::singleShot(60000, &loop, &QEventLoop::quit);
-    connect(&launcher, &BurninLauncher::stageChanged, &loop, [&](const QString &stage) {
+    connect(&launcher, &BurninTransport::stageChanged, &loop, [&](const QString &stage) {
         if (stage == QLatin1String("submitting"))
             proxy.loseAt(FaultProxy::Loss::Replies, 200, 1000, 1);
         if (stage.startsWith(QLatin1String("outcome unknown: "))) {
@@ -404,11 +404,11 @@ void TestFaultActions::burninLaunchWhoseAnswerIsLostIsFollowed()
             proxy.pass(); // the read-back reconnects
         }
     });
-    connect(&launcher, &BurninLauncher::submitted, &loop, [&](const QString &id) {
+    connect(&launcher, &BurninTransport::submitted, &loop, [&](const QString &id) {
         jobId = id;
         loop.quit();
     });
-    connect(&launcher, &BurninLauncher::failed, &loop, [&](const QString &message) {
+    connect(&launcher, &BurninTransport::failed, &loop, [&](const QString &message) {
         failure = message;
         loop.quit();
     });

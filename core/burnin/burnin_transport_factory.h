@@ -1,0 +1,21 @@
+#pragma once
+
+#include "burnin_request.h"
+
+#include <memory>
+
+class QObject;
+
+namespace strata {
+
+class BurninTransport;
+class ClusterSession;
+
+// The one place that maps a BurninTransportKind to its implementation, given the cluster the
+// burn-in runs on (its SSH shell; on Kubernetes a kubectl source of its own for the Jobs).
+namespace BurninTransportFactory {
+
+std::unique_ptr<BurninTransport> create(BurninTransportKind kind, ClusterSession *cluster);
+
+} // namespace BurninTransportFactory
+} // namespace strata
