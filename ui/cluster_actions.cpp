@@ -2,11 +2,13 @@
 
 #include "cluster_view.h"
 #include "dialogs/drain_dialog.h"
+#include "dialogs/silence_dialog.h"
 #include "dialogs/job_output_dialog.h"
 #include "dialogs/submit_job_dialog.h"
 #include "views/log_panel.h"
 
 #include "model/orchestrator_source.h"
+#include "prometheus/metrics_source.h"
 #include "session/cluster_session.h"
 #include "slurm/hostlist.h"
 
@@ -131,6 +133,62 @@ void ClusterActions::resumeNodes(const QStringList &nodes)
     box->open();
 }
 
+void ClusterActions::silenceAlert(const Finding &alert)
+{
+    if (!m_session || alert.labels.isEmpty())
+        return;
+    auto *dialog = new SilenceDialog(alert, m_parent);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog, code = alert.code] {
+        if (m_session)
+            run(tr("Silencing %1 (%2)…").arg(code.mid(6), dialog->request().comment),
+                m_session->createSilence(dialog->request()));
+    });
+    dialog->open();
+}
+
+void ClusterActions::expireSilence(const QString &silenceId)
+{
+    if (m_session && !silenceId.isEmpty())
+        run(tr("Expiring silence %1…").arg(silenceId), m_session->expireSilence(silenceId));
+}
+
+void ClusterActions::addAlertActions(QMenu *menu, const StackElement &element)
+{
+    const SnapshotPtr snapshot = m_view->snapshot();
+    if (!snapshot)
+        return;
+    const bool alertmanager = m_session && m_session->metrics() && m_session->metrics()->alertmanager();
+    bool first = true;
+    for (const Finding &f : snapshot->findings) {
+        if (!f.code.startsWith(QLatin1String("alert:")) || f.labels.isEmpty() || f.node != element.key)
+            continue;
+        if (element.layer == StackElement::Layer::Gpu && f.gpu >= 0 && f.gpu != element.gpu)
+            continue;
+        if (first)
+            menu->addSeparator();
+        first = false;
+        const QString where = f.gpu >= 0 ? tr("%1 GPU %2").arg(f.node).arg(f.gpu) : f.node;
+        QAction *a = nullptr;
+        if (f.silencedBy.isEmpty()) {
+            a = menu->addAction(tr("Silence alert %1 on %2…").arg(f.code.mid(6), where));
+            a->setObjectName(QStringLiteral("contextSilence"));
+            connect(a, &QAction::triggered, menu, [this, f] { silenceAlert(f); });
+        } else {
+            a = menu->addAction(tr("Expire the silence of %1 on %2").arg(f.code.mid(6), where));
+            a->setObjectName(QStringLiteral("contextExpireSilence"));
+            connect(a, &QAction::triggered, menu, [this, ids = f.silencedBy] {
+                for (const QString &id : ids)
+                    expireSilence(id);
+            });
+        }
+        if (!alertmanager) {
+            a->setEnabled(false);
+            a->setToolTip(m_session ? tr("No Alertmanager in this cluster's profile") : tr("Not connected to the cluster"));
+        }
+    }
+}
+
 void ClusterActions::showOutput(const QString &jobId)
 {
     const SnapshotPtr snapshot = m_view->snapshot();
@@ -193,6 +251,7 @@ QMenu *ClusterActions::contextMenu(const StackElement &element, const QStringLis
             [this, element] { m_view->filterTo(StackElement::node(element.key)); });
         add(QStringLiteral("contextJobsOn"), tr("Jobs on %1").arg(element.key),
             [this, element] { m_view->filterTo(StackElement::job(element.key)); });
+        addAlertActions(menu, element);
         break;
     }
     case StackElement::Layer::Job: {

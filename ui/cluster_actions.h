@@ -1,5 +1,6 @@
 #pragma once
 
+#include "model/finding.h"
 #include "model/job_submission.h"
 #include "models/stack_element.h"
 
@@ -39,6 +40,10 @@ public:
     void resumeNodes(const QStringList &nodes);
     // Follows the job's stdout file over the session's shell in a JobOutputDialog (Slurm).
     void showOutput(const QString &jobId);
+    // Alertmanager: silence one firing alert (a SilenceDialog asks how long and why), or end a
+    // silence now. The next snapshot shows the alert silenced, or no longer.
+    void silenceAlert(const Finding &alert);
+    void expireSilence(const QString &silenceId);
 
     // The right-click menu for an element (nodes: all the nodes it stands for): the actions
     // that apply to it, disabled with the reason in their tooltip where they cannot run now.
@@ -51,6 +56,9 @@ Q_SIGNALS:
 
 private:
     void run(const QString &what, const QFuture<ActionResult> &future);
+    // The alert findings on the element (a node: all of its alerts; a GPU: that GPU's and the
+    // node's own), as silence / expire entries.
+    void addAlertActions(QMenu *menu, const StackElement &element);
 
     QWidget *m_parent;
     ClusterView *m_view;

@@ -6,6 +6,7 @@
 #include "cli/command_table.h"
 #include "cli/completion_script.h"
 #include "cli/metrics_command.h"
+#include "cli/silence_command.h"
 #include "cli/snapshot_text_printer.h"
 #include "cli/text_table.h"
 #include "model/snapshot_json.h"
@@ -238,6 +239,18 @@ int CliRunner::metrics(QCoreApplication &app, QCommandLineParser &parser)
     }
     readKeyring(parser, &p);
     return MetricsCommand::run(app, parser, p);
+}
+
+int CliRunner::silence(QCoreApplication &app, QCommandLineParser &parser)
+{
+    ClusterProfile p;
+    QString error;
+    if (!m_connection.resolve(parser, &p, &error, ConnectionOptions::SshOptional)) {
+        printErr(error);
+        return 2;
+    }
+    readKeyring(parser, &p);
+    return SilenceCommand::run(app, parser, p);
 }
 
 int CliRunner::burnin(QCoreApplication &app, QCommandLineParser &parser)

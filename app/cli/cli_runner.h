@@ -24,6 +24,7 @@ public:
     // The handlers of the command table, and the options of those that have their own.
     int snapshot(QCoreApplication &app, QCommandLineParser &parser);
     int alerts(QCoreApplication &app, QCommandLineParser &parser);
+    int silence(QCoreApplication &app, QCommandLineParser &parser);
     int submit(QCoreApplication &app, QCommandLineParser &parser);
     int cancel(QCoreApplication &app, QCommandLineParser &parser);
     int drain(QCoreApplication &app, QCommandLineParser &parser);

@@ -4,6 +4,7 @@
 #include "cli/cli_runner.h"
 #include "cli/connection_options.h"
 #include "cli/metrics_command.h"
+#include "cli/silence_command.h"
 
 #include <QJsonArray>
 
@@ -25,6 +26,10 @@ const std::array kCommands{
     CliCommand{"alerts", &CliRunner::alerts, nullptr, "", "", "[--format text|json]",
                "Print the alerts firing in Prometheus as findings on their node, GPU and job.",
                F::Connects},
+    CliCommand{"silence", &CliRunner::silence, &SilenceCommand::options, "list|add|expire [ID]",
+               "list (default), add (from --alert/--match), expire ID.",
+               "list [--all] | add --alert NAME [--match LABEL=VALUE]... --comment TEXT [--duration 2h] | expire ID",
+               "List, add or expire Alertmanager silences (needs only --alertmanager).", F::Connects},
     CliCommand{"submit", &CliRunner::submit, &CliRunner::submitOptions, "", "",
                "--name NAME (--script FILE|- | --wrap COMMAND) [--partition P] [--nodes N] "
                "[--nodelist HOSTS] [--gpus-per-node G] [--time LIMIT] [--exclusive]",

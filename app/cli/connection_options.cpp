@@ -15,7 +15,7 @@ void ConnectionOptions::addTo(QCommandLineParser &parser)
 QList<QCommandLineOption> ConnectionOptions::options() const
 {
     return {m_config, m_cluster, m_ssh, m_identity, m_knownHosts, m_acceptNewHostKey, m_remoteEnv,
-            m_connectTimeout, m_commandTimeout, m_prometheus, m_prometheusToken, m_prometheusCa,
+            m_connectTimeout, m_commandTimeout, m_prometheus, m_prometheusToken, m_prometheusCa, m_alertmanager,
             m_kubernetes, m_kubeContext, m_namespace, m_agent};
 }
 
@@ -134,6 +134,8 @@ bool ConnectionOptions::resolve(const QCommandLineParser &parser, ClusterProfile
         p.prometheusToken = qEnvironmentVariable("STRATA_PROMETHEUS_TOKEN");
     if (parser.isSet(m_prometheusCa))
         p.prometheusCaFile = parser.value(m_prometheusCa);
+    if (parser.isSet(m_alertmanager))
+        p.alertmanagerUrl = parser.value(m_alertmanager);
     if (parser.isSet(m_kubernetes))
         p.orchestrator = QStringLiteral("kubernetes");
     if (parser.isSet(m_kubeContext))

@@ -1,6 +1,9 @@
 #pragma once
 
+#include <QPair>
 #include <QString>
+#include <QStringList>
+#include <QVector>
 
 namespace strata {
 
@@ -14,6 +17,11 @@ struct Finding
     QString job;          // the job it concerns, when known (alerts with hpc_job)
     QString code;         // stable machine code, e.g. "xid-79", "gpu-missing", "exporter-down"
     QString message;      // what is wrong and what to do
+    // Alerts only: the alert's labels (alertname included, sorted), which a silence for exactly
+    // this alert matches on, and the Alertmanager silences that silence it (empty: not silenced,
+    // or no Alertmanager configured).
+    QVector<QPair<QString, QString>> labels;
+    QStringList silencedBy;
 
     static QString severityName(Severity severity);
 };

@@ -154,12 +154,21 @@ QJsonObject jobToJson(const Job &j)
 
 QJsonObject findingToJson(const Finding &f)
 {
-    return QJsonObject{{QLatin1String("severity"), Finding::severityName(f.severity)},
-                       {QLatin1String("node"), f.node},
-                       {QLatin1String("gpu"), f.gpu < 0 ? QJsonValue(QJsonValue::Null) : QJsonValue(f.gpu)},
-                       {QLatin1String("job"), f.job.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(f.job)},
-                       {QLatin1String("code"), f.code},
-                       {QLatin1String("message"), f.message}};
+    QJsonObject o{{QLatin1String("severity"), Finding::severityName(f.severity)},
+                  {QLatin1String("node"), f.node},
+                  {QLatin1String("gpu"), f.gpu < 0 ? QJsonValue(QJsonValue::Null) : QJsonValue(f.gpu)},
+                  {QLatin1String("job"), f.job.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(f.job)},
+                  {QLatin1String("code"), f.code},
+                  {QLatin1String("message"), f.message}};
+    if (!f.labels.isEmpty()) { // alerts: their labels, and whether a silence holds them
+        QJsonObject labels;
+        for (const auto &[name, value] : f.labels)
+            labels.insert(name, value);
+        o.insert(QLatin1String("labels"), labels);
+        o.insert(QLatin1String("silenced"), !f.silencedBy.isEmpty());
+        o.insert(QLatin1String("silencedBy"), QJsonArray::fromStringList(f.silencedBy));
+    }
+    return o;
 }
 
 QJsonObject toJson(const ClusterSnapshot &s)

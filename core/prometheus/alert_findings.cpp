@@ -17,7 +17,7 @@ Finding::Severity severityOf(const QString &label)
 }
 
 QVector<Finding> build(const QVector<PrometheusAlert> &alerts, const QVector<Node> &nodes, const QString &hostLabel,
-                       const Resolve &resolve)
+                       const Resolve &resolve, const QVector<AlertSilence> &silences)
 {
     QVector<Finding> out;
     for (const PrometheusAlert &a : alerts) {
@@ -29,6 +29,8 @@ QVector<Finding> build(const QVector<PrometheusAlert> &alerts, const QVector<Nod
         Finding f;
         f.severity = a.silenced ? Finding::Severity::Info : severityOf(a.label(u"severity"));
         f.code = "alert:"_L1 + a.name;
+        f.labels = a.labels;
+        f.silencedBy = a.silencedBy;
         if (n >= 0)
             f.node = nodes[n].name;
         bool ok = false;
@@ -59,9 +61,23 @@ QVector<Finding> build(const QVector<PrometheusAlert> &alerts, const QVector<Nod
         QString text = a.summary.isEmpty() ? a.description : a.summary;
         if (!a.summary.isEmpty() && !a.description.isEmpty())
             text += u": "_s + a.description;
+        QString silence;
+        if (a.silenced) {
+            silence = u" (silenced)"_s;
+            for (const AlertSilence &s : silences) {
+                if (!a.silencedBy.contains(s.id))
+                    continue;
+                silence = u" (silenced by %1 until %2%3)"_s.arg(
+                    s.createdBy.isEmpty() ? u"?"_s : s.createdBy, s.endsAt.toString(Qt::ISODate),
+                    s.comment.isEmpty() ? QString() : u": "_s + s.comment);
+                break;
+            }
+        } else if (a.inhibited) {
+            silence = u" (inhibited)"_s;
+        }
         f.message = u"alert %1 firing on %2%3%4%5"_s.arg(
             a.name, where, a.activeAt.isValid() ? u" since "_s + a.activeAt.toString(Qt::ISODate) : QString(),
-            text.isEmpty() ? QString() : u": "_s + text, a.silenced ? u" (silenced)"_s : QString());
+            text.isEmpty() ? QString() : u": "_s + text, silence);
         out << f;
     }
     return out;

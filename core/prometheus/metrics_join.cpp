@@ -342,7 +342,7 @@ void MetricsJoin::apply(ClusterSnapshot &snapshot, const MetricsPart &part, cons
     }
 
     if (part.alertsKnown)
-        findings << AlertFindings::build(part.alerts, nodes, profile.hostLabel, resolve);
+        findings << AlertFindings::build(part.alerts, nodes, profile.hostLabel, resolve, part.silences);
 
     if (part.usageKnown) {
         JobUsage::Input input;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "alert_silence.h"
 #include "model/gpu.h"
 #include "model/source_status.h"
 #include "prometheus_response.h"
@@ -102,6 +103,11 @@ struct MetricsPart
     // query is a warning, not a failed part.
     QVector<PrometheusAlert> alerts;
     bool alertsKnown = false;
+    // With an Alertmanager in the profile: its alerts are merged into `alerts` (AlertMerge:
+    // silenced, silencedBy, inhibited) and its silences kept for the findings' words. A failed
+    // Alertmanager query is a warning; the alerts are then Prometheus's alone.
+    QVector<AlertSilence> silences;
+    bool alertmanagerKnown = false;
 
     QVector<MetricsQueryStat> queries;
     QDateTime takenAt;         // UTC, when the refresh started

@@ -1,5 +1,7 @@
 #include "metrics_source.h"
 
+#include "alert_merge.h"
+#include "alertmanager_client.h"
 #include "metrics_part_builder.h"
 #include "prometheus_client.h"
 #include "model/when_finished.h"
@@ -34,6 +36,10 @@ struct MetricsRefreshState
     MetricsQueryStat targetsStat;
     MetricsQueryStat usageStat;
     MetricsQueryStat alertsStat;
+    bool alertmanagerQueried = false;
+    MetricsQueryStat alertmanagerAlertsStat;
+    MetricsQueryStat silencesStat;
+    QVector<PrometheusAlert> alertmanagerAlerts;
     bool usageQueried = false;
 };
 
@@ -77,13 +83,13 @@ MetricsQueryStat statOf(const QString &name, const PrometheusResponse &r)
 
 // Runs `convert` where the response was parsed (the pool for big bodies), then `store` on the
 // source's thread, then counts the query done.
-template <typename Convert, typename Store>
-void track(MetricsSource *source, const std::shared_ptr<MetricsRefreshState> &state, QFuture<PrometheusResponse> future,
+template <typename Response, typename Convert, typename Store>
+void track(MetricsSource *source, const std::shared_ptr<MetricsRefreshState> &state, QFuture<Response> future,
            Convert convert, Store store, std::function<void()> done)
 {
-    using Piece = std::invoke_result_t<Convert, PrometheusResponse>;
+    using Piece = std::invoke_result_t<Convert, Response>;
     ++state->pending;
-    whenFinished(future.then([convert](PrometheusResponse r) { return convert(std::move(r)); }), source,
+    whenFinished(future.then([convert](Response r) { return convert(std::move(r)); }), source,
                  [state, store, done](Piece piece) {
                      store(*state, std::move(piece));
                      if (--state->pending == 0)
@@ -121,12 +127,18 @@ MetricsSource::MetricsSource(const ClusterProfile &profile, Options options, QOb
     PrometheusClient::Config config = PrometheusClient::Config::fromProfile(profile);
     config.timeoutMs = m_options.timeoutMs;
     m_client = std::make_unique<PrometheusClient>(config);
+    if (!profile.alertmanagerUrl.isEmpty()) {
+        AlertmanagerClient::Config alertmanager = AlertmanagerClient::Config::fromProfile(profile);
+        alertmanager.timeoutMs = m_options.timeoutMs;
+        m_alertmanager = std::make_unique<AlertmanagerClient>(alertmanager);
+    }
 }
 
 MetricsSource::~MetricsSource()
 {
     // The client aborts its requests; their continuations may still touch the usage cache,
     // so it goes first, while every other member is alive.
+    m_alertmanager.reset();
     m_client.reset();
 }
 
@@ -224,6 +236,33 @@ QFuture<MetricsPart> MetricsSource::refresh(const Request &request)
               s.part.alerts = std::move(r.alerts);
           },
           done);
+
+    if (m_alertmanager) {
+        state->alertmanagerQueried = true;
+        const auto stat = [](const QString &name, const QString &error, ErrorKind kind, int count) {
+            MetricsQueryStat s;
+            s.name = name;
+            s.ok = error.isEmpty();
+            s.error = error;
+            s.errorKind = kind;
+            s.series = count;
+            return s;
+        };
+        track(this, state, m_alertmanager->alerts(), [](AlertmanagerParser::AlertsResult r) { return r; },
+              [stat](MetricsRefreshState &s, AlertmanagerParser::AlertsResult r) {
+                  s.alertmanagerAlertsStat =
+                      stat(QStringLiteral("alertmanager-alerts"), r.error, r.errorKind, int(r.alerts.size()));
+                  s.alertmanagerAlerts = std::move(r.alerts);
+              },
+              done);
+        track(this, state, m_alertmanager->silences(), [](AlertmanagerParser::SilencesResult r) { return r; },
+              [stat](MetricsRefreshState &s, AlertmanagerParser::SilencesResult r) {
+                  s.silencesStat = stat(QStringLiteral("alertmanager-silences"), r.error, r.errorKind,
+                                        int(r.silences.size()));
+                  s.part.silences = std::move(r.silences);
+              },
+              done);
+    }
 
     if (state->usageQueried) {
         PrometheusResponseParser::Options matrix;
@@ -328,6 +367,8 @@ void MetricsSource::finish(const std::shared_ptr<MetricsRefreshState> &state)
         p.queries = {state->gaugesStat, state->pcieStat, state->targetsStat, state->alertsStat};
         if (state->usageQueried)
             p.queries << state->usageStat;
+        if (state->alertmanagerQueried)
+            p.queries << state->alertmanagerAlertsStat << state->silencesStat;
         for (const MetricsQueryStat &q : std::as_const(p.queries))
             p.bytesRead += q.bytes;
 
@@ -341,6 +382,8 @@ void MetricsSource::finish(const std::shared_ptr<MetricsRefreshState> &state)
             p.usageKnown = false;
             p.alerts.clear();
             p.alertsKnown = false;
+            p.silences.clear();
+            p.alertmanagerKnown = false;
         } else {
             p.gpus = std::move(state->samples);
             if (state->pcie)
@@ -352,6 +395,18 @@ void MetricsSource::finish(const std::shared_ptr<MetricsRefreshState> &state)
                 p.warnings << QStringLiteral("PCIe replay query failed: %1").arg(state->pcieStat.error);
             if (!state->alertsStat.ok)
                 p.warnings << QStringLiteral("alert query failed: %1").arg(state->alertsStat.error);
+            if (state->alertmanagerQueried) {
+                p.alertmanagerKnown = state->alertmanagerAlertsStat.ok;
+                if (p.alertmanagerKnown) {
+                    p.alerts = AlertMerge::merge(p.alerts, state->alertmanagerAlerts);
+                    p.alertsKnown = true;
+                } else {
+                    p.warnings << QStringLiteral("Alertmanager alert query failed (silences not shown): %1")
+                                      .arg(state->alertmanagerAlertsStat.error);
+                }
+                if (!state->silencesStat.ok)
+                    p.warnings << QStringLiteral("Alertmanager silence query failed: %1").arg(state->silencesStat.error);
+            }
             if (!state->targetsStat.ok)
                 p.warnings << QStringLiteral("exporter target query failed: %1").arg(state->targetsStat.error);
             if (state->usageQueried && !state->usageStat.ok)

@@ -12,6 +12,7 @@
 
 namespace strata {
 
+class AlertmanagerClient;
 class PrometheusClient;
 struct ClusterProfile;
 struct MetricsRefreshState; // one refresh in flight (metrics_source.cpp)
@@ -20,7 +21,8 @@ struct MetricsRefreshState; // one refresh in flight (metrics_source.cpp)
 // on the server and over up to six connections), each answer parsed and converted on the
 // QtConcurrent pool, combined into one MetricsPart. Per refresh that is 4 HTTP requests (the 4th: /api/v1/alerts), plus
 // a 5th (the usage range) at most once per usageRefreshSeconds while jobs run: the same at 4
-// nodes as at 2,000 nodes / 16,000 GPUs / 50,000 jobs.
+// nodes as at 2,000 nodes / 16,000 GPUs / 50,000 jobs. With an Alertmanager in the profile, 2
+// more: its /api/v2/alerts and /api/v2/silences (AlertMerge joins its alerts to Prometheus's).
 //
 // Lives on the thread that creates it (it owns a PrometheusClient, which needs that thread's
 // event loop); owned by ClusterSession. The future finishes on a pool thread: come back with
@@ -73,6 +75,8 @@ public:
     bool isRefreshing() const { return m_running.has_value(); }
     const MetricsQueryPlan &plan() const { return m_plan; }
     PrometheusClient &client() { return *m_client; }
+    // nullptr when the profile names no Alertmanager.
+    AlertmanagerClient *alertmanager() { return m_alertmanager.get(); }
 
 private:
     void finish(const std::shared_ptr<MetricsRefreshState> &state);
@@ -82,6 +86,7 @@ private:
     Options m_options;
     MetricsQueryPlan m_plan;
     std::unique_ptr<PrometheusClient> m_client;
+    std::unique_ptr<AlertmanagerClient> m_alertmanager;
     std::optional<QFuture<MetricsPart>> m_running;
 
     // The last usage answer, reused until it is usageRefreshSeconds old.

@@ -43,6 +43,9 @@ struct PrometheusAlert
     QDateTime activeAt;      // UTC; invalid when not given
     std::optional<double> value; // the expression's value when it fired
     bool silenced = false;   // Alertmanager: suppressed by a silence (not known from Prometheus alone)
+    QStringList silencedBy;  // Alertmanager: the ids of the silences that match it
+    bool inhibited = false;  // Alertmanager: suppressed by an inhibition rule
+    QString fingerprint;     // Alertmanager's id of the label set; empty from Prometheus
 
     QString label(QStringView name) const;
 };

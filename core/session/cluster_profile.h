@@ -34,6 +34,9 @@ struct ClusterProfile
     QString prometheusCaFile;
     QString hostLabel;        // "" = accept both Hostname and hostname
     QMap<QString, QString> hostRelabel; // exporter host name -> node name
+    // Alertmanager (optional): its alerts say which are silenced; silences are made there.
+    // Reached with the Prometheus credentials and CA file (often the same proxy).
+    QString alertmanagerUrl;
 
     // Kubernetes
     QString kubeContext;

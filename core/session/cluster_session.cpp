@@ -7,6 +7,7 @@
 #include "model/workload_detector.h"
 #include "kubernetes/kubernetes_source.h"
 #include "model/orchestrator_source.h"
+#include "prometheus/alertmanager_client.h"
 #include "prometheus/metrics_join.h"
 #include "prometheus/metrics_part.h"
 #include "prometheus/metrics_source.h"
@@ -304,6 +305,62 @@ QFuture<ActionResult> ClusterSession::drain(const QStringList &nodes, const QStr
 QFuture<ActionResult> ClusterSession::resume(const QStringList &nodes)
 {
     return watchAction(m_orchestrator->resume(nodes));
+}
+
+QFuture<ActionResult> ClusterSession::createSilence(const SilenceRequest &request)
+{
+    ActionResult base;
+    base.action = QStringLiteral("silence");
+    AlertSilence shown;
+    shown.matchers = request.matchers;
+    base.target = shown.matchersText();
+    AlertmanagerClient *client = m_metrics ? m_metrics->alertmanager() : nullptr;
+    if (!client)
+        return watchAction(noAlertmanager(base));
+    auto promise = std::make_shared<QPromise<ActionResult>>();
+    promise->start();
+    whenFinished(client->createSilence(request), this, [promise, base](const AlertmanagerParser::SilenceIdResult &r) {
+        ActionResult result = base;
+        result.ok = r.error.isEmpty();
+        result.errorKind = r.errorKind;
+        result.message = result.ok ? QStringLiteral("silence %1 created for {%2}").arg(r.id, base.target) : r.error;
+        promise->addResult(result);
+        promise->finish();
+    });
+    return watchAction(promise->future());
+}
+
+QFuture<ActionResult> ClusterSession::expireSilence(const QString &silenceId)
+{
+    ActionResult base;
+    base.action = QStringLiteral("expire-silence");
+    base.target = silenceId;
+    AlertmanagerClient *client = m_metrics ? m_metrics->alertmanager() : nullptr;
+    if (!client)
+        return watchAction(noAlertmanager(base));
+    auto promise = std::make_shared<QPromise<ActionResult>>();
+    promise->start();
+    whenFinished(client->expireSilence(silenceId), this, [promise, base](const AlertmanagerParser::SilenceIdResult &r) {
+        ActionResult result = base;
+        result.ok = r.error.isEmpty();
+        result.errorKind = r.errorKind;
+        result.message = result.ok ? QStringLiteral("silence %1 expired").arg(r.id) : r.error;
+        promise->addResult(result);
+        promise->finish();
+    });
+    return watchAction(promise->future());
+}
+
+QFuture<ActionResult> ClusterSession::noAlertmanager(ActionResult result)
+{
+    result.ok = false;
+    result.errorKind = ErrorKind::InvalidRequest;
+    result.message = QStringLiteral("this cluster's profile names no Alertmanager (--alertmanager URL)");
+    QPromise<ActionResult> promise;
+    promise.start();
+    promise.addResult(result);
+    promise.finish();
+    return promise.future();
 }
 
 QFuture<ActionResult> ClusterSession::reconcile(const ActionResult &unknown)

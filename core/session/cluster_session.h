@@ -18,6 +18,7 @@ class OrchestratorSource;
 class MetricsSource;
 struct MetricsPart;
 class RemoteShell;
+struct SilenceRequest;
 
 // One connected cluster: polls the orchestrator (and Prometheus when the profile has one),
 // merges their parts into immutable snapshots, and runs actions. Lives on the thread that
@@ -59,6 +60,12 @@ public:
     QFuture<ActionResult> cancel(const QString &jobId);
     QFuture<ActionResult> drain(const QStringList &nodes, const QString &reason);
     QFuture<ActionResult> resume(const QStringList &nodes);
+    // Alertmanager silences: action "silence" (target: the matchers; the message names the new
+    // silence's id) and "expire-silence" (target: the id). Without an
+    // Alertmanager in the profile: InvalidRequest. Emits actionFinished and refreshes, so the
+    // finding shows the alert silenced (or no longer) on the next snapshot.
+    QFuture<ActionResult> createSilence(const SilenceRequest &request);
+    QFuture<ActionResult> expireSilence(const QString &silenceId);
     // Reads the cluster back for an action whose outcome was unknown (see ActionOutcome); emits
     // actionFinished with the settled result. The session does this by itself on the first
     // refresh that reaches the cluster again; the CLI, which does not wait for one, asks.
@@ -82,6 +89,7 @@ private:
     void finishMetrics(const MetricsPart &part);
     void partDone();
     QFuture<ActionResult> watchAction(const QFuture<ActionResult> &future);
+    static QFuture<ActionResult> noAlertmanager(ActionResult result);
     void reconcileUnknownActions();
     void forgetUnknown(const ActionResult &settled);
 

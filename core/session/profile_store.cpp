@@ -40,6 +40,7 @@ QJsonObject ProfileStore::toJson(const ClusterProfile &p)
     o[QLatin1String("prometheusUser")] = p.prometheusUser;
     o[QLatin1String("prometheusCaFile")] = p.prometheusCaFile;
     o[QLatin1String("hostLabel")] = p.hostLabel;
+    o[QLatin1String("alertmanagerUrl")] = p.alertmanagerUrl;
     QJsonObject relabel;
     for (auto it = p.hostRelabel.begin(); it != p.hostRelabel.end(); ++it)
         relabel[it.key()] = it.value();
@@ -72,6 +73,7 @@ ClusterProfile ProfileStore::fromJson(const QJsonObject &o)
     p.prometheusUser = o.value(QLatin1String("prometheusUser")).toString();
     p.prometheusCaFile = o.value(QLatin1String("prometheusCaFile")).toString();
     p.hostLabel = o.value(QLatin1String("hostLabel")).toString();
+    p.alertmanagerUrl = o.value(QLatin1String("alertmanagerUrl")).toString();
     const QJsonObject relabel = o.value(QLatin1String("hostRelabel")).toObject();
     for (auto it = relabel.begin(); it != relabel.end(); ++it)
         p.hostRelabel.insert(it.key(), it.value().toString());

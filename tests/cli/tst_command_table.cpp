@@ -82,12 +82,15 @@ private Q_SLOTS:
             QCOMPARE(CommandTable::optionNames(c).contains(QStringLiteral("cluster")), bool(c.flags & CliCommand::Connects));
         }
         // The commands the README documents, the window's --help and the completions name.
-        for (const char *expected : {"snapshot", "submit", "cancel", "drain", "resume", "metrics", "burnin", "profile", "help", "completion"})
+        for (const char *expected : {"snapshot", "alerts", "silence", "submit", "cancel", "drain", "resume", "metrics", "burnin",
+                                     "profile", "help", "completion"})
             QVERIFY2(names.contains(QLatin1String(expected)), expected);
         QCOMPARE(CommandTable::find(u"snapshto"), nullptr);
         QVERIFY(CommandTable::optionNames(*CommandTable::find(u"submit")).contains(QStringLiteral("gpus-per-node")));
         QVERIFY(CommandTable::optionNames(*CommandTable::find(u"burnin")).contains(QStringLiteral("drain-on-fail")));
         QVERIFY(CommandTable::optionNames(*CommandTable::find(u"drain")).contains(QStringLiteral("reason")));
+        for (const char *option : {"alert", "match", "duration", "comment", "author", "all", "alertmanager"})
+            QVERIFY2(CommandTable::optionNames(*CommandTable::find(u"silence")).contains(QLatin1String(option)), option);
     }
 
     void overviewJsonHasSchema()

@@ -52,6 +52,8 @@ ClusterProfile LabProfile::fromConnectArgs(const QString &text, QString *error)
             p.remoteEnvironment.append({value.section(QLatin1Char('='), 0, 0), value.section(QLatin1Char('='), 1)});
         } else if (flag == QLatin1String("--prometheus")) {
             p.prometheusUrl = value;
+        } else if (flag == QLatin1String("--alertmanager")) {
+            p.alertmanagerUrl = value;
         } else {
             --i; // a flag without a value we know of: skip the flag alone
         }
