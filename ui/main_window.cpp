@@ -3,10 +3,9 @@
 #include "charts/prometheus_metric_history.h"
 #include "cluster_actions.h"
 #include "cluster_view.h"
-#include "dialogs/host_key_dialog.h"
+#include "connection_prompts.h"
 #include "dialogs/preferences_dialog.h"
-#include "dialogs/profile_dialog.h"
-#include "session/secret_store.h"
+#include "profile_controller.h"
 #include "source_health.h"
 #include "unit_formatter.h"
 #include "views/connections_panel.h"
@@ -15,14 +14,12 @@
 #include "views/table_page.h"
 
 #include "session/cluster_session.h"
-#include "session/profile_store.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QHeaderView>
-#include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -39,9 +36,11 @@
 namespace strata {
 
 MainWindow::MainWindow(ProfileStore *profiles, QWidget *parent)
-    : QMainWindow(parent), m_store(profiles), m_secrets(new SecretStore(QStringLiteral("strata"), this)),
-      m_view(new ClusterView(this)), m_banner(new SourceBanner(this)), m_connections(new ConnectionsPanel(this)), m_log(new LogPanel(this)),
+    : QMainWindow(parent), m_view(new ClusterView(this)), m_banner(new SourceBanner(this)),
+      m_connections(new ConnectionsPanel(this)), m_log(new LogPanel(this)),
       m_actions(new ClusterActions(this, m_view, m_log, this)),
+      m_profiles(new ProfileController(profiles, this, m_connections, m_log, this)),
+      m_prompts(new ConnectionPrompts(this, m_connections, m_log, this)),
       m_statusCluster(new QLabel(this)), m_statusTotals(new QLabel(this)), m_statusTiming(new QLabel(this))
 {
     setObjectName(QStringLiteral("mainWindow"));
@@ -69,6 +68,10 @@ MainWindow::MainWindow(ProfileStore *profiles, QWidget *parent)
     connect(m_connections, &ConnectionsPanel::removeRequested, this, &MainWindow::removeProfile);
     connect(m_connections, &ConnectionsPanel::connectRequested, this, &MainWindow::connectProfile);
     connect(m_connections, &ConnectionsPanel::disconnectRequested, this, &MainWindow::closeSession);
+    connect(m_prompts, &ConnectionPrompts::hostKeyRefused, this, [this](const QString &host) {
+        closeSession();
+        m_connections->setMessage(tr("Refused the host key of %1: not connected.").arg(host));
+    });
     connect(m_view, &ClusterView::snapshotApplied, this,
             [this](const SnapshotPtr &, qint64 prepareMs, qint64 applyMs) {
                 m_lastPrepareMs = prepareMs;
@@ -95,7 +98,7 @@ MainWindow::MainWindow(ProfileStore *profiles, QWidget *parent)
     QSettings settings;
     m_preferences = DisplayPreferences::load(settings);
     m_view->setPreferences(m_preferences);
-    loadProfiles();
+    m_profiles->load();
     restoreLayout();
     updateMetricsAvailability();
     updateActions();
@@ -202,125 +205,37 @@ void MainWindow::buildActions()
     }));
 }
 
-void MainWindow::loadProfiles()
+const QVector<ClusterProfile> &MainWindow::profiles() const
 {
-    QString error;
-    m_profiles = m_store ? m_store->load(&error) : QVector<ClusterProfile>{};
-    if (!error.isEmpty())
-        m_log->append(LogPanel::Level::Error, tr("Cannot read the cluster profiles: %1").arg(error));
-    m_connections->setProfiles(m_profiles);
-    if (m_profiles.isEmpty())
-        m_connections->setMessage(tr("No clusters yet: Add… one (Ctrl+Shift+N)."));
-}
-
-bool MainWindow::saveProfiles()
-{
-    if (!m_store)
-        return false;
-    QString error;
-    if (!m_store->save(m_profiles, &error)) {
-        m_log->append(LogPanel::Level::Error, tr("Cannot save the cluster profiles: %1").arg(error));
-        return false;
-    }
-    return true;
+    return m_profiles->profiles();
 }
 
 void MainWindow::addProfile()
 {
-    QStringList taken;
-    for (const ClusterProfile &p : std::as_const(m_profiles))
-        taken << p.name;
-    auto *dialog = new ProfileDialog(taken, this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QDialog::accepted, this, [this, dialog] {
-        const ClusterProfile profile = dialog->profile();
-        m_profiles << profile;
-        saveProfiles();
-        m_connections->setProfiles(m_profiles);
-        m_connections->selectProfile(profile.name);
-        m_connections->setMessage(tr("Added %1. Connect to it with Connect (Ctrl+Shift+C).").arg(profile.name));
-        m_log->append(LogPanel::Level::Info, tr("Added cluster profile %1 (%2)").arg(profile.name, profile.sshTarget()));
-        if (!profile.prometheusToken.isEmpty() || !profile.prometheusPassword.isEmpty())
-            m_secrets->save(profile, [this, name = profile.name](const QString &error) {
-                if (!error.isEmpty())
-                    m_log->append(LogPanel::Level::Error,
-                                  tr("%1: secrets kept for this session only: %2").arg(name, error));
-            });
-    });
-    dialog->open();
+    m_profiles->addProfile();
 }
 
 void MainWindow::editProfile(const QString &name)
 {
-    const auto it = std::find_if(m_profiles.begin(), m_profiles.end(),
-                                 [&](const ClusterProfile &p) { return p.name == name; });
-    if (it == m_profiles.end())
-        return;
-    QStringList taken;
-    for (const ClusterProfile &p : std::as_const(m_profiles))
-        if (p.name != name)
-            taken << p.name;
-    auto *dialog = new ProfileDialog(taken, this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->setProfile(*it);
-    connect(dialog, &QDialog::accepted, this, [this, dialog, name] {
-        const ClusterProfile profile = dialog->profile();
-        for (ClusterProfile &p : m_profiles)
-            if (p.name == name)
-                p = profile;
-        saveProfiles();
-        m_connections->setProfiles(m_profiles);
-        m_connections->selectProfile(profile.name);
-        m_log->append(LogPanel::Level::Info, tr("Saved cluster profile %1").arg(profile.name));
-        m_secrets->save(profile, [this, n = profile.name](const QString &error) {
-            if (!error.isEmpty())
-                m_log->append(LogPanel::Level::Error, tr("%1: secrets kept for this session only: %2").arg(n, error));
-        });
-    });
-    dialog->open();
+    m_profiles->editProfile(name);
 }
 
 void MainWindow::removeProfile(const QString &name)
 {
-    auto *box = new QMessageBox(QMessageBox::Question, tr("Remove cluster"),
-                                tr("Remove the profile %1? The cluster itself is not touched.").arg(name),
-                                QMessageBox::Cancel, this);
-    box->setObjectName(QStringLiteral("confirmRemove"));
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    QPushButton *remove = box->addButton(tr("Remove"), QMessageBox::AcceptRole);
-    connect(remove, &QPushButton::clicked, this, [this, name] {
-        m_profiles.erase(std::remove_if(m_profiles.begin(), m_profiles.end(),
-                                        [&](const ClusterProfile &p) { return p.name == name; }),
-                         m_profiles.end());
-        saveProfiles();
-        m_secrets->remove(name, [](const QString &) {});
-        m_connections->setProfiles(m_profiles);
-        m_log->append(LogPanel::Level::Info, tr("Removed cluster profile %1").arg(name));
-    });
-    box->open();
+    m_profiles->removeProfile(name);
 }
 
 void MainWindow::connectProfile(const QString &name)
 {
-    for (const ClusterProfile &p : std::as_const(m_profiles))
-        if (p.name == name)
-            openSession(p);
+    if (const ClusterProfile *p = m_profiles->find(name))
+        openSession(*p);
 }
 
 void MainWindow::openSession(const ClusterProfile &profile)
 {
     closeSession();
     m_connections->setMessage(tr("Connecting to %1 (%2)…").arg(profile.name, profile.sshTarget()));
-    if (!profile.hasPrometheus() || !profile.prometheusToken.isEmpty() || !profile.prometheusPassword.isEmpty()) {
-        startSession(profile);
-        return;
-    }
-    m_secrets->load(profile, [this](const ClusterProfile &withSecrets, const QString &error) {
-        if (!error.isEmpty())
-            m_log->append(LogPanel::Level::Info,
-                          tr("%1: Prometheus secrets not read: %2").arg(withSecrets.name, error));
-        startSession(withSecrets);
-    });
+    m_profiles->withSecrets(profile, [this](const ClusterProfile &withSecrets) { startSession(withSecrets); });
 }
 
 void MainWindow::startSession(const ClusterProfile &profile)
@@ -335,12 +250,11 @@ void MainWindow::adoptSession(std::unique_ptr<ClusterSession> session)
     ClusterSession *s = m_session.get();
     m_actions->setSession(s);
     connect(s, &ClusterSession::snapshotReady, this, &MainWindow::onSnapshot);
-    connect(s, &ClusterSession::hostKeyUnknown, this, &MainWindow::onHostKeyUnknown);
+    m_prompts->setSession(s);
     connect(s, &ClusterSession::actionFinished, this, &MainWindow::onActionFinished);
     connect(s, &ClusterSession::refreshStarted, this, [this] { m_statusCluster->setText(tr("%1 \u00b7 refreshing…").arg(m_session->profile().name)); });
     if (m_preferences.refreshIntervalSeconds > 0)
         s->setRefreshInterval(m_preferences.refreshIntervalSeconds);
-    m_reportedErrors.clear();
     m_connections->setConnected(s->profile().name);
     m_connections->setSources(displayedSources(nullptr));
     m_connectionsDock->raise();
@@ -368,8 +282,7 @@ void MainWindow::closeSession()
     m_retired.removeAll(nullptr);
     m_retired << closing;
     closing->deleteLater();
-    if (m_hostKeyDialog)
-        m_hostKeyDialog->reject();
+    m_prompts->setSession(nullptr);
     m_connections->setConnected({});
     m_connections->setMessage(tr("Disconnected from %1.").arg(name));
     m_log->append(LogPanel::Level::Info, tr("Disconnected from %1").arg(name));
@@ -428,7 +341,7 @@ void MainWindow::onSnapshot(const SnapshotPtr &snapshot)
                                       .arg(snapshot->nodes.size())
                                       .arg(gpus));
     }
-    reportSourceProblems(snapshot);
+    m_prompts->report(snapshot->sources);
     updateStatus();
     updateActions();
 }
@@ -455,76 +368,6 @@ QVector<SourceStatus> MainWindow::displayedSources(const SnapshotPtr &snapshot) 
     ensure(p.orchestrator, true);
     ensure(QStringLiteral("prometheus"), p.hasPrometheus());
     return shown;
-}
-
-void MainWindow::reportSourceProblems(const SnapshotPtr &snapshot)
-{
-    for (const SourceStatus &s : snapshot->sources) {
-        QString &last = m_reportedErrors[s.source];
-        if (s.error == last)
-            continue;
-        last = s.error;
-        if (s.error.isEmpty()) {
-            m_log->append(LogPanel::Level::Success, tr("%1: working again").arg(s.source));
-            continue;
-        }
-        QString text = tr("%1: %2").arg(s.source, s.error);
-        if (s.errorKind == ErrorKind::HostKeyChanged)
-            text += tr(" \u2014 The host now offers a different key than known_hosts records. "
-                       "Strata refuses to connect: this may be an attack, or the host was "
-                       "reinstalled. Ask the cluster's admins, then remove the old entry "
-                       "(ssh-keygen -R host) if the change is expected.");
-        m_log->append(s.ok ? LogPanel::Level::Info : LogPanel::Level::Error, text);
-        if (!s.ok)
-            m_connections->setMessage(text);
-        if (s.errorKind == ErrorKind::PassphraseNeeded && m_session)
-            askPassphrase(m_session->profile().identityFile);
-    }
-}
-
-void MainWindow::askPassphrase(const QString &identity)
-{
-    if (m_passphraseDialog)
-        return;
-    auto *dialog = new QInputDialog(this);
-    dialog->setObjectName(QStringLiteral("passphraseDialog"));
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->setWindowTitle(tr("Key passphrase"));
-    dialog->setLabelText(tr("Passphrase for %1 (kept in memory for this session only):").arg(identity));
-    dialog->setTextEchoMode(QLineEdit::Password);
-    m_passphraseDialog = dialog;
-    connect(dialog, &QInputDialog::textValueSelected, this, [this](const QString &passphrase) {
-        if (!m_session)
-            return;
-        m_reportedErrors.remove(QStringLiteral("ssh")); // a wrong one asks again
-        m_session->setPassphrase(passphrase);
-    });
-    dialog->open();
-}
-
-void MainWindow::onHostKeyUnknown(const QString &host, const QString &fingerprint)
-{
-    if (m_hostKeyDialog)
-        return;
-    m_log->append(LogPanel::Level::Info, tr("%1 offers an unknown host key %2").arg(host, fingerprint));
-    auto *dialog = new HostKeyDialog(host, fingerprint, this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    m_hostKeyDialog = dialog;
-    connect(dialog, &QDialog::accepted, this, [this, host, fingerprint] {
-        if (!m_session)
-            return;
-        m_log->append(LogPanel::Level::Info, tr("Trusted %1 for %2; connecting").arg(fingerprint, host));
-        m_connections->setMessage(tr("Host key trusted; connecting…"));
-        m_session->acceptHostKey(fingerprint);
-    });
-    connect(dialog, &QDialog::rejected, this, [this, host] {
-        if (!m_session)
-            return;
-        m_log->append(LogPanel::Level::Error, tr("Refused the host key of %1: not connected").arg(host));
-        closeSession();
-        m_connections->setMessage(tr("Refused the host key of %1: not connected.").arg(host));
-    });
-    dialog->open();
 }
 
 void MainWindow::refresh()

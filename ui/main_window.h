@@ -22,19 +22,21 @@ namespace strata {
 class ClusterActions;
 class ClusterSession;
 class ClusterView;
+class ConnectionPrompts;
 class ConnectionsPanel;
-class HostKeyDialog;
 class LogPanel;
 class MetricHistory;
+class ProfileController;
 class ProfileStore;
-class SecretStore;
 class SourceBanner;
 
-// The console window: the cluster list and source status (left dock), the cluster's
-// Overview / Heatmap / Nodes / Jobs tabs (centre), the detail pane (right dock) and the log
-// (bottom dock). Owns the ClusterSession of the connected cluster; nothing here waits on the
-// network: snapshots arrive by signal, actions answer through futures. Remembers its layout
-// in QSettings. GUI thread; created by app/.
+// The console window: the cluster list and source status (right dock), the cluster's
+// Overview / Heatmap / Nodes / Jobs / Fleet tabs (centre), the detail pane (right dock) and the
+// log (bottom dock). Owns the ClusterSession of the connected cluster; the profiles are edited
+// by its ProfileController, the connection's questions asked by its ConnectionPrompts, the
+// actions run by its ClusterActions. Nothing here waits on the network: snapshots arrive by
+// signal, actions answer through futures. Remembers its layout in QSettings. GUI thread;
+// created by app/.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -54,10 +56,11 @@ public:
     // (tests); null: back to the session's.
     void setMetricHistory(MetricHistory *history);
 
-    const QVector<ClusterProfile> &profiles() const { return m_profiles; }
+    const QVector<ClusterProfile> &profiles() const;
     ClusterView *clusterView() const { return m_view; }
     ConnectionsPanel *connections() const { return m_connections; }
     LogPanel *log() const { return m_log; }
+    ClusterActions *actions() const { return m_actions; }
     SourceBanner *sourceBanner() const { return m_banner; }
     QAction *action(const QString &objectName) const;
     const DisplayPreferences &preferences() const { return m_preferences; }
@@ -81,14 +84,9 @@ protected:
 private:
     void buildActions();
     void buildDocks();
-    void loadProfiles();
-    bool saveProfiles();
     void startSession(const ClusterProfile &profile);
     void onSnapshot(const SnapshotPtr &snapshot);
-    void onHostKeyUnknown(const QString &host, const QString &fingerprint);
     void onActionFinished(const ActionResult &result);
-    void reportSourceProblems(const SnapshotPtr &snapshot);
-    void askPassphrase(const QString &identity);
     void updateStatus();
     void updateActions();
     void updateMetricsAvailability();
@@ -96,9 +94,6 @@ private:
     void saveLayout() const;
     void restoreLayout();
 
-    ProfileStore *m_store;
-    QVector<ClusterProfile> m_profiles;
-    SecretStore *m_secrets;
     std::unique_ptr<ClusterSession> m_session;
     QVector<QPointer<ClusterSession>> m_retired; // closed, awaiting deleteLater
     ClusterView *m_view;
@@ -106,20 +101,19 @@ private:
     ConnectionsPanel *m_connections;
     LogPanel *m_log;
     ClusterActions *m_actions;
+    ProfileController *m_profiles;
+    ConnectionPrompts *m_prompts;
     QDockWidget *m_connectionsDock = nullptr;
     QDockWidget *m_detailDock = nullptr;
     QDockWidget *m_logDock = nullptr;
     QLabel *m_statusCluster;
     QLabel *m_statusTotals;
     QLabel *m_statusTiming;
-    QPointer<HostKeyDialog> m_hostKeyDialog;
-    QPointer<QWidget> m_passphraseDialog;
     MetricHistory *m_history = nullptr;         // what the panes use
     std::unique_ptr<MetricHistory> m_ownHistory; // the session's Prometheus, when it has one
     bool m_historyOverridden = false;
     DisplayPreferences m_preferences;
     SnapshotPtr m_lastSnapshot; // shown without a session (showSnapshot)
-    QHash<QString, QString> m_reportedErrors; // source -> last error logged
     qint64 m_lastPrepareMs = -1;
     qint64 m_lastApplyMs = -1;
 };

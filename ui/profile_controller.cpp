@@ -1,0 +1,148 @@
+#include "profile_controller.h"
+
+#include "dialogs/profile_dialog.h"
+#include "views/connections_panel.h"
+#include "views/log_panel.h"
+
+#include "session/profile_store.h"
+#include "session/secret_store.h"
+
+#include <QMessageBox>
+#include <QPushButton>
+
+#include <algorithm>
+
+namespace strata {
+
+ProfileController::ProfileController(ProfileStore *store, QWidget *dialogParent, ConnectionsPanel *connections,
+                                     LogPanel *log, QObject *parent)
+    : QObject(parent), m_store(store), m_dialogParent(dialogParent), m_connections(connections), m_log(log),
+      m_secrets(new SecretStore(QStringLiteral("strata"), this))
+{
+}
+
+void ProfileController::load()
+{
+    QString error;
+    m_profiles = m_store ? m_store->load(&error) : QVector<ClusterProfile>{};
+    if (!error.isEmpty())
+        m_log->append(LogPanel::Level::Error, tr("Cannot read the cluster profiles: %1").arg(error));
+    m_connections->setProfiles(m_profiles);
+    if (m_profiles.isEmpty())
+        m_connections->setMessage(tr("No clusters yet: Add… one (Ctrl+Shift+N)."));
+}
+
+const ClusterProfile *ProfileController::find(const QString &name) const
+{
+    const auto it = std::find_if(m_profiles.cbegin(), m_profiles.cend(),
+                                 [&](const ClusterProfile &p) { return p.name == name; });
+    return it == m_profiles.cend() ? nullptr : &*it;
+}
+
+bool ProfileController::save()
+{
+    if (!m_store)
+        return false;
+    QString error;
+    if (!m_store->save(m_profiles, &error)) {
+        m_log->append(LogPanel::Level::Error, tr("Cannot save the cluster profiles: %1").arg(error));
+        return false;
+    }
+    return true;
+}
+
+void ProfileController::saveSecrets(const ClusterProfile &profile)
+{
+    m_secrets->save(profile, [this, name = profile.name](const QString &error) {
+        if (!error.isEmpty())
+            m_log->append(LogPanel::Level::Error, tr("%1: secrets kept for this session only: %2").arg(name, error));
+    });
+}
+
+QStringList ProfileController::namesExcept(const QString &name) const
+{
+    QStringList taken;
+    for (const ClusterProfile &p : m_profiles)
+        if (p.name != name)
+            taken << p.name;
+    return taken;
+}
+
+void ProfileController::addProfile()
+{
+    auto *dialog = new ProfileDialog(namesExcept({}), m_dialogParent);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        const ClusterProfile profile = dialog->profile();
+        m_profiles << profile;
+        save();
+        m_connections->setProfiles(m_profiles);
+        m_connections->selectProfile(profile.name);
+        m_connections->setMessage(tr("Added %1. Connect to it with Connect (Ctrl+Shift+C).").arg(profile.name));
+        m_log->append(LogPanel::Level::Info, tr("Added cluster profile %1 (%2)").arg(profile.name, profile.sshTarget()));
+        if (!profile.prometheusToken.isEmpty() || !profile.prometheusPassword.isEmpty())
+            saveSecrets(profile);
+    });
+    dialog->open();
+}
+
+void ProfileController::editProfile(const QString &name)
+{
+    const ClusterProfile *existing = find(name);
+    if (!existing)
+        return;
+    auto *dialog = new ProfileDialog(namesExcept(name), m_dialogParent);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setProfile(*existing);
+    connect(dialog, &QDialog::accepted, this, [this, dialog, name] {
+        const ClusterProfile profile = dialog->profile();
+        for (ClusterProfile &p : m_profiles)
+            if (p.name == name)
+                p = profile;
+        save();
+        m_connections->setProfiles(m_profiles);
+        m_connections->selectProfile(profile.name);
+        m_log->append(LogPanel::Level::Info, tr("Saved cluster profile %1").arg(profile.name));
+        saveSecrets(profile); // empty secrets delete the stored ones
+    });
+    dialog->open();
+}
+
+void ProfileController::removeProfile(const QString &name)
+{
+    auto *box = new QMessageBox(QMessageBox::Question, tr("Remove cluster"),
+                                tr("Remove the profile %1? The cluster itself is not touched.").arg(name),
+                                QMessageBox::Cancel, m_dialogParent);
+    box->setObjectName(QStringLiteral("confirmRemove"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    QPushButton *remove = box->addButton(tr("Remove"), QMessageBox::AcceptRole);
+    connect(remove, &QPushButton::clicked, this, [this, name] {
+        m_profiles.erase(std::remove_if(m_profiles.begin(), m_profiles.end(),
+                                        [&](const ClusterProfile &p) { return p.name == name; }),
+                         m_profiles.end());
+        save();
+        m_secrets->remove(name, [this, name](const QString &error) {
+            if (!error.isEmpty())
+                m_log->append(LogPanel::Level::Info, tr("%1: secrets not removed from the keyring: %2").arg(name, error));
+        });
+        m_connections->setProfiles(m_profiles);
+        m_log->append(LogPanel::Level::Info, tr("Removed cluster profile %1").arg(name));
+    });
+    box->open();
+}
+
+void ProfileController::withSecrets(const ClusterProfile &profile,
+                                    const std::function<void(const ClusterProfile &)> &ready)
+{
+    if (!profile.hasPrometheus() || !profile.prometheusToken.isEmpty() || !profile.prometheusPassword.isEmpty()) {
+        ready(profile);
+        return;
+    }
+    m_secrets->load(profile, [this, ready](const ClusterProfile &loaded, const QString &error) {
+        if (!error.isEmpty())
+            m_log->append(LogPanel::Level::Info, tr("%1: Prometheus secrets not read: %2").arg(loaded.name, error));
+        ready(loaded);
+    });
+}
+
+} // namespace strata

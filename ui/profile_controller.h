@@ -1,0 +1,58 @@
+#pragma once
+
+#include "session/cluster_profile.h"
+
+#include <QObject>
+#include <QVector>
+
+#include <functional>
+
+class QWidget;
+
+namespace strata {
+
+class ConnectionsPanel;
+class LogPanel;
+class ProfileStore;
+class SecretStore;
+
+// The saved cluster profiles as the window edits them: loads and saves them through the
+// ProfileStore, runs the add/edit/remove dialogs, and keeps each profile's secrets (Prometheus
+// token and password) in the desktop keyring through SecretStore, never in the file. Reports
+// to the log and the Clusters panel; the window only asks it for a profile to connect to.
+// GUI thread; owned by the MainWindow, which parents its dialogs.
+class ProfileController : public QObject
+{
+    Q_OBJECT
+public:
+    ProfileController(ProfileStore *store, QWidget *dialogParent, ConnectionsPanel *connections, LogPanel *log,
+                      QObject *parent = nullptr);
+
+    void load();
+    const QVector<ClusterProfile> &profiles() const { return m_profiles; }
+    // Null when no profile has that name.
+    const ClusterProfile *find(const QString &name) const;
+
+    void addProfile();
+    void editProfile(const QString &name);
+    void removeProfile(const QString &name);
+
+    // Calls ready with the profile and its secrets from the keyring when it needs some that it
+    // does not carry (at once otherwise). Without a keyring ready still runs, and the log says
+    // why the secrets were not read.
+    void withSecrets(const ClusterProfile &profile, const std::function<void(const ClusterProfile &)> &ready);
+
+private:
+    bool save();
+    void saveSecrets(const ClusterProfile &profile);
+    QStringList namesExcept(const QString &name) const;
+
+    ProfileStore *m_store;
+    QWidget *m_dialogParent;
+    ConnectionsPanel *m_connections;
+    LogPanel *m_log;
+    SecretStore *m_secrets;
+    QVector<ClusterProfile> m_profiles;
+};
+
+} // namespace strata
