@@ -7,9 +7,12 @@
 #include "dialogs/submit_job_dialog.h"
 #include "views/log_panel.h"
 
+#include "kube_log_follower.h"
+#include "kubernetes/kubernetes_source.h"
 #include "model/orchestrator_source.h"
 #include "prometheus/metrics_source.h"
 #include "session/cluster_session.h"
+#include "session/shell_command.h"
 #include "slurm/hostlist.h"
 
 #include <QClipboard>
@@ -17,13 +20,58 @@
 #include <QGuiApplication>
 #include <QMenu>
 #include <QMessageBox>
+#include <QProcess>
 #include <QPushButton>
+#include <QStandardPaths>
 
 namespace strata {
 
 ClusterActions::ClusterActions(QWidget *dialogParent, ClusterView *view, LogPanel *log, QObject *parent)
-    : QObject(parent), m_parent(dialogParent), m_view(view), m_log(log)
+    : QObject(parent), m_parent(dialogParent), m_view(view), m_log(log),
+      m_launcher([](const QStringList &argv, QString *error) {
+          if (QProcess::startDetached(argv.first(), argv.mid(1)))
+              return true;
+          *error = tr("cannot start %1 (not installed, or not on PATH?)").arg(argv.first());
+          return false;
+      })
 {
+}
+
+QString ClusterActions::terminalCommand() const
+{
+    return m_terminalCommand.trimmed().isEmpty() ? defaultTerminalCommand() : m_terminalCommand;
+}
+
+QString ClusterActions::defaultTerminalCommand()
+{
+    return ShellCommand::defaultTemplate(qEnvironmentVariable("TERMINAL"), [](const QString &program) {
+        return !QStandardPaths::findExecutable(program).isEmpty();
+    });
+}
+
+QStringList ClusterActions::openShell(const ShellTarget &target)
+{
+    if (!m_session)
+        return {};
+    const ClusterProfile &profile = m_session->profile();
+    const QString title = ShellCommand::title(profile, target);
+    const ShellCommand::Result ssh = ShellCommand::sshArguments(profile, target);
+    if (!ssh.ok()) {
+        m_log->append(LogPanel::Level::Error, tr("Open shell (%1): refused: %2").arg(title, ssh.error));
+        return {};
+    }
+    const ShellCommand::Result terminal = ShellCommand::terminalArguments(terminalCommand(), ssh.argv, title);
+    if (!terminal.ok()) {
+        m_log->append(LogPanel::Level::Error, tr("Open shell (%1): %2 (Preferences, Terminal)").arg(title, terminal.error));
+        return {};
+    }
+    QString error;
+    if (!m_launcher(terminal.argv, &error)) {
+        m_log->append(LogPanel::Level::Error, tr("Open shell (%1): %2").arg(title, error));
+        return {};
+    }
+    m_log->append(LogPanel::Level::Info, tr("Opened a shell (%1) in %2").arg(title, terminal.argv.first()));
+    return terminal.argv;
 }
 
 void ClusterActions::setSession(ClusterSession *session)
@@ -193,7 +241,25 @@ void ClusterActions::showOutput(const QString &jobId)
 {
     const SnapshotPtr snapshot = m_view->snapshot();
     const Job *job = snapshot ? snapshot->job(jobId) : nullptr;
-    if (!m_session || !job || job->stdoutPath.isEmpty())
+    if (!m_session || !job)
+        return;
+    if (auto *kubernetes = dynamic_cast<KubernetesSource *>(m_session->orchestrator())) {
+        // Kubernetes: the pod's (or the Job's pods') log, followed by kubectl logs -f.
+        const QString ns = jobId.section(QLatin1Char('/'), 0, 0), name = jobId.section(QLatin1Char('/'), 1);
+        const QString kind = kubernetes->objectKind(jobId);
+        const QStringList argv = kubernetes->commands().followLogs(ns, kind, name, 2000);
+        if (argv.isEmpty()) {
+            m_log->append(LogPanel::Level::Error, tr("\"%1\" is not a Kubernetes pod or job: no log to follow").arg(jobId));
+            return;
+        }
+        auto *follower = new KubeLogFollower(m_session->shell(), argv, tr("kubectl logs -f %1 %2").arg(kind, jobId));
+        auto *dialog = new JobOutputDialog(jobId, follower, m_parent);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        m_log->append(LogPanel::Level::Info, tr("Following the log of %1 %2 (kubectl logs -f)").arg(kind, jobId));
+        dialog->show();
+        return;
+    }
+    if (job->stdoutPath.isEmpty())
         return;
     auto *dialog = new JobOutputDialog(jobId, m_session->shell(), job->stdoutPath, m_parent);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
@@ -251,6 +317,10 @@ QMenu *ClusterActions::contextMenu(const StackElement &element, const QStringLis
             [this, element] { m_view->filterTo(StackElement::node(element.key)); });
         add(QStringLiteral("contextJobsOn"), tr("Jobs on %1").arg(element.key),
             [this, element] { m_view->filterTo(StackElement::job(element.key)); });
+        menu->addSeparator();
+        QAction *shell = add(QStringLiteral("contextShell"), tr("Open shell on %1").arg(element.key),
+                             [this, node = element.key] { openShell(ShellTarget::onNode(node)); });
+        disableIf(shell, !connected, notConnected);
         addAlertActions(menu, element);
         break;
     }
@@ -264,11 +334,29 @@ QMenu *ClusterActions::contextMenu(const StackElement &element, const QStringLis
         QAction *output = add(QStringLiteral("contextOutput"), tr("Show output"),
                               [this, id = element.key] { showOutput(id); });
         disableIf(output, !connected, notConnected);
-        disableIf(output, connected && m_session->orchestrator()->kind() != QLatin1String("slurm"),
-                  tr("Only Slurm jobs' output files for now"));
-        disableIf(output, connected && (!job || job->stdoutPath.isEmpty()), tr("The scheduler names no output file"));
+        const bool kubernetes = connected && m_session->orchestrator()->kind() != QLatin1String("slurm");
+        disableIf(output, connected && (!job || (!kubernetes && job->stdoutPath.isEmpty())),
+                  tr("The scheduler names no output file"));
         if (job && !job->stdoutPath.isEmpty())
             output->setToolTip(output->isEnabled() ? job->stdoutPath : output->toolTip());
+        auto *kubeSource = connected ? dynamic_cast<KubernetesSource *>(m_session->orchestrator()) : nullptr;
+        const QString objectKind = kubeSource ? kubeSource->objectKind(element.key) : QString();
+        QAction *shell = add(QStringLiteral("contextShell"),
+                             kubeSource ? tr("Open shell in %1 %2").arg(objectKind, element.key)
+                                        : tr("Open shell in job %1").arg(element.key),
+                             [this, id = element.key, objectKind] {
+                                 const SnapshotPtr s = m_view->snapshot();
+                                 const Job *j = s ? s->job(id) : nullptr;
+                                 if (!j)
+                                     return;
+                                 openShell(!objectKind.isEmpty()
+                                               ? ShellTarget::inKubernetes(id.section(QLatin1Char('/'), 0, 0), objectKind,
+                                                                           id.section(QLatin1Char('/'), 1))
+                                               : ShellTarget::inSlurmJob(id, j->nodes.value(0)));
+                             });
+        disableIf(shell, !connected, notConnected);
+        disableIf(shell, connected && (!job || !job->isRunning()),
+                  tr("The job is %1: nothing runs to open a shell in").arg(job ? job->state : tr("gone")));
         menu->addSeparator();
         add(QStringLiteral("contextCopy"), tr("Copy job id"), [copy, id = element.key] { copy(id); });
         if (job && !job->nodes.isEmpty()) {

@@ -3,10 +3,13 @@
 #include "model/finding.h"
 #include "model/job_submission.h"
 #include "models/stack_element.h"
+#include "session/shell_target.h"
 
 #include <QFuture>
 #include <QObject>
 #include <QPointer>
+
+#include <functional>
 
 class QMenu;
 class QWidget;
@@ -20,14 +23,26 @@ class LogPanel;
 // Submit, cancel, drain and resume for the connected cluster: each asks for confirmation
 // (its dialog, or a question naming what it will touch), then hands the request to the
 // session and follows its future without blocking. Results reach the log through the
-// session's actionFinished. GUI thread; owned by the MainWindow, which parents the dialogs.
+// session's actionFinished. Also what needs no confirmation: a job's output, a shell on a
+// node, in a job or a pod (the person's terminal, started detached). GUI thread; owned by the
+// MainWindow, which parents the dialogs.
 class ClusterActions : public QObject
 {
     Q_OBJECT
 public:
     ClusterActions(QWidget *dialogParent, ClusterView *view, LogPanel *log, QObject *parent = nullptr);
 
+    // Starts a program detached (the terminal of "Open shell"); false with *error when it could
+    // not be started. Tests put a recorder here.
+    using Launcher = std::function<bool(const QStringList &argv, QString *error)>;
+
     void setSession(ClusterSession *session);
+    void setLauncher(Launcher launcher) { m_launcher = std::move(launcher); }
+    // The terminal command from Preferences (placeholders {command}, {title}); empty: the
+    // default (ShellCommand::defaultTemplate: $TERMINAL, x-terminal-emulator, xterm).
+    void setTerminalCommand(const QString &terminalCommand) { m_terminalCommand = terminalCommand; }
+    QString terminalCommand() const;
+    static QString defaultTerminalCommand();
     int running() const { return m_running; }
 
     void submitJob();
@@ -44,6 +59,9 @@ public:
     // silence now. The next snapshot shows the alert silenced, or no longer.
     void silenceAlert(const Finding &alert);
     void expireSilence(const QString &silenceId);
+    // Opens the person's terminal with ssh through the login node to the target
+    // (ShellCommand); refusals and launch failures go to the log. Returns what was started.
+    QStringList openShell(const ShellTarget &target);
 
     // The right-click menu for an element (nodes: all the nodes it stands for): the actions
     // that apply to it, disabled with the reason in their tooltip where they cannot run now.
@@ -64,6 +82,8 @@ private:
     ClusterView *m_view;
     LogPanel *m_log;
     QPointer<ClusterSession> m_session;
+    Launcher m_launcher;
+    QString m_terminalCommand;
     int m_running = 0;
 };
 

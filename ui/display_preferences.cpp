@@ -19,6 +19,7 @@ DisplayPreferences DisplayPreferences::load(const QSettings &settings)
                        : MemoryUnit::GiB;
     p.heatmapMetric =
         settings.value(QStringLiteral("preferences/heatmapMetric"), p.heatmapMetric).toString();
+    p.terminalCommand = settings.value(QStringLiteral("preferences/terminalCommand")).toString();
     return p;
 }
 
@@ -31,6 +32,7 @@ void DisplayPreferences::save(QSettings &settings) const
     settings.setValue(QStringLiteral("preferences/memoryUnit"),
                       memoryUnit == MemoryUnit::MiB ? QStringLiteral("MiB") : QStringLiteral("GiB"));
     settings.setValue(QStringLiteral("preferences/heatmapMetric"), heatmapMetric);
+    settings.setValue(QStringLiteral("preferences/terminalCommand"), terminalCommand);
 }
 
 } // namespace strata

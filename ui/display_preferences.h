@@ -16,6 +16,9 @@ struct DisplayPreferences
     TemperatureUnit temperatureUnit = TemperatureUnit::Celsius;
     MemoryUnit memoryUnit = MemoryUnit::GiB;
     QString heatmapMetric = QStringLiteral("utilisation"); // HeatmapMetric::id()
+    // "Open shell"'s terminal, with {command} and {title} (ShellCommand::terminalArguments);
+    // empty: $TERMINAL, else x-terminal-emulator, else xterm.
+    QString terminalCommand;
 
     static DisplayPreferences load(const QSettings &settings);
     void save(QSettings &settings) const;

@@ -3,11 +3,13 @@
 #include "model/when_finished.h"
 #include "ssh/remote_shell.h"
 
+#include <QLocale>
+
 namespace strata {
 
 JobOutputFollower::JobOutputFollower(std::shared_ptr<RemoteShell> shell, const QString &path, qint64 capBytes,
                                      QObject *parent)
-    : QObject(parent), m_shell(std::move(shell)), m_path(path), m_cap(qMax<qint64>(1024, capBytes))
+    : OutputFollower(parent), m_shell(std::move(shell)), m_path(path), m_cap(qMax<qint64>(1024, capBytes))
 {
     m_timer.setInterval(2000);
     connect(&m_timer, &QTimer::timeout, this, &JobOutputFollower::poll);
@@ -22,6 +24,17 @@ QString JobOutputFollower::pollScript()
         "if [ \"$size\" -lt \"$off\" ]; then off=0; fi\n"
         "echo \"$size $off\"\n"
         "tail -c +$((off + 1)) -- \"$f\" | head -c \"$cap\"\n");
+}
+
+QString JobOutputFollower::progress() const
+{
+    const QLocale locale;
+    if (m_offset < 0)
+        return tr("reading…");
+    if (m_skipped > 0)
+        return tr("%1, showing from byte %2 on (the first %3 left out) \u2014 following")
+            .arg(locale.formattedDataSize(m_size), locale.toString(m_skipped), locale.formattedDataSize(m_skipped));
+    return tr("%1 \u2014 following").arg(locale.formattedDataSize(m_size));
 }
 
 void JobOutputFollower::start()

@@ -1,6 +1,7 @@
 #pragma once
 
-#include <QObject>
+#include "output_follower.h"
+
 #include <QString>
 #include <QTimer>
 
@@ -15,15 +16,17 @@ class RemoteShell;
 // argument, never spliced), so a 10 GB log costs one capped read. The first read starts at the
 // last `capBytes` of the file; a file that shrank (rewritten) starts over. One poll at a time;
 // nothing blocks. GUI thread (or any thread with an event loop).
-class JobOutputFollower : public QObject
+class JobOutputFollower : public OutputFollower
 {
     Q_OBJECT
 public:
     JobOutputFollower(std::shared_ptr<RemoteShell> shell, const QString &path, qint64 capBytes = 256 * 1024,
                       QObject *parent = nullptr);
 
-    void start();
-    void stop();
+    void start() override;
+    void stop() override;
+    QString label() const override { return m_path; }
+    QString progress() const override;
     void setPollInterval(int ms) { m_timer.setInterval(ms); }
     const QString &path() const { return m_path; }
     qint64 offset() const { return m_offset; }
@@ -32,11 +35,6 @@ public:
 
     // The shell script run per poll: $1 path, $2 offset (-1: the last $3 bytes), $3 cap.
     static QString pollScript();
-
-Q_SIGNALS:
-    void appended(const QString &text);
-    void restarted(); // the file shrank: what was shown is gone, the text starts over
-    void failed(const QString &error);
 
 private:
     void poll();

@@ -98,6 +98,7 @@ MainWindow::MainWindow(ProfileStore *profiles, QWidget *parent)
     QSettings settings;
     m_preferences = DisplayPreferences::load(settings);
     m_view->setPreferences(m_preferences);
+    m_actions->setTerminalCommand(m_preferences.terminalCommand);
     m_profiles->load();
     restoreLayout();
     updateMetricsAvailability();
@@ -420,7 +421,7 @@ void MainWindow::resumeNodes()
 
 void MainWindow::showPreferences()
 {
-    auto *dialog = new PreferencesDialog(m_preferences, this);
+    auto *dialog = new PreferencesDialog(m_preferences, this, ClusterActions::defaultTerminalCommand());
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, [this, dialog] { setPreferences(dialog->preferences()); });
     dialog->open();
@@ -432,6 +433,7 @@ void MainWindow::setPreferences(const DisplayPreferences &preferences)
     QSettings settings;
     preferences.save(settings);
     m_view->setPreferences(preferences);
+    m_actions->setTerminalCommand(preferences.terminalCommand);
     if (m_session)
         m_session->setRefreshInterval(preferences.refreshIntervalSeconds > 0
                                           ? preferences.refreshIntervalSeconds

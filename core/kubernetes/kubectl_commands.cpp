@@ -111,6 +111,24 @@ QStringList KubectlCommands::podLogs(const QString &namespaceName, const QString
     return command(args);
 }
 
+QStringList KubectlCommands::followLogs(const QString &namespaceName, const QString &objectKind, const QString &name,
+                                       int tailLines) const
+{
+    if (!isValidNamespace(namespaceName) || !isValidObjectName(name))
+        return {};
+    QStringList argv{m_kubectl};
+    if (!m_context.isEmpty())
+        argv << u"--context"_s << m_context;
+    argv << u"logs"_s << u"-f"_s << u"-n"_s << namespaceName;
+    if (objectKind == QLatin1String("pod"))
+        argv << name;
+    else if (objectKind == QLatin1String("job"))
+        argv << u"-l"_s << u"job-name="_s + name << u"--prefix"_s << u"--max-log-requests=20"_s;
+    else
+        return {};
+    return argv << u"--tail=%1"_s.arg(tailLines);
+}
+
 bool KubectlCommands::isValidObjectName(const QString &name)
 {
     static const QRegularExpression re(u"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"_s);

@@ -36,6 +36,12 @@ public:
     QStringList podLogs(const QString &namespaceName, const QString &pod, const QString &container,
                         int tailLines) const;
 
+    // `kubectl logs -f` of a pod, or of every pod of a Job (prefixed by pod), from its last
+    // tailLines lines on; without --request-timeout, which would end the stream. Empty when
+    // objectKind is neither "pod" nor "job" or a name is not valid.
+    QStringList followLogs(const QString &namespaceName, const QString &objectKind, const QString &name,
+                           int tailLines) const;
+
     // "namespace/name" -> (namespace, name); false with *error when it is not such an id.
     static bool splitId(const QString &id, QString *namespaceName, QString *name, QString *error);
     static bool isValidObjectName(const QString &name); // RFC 1123 subdomain, at most 253

@@ -133,6 +133,10 @@ OrchestratorPart KubernetesSource::refreshBlocking()
     for (const KubePod &pod : std::as_const(pods.pods))
         if (pod.ownerKind != QLatin1String("Job"))
             m_barePods.insert(pod.key());
+    {
+        std::lock_guard lock(m_publishedMutex);
+        m_publishedBarePods = m_barePods;
+    }
     if (!ns.isEmpty())
         part.warnings << u"pods and jobs of namespace %1 only: GPUs other namespaces hold on these nodes "
                          u"are not counted"_s.arg(ns);
@@ -285,6 +289,12 @@ QFuture<KubeLogResult> KubernetesSource::podLogs(const QString &podId, const QSt
             return KubeLogResult{false, podId, {}, error};
         return logsBlocking(podId, m_commands.podLogs(ns, name, container, tailLines));
     });
+}
+
+QString KubernetesSource::objectKind(const QString &jobId) const
+{
+    std::lock_guard lock(m_publishedMutex);
+    return m_publishedBarePods.contains(jobId) ? u"pod"_s : u"job"_s;
 }
 
 KubeLogResult KubernetesSource::logsBlocking(const QString &id, const QStringList &argv)

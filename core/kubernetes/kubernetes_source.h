@@ -8,6 +8,7 @@
 #include <QThreadPool>
 
 #include <memory>
+#include <mutex>
 
 namespace strata {
 
@@ -53,6 +54,11 @@ public:
     QFuture<KubeLogResult> logs(const QString &jobId, int tailLines = 200);
     // One pod's container log ("namespace/pod"; container may be empty for one-container pods).
     QFuture<KubeLogResult> podLogs(const QString &podId, const QString &container = {}, int tailLines = 200);
+    // What kubectl calls a job of the last refresh (Job::id): "pod" for a bare pod, else "job".
+    // Any thread.
+    QString objectKind(const QString &jobId) const;
+    // The kubectl argv (KubectlCommands) this source runs, for commands built elsewhere.
+    const KubectlCommands &commands() const { return m_commands; }
 
 private:
     OrchestratorPart refreshBlocking();
@@ -71,6 +77,8 @@ private:
     KubectlCommands m_commands;
     QThreadPool m_pool;
     QSet<QString> m_barePods; // pool thread only: ids of jobs that are bare pods
+    mutable std::mutex m_publishedMutex;
+    QSet<QString> m_publishedBarePods; // a copy of m_barePods after each refresh, for any thread
 };
 
 } // namespace strata

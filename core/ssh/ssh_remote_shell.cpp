@@ -15,6 +15,15 @@ SshRemoteShell::SshRemoteShell(const SshOptions &options) : m_options(options)
     m_worker = std::thread([this] { workerLoop(); });
 }
 
+struct SshRemoteShell::ActiveStream
+{
+    SshSession::Stream *stream = nullptr;
+    std::function<void(const QByteArray &)> onOutput;
+    std::shared_ptr<std::atomic_bool> stop;
+    std::shared_ptr<QPromise<CommandResult>> promise;
+    QByteArray stderrData;
+};
+
 SshRemoteShell::~SshRemoteShell()
 {
     {
@@ -79,6 +88,71 @@ QFuture<CommandResult> SshRemoteShell::upload(const QString &remotePath, const Q
     return future;
 }
 
+QFuture<CommandResult> SshRemoteShell::stream(const QStringList &argv, std::function<void(const QByteArray &)> onOutput,
+                                              std::shared_ptr<std::atomic_bool> stop)
+{
+    auto promise = std::make_shared<QPromise<CommandResult>>();
+    QFuture<CommandResult> future = promise->future();
+    promise->start();
+    // Without a terminal sshd does not end a command when its channel closes, and it refuses
+    // the "signal" request for root logins (no privilege separation after auth): kubectl logs -f
+    // on a quiet pod would outlive the window. So the command runs in the background of a small
+    // sh that watches the channel's stdin (kept as fd 3: a background job's own stdin is
+    // /dev/null) and kills it when stdin closes (the channel went), and otherwise waits for it
+    // and exits with its status. argv stays arguments, never spliced.
+    static const QString watchdog = QStringLiteral(
+        "exec 3<&0; \"$@\" 3<&- & pid=$!; (cat <&3 >/dev/null; kill $pid 2>/dev/null) >/dev/null 2>&1 & "
+        "exec 3<&-; wait $pid");
+    const QString line = commandLine(QStringList{QStringLiteral("sh"), QStringLiteral("-c"), watchdog,
+                                                 QStringLiteral("strata-stream")} + argv);
+    post([this, promise, line, onOutput = std::move(onOutput), stop = std::move(stop)](SshSession &session) mutable {
+        CommandResult failure = ensureConnected(session);
+        SshSession::Stream *opened = failure.ran() ? session.openStream(line, &failure) : nullptr;
+        if (!opened) {
+            promise->addResult(failure);
+            promise->finish();
+            return;
+        }
+        auto active = std::make_shared<ActiveStream>();
+        active->stream = opened;
+        active->onOutput = std::move(onOutput);
+        active->stop = stop ? std::move(stop) : std::make_shared<std::atomic_bool>(false);
+        active->promise = promise;
+        m_streams.push_back(std::move(active));
+    });
+    return future;
+}
+
+bool SshRemoteShell::pumpStreams(SshSession &session)
+{
+    bool progressed = false;
+    for (auto it = m_streams.begin(); it != m_streams.end();) {
+        ActiveStream &s = **it;
+        CommandResult result;
+        bool running = false;
+        if (s.stop->load()) {
+            result.exitStatus = 0; // stopped by its owner: not a failure
+        } else {
+            QByteArray out;
+            running = session.pumpStream(s.stream, &out, &s.stderrData, &result);
+            if (!out.isEmpty()) {
+                s.onOutput(out);
+                progressed = true;
+            }
+        }
+        if (running) {
+            ++it;
+            continue;
+        }
+        session.closeStream(s.stream);
+        result.stderrData = s.stderrData;
+        s.promise->addResult(result);
+        s.promise->finish();
+        it = m_streams.erase(it);
+    }
+    return progressed;
+}
+
 void SshRemoteShell::trustFingerprint(const QString &fingerprint)
 {
     post([this, fingerprint](SshSession &session) {
@@ -132,13 +206,32 @@ void SshRemoteShell::workerLoop()
         Work work;
         {
             std::unique_lock lock(m_mutex);
-            m_wake.wait(lock, [this] { return m_stopping || !m_queue.empty(); });
-            if (m_stopping && m_queue.empty())
+            if (m_streams.empty()) {
+                m_wake.wait(lock, [this] { return m_stopping || !m_queue.empty(); });
+            } else if (m_queue.empty() && !m_stopping) {
+                // Streams open and nothing queued: read them, then wait briefly for work.
+                lock.unlock();
+                const bool progressed = pumpStreams(session);
+                lock.lock();
+                if (!progressed)
+                    m_wake.wait_for(lock, std::chrono::milliseconds(50),
+                                    [this] { return m_stopping || !m_queue.empty(); });
+                continue;
+            }
+            if (m_stopping && m_queue.empty()) {
+                lock.unlock();
+                for (const auto &s : m_streams)
+                    s->stop->store(true);
+                pumpStreams(session); // finishes every stream's future
                 return;
+            }
             work = std::move(m_queue.front());
             m_queue.pop_front();
         }
         work(session);
+        // A connection that dropped (or was remade) took its streams' channels with it.
+        if (!m_streams.empty() && !session.isConnected())
+            pumpStreams(session);
     }
 }
 

@@ -2,6 +2,7 @@
 
 #include "remote_shell.h"
 #include "ssh_options.h"
+#include "streaming_shell.h"
 
 #include <QPromise>
 
@@ -11,6 +12,7 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 namespace strata {
 
@@ -21,7 +23,11 @@ class SshSession;
 // Connects lazily on first use and reconnects after a drop, with exponential backoff between
 // failed connects (1 s doubling to 30 s): inside the backoff window calls fail fast with the
 // last error instead of hammering a dead host.
-class SshRemoteShell : public RemoteShell
+//
+// Streams (StreamingShell) share the connection: between queued commands the worker reads
+// every open stream's channel without blocking, and waits at most 50 ms for new work while
+// streams are open.
+class SshRemoteShell : public RemoteShell, public StreamingShell
 {
 public:
     explicit SshRemoteShell(const SshOptions &options);
@@ -29,6 +35,8 @@ public:
 
     QFuture<CommandResult> run(const QStringList &argv, const QByteArray &stdinData = {}) override;
     QFuture<CommandResult> upload(const QString &remotePath, const QByteArray &data, int mode) override;
+    QFuture<CommandResult> stream(const QStringList &argv, std::function<void(const QByteArray &)> onOutput,
+                                  std::shared_ptr<std::atomic_bool> stop) override;
     QString describe() const override { return m_options.describe(); }
 
     void trustFingerprint(const QString &fingerprint) override;
@@ -38,8 +46,11 @@ public:
 
 private:
     using Work = std::function<void(SshSession &)>;
+    struct ActiveStream;
     void post(Work work);
     void workerLoop();
+    // Reads every open stream once; true when any had output.
+    bool pumpStreams(SshSession &session);
     CommandResult ensureConnected(SshSession &session);
 
     const SshOptions m_options;
@@ -50,6 +61,7 @@ private:
     std::thread m_worker;
 
     // Touched by the worker thread only.
+    std::vector<std::shared_ptr<ActiveStream>> m_streams;
     qint64 m_nextConnectAllowedMs = 0;
     int m_backoffSeconds = 0;
     CommandResult m_lastConnectFailure;

@@ -86,6 +86,7 @@ QString SshSession::lastError() const
 CommandResult SshSession::connect()
 {
     disconnect();
+    ++m_generation;
     m_session = ssh_new();
     if (!m_session)
         return CommandResult::transportFailure(ErrorKind::ConnectFailed, QStringLiteral("libssh could not create a session"));
@@ -327,6 +328,98 @@ CommandResult SshSession::exec(const QString &commandLine, const QByteArray &std
         result.transportError = QStringLiteral("the command on %1 ended without an exit status (killed by a signal?)").arg(m_options.describe());
     }
     return result;
+}
+
+struct SshSession::Stream
+{
+    ssh_channel channel = nullptr; // freed by ssh_free() when its session goes
+    int generation = 0;
+    QElapsedTimer clock;
+};
+
+SshSession::Stream *SshSession::openStream(const QString &commandLine, CommandResult *failure)
+{
+    if (!isConnected()) {
+        *failure = CommandResult::transportFailure(ErrorKind::ConnectionLost, QStringLiteral("not connected to %1").arg(m_options.describe()));
+        return nullptr;
+    }
+    ssh_channel channel = ssh_channel_new(m_session);
+    if (!channel || ssh_channel_open_session(channel) != SSH_OK) {
+        const QString error = lastError();
+        if (channel)
+            ssh_channel_free(channel);
+        m_connected = false;
+        *failure = CommandResult::transportFailure(ErrorKind::ConnectionLost, QStringLiteral("cannot open a channel to %1: %2").arg(m_options.describe(), error));
+        return nullptr;
+    }
+    const QByteArray command = commandLine.toUtf8();
+    if (ssh_channel_request_exec(channel, command.constData()) != SSH_OK) {
+        *failure = CommandResult::transportFailure(ErrorKind::ConnectionLost, QStringLiteral("%1 refused to run the command: %2").arg(m_options.describe(), lastError()));
+        failure->mayHaveRun = true;
+        ssh_channel_close(channel);
+        ssh_channel_free(channel);
+        m_connected = false;
+        return nullptr;
+    }
+    // stdin stays open: the command may watch it to learn that the channel closed.
+    auto *stream = new Stream;
+    stream->channel = channel;
+    stream->generation = m_generation;
+    stream->clock.start();
+    return stream;
+}
+
+bool SshSession::pumpStream(Stream *stream, QByteArray *out, QByteArray *err, CommandResult *result)
+{
+    if (stream->generation != m_generation || !m_session) {
+        *result = CommandResult::transportFailure(ErrorKind::ConnectionLost, QStringLiteral("the connection to %1 was lost while the command ran").arg(m_options.describe()));
+        result->mayHaveRun = true;
+        return false;
+    }
+    char buffer[65536];
+    for (int isStderr = 0; isStderr <= 1; ++isStderr) {
+        int n;
+        while ((n = ssh_channel_read_nonblocking(stream->channel, buffer, sizeof buffer, isStderr)) > 0)
+            (isStderr ? err : out)->append(buffer, n);
+        if (n == SSH_ERROR) {
+            m_connected = false;
+            *result = CommandResult::transportFailure(ErrorKind::ConnectionLost, QStringLiteral("the connection to %1 broke while the command ran: %2").arg(m_options.describe(), lastError()));
+            result->mayHaveRun = true;
+            result->durationMs = stream->clock.elapsed();
+            return false;
+        }
+    }
+    if (!ssh_channel_is_eof(stream->channel))
+        return true;
+    *result = CommandResult{};
+    result->exitStatus = ssh_channel_get_exit_status(stream->channel);
+    result->durationMs = stream->clock.elapsed();
+    if (result->exitStatus < 0) {
+        result->failure = ErrorKind::ConnectionLost;
+        result->mayHaveRun = true;
+        result->transportError = QStringLiteral("the command on %1 ended without an exit status (killed by a signal?)").arg(m_options.describe());
+    }
+    return false;
+}
+
+void SshSession::closeStream(Stream *stream)
+{
+    if (!stream)
+        return;
+    if (stream->generation != m_generation || !m_session) {
+        delete stream;
+        return;
+    }
+    // Without a terminal, sshd does not end the command when the channel closes. EOF on its
+    // stdin tells a command that watches it (SshRemoteShell::stream's wrapper); the "signal"
+    // request ends the others where sshd allows it (OpenSSH 8.1+, not for root logins).
+    if (isConnected() && ssh_channel_is_open(stream->channel) && !ssh_channel_is_eof(stream->channel)) {
+        ssh_channel_send_eof(stream->channel);
+        ssh_channel_request_send_signal(stream->channel, "TERM");
+    }
+    ssh_channel_close(stream->channel);
+    ssh_channel_free(stream->channel);
+    delete stream;
 }
 
 CommandResult SshSession::upload(const QString &remotePath, const QByteArray &data, int mode)

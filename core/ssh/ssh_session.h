@@ -32,6 +32,17 @@ public:
     CommandResult exec(const QString &commandLine, const QByteArray &stdinData);
     CommandResult upload(const QString &remotePath, const QByteArray &data, int mode);
 
+    // A command whose output is read while other commands run on the same session: opened
+    // once, then pumped without blocking between them. Null on failure (*failure says why).
+    struct Stream;
+    Stream *openStream(const QString &commandLine, CommandResult *failure);
+    // Appends what arrived to *out / *err without waiting; true while the command runs. When it
+    // returns false, *result holds how it ended.
+    bool pumpStream(Stream *stream, QByteArray *out, QByteArray *err, CommandResult *result);
+    // Closes the command's stdin, sends SIGTERM (where sshd delivers it), closes and frees the
+    // stream. The command's stdin stays open until then.
+    void closeStream(Stream *stream);
+
     // Reads a private key file: ErrorKind::PassphraseNeeded when it is encrypted and the
     // passphrase is empty or wrong (libssh asked for one), AuthenticationFailed when the file
     // is missing or no key. With key non-null the caller owns the key loaded (ssh_key_free).
@@ -49,6 +60,7 @@ private:
     SshOptions m_options;
     ssh_session_struct *m_session = nullptr;
     bool m_connected = false;
+    int m_generation = 0; // one per ssh_session made: a stream of an earlier one is gone with it
 };
 
 } // namespace strata

@@ -3,6 +3,7 @@
 // table's node lists in Slurm's hostlist form and its GPU columns on screen at 1280 px; a
 // missing keyring as a plain note. Against a synthetic cluster served by a real ClusterSession.
 
+#include "cluster_actions.h"
 #include "cluster_view.h"
 #include "dialogs/drain_dialog.h"
 #include "main_window.h"
@@ -170,7 +171,7 @@ private Q_SLOTS:
         QVERIFY(menu);
         QCOMPARE(actionTexts(menu), (QStringList{QStringLiteral("Drain gpu-node02…"), QStringLiteral("Resume gpu-node02…"),
                                                  QStringLiteral("Copy name(s)"), QStringLiteral("Filter Nodes to gpu-node02"),
-                                                 QStringLiteral("Jobs on gpu-node02")}));
+                                                 QStringLiteral("Jobs on gpu-node02"), QStringLiteral("Open shell on gpu-node02")}));
         QVERIFY(named(menu, QStringLiteral("contextDrain"))->isEnabled());
         QAction *resume = named(menu, QStringLiteral("contextResume"));
         QVERIFY(!resume->isEnabled()); // not drained: nothing to resume, and the tooltip says so
@@ -255,6 +256,80 @@ private Q_SLOTS:
         QTRY_VERIFY(view->jobsPage()->proxy()->rowCount() >= 1);
         for (int row = 0; row < view->jobsPage()->proxy()->rowCount(); ++row)
             QVERIFY(view->jobsPage()->proxy()->index(row, 0).data(SnapshotRowModel::KeyRole).toString().contains(multi->id));
+    }
+
+    void openShellStartsTheTerminalWithSsh()
+    {
+        ClusterView *view = connectSynthetic(labLikeCluster());
+        QTRY_COMPARE(view->nodeModel()->rowCount(), 4);
+        QStringList launched;
+        QString failWith;
+        m_window->actions()->setLauncher([&](const QStringList &argv, QString *error) {
+            launched = argv;
+            *error = failWith;
+            return failWith.isEmpty();
+        });
+        DisplayPreferences prefs = m_window->preferences();
+        prefs.terminalCommand = QStringLiteral("myterm --title {title} -x {command}");
+        m_window->setPreferences(prefs);
+
+        view->tabs()->setCurrentWidget(view->nodesPage());
+        QMenu *menu = menuOnRow(view->nodesPage()->view(), QStringLiteral("gpu-node02"));
+        QVERIFY(menu);
+        QAction *shell = named(menu, QStringLiteral("contextShell"));
+        QVERIFY(shell && shell->isEnabled());
+        shell->trigger();
+        menu->close();
+        QCOMPARE(launched, (QStringList{QStringLiteral("myterm"), QStringLiteral("--title"), QStringLiteral("synthetic: gpu-node02"),
+                                        QStringLiteral("-x"), QStringLiteral("ssh"), QStringLiteral("-o"),
+                                        QStringLiteral("ProxyCommand=ssh -p 22 -W %h:%p -- 127.0.0.1"), QStringLiteral("-p"),
+                                        QStringLiteral("22"), QStringLiteral("-t"), QStringLiteral("--"), QStringLiteral("gpu-node02")}));
+        QVERIFY(m_window->log()->text().contains(QStringLiteral("Opened a shell (synthetic: gpu-node02) in myterm")));
+
+        // A running job: srun --overlap into its allocation, on its first node.
+        view->tabs()->setCurrentWidget(view->jobsPage());
+        const Job *running = nullptr;
+        for (const Job &j : view->snapshot()->jobs)
+            if (j.isRunning() && j.nodes.size() >= 2)
+                running = &j;
+        QVERIFY(running);
+        menu = menuOnRow(view->jobsPage()->view(), running->id);
+        QVERIFY(menu);
+        named(menu, QStringLiteral("contextShell"))->trigger();
+        menu->close();
+        QCOMPARE(launched.mid(4, 5), (QStringList{QStringLiteral("ssh"), QStringLiteral("-p"), QStringLiteral("22"),
+                                                  QStringLiteral("-t"), QStringLiteral("--")}));
+        QCOMPARE(launched.last(), QStringLiteral("srun --jobid=%1 --overlap --nodes=1 --ntasks=1 --nodelist=%2 --pty bash")
+                                      .arg(running->id, running->nodes.first()));
+
+        // A pending job has nothing to open a shell in.
+        const Job *pending = nullptr;
+        for (const Job &j : view->snapshot()->jobs)
+            if (j.isPending())
+                pending = &j;
+        if (pending) {
+            menu = menuOnRow(view->jobsPage()->view(), pending->id);
+            QVERIFY(menu);
+            QVERIFY(!named(menu, QStringLiteral("contextShell"))->isEnabled());
+            menu->close();
+        }
+
+        // The terminal cannot start: the log says why, nothing else happens.
+        failWith = QStringLiteral("cannot start myterm (not installed, or not on PATH?)");
+        m_window->actions()->openShell(ShellTarget::onNode(QStringLiteral("gpu-node01")));
+        QVERIFY(m_window->log()->text().contains(QStringLiteral("Open shell (synthetic: gpu-node01): cannot start myterm")));
+        // A terminal command without {command} is refused before anything starts.
+        launched.clear();
+        prefs.terminalCommand = QStringLiteral("myterm --hold");
+        m_window->setPreferences(prefs);
+        QVERIFY(m_window->actions()->openShell(ShellTarget::onNode(QStringLiteral("gpu-node01"))).isEmpty());
+        QVERIFY(launched.isEmpty());
+        // A hostile node name never reaches the launcher.
+        prefs.terminalCommand.clear();
+        m_window->setPreferences(prefs);
+        QVERIFY(m_window->actions()->openShell(ShellTarget::onNode(QStringLiteral("gpu;touch /tmp/pwned"))).isEmpty());
+        QVERIFY(launched.isEmpty());
+        QVERIFY(m_window->log()->text().contains(QStringLiteral("refused: \"gpu;touch /tmp/pwned\" is not a node name")));
     }
 
     void heatmapCellMenuNamesTheGpuAndOverviewItemsFilter()

@@ -8,7 +8,6 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
-#include <QLocale>
 #include <QPlainTextEdit>
 #include <QScrollBar>
 #include <QVBoxLayout>
@@ -17,9 +16,20 @@ namespace strata {
 
 JobOutputDialog::JobOutputDialog(const QString &jobId, std::shared_ptr<RemoteShell> shell, const QString &path,
                                  QWidget *parent, qint64 capBytes)
-    : QDialog(parent), m_follower(new JobOutputFollower(std::move(shell), path, capBytes, this)),
-      m_text(new QPlainTextEdit(this)), m_search(new QLineEdit(this)), m_status(new QLabel(this))
+    : JobOutputDialog(jobId, new JobOutputFollower(std::move(shell), path, capBytes), parent)
 {
+}
+
+JobOutputFollower *JobOutputDialog::follower() const
+{
+    return qobject_cast<JobOutputFollower *>(m_follower);
+}
+
+JobOutputDialog::JobOutputDialog(const QString &jobId, OutputFollower *follower, QWidget *parent)
+    : QDialog(parent), m_follower(follower), m_text(new QPlainTextEdit(this)), m_search(new QLineEdit(this)),
+      m_status(new QLabel(this))
+{
+    m_follower->setParent(this);
     setObjectName(QStringLiteral("jobOutputDialog"));
     setWindowTitle(tr("Output of job %1").arg(jobId));
     resize(900, 600);
@@ -43,7 +53,7 @@ JobOutputDialog::JobOutputDialog(const QString &jobId, std::shared_ptr<RemoteShe
     connect(m_search, &QLineEdit::returnPressed, this, [this] {
         find(m_search->text(), QGuiApplication::keyboardModifiers() & Qt::ShiftModifier);
     });
-    connect(m_follower, &JobOutputFollower::appended, this, [this](const QString &text) {
+    connect(m_follower, &OutputFollower::appended, this, [this](const QString &text) {
         m_error.clear();
         QScrollBar *bar = m_text->verticalScrollBar();
         const bool atEnd = bar->value() == bar->maximum();
@@ -54,8 +64,9 @@ JobOutputDialog::JobOutputDialog(const QString &jobId, std::shared_ptr<RemoteShe
             bar->setValue(bar->maximum());
         updateStatus();
     });
-    connect(m_follower, &JobOutputFollower::restarted, this, [this] { m_text->clear(); });
-    connect(m_follower, &JobOutputFollower::failed, this, [this](const QString &error) {
+    connect(m_follower, &OutputFollower::restarted, this, [this] { m_text->clear(); });
+    connect(m_follower, &OutputFollower::progressed, this, &JobOutputDialog::updateStatus);
+    connect(m_follower, &OutputFollower::failed, this, [this](const QString &error) {
         m_error = error;
         updateStatus();
     });
@@ -84,19 +95,7 @@ QString JobOutputDialog::statusText() const
 
 void JobOutputDialog::updateStatus()
 {
-    const QLocale locale;
-    QString text = m_follower->path();
-    if (!m_error.isEmpty())
-        text += tr(" \u2014 %1").arg(m_error);
-    else if (m_follower->offset() < 0)
-        text += tr(" \u2014 reading…");
-    else if (m_follower->skipped() > 0)
-        text += tr(" \u2014 %1, showing from byte %2 on (the first %3 left out) \u2014 following")
-                    .arg(locale.formattedDataSize(m_follower->fileSize()), locale.toString(m_follower->skipped()),
-                         locale.formattedDataSize(m_follower->skipped()));
-    else
-        text += tr(" \u2014 %1 \u2014 following").arg(locale.formattedDataSize(m_follower->fileSize()));
-    m_status->setText(text);
+    m_status->setText(tr("%1 \u2014 %2").arg(m_follower->label(), m_error.isEmpty() ? m_follower->progress() : m_error));
 }
 
 } // namespace strata

@@ -6,14 +6,15 @@
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
 namespace strata {
 
-PreferencesDialog::PreferencesDialog(const DisplayPreferences &p, QWidget *parent)
+PreferencesDialog::PreferencesDialog(const DisplayPreferences &p, QWidget *parent, const QString &defaultTerminal)
     : QDialog(parent), m_refresh(new QSpinBox(this)), m_temperature(new QComboBox(this)),
-      m_memory(new QComboBox(this)), m_metric(new QComboBox(this))
+      m_memory(new QComboBox(this)), m_metric(new QComboBox(this)), m_terminal(new QLineEdit(this))
 {
     setObjectName(QStringLiteral("preferencesDialog"));
     setWindowTitle(tr("Preferences"));
@@ -40,6 +41,16 @@ PreferencesDialog::PreferencesDialog(const DisplayPreferences &p, QWidget *paren
     form->addRow(tr("&Temperatures in:"), m_temperature);
     form->addRow(tr("&Memory in:"), m_memory);
     form->addRow(tr("&Heatmap shows:"), m_metric);
+    m_terminal->setObjectName(QStringLiteral("terminalCommand"));
+    m_terminal->setText(p.terminalCommand);
+    m_terminal->setPlaceholderText(defaultTerminal);
+    m_terminal->setClearButtonEnabled(true);
+    m_terminal->setToolTip(tr("The terminal \"Open shell\" starts. {command} is the ssh command (one argument "
+                              "per word when it stands alone, one quoted string inside a longer word such "
+                              "as sh -c \"{command}; read\"), {title} the window title. Empty: $TERMINAL, "
+                              "else x-terminal-emulator, else xterm."));
+    m_terminal->setAccessibleName(tr("Terminal command"));
+    form->addRow(tr("Te&rminal:"), m_terminal);
     layout->addLayout(form);
     auto *note = new QLabel(tr("Colours follow the desktop's light or dark palette; the heatmap "
                                "scale (viridis) reads on both."),
@@ -59,6 +70,7 @@ DisplayPreferences PreferencesDialog::preferences() const
     p.temperatureUnit = DisplayPreferences::TemperatureUnit(m_temperature->currentData().toInt());
     p.memoryUnit = DisplayPreferences::MemoryUnit(m_memory->currentData().toInt());
     p.heatmapMetric = m_metric->currentData().toString();
+    p.terminalCommand = m_terminal->text().trimmed();
     return p;
 }
 

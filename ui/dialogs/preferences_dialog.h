@@ -5,16 +5,20 @@
 #include <QDialog>
 
 class QComboBox;
+class QLineEdit;
 class QSpinBox;
 
 namespace strata {
 
-// Refresh interval, units and the heatmap's default metric. GUI thread; open() it.
+// Refresh interval, units, the heatmap's default metric and the terminal of "Open shell".
+// GUI thread; open() it.
 class PreferencesDialog : public QDialog
 {
     Q_OBJECT
 public:
-    explicit PreferencesDialog(const DisplayPreferences &preferences, QWidget *parent = nullptr);
+    // defaultTerminal: what an empty terminal command stands for (shown as the placeholder).
+    explicit PreferencesDialog(const DisplayPreferences &preferences, QWidget *parent = nullptr,
+                               const QString &defaultTerminal = {});
 
     DisplayPreferences preferences() const;
 
@@ -23,6 +27,7 @@ private:
     QComboBox *m_temperature;
     QComboBox *m_memory;
     QComboBox *m_metric;
+    QLineEdit *m_terminal;
 };
 
 } // namespace strata

@@ -39,6 +39,16 @@ void TestKubectlCommands::commands()
     QCOMPARE(k.podLogs("ns", "p", "c", 10), (prefix + QStringList{"logs", "-n", "ns", "p", "--tail=10", "-c", "c"}));
     const KubectlCommands plain({}, {}, 0);
     QCOMPARE(plain.getNodes(), (QStringList{"kubectl", "get", "nodes", "-o", "json"}));
+    // Followed logs carry no --request-timeout: it would end the stream.
+    QCOMPARE(k.followLogs("ns", "pod", "p", 2000),
+             (QStringList{"/opt/bin/kubectl", "--context", "lab", "logs", "-f", "-n", "ns", "p", "--tail=2000"}));
+    QCOMPARE(k.followLogs("ns", "job", "j", 5),
+             (QStringList{"/opt/bin/kubectl", "--context", "lab", "logs", "-f", "-n", "ns", "-l", "job-name=j",
+                          "--prefix", "--max-log-requests=20", "--tail=5"}));
+    QVERIFY(k.followLogs("ns", "deployment", "d", 5).isEmpty());
+    QVERIFY(k.followLogs("ns", "pod", "--all-containers", 5).isEmpty());
+    QVERIFY(k.followLogs("-A", "pod", "p", 5).isEmpty());
+    QVERIFY(k.followLogs("ns", "pod", "p;rm", 5).isEmpty());
 }
 
 void TestKubectlCommands::splitId_data()

@@ -1,0 +1,32 @@
+#pragma once
+
+#include <QObject>
+#include <QString>
+
+namespace strata {
+
+// What JobOutputDialog follows: a job's output as it grows, from wherever it lives
+// (JobOutputFollower: a Slurm job's stdout file, polled over SFTP-less sh; KubeLogFollower:
+// `kubectl logs -f`, streamed). Both cap what they hand on, so a huge log costs one capped read.
+// GUI thread.
+class OutputFollower : public QObject
+{
+    Q_OBJECT
+public:
+    using QObject::QObject;
+
+    virtual void start() = 0;
+    virtual void stop() = 0;
+    // What is followed (a path, "kubectl logs -f ml/train-0").
+    virtual QString label() const = 0;
+    // How far it got: the size read, what the cap left out, following or ended.
+    virtual QString progress() const = 0;
+
+Q_SIGNALS:
+    void appended(const QString &text);
+    void restarted(); // what was shown is gone (the file shrank): the text starts over
+    void failed(const QString &error);
+    void progressed(); // progress() changed without new text (the stream ended)
+};
+
+} // namespace strata
