@@ -194,6 +194,8 @@ void ClusterView::prepareNext()
     PreparedSnapshot::Current current;
     current.nodes = m_nodeModel->current();
     current.jobs = m_jobModel->current();
+    if (const RowOrder order = m_jobsPage->proxy()->orderRequest(); order.column >= 0)
+        current.jobs.orders << order;
     current.partitions = m_partitionModel->current();
     current.instanceTypesSnapshot = m_instanceTypeModel->snapshot();
     current.instanceTypeRows = m_instanceTypeModel->rows();
@@ -215,6 +217,7 @@ void ClusterView::apply(const PreparedSnapshot &p)
     // references to the old one (and its relation index), let a worker drop them.
     SnapshotPtr previous = std::exchange(m_snapshot, p.snapshot);
     RelationIndex previousIndex = std::exchange(m_index, p.relations);
+    m_totals = p.totals;
     m_nodeModel->apply(p.nodes);
     m_jobModel->apply(p.jobs);
     m_partitionModel->apply(p.partitions);

@@ -42,6 +42,9 @@ public:
     void setSnapshot(const SnapshotPtr &snapshot);
     void clear();
     SnapshotPtr snapshot() const { return m_snapshot; }
+    // snapshot()->totals(), counted on the worker that prepared it (an O(jobs + GPUs) walk that
+    // the status bar would otherwise repeat on the GUI thread every second).
+    const ClusterSnapshot::Totals &totals() const { return m_totals; }
     bool isUpdating() const { return m_preparing; }
 
     void select(const StackElement &element);
@@ -108,6 +111,7 @@ private:
     JobDetailPane *m_jobDetail;
 
     SnapshotPtr m_snapshot;
+    ClusterSnapshot::Totals m_totals;
     SnapshotPtr m_pending;
     bool m_preparing = false;
     RelationIndex m_index;

@@ -479,7 +479,7 @@ void MainWindow::updateStatus()
         m_statusCluster->setText(freshness.isEmpty() ? shown->clusterName : tr("%1 \u00b7 %2").arg(shown->clusterName, freshness));
     }
     if (s && !s->nodes.isEmpty()) {
-        const auto t = s->totals();
+        const ClusterSnapshot::Totals &t = m_view->totals();
         m_statusTotals->setText(tr("GPUs %1 busy / %2 idle / %3 down \u00b7 jobs %4 running / %5 pending")
                                     .arg(t.gpusBusy).arg(t.gpusIdle).arg(t.gpusUnavailable)
                                     .arg(t.jobsRunning).arg(t.jobsPending));

@@ -29,11 +29,14 @@ public:
     {
         SnapshotPtr snapshot;
         QVector<int> rows;
+        // Sorted views' filter and order (SnapshotFilterProxyModel::orderRequest): plan() sorts
+        // the new rows for them, so the GUI thread only adopts the order.
+        QVector<RowOrder> orders;
     };
 
     explicit JobTableModel(QObject *parent = nullptr);
 
-    Current current() const { return {m_snapshot, m_rows}; }
+    Current current() const { return {m_snapshot, m_rows, {}}; }
     static Plan plan(const Current &current, const SnapshotPtr &next); // thread-safe
     void apply(const Plan &plan);
     void setSnapshot(const SnapshotPtr &next) { apply(plan(current(), next)); }
@@ -50,9 +53,14 @@ public:
     bool matches(int row, const RowFilter &filter) const override;
     bool lessThan(int leftRow, int rightRow, int column) const override;
 
+    // The same on snapshot items (indices into snapshot.jobs), for plan() on a worker.
+    static bool itemMatches(const Job &job, const RowFilter &filter);
+    static bool itemLess(const ClusterSnapshot &snapshot, const QVector<quint64> &idKeys, int leftItem,
+                         int rightItem, int column);
+
 private:
     QString text(int row, int column) const;
-    bool idLess(int leftRow, int rightRow) const;
+    static QString itemText(const Job &job, int column);
 
     std::shared_ptr<const QVector<quint64>> m_idKeys;
 };

@@ -177,6 +177,13 @@ void SnapshotFilterProxyModel::onPlanApplied()
         }
     }
     const int total = m_source->rowCount();
+    for (const RowOrder &order : plan.orders) {
+        if (m_sortColumn >= 0 && order.column == m_sortColumn && order.order == m_order && order.filter == m_filter) {
+            setRows(order.rows);
+            endLayout(oldToNew);
+            return;
+        }
+    }
     QVector<bool> changed(total, false);
     for (int row : plan.changedRows)
         changed[row] = true;

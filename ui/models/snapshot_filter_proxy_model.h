@@ -17,7 +17,8 @@ class SnapshotRowModel;
 // layout change: the visible rows keep their identity through persistent indexes, so the
 // view keeps its selection, current row and scroll position. A refresh costs O(n + k log k)
 // for k changed rows; filtering and sorting ask the model directly (matches/lessThan on the
-// structs, no QVariant). GUI thread.
+// structs, no QVariant). When the plan carries this view's order, computed on the worker
+// (RowPlan::orders, same filter, column and direction), a refresh is O(n) here. GUI thread.
 class SnapshotFilterProxyModel : public QAbstractProxyModel
 {
     Q_OBJECT
@@ -29,6 +30,8 @@ public:
     SnapshotRowModel *rowModel() const { return m_source; }
     int sortColumn() const { return m_sortColumn; }
     Qt::SortOrder sortOrder() const { return m_order; }
+    // What a plan may compute for this view off the GUI thread (RowPlan::orders).
+    RowOrder orderRequest() const { return {m_filter, m_sortColumn, m_order, {}}; }
 
     QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
     QModelIndex parent(const QModelIndex &child) const override;
