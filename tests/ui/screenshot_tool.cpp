@@ -3,10 +3,14 @@
 //   --lab DIR              the running lab (DIR/connect.args), through a real ClusterSession
 //   --out DIR              where the PNGs go (default docs/screenshots)
 //   --hold-ms N            then keep the window up N ms and print READY (for a screen grab)
-// Run by scripts/screenshots, offscreen or under Xvfb.
+// Besides the views: a running job's context menu, Preferences, and (lab) Show output of a
+// job it submits. Run by scripts/screenshots, offscreen or under Xvfb.
 
+#include "cluster_actions.h"
 #include "cluster_view.h"
 #include "dialogs/host_key_dialog.h"
+#include "dialogs/job_output_dialog.h"
+#include "dialogs/preferences_dialog.h"
 #include "dialogs/profile_dialog.h"
 #include "dialogs/submit_job_dialog.h"
 #include "lab_profile.h"
@@ -24,6 +28,10 @@
 #include <QDir>
 #include <QEventLoop>
 #include <QHeaderView>
+#include <QLineEdit>
+#include <QMenu>
+#include <QPainter>
+#include <QPlainTextEdit>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
@@ -62,6 +70,21 @@ public:
         spin(250);
         const QString path = QDir(m_dir).filePath(name + QStringLiteral(".png"));
         if (!widget->grab().save(path))
+            std::fprintf(stderr, "screenshots: cannot write %s\n", qPrintable(path));
+        else
+            std::printf("%s\n", qPrintable(path));
+    }
+
+    // The window with a popup menu painted where it opened (grab() leaves popups out).
+    void saveWithMenu(QWidget *window, QMenu *menu, const QString &name)
+    {
+        spin(250);
+        QPixmap shot = window->grab();
+        QPainter painter(&shot);
+        painter.drawPixmap(window->mapFromGlobal(menu->pos()), menu->grab());
+        painter.end();
+        const QString path = QDir(m_dir).filePath(name + QStringLiteral(".png"));
+        if (!shot.save(path))
             std::fprintf(stderr, "screenshots: cannot write %s\n", qPrintable(path));
         else
             std::printf("%s\n", qPrintable(path));
@@ -168,6 +191,17 @@ int main(int argc, char **argv)
     if (!job.isEmpty())
         view->jobsPage()->selectKey(job);
     shoot.save(&window, prefix + QStringLiteral("jobs"));
+    if (!job.isEmpty()) {
+        // The right-click menu of a running job: cancel, output, shell, copy, filter.
+        QTableView *table = view->jobsPage()->view();
+        const QModelIndex current = table->currentIndex();
+        if (current.isValid()) {
+            QMenu *menu = window.actions()->contextMenu(StackElement::job(job), {}, &window);
+            menu->popup(table->viewport()->mapToGlobal(table->visualRect(current).center()));
+            shoot.saveWithMenu(&window, menu, prefix + QStringLiteral("context-menu-job"));
+            menu->close();
+        }
+    }
     view->tabs()->setCurrentWidget(view->fleet());
     view->select({});
     spin(300);
@@ -204,6 +238,44 @@ int main(int argc, char **argv)
     submit->show();
     shoot.save(submit, prefix + QStringLiteral("submit-dialog"));
     submit->close();
+    DisplayPreferences preferences = window.preferences();
+    preferences.terminalCommand = QStringLiteral("x-terminal-emulator -T {title} -e {command}");
+    auto *prefsDialog = new PreferencesDialog(preferences, &window, ClusterActions::defaultTerminalCommand());
+    prefsDialog->show();
+    shoot.save(prefsDialog, prefix + QStringLiteral("preferences-dialog"));
+    prefsDialog->close();
+    if (lab && window.session()) {
+        // A job that writes a line every 0.2 s, followed by Show output, with a search.
+        JobSubmission submission;
+        submission.name = QStringLiteral("train-demo");
+        submission.script = QStringLiteral("#!/bin/sh\nfor i in $(seq 1 400); do echo \"step $i loss $((1000 - i)) lr 3e-4 tokens/s $((41000 + i * 7))\"; sleep 0.2; done\n");
+        QString submitted;
+        QObject::connect(window.session(), &ClusterSession::actionFinished, &window, [&](const ActionResult &r) {
+            if (r.ok && r.action == QLatin1String("submit"))
+                submitted = r.jobId;
+        });
+        window.session()->submit(submission);
+        const bool running = waitFor([&] {
+            const SnapshotPtr now = view->snapshot();
+            const Job *j = now && !submitted.isEmpty() ? now->job(submitted) : nullptr;
+            return j && j->isRunning() && !j->stdoutPath.isEmpty();
+        }, 30000);
+        if (running) {
+            spin(4000);
+            window.actions()->showOutput(submitted);
+            auto *output = window.findChild<JobOutputDialog *>();
+            if (output) {
+                waitFor([&] { return output->text()->toPlainText().count(QLatin1Char('\n')) > 15; }, 10000);
+                output->searchEdit()->setText(QStringLiteral("loss 990"));
+                output->find(QStringLiteral("loss 990"));
+                shoot.save(output, prefix + QStringLiteral("job-output"));
+                output->close();
+            }
+            window.session()->cancel(submitted);
+        } else {
+            std::fprintf(stderr, "screenshots: the demo job did not start within 30 s\n");
+        }
+    }
     auto *hostKey = new HostKeyDialog(lab ? profile.sshTarget() : QStringLiteral("login.example.org"),
                                       QStringLiteral("SHA256:eghO4IfSZFAUvIDD86SwMB6EL330GIdcbrlcmK5rKFI"), &window);
     hostKey->show();
