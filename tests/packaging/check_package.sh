@@ -109,6 +109,38 @@ burnin-agent)
   grep -qi "connect\|refused" <<<"$err" || fail "unexpected burnin failure: $err"
   echo "strata burnin found $burn; stopped at: $err"
   ;;
+metadata)
+  # The control fields of both packages, read back from the .debs: who ships them and where the
+  # project lives are what the product build was configured with (STRATA_PACKAGE_CONTACT,
+  # STRATA_HOMEPAGE_URL; CMakeCache.txt of the build beside it), in the form Debian wants.
+  cache=${STRATA_PACKAGE_BUILD_DIR:?}/CMakeCache.txt
+  [ -f "$cache" ] || fail "no $cache: did the packaging_install fixture run?"
+  want_contact=$(sed -n 's/^STRATA_PACKAGE_CONTACT:STRING=//p' "$cache")
+  want_homepage=$(sed -n 's/^STRATA_HOMEPAGE_URL:STRING=//p' "$cache")
+  [ -n "$want_contact" ] && [ -n "$want_homepage" ] || fail "$cache lacks STRATA_PACKAGE_CONTACT or STRATA_HOMEPAGE_URL"
+  arch=$(dpkg --print-architecture)
+  for deb in strata strata-burn; do
+    file=$debs/${deb}_${version}_$arch.deb
+    field() { dpkg-deb -f "$file" "$1"; }
+    [ "$(field Package)" = "$deb" ] || fail "$deb: Package $(field Package)"
+    [ "$(field Version)" = "$version" ] || fail "$deb: Version $(field Version)"
+    [ "$(field Architecture)" = "$arch" ] || fail "$deb: Architecture $(field Architecture)"
+    [ "$(field Maintainer)" = "$want_contact" ] || fail "$deb: Maintainer '$(field Maintainer)', configured '$want_contact'"
+    grep -qE '^[^<>]+ <[^<> @]+@[^<> @]+\.[^<> @]+>$' <<<"$(field Maintainer)" || fail "$deb: Maintainer not 'Name <address>'"
+    [ "$(field Homepage)" = "$want_homepage" ] || fail "$deb: Homepage '$(field Homepage)', configured '$want_homepage'"
+    [[ "$(field Homepage)" == https://* ]] || fail "$deb: Homepage not https"
+    [ "$(field Section)" = admin ] || fail "$deb: Section $(field Section)"
+    [ "$(field Priority)" = optional ] || fail "$deb: Priority $(field Priority)"
+    summary=$(field Description | head -n 1)
+    [ -n "$summary" ] && ! grep -qi "built using CMake" <<<"$summary" || fail "$deb: Description '$summary'"
+    [ "$(field Description | wc -l)" -ge 3 ] || fail "$deb: Description has no long text"
+    [ -n "$(field Installed-Size)" ] || fail "$deb: no Installed-Size"
+    echo "$deb: $(field Maintainer) | $(field Homepage) | $summary"
+  done
+  [ "$(dpkg-deb -f "$debs/strata_${version}_$arch.deb" Recommends)" = "strata-burn (= $version)" ] || fail "strata: Recommends"
+  grep -q "<url type=\"homepage\">$want_homepage</url>" "$root/usr/share/metainfo/org.strata.Strata.metainfo.xml" ||
+    fail "metainfo homepage is not $want_homepage"
+  ;;
 *)
   fail "unknown check $check"
   ;;
