@@ -5,6 +5,7 @@
 #include "first_paint_quitter.h"
 #include "main_window.h"
 #include "session/profile_store.h"
+#include "timing_log.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -46,6 +47,15 @@ int runGui(int argc, char **argv)
 
     ProfileStore profiles(connection.profileStorePath(parser));
     MainWindow window(&profiles);
+    std::unique_ptr<TimingLog> timing;
+    if (const QString path = qEnvironmentVariable("STRATA_TIMING_LOG"); !path.isEmpty()) {
+        timing = std::make_unique<TimingLog>();
+        if (!timing->open(path)) {
+            std::fprintf(stderr, "strata: cannot write the timing log %s\n", qPrintable(path));
+            return 1;
+        }
+        timing->watch(&window);
+    }
     if (connection.namesCluster(parser)) {
         ClusterProfile profile;
         QString error;

@@ -26,7 +26,16 @@ DcgmStandin::DcgmStandin(Options options, GpuHolderProvider *provider, QObject *
         const std::string host = node.style.podHostname ? node.style.exporterPod : node.name.toStdString();
         auto metrics = std::make_shared<NodeMetrics>(NodeMetrics::NodeLabels{
             hostLabel, host, node.model->modelName, m_options.driverVersion});
-        m_endpoints.push_back(std::make_unique<NodeEndpoint>(node, std::move(metrics)));
+        // Nodes given the same HOST:PORT share one endpoint (the scale lab).
+        NodeEndpoint *endpoint = nullptr;
+        for (const auto &e : m_endpoints)
+            if (e->host() == node.host && e->port() == node.port)
+                endpoint = e.get();
+        if (!endpoint) {
+            m_endpoints.push_back(std::make_unique<NodeEndpoint>(node.host, node.port));
+            endpoint = m_endpoints.back().get();
+        }
+        endpoint->addNode(node, std::move(metrics));
     }
     connect(m_provider, &GpuHolderProvider::refreshed, this, &DcgmStandin::onHoldersRefreshed);
     connect(m_provider, &GpuHolderProvider::failed, this, &DcgmStandin::onHoldersFailed);
@@ -49,10 +58,7 @@ bool DcgmStandin::start(QString *error)
     publish();
     for (const auto &endpoint : m_endpoints) {
         if (!endpoint->serving() && !endpoint->start(error)) {
-            bool downOnPurpose = false;
-            for (const GpuFault &f : m_faults)
-                downOnPurpose |= f.kind == GpuFault::Kind::ExporterDown && f.node == endpoint->spec().name;
-            if (!downOnPurpose)
+            if (!exporterDown(*endpoint))
                 return false;
         }
     }
@@ -89,22 +95,31 @@ void DcgmStandin::onHoldersFailed(const QString &message)
     m_lastProviderError = message;
 }
 
+bool DcgmStandin::exporterDown(const NodeEndpoint &endpoint) const
+{
+    // A shared endpoint is one server: a fault on any of its nodes takes all of them down.
+    for (const GpuFault &f : m_faults)
+        if (f.kind == GpuFault::Kind::ExporterDown)
+            for (const NodeEndpoint::ServedNode &n : endpoint.nodes())
+                if (f.node == n.spec.name)
+                    return true;
+    return false;
+}
+
 void DcgmStandin::publish()
 {
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     for (const auto &endpoint : m_endpoints) {
-        const NodeSpec &spec = endpoint->spec();
-        bool down = false;
-        for (const GpuFault &f : m_faults)
-            down |= f.kind == GpuFault::Kind::ExporterDown && f.node == spec.name;
-        endpoint->metrics().publish(m_simulator.sample(spec, m_holders, m_faults, now));
+        const bool down = exporterDown(*endpoint);
+        for (const NodeEndpoint::ServedNode &n : endpoint->nodes())
+            n.metrics->publish(m_simulator.sample(n.spec, m_holders, m_faults, now));
         if (down && endpoint->serving()) {
             endpoint->stop();
-            logLine(spec.name + QStringLiteral(": exporter-down fault, endpoint stopped"));
+            logLine(endpoint->name() + QStringLiteral(": exporter-down fault, endpoint stopped"));
         } else if (!down && !endpoint->serving() && m_timer.isActive()) {
             QString error;
             if (endpoint->start(&error))
-                logLine(spec.name + QStringLiteral(": endpoint serving again"));
+                logLine(endpoint->name() + QStringLiteral(": endpoint serving again"));
             else
                 logLine(error);
         }

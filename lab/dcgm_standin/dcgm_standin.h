@@ -16,7 +16,8 @@ namespace strata::lab {
 
 class GpuHolderProvider;
 
-// The stand-in for NVIDIA's dcgm-exporter: one endpoint per lab node, values driven by the
+// The stand-in for NVIDIA's dcgm-exporter: one endpoint per lab node (or per HOST:PORT shared by
+// several nodes), values driven by the
 // holder provider (real Slurm state) and the fault file, refreshed every poll interval.
 // Lives on the main thread; the endpoints' HTTP threads only read published samples.
 class DcgmStandin : public QObject
@@ -44,6 +45,7 @@ private:
     void onHoldersRefreshed(const strata::lab::GpuHolders &holders);
     void onHoldersFailed(const QString &message);
     void publish();
+    bool exporterDown(const NodeEndpoint &endpoint) const;
 
     Options m_options;
     GpuHolderProvider *m_provider;

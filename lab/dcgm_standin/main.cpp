@@ -64,7 +64,8 @@ int main(int argc, char *argv[])
     parser.addVersionOption();
     const QCommandLineOption node(QStringLiteral("node"),
                                   QStringLiteral("A node to export, NAME:MODEL:HOST:PORT (MODEL h100 or "
-                                                 "h200); repeat per node."),
+                                                 "h200); repeat per node. Nodes given the same HOST:PORT share one endpoint "
+                                                 "(one exposition with all their series; the scale lab)."),
                                   QStringLiteral("spec"));
     const QCommandLineOption gpus(QStringLiteral("gpus-per-node"), QStringLiteral("GPUs per node (8)."),
                                   QStringLiteral("n"), QStringLiteral("8"));

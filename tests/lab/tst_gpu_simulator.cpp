@@ -2,6 +2,7 @@
 // identities, the fault file format scripts/lab writes, and the exposition it renders.
 #include "gpu_fault_file.h"
 #include "gpu_simulator.h"
+#include "merged_metrics.h"
 #include "node_metrics.h"
 
 #include <prometheus/text_serializer.h>
@@ -25,6 +26,7 @@ private Q_SLOTS:
     void faultFile_data();
     void faultFile();
     void exposition();
+    void sharedEndpointExposition();
     void operatorStyleNamesPods();
     void blankValuesUnlessFaulted();
     void migInstances();
@@ -188,6 +190,28 @@ void TestGpuSimulator::exposition()
     QVERIFY(out.contains(QStringLiteral(
         R"(",pci_bus_id="00000000:53:00.0",device="nvidia0",modelName="NVIDIA H200",hostname="gpu-node04",DCGM_FI_DRIVER_VERSION="550.127.05"} 0)")));
     QCOMPARE(int(metrics.Collect().size()), 21);
+}
+
+void TestGpuSimulator::sharedEndpointExposition()
+{
+    // The scale lab: several nodes behind one endpoint, each family once with all their series.
+    GpuSimulator sim;
+    const NodeSpec a = node("gpu-cloud0005", "h100");
+    const NodeSpec b = node("gpu-cloud0006", "h200");
+    auto ma = std::make_shared<NodeMetrics>(NodeMetrics::NodeLabels{"Hostname", "gpu-cloud0005", a.model->modelName, "550.127.05"});
+    auto mb = std::make_shared<NodeMetrics>(NodeMetrics::NodeLabels{"Hostname", "gpu-cloud0006", b.model->modelName, "550.127.05"});
+    ma->publish(sim.sample(a, {}, {}, 1000));
+    mb->publish(sim.sample(b, {}, {}, 1000));
+    const MergedMetrics merged({ma, mb});
+    const auto families = merged.Collect();
+    QCOMPARE(int(families.size()), 21);
+    for (const auto &family : families)
+        QCOMPARE(int(family.metric.size()), 16);
+    const QString out = QString::fromStdString(prometheus::TextSerializer().Serialize(families));
+    QCOMPARE(out.count(QStringLiteral("# TYPE DCGM_FI_DEV_GPU_TEMP gauge")), 1);
+    QCOMPARE(out.count(QStringLiteral("\nDCGM_FI_DEV_GPU_UTIL{")), 16);
+    QCOMPARE(out.count(QStringLiteral(R"(modelName="NVIDIA H100 80GB HBM3",Hostname="gpu-cloud0005")")), 21 * 8);
+    QCOMPARE(out.count(QStringLiteral(R"(modelName="NVIDIA H200",Hostname="gpu-cloud0006")")), 21 * 8);
 }
 
 void TestGpuSimulator::operatorStyleNamesPods()
