@@ -9,6 +9,7 @@
 #include "source_health.h"
 #include "unit_formatter.h"
 #include "views/connections_panel.h"
+#include "views/first_run_page.h"
 #include "views/log_panel.h"
 #include "views/source_banner.h"
 #include "views/table_page.h"
@@ -36,7 +37,7 @@
 namespace strata {
 
 MainWindow::MainWindow(ProfileStore *profiles, QWidget *parent)
-    : QMainWindow(parent), m_view(new ClusterView(this)), m_banner(new SourceBanner(this)),
+    : QMainWindow(parent), m_view(new ClusterView(this)), m_central(new QStackedWidget(this)), m_banner(new SourceBanner(this)),
       m_connections(new ConnectionsPanel(this)), m_log(new LogPanel(this)),
       m_actions(new ClusterActions(this, m_view, m_log, this)),
       m_profiles(new ProfileController(profiles, this, m_connections, m_log, this)),
@@ -52,7 +53,8 @@ MainWindow::MainWindow(ProfileStore *profiles, QWidget *parent)
     centralLayout->setSpacing(0);
     centralLayout->addWidget(m_banner);
     centralLayout->addWidget(m_view, 1);
-    setCentralWidget(central);
+    m_central->addWidget(central);
+    setCentralWidget(m_central);
     connect(m_banner, &SourceBanner::retryRequested, this, &MainWindow::refresh);
     buildDocks();
     buildActions();
@@ -99,6 +101,7 @@ MainWindow::MainWindow(ProfileStore *profiles, QWidget *parent)
     m_preferences = DisplayPreferences::load(settings);
     m_view->setPreferences(m_preferences);
     m_actions->setTerminalCommand(m_preferences.terminalCommand);
+    connect(m_profiles, &ProfileController::profilesChanged, this, &MainWindow::updateFirstRun);
     m_profiles->load();
     restoreLayout();
     updateMetricsAvailability();
@@ -211,6 +214,29 @@ const QVector<ClusterProfile> &MainWindow::profiles() const
     return m_profiles->profiles();
 }
 
+void MainWindow::updateFirstRun()
+{
+    const bool wanted = m_profiles->profiles().isEmpty() && !m_session && !m_lastSnapshot;
+    if (wanted && !m_firstRun) {
+        m_firstRun = new FirstRunPage({}, m_central);
+        m_central->addWidget(m_firstRun);
+        connect(m_firstRun, &FirstRunPage::profileReady, this, &MainWindow::addCheckedProfile);
+    }
+    if (m_firstRun) {
+        QStringList names;
+        for (const ClusterProfile &p : m_profiles->profiles())
+            names << p.name;
+        m_firstRun->setTakenNames(names);
+    }
+    m_central->setCurrentIndex(wanted ? 1 : 0);
+}
+
+void MainWindow::addCheckedProfile(const ClusterProfile &profile, const ConnectionCheckResult &result)
+{
+    m_profiles->addChecked(profile, result.scheduler);
+    openSession(profile);
+}
+
 void MainWindow::addProfile()
 {
     m_profiles->addProfile();
@@ -248,6 +274,7 @@ void MainWindow::adoptSession(std::unique_ptr<ClusterSession> session)
 {
     closeSession();
     m_session = std::move(session);
+    updateFirstRun();
     ClusterSession *s = m_session.get();
     m_actions->setSession(s);
     connect(s, &ClusterSession::snapshotReady, this, &MainWindow::onSnapshot);
@@ -289,6 +316,7 @@ void MainWindow::closeSession()
     m_log->append(LogPanel::Level::Info, tr("Disconnected from %1").arg(name));
     m_view->clear();
     m_lastSnapshot.reset();
+    updateFirstRun();
     if (!m_historyOverridden)
         m_history = nullptr;
     m_ownHistory.reset();
@@ -301,6 +329,7 @@ void MainWindow::closeSession()
 void MainWindow::showSnapshot(const SnapshotPtr &snapshot)
 {
     m_lastSnapshot = snapshot;
+    updateFirstRun();
     m_view->setSnapshot(snapshot);
     m_connections->setSources(snapshot->sources);
     m_statusCluster->setText(snapshot->clusterName);

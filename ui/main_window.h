@@ -16,6 +16,7 @@
 
 class QDockWidget;
 class QLabel;
+class QStackedWidget;
 
 namespace strata {
 
@@ -24,6 +25,8 @@ class ClusterSession;
 class ClusterView;
 class ConnectionPrompts;
 class ConnectionsPanel;
+struct ConnectionCheckResult;
+class FirstRunPage;
 class LogPanel;
 class MetricHistory;
 class ProfileController;
@@ -61,6 +64,8 @@ public:
     ConnectionsPanel *connections() const { return m_connections; }
     LogPanel *log() const { return m_log; }
     ClusterActions *actions() const { return m_actions; }
+    // Shown instead of the cluster views while there is no profile, no session and no snapshot.
+    FirstRunPage *firstRunPage() const { return m_firstRun; }
     SourceBanner *sourceBanner() const { return m_banner; }
     QAction *action(const QString &objectName) const;
     const DisplayPreferences &preferences() const { return m_preferences; }
@@ -93,10 +98,14 @@ private:
     QVector<SourceStatus> displayedSources(const SnapshotPtr &snapshot) const;
     void saveLayout() const;
     void restoreLayout();
+    void updateFirstRun();
+    void addCheckedProfile(const ClusterProfile &profile, const ConnectionCheckResult &result);
 
     std::unique_ptr<ClusterSession> m_session;
     QVector<QPointer<ClusterSession>> m_retired; // closed, awaiting deleteLater
     ClusterView *m_view;
+    QStackedWidget *m_central;
+    FirstRunPage *m_firstRun = nullptr;
     SourceBanner *m_banner;
     ConnectionsPanel *m_connections;
     LogPanel *m_log;

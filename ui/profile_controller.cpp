@@ -29,7 +29,8 @@ void ProfileController::load()
         m_log->append(LogPanel::Level::Error, tr("Cannot read the cluster profiles: %1").arg(error));
     m_connections->setProfiles(m_profiles);
     if (m_profiles.isEmpty())
-        m_connections->setMessage(tr("No clusters yet: Add… one (Ctrl+Shift+N)."));
+        m_connections->setMessage(tr("No clusters yet: pick one on the left, or Add… one (Ctrl+Shift+N)."));
+    Q_EMIT profilesChanged();
 }
 
 const ClusterProfile *ProfileController::find(const QString &name) const
@@ -68,6 +69,18 @@ QStringList ProfileController::namesExcept(const QString &name) const
     return taken;
 }
 
+void ProfileController::addChecked(const ClusterProfile &profile, const QString &checked)
+{
+    m_profiles << profile;
+    save();
+    m_connections->setProfiles(m_profiles);
+    m_connections->selectProfile(profile.name);
+    m_log->append(LogPanel::Level::Info, tr("Added cluster profile %1 (%2): %3").arg(profile.name, profile.sshTarget(), checked));
+    if (!profile.prometheusToken.isEmpty() || !profile.prometheusPassword.isEmpty())
+        saveSecrets(profile);
+    Q_EMIT profilesChanged();
+}
+
 void ProfileController::addProfile()
 {
     auto *dialog = new ProfileDialog(namesExcept({}), m_dialogParent);
@@ -77,6 +90,7 @@ void ProfileController::addProfile()
         m_profiles << profile;
         save();
         m_connections->setProfiles(m_profiles);
+        Q_EMIT profilesChanged();
         m_connections->selectProfile(profile.name);
         m_connections->setMessage(tr("Added %1. Connect to it with Connect (Ctrl+Shift+C).").arg(profile.name));
         m_log->append(LogPanel::Level::Info, tr("Added cluster profile %1 (%2)").arg(profile.name, profile.sshTarget()));
@@ -101,6 +115,7 @@ void ProfileController::editProfile(const QString &name)
                 p = profile;
         save();
         m_connections->setProfiles(m_profiles);
+        Q_EMIT profilesChanged();
         m_connections->selectProfile(profile.name);
         m_log->append(LogPanel::Level::Info, tr("Saved cluster profile %1").arg(profile.name));
         saveSecrets(profile); // empty secrets delete the stored ones
@@ -126,6 +141,7 @@ void ProfileController::removeProfile(const QString &name)
                 m_log->append(LogPanel::Level::Info, tr("%1: secrets not removed from the keyring: %2").arg(name, error));
         });
         m_connections->setProfiles(m_profiles);
+        Q_EMIT profilesChanged();
         m_log->append(LogPanel::Level::Info, tr("Removed cluster profile %1").arg(name));
     });
     box->open();

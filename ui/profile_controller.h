@@ -34,6 +34,9 @@ public:
     const ClusterProfile *find(const QString &name) const;
 
     void addProfile();
+    // Adds a profile that already answered a connection check (the first-run form); checked
+    // says what answered ("slurm: 4 nodes, 32 GPUs"), for the log.
+    void addChecked(const ClusterProfile &profile, const QString &checked);
     void editProfile(const QString &name);
     void removeProfile(const QString &name);
 
@@ -41,6 +44,10 @@ public:
     // does not carry (at once otherwise). Without a keyring ready still runs, and the log says
     // why the secrets were not read.
     void withSecrets(const ClusterProfile &profile, const std::function<void(const ClusterProfile &)> &ready);
+
+Q_SIGNALS:
+    // The list changed: loaded, added, edited or removed.
+    void profilesChanged();
 
 private:
     bool save();

@@ -6,6 +6,7 @@
 #include "cli/command_table.h"
 #include "cli/completion_script.h"
 #include "cli/metrics_command.h"
+#include "cli/profile_command.h"
 #include "cli/silence_command.h"
 #include "cli/snapshot_text_printer.h"
 #include "cli/text_table.h"
@@ -509,10 +510,23 @@ int CliRunner::nodeAction(QCoreApplication &, QCommandLineParser &parser, const 
     return waitForAction(session, action == QLatin1String("drain") ? session.drain(nodes, parser.value(kReason)) : session.resume(nodes), json);
 }
 
-int CliRunner::profile(QCoreApplication &, QCommandLineParser &parser)
+int CliRunner::profile(QCoreApplication &app, QCommandLineParser &parser)
 {
     const QStringList words = parser.positionalArguments();
     const ProfileStore store(m_connection.profileStorePath(parser));
+    if (words.value(0) == QLatin1String("hosts"))
+        return ProfileCommand::hosts(parser);
+    if (words.value(0) == QLatin1String("add")) {
+        if (words.value(1).isEmpty()) {
+            printErr(QStringLiteral("profile add needs a NAME and the connection flags (--ssh [user@]host[:port] ...)"));
+            return 2;
+        }
+        ClusterProfile p;
+        if (!resolveProfile(parser, &p))
+            return 2;
+        p.name = words.value(1);
+        return ProfileCommand::add(app, parser, p, store);
+    }
     QString error;
     QVector<ClusterProfile> profiles = store.load(&error);
     if (!error.isEmpty()) {
@@ -553,7 +567,7 @@ int CliRunner::profile(QCoreApplication &, QCommandLineParser &parser)
         p.acceptNewHostKey = false;
         profiles.append(p);
     } else if (verb != QLatin1String("remove")) {
-        printErr(QStringLiteral("profile: unknown verb \"%1\" (list, save, remove)").arg(verb));
+        printErr(QStringLiteral("profile: unknown verb \"%1\" (list, hosts, add, save, remove)").arg(verb));
         return 2;
     }
     if (!store.save(profiles, &error)) {

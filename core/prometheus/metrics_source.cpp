@@ -45,28 +45,6 @@ struct MetricsRefreshState
 
 namespace {
 
-// The client's errorType as a kind: its own ("transport", "http", "json", "unexpected",
-// "canceled", "timeout") or the API's ("bad_data", "execution", ...: the query was refused).
-ErrorKind kindOf(const PrometheusResponse &r)
-{
-    if (r.ok)
-        return ErrorKind::None;
-    const QString &type = r.errorType;
-    if (type == QLatin1String("timeout"))
-        return ErrorKind::Timeout;
-    if (type == QLatin1String("canceled"))
-        return ErrorKind::Cancelled;
-    if (type == QLatin1String("transport"))
-        return ErrorKind::ConnectFailed;
-    if (type == QLatin1String("json") || type == QLatin1String("unexpected"))
-        return ErrorKind::ParseFailed;
-    if (r.httpStatus == 401 || r.httpStatus == 403)
-        return ErrorKind::AuthenticationFailed;
-    if (type == QLatin1String("http"))
-        return ErrorKind::SourceUnsupported; // an answer, but not from the Prometheus API
-    return ErrorKind::CommandFailed;
-}
-
 MetricsQueryStat statOf(const QString &name, const PrometheusResponse &r)
 {
     MetricsQueryStat s;
@@ -74,7 +52,7 @@ MetricsQueryStat statOf(const QString &name, const PrometheusResponse &r)
     s.promql = r.query;
     s.ok = r.ok;
     s.error = r.error;
-    s.errorKind = kindOf(r);
+    s.errorKind = r.errorKind();
     s.elapsedMs = r.elapsedMs;
     s.bytes = r.bytes;
     s.series = int(r.series.size());

@@ -10,6 +10,25 @@ QString PrometheusSeries::label(QStringView name) const
     return {};
 }
 
+ErrorKind PrometheusResponse::errorKind() const
+{
+    if (ok)
+        return ErrorKind::None;
+    if (errorType == QLatin1String("timeout"))
+        return ErrorKind::Timeout;
+    if (errorType == QLatin1String("canceled"))
+        return ErrorKind::Cancelled;
+    if (errorType == QLatin1String("transport"))
+        return ErrorKind::ConnectFailed;
+    if (errorType == QLatin1String("json") || errorType == QLatin1String("unexpected"))
+        return ErrorKind::ParseFailed;
+    if (httpStatus == 401 || httpStatus == 403)
+        return ErrorKind::AuthenticationFailed;
+    if (errorType == QLatin1String("http"))
+        return ErrorKind::SourceUnsupported; // an answer, but not from the Prometheus API
+    return ErrorKind::CommandFailed;
+}
+
 bool PrometheusSeries::hasLabel(QStringView name) const
 {
     for (const auto &l : labels)

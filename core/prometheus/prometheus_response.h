@@ -1,5 +1,7 @@
 #pragma once
 
+#include "model/error_kind.h"
+
 #include <QDateTime>
 #include <QPair>
 #include <QString>
@@ -74,6 +76,10 @@ struct PrometheusResponse
     QString query;        // the PromQL asked, for messages and logs
     qint64 bytes = 0;     // body size
     qint64 elapsedMs = -1; // request sent -> parsed
+
+    // The errorType as a kind to decide on: the client's own ("transport", "http", "json",
+    // "unexpected", "canceled", "timeout") or the API's ("bad_data", ...: the query was refused).
+    ErrorKind errorKind() const;
 
     static QString resultTypeName(ResultType type);
 };

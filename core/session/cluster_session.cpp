@@ -22,17 +22,13 @@ Q_LOGGING_CATEGORY(lcSession, "strata.session")
 
 namespace strata {
 
-namespace {
-
-std::unique_ptr<OrchestratorSource> makeOrchestrator(const ClusterProfile &profile,
+std::unique_ptr<OrchestratorSource> ClusterSession::makeOrchestrator(const ClusterProfile &profile,
                                                      const std::shared_ptr<RemoteShell> &shell)
 {
     if (profile.orchestrator == QLatin1String("kubernetes"))
         return std::make_unique<KubernetesSource>(shell, GpuCatalog::builtIn(), kubernetesProfileOptions(profile));
     return std::make_unique<SlurmSource>(shell, GpuCatalog::builtIn());
 }
-
-} // namespace
 
 ClusterSession::ClusterSession(const ClusterProfile &profile, QObject *parent)
     : ClusterSession(profile, std::make_shared<SshRemoteShell>(SshOptions::fromProfile(profile)), nullptr, parent)

@@ -39,6 +39,10 @@ public:
                    std::unique_ptr<OrchestratorSource> orchestrator, QObject *parent = nullptr);
     ~ClusterSession() override;
 
+    // The profile's scheduler (Slurm, or Kubernetes through kubectl) over shell.
+    static std::unique_ptr<OrchestratorSource> makeOrchestrator(const ClusterProfile &profile,
+                                                                const std::shared_ptr<RemoteShell> &shell);
+
     const ClusterProfile &profile() const { return m_profile; }
     SnapshotPtr latest() const { return m_latest; }
     bool isPolling() const { return m_polling; }

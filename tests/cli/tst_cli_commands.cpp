@@ -6,6 +6,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
+#include <QTcpServer>
+#include <QDir>
+#include <QFile>
 #include <QTest>
 
 #include "strata_without_display.h"
@@ -118,6 +121,62 @@ private Q_SLOTS:
 
         r = strata({QStringLiteral("profile"), QStringLiteral("list"), QStringLiteral("--config"), config});
         QCOMPARE(r.out, QStringLiteral("prod\tslurm\talice@login.example.net:2222\thttp://prom:9090\n"));
+    }
+
+    // The first run on the command line: the hosts of ~/.ssh/config (the basic fixture of
+    // tests/data/ssh as this HOME's config), each with the command that adds it.
+    void profileHostsFromSshConfig()
+    {
+        QDir().mkpath(m_home.filePath(QStringLiteral(".ssh")));
+        QFile::remove(m_home.filePath(QStringLiteral(".ssh/config")));
+        QVERIFY(QFile::copy(QStringLiteral(STRATA_TEST_DATA "/ssh/basic/config"), m_home.filePath(QStringLiteral(".ssh/config"))));
+        Run r = strata({QStringLiteral("profile"), QStringLiteral("hosts"), QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(o.value(QLatin1String("schema")).toString(), QStringLiteral("strata.profile-candidates/1"));
+        QVERIFY(o.value(QLatin1String("sshConfigFound")).toBool());
+        const QJsonArray hosts = o.value(QLatin1String("sshHosts")).toArray();
+        QCOMPARE(hosts.size(), 3);
+        const QJsonObject internal = hosts[2].toObject();
+        QCOMPARE(internal.value(QLatin1String("alias")).toString(), QStringLiteral("gpu-internal"));
+        QCOMPARE(internal.value(QLatin1String("hostName")).toString(), QStringLiteral("10.20.0.5"));
+        QCOMPARE(internal.value(QLatin1String("user")).toString(), QStringLiteral("ops"));
+        QCOMPARE(internal.value(QLatin1String("proxyJump")).toString(), QStringLiteral("bastion"));
+        QCOMPARE(internal.value(QLatin1String("identityFile")).toString(), m_home.filePath(QStringLiteral(".ssh/keys/ops key")));
+        QCOMPARE(internal.value(QLatin1String("add")).toString(), QStringLiteral("strata profile add gpu-internal --ssh gpu-internal"));
+        QCOMPARE(o.value(QLatin1String("sshNotes")).toArray().size(), 1);
+
+        r = strata({QStringLiteral("profile"), QStringLiteral("hosts")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.startsWith(QStringLiteral("ssh\tlogin-a100\talice@a100-login.hpc.example.edu:2222\t"
+                                                 "strata profile add login-a100 --ssh login-a100\n")), qPrintable(r.out));
+        QVERIFY2(r.err.contains(QStringLiteral("note: config:18: Host Mixed-Case: never matches")), qPrintable(r.err));
+    }
+
+    // `profile add` connects before it saves: a port nobody listens on is a ConnectFailed, and
+    // nothing is written.
+    void profileAddSavesOnlyWhatAnswers()
+    {
+        QTcpServer probe;
+        QVERIFY(probe.listen(QHostAddress::LocalHost));
+        const quint16 port = probe.serverPort();
+        probe.close();
+        const QString config = m_home.filePath(QStringLiteral("add.json"));
+        Run r = strata({QStringLiteral("profile"), QStringLiteral("add"), QStringLiteral("dead"), QStringLiteral("--ssh"),
+                        QStringLiteral("127.0.0.1:%1").arg(port), QStringLiteral("--config"), config,
+                        QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(r.exitCode, 1);
+        const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(o.value(QLatin1String("schema")).toString(), QStringLiteral("strata.profile-add/1"));
+        QCOMPARE(o.value(QLatin1String("saved")).toBool(), false);
+        QCOMPARE(o.value(QLatin1String("errorKind")).toString(), QStringLiteral("connect-failed"));
+        QCOMPARE(o.value(QLatin1String("step")).toString(), QStringLiteral("ssh"));
+        QVERIFY2(r.err.startsWith(QStringLiteral("strata: dead: not saved: ")), qPrintable(r.err));
+        QVERIFY(!QFile::exists(config));
+
+        r = strata({QStringLiteral("profile"), QStringLiteral("add"), QStringLiteral("--ssh"), QStringLiteral("login")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("profile add needs a NAME")), qPrintable(r.err));
     }
 
     void helpJsonHasSchema()

@@ -3,6 +3,8 @@
 // GPU indices of each job, after submit, drain, resume and cancel through the CLI.
 #include "cli_lab.h"
 
+#include <QTemporaryDir>
+
 #include <QDateTime>
 #include <QFileInfo>
 
@@ -24,6 +26,7 @@ private Q_SLOTS:
     void manyNewJobsTakeTheBulkPath();
     void badPartitionShowsSlurmsError();
     void invalidJobIdIsRefusedLocally();
+    void profileAddChecksBeforeSaving();
 
 private:
     void compareJobWithSlurm(const QJsonObject &snapshot, const QString &id);
@@ -317,6 +320,32 @@ void TestCliSlurm::invalidJobIdIsRefusedLocally()
     QTest::qWait(500);
     const QString state = m_lab.jobState(victim);
     QVERIFY2(state == QLatin1String("RUNNING") || state == QLatin1String("PENDING"), qPrintable(state));
+}
+
+// `strata profile add` connects first (SSH, one Slurm refresh, one Prometheus query) and saves
+// only a profile that answered; an unknown host key is refused with its fingerprint.
+void TestCliSlurm::profileAddChecksBeforeSaving()
+{
+    QTemporaryDir dir;
+    const QString config = dir.filePath(QStringLiteral("clusters.json"));
+    const QString emptyKnownHosts = dir.filePath(QStringLiteral("known_hosts"));
+    QFile empty(emptyKnownHosts);
+    QVERIFY(empty.open(QIODevice::WriteOnly));
+    empty.close();
+    Run r = m_lab.strata(QStringLiteral("profile"), {QStringLiteral("add"), QStringLiteral("unknown"), QStringLiteral("--config"), config,
+                                                     QStringLiteral("--known-hosts"), emptyKnownHosts});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains("hint: the host offers SHA256:"), r.err.constData());
+    QVERIFY(!QFile::exists(config));
+
+    r = m_lab.strata(QStringLiteral("profile"), {QStringLiteral("add"), QStringLiteral("labcheck"), QStringLiteral("--config"), config});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QVERIFY2(r.out.startsWith("connected: slurm: 4 nodes, 32 GPUs; Prometheus: "), r.out.constData());
+    QVERIFY2(r.out.contains("added profile \"labcheck\""), r.out.constData());
+    r = runProcess(strataBinary(), {QStringLiteral("profile"), QStringLiteral("list"), QStringLiteral("--config"), config},
+                   QProcessEnvironment::systemEnvironment(), 20000);
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.out.startsWith("labcheck\tslurm\t"), r.out.constData());
 }
 
 QTEST_GUILESS_MAIN(TestCliSlurm)

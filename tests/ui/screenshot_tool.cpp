@@ -17,6 +17,7 @@
 #include "main_window.h"
 #include "models/job_table_model.h"
 #include "synthetic_cluster.h"
+#include "views/first_run_page.h"
 #include "views/fleet_map_panel.h"
 #include "views/table_page.h"
 
@@ -26,6 +27,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
+#include <QFile>
 #include <QEventLoop>
 #include <QHeaderView>
 #include <QLineEdit>
@@ -106,6 +108,46 @@ QString pickRunningJob(const ClusterView *view, int minGpus)
     return best;
 }
 
+// The window as a new user first sees it: no profile, the hosts of a typical ~/.ssh/config, the
+// lab when one is given, and the form filled from the lab (else from the first host).
+void shootFirstRun(Shooter &shoot, const QString &prefix, const QString &labDir, const QTemporaryDir &dir)
+{
+    const QByteArray home = qgetenv("HOME"), labVariable = qgetenv("STRATA_LAB_DIR");
+    const QString fakeHome = dir.filePath(QStringLiteral("home"));
+    QDir().mkpath(fakeHome + QStringLiteral("/.ssh"));
+    QFile config(fakeHome + QStringLiteral("/.ssh/config"));
+    if (config.open(QIODevice::WriteOnly))
+        config.write("Host login-a100\n    HostName a100-login.hpc.example.edu\n    User alice\n"
+                     "    IdentityFile ~/.ssh/id_ed25519_hpc\n\n"
+                     "Host bastion\n    HostName bastion.example.edu\n    User alice\n\n"
+                     "Host gpu-k8s\n    HostName 10.20.0.5\n    ProxyJump bastion\n    User ops\n\n"
+                     "Host *.corp.example.com\n    User corpuser\n\n"
+                     "Match exec \"test -e ~/.vpn-up\"\n    ProxyJump none\n");
+    config.close();
+    qputenv("HOME", fakeHome.toUtf8());
+    qputenv("STRATA_LAB_DIR", labDir.isEmpty() ? dir.filePath(QStringLiteral("no-lab")).toUtf8() : labDir.toUtf8());
+    {
+        ProfileStore none(dir.filePath(QStringLiteral("first-run.json")));
+        MainWindow window(&none);
+        window.resize(1280, 800);
+        window.show();
+        FirstRunPage *page = window.firstRunPage();
+        bool loaded = false;
+        QObject::connect(page, &FirstRunPage::candidatesLoaded, page, [&] { loaded = true; });
+        waitFor([&] { return loaded; }, 10000);
+        if (!labDir.isEmpty() && !page->labs().isEmpty())
+            page->useLab(0);
+        else
+            page->useSshHost(0);
+        shoot.save(&window, prefix + QStringLiteral("first-run"));
+    }
+    qputenv("HOME", home);
+    if (labVariable.isNull())
+        qunsetenv("STRATA_LAB_DIR");
+    else
+        qputenv("STRATA_LAB_DIR", labVariable);
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -129,6 +171,7 @@ int main(int argc, char **argv)
     Shooter shoot(parser.value(outOption));
 
     QTemporaryDir dir;
+    shootFirstRun(shoot, prefix, lab ? parser.value(labOption) : QString(), dir);
     ProfileStore store(dir.filePath(QStringLiteral("clusters.json")));
     ClusterProfile profile;
     if (lab) {

@@ -148,7 +148,9 @@ QWidget *ProfileDialog::sshTab()
     auto *page = new QWidget;
     auto *form = new QFormLayout(page);
     m_sshHost = lineEdit(QStringLiteral("sshHost"), tr("login node or bastion"));
-    m_sshPort = spin(QStringLiteral("sshPort"), 1, 65535, {});
+    // 0: the port ~/.ssh/config gives the host, else 22 (a profile made from a config host).
+    m_sshPort = spin(QStringLiteral("sshPort"), 0, 65535, {});
+    m_sshPort->setSpecialValueText(tr("from ~/.ssh/config, else 22"));
     m_sshUser = lineEdit(QStringLiteral("sshUser"), tr("default: your login name"));
     m_identity = lineEdit(QStringLiteral("identityFile"), tr("empty: ssh-agent and ~/.ssh defaults"));
     m_knownHosts = lineEdit(QStringLiteral("knownHostsFile"), tr("empty: ~/.ssh/known_hosts"));
