@@ -176,6 +176,7 @@ void AddClusterForm::connectToCluster()
         m_error->show();
         return;
     }
+    m_check->cancel(); // its finished() must come before this check shows as running
     m_error->hide();
     m_trust->hide();
     setChecking(true);
@@ -194,7 +195,7 @@ bool AddClusterForm::isChecking() const
 
 QString AddClusterForm::errorText() const
 {
-    return m_error->isVisible() || !m_error->isHidden() ? m_error->text() : QString();
+    return m_error->isHidden() ? QString() : m_error->text();
 }
 
 QString AddClusterForm::statusText() const
