@@ -1,7 +1,6 @@
 #include "hostlist.h"
 
 #include <QMap>
-#include <QRegularExpression>
 
 #include <algorithm>
 
@@ -134,8 +133,9 @@ QStringList expandOrKeep(const QString &expression)
 
 QString compress(const QStringList &hosts)
 {
-    // Group by prefix and digit width of the trailing number.
-    static const QRegularExpression trailingNumber(QStringLiteral("^(.*?)(\\d+)$"));
+    // Group by prefix and digit width of the trailing number (ASCII digits only, at most 18 so
+    // the number fits qint64; a longer run is part of a plain name). A scan from the end, not a
+    // regular expression: 100,000 names (the most expand() gives) compress in milliseconds.
     struct Key
     {
         QString prefix;
@@ -145,12 +145,18 @@ QString compress(const QStringList &hosts)
     QMap<Key, QVector<qint64>> groups;
     QStringList plain;
     for (const QString &h : hosts) {
-        const auto m = trailingNumber.match(h);
-        if (!m.hasMatch()) {
+        qsizetype start = h.size();
+        while (start > 0 && h[start - 1] >= u'0' && h[start - 1] <= u'9')
+            --start;
+        const qsizetype width = h.size() - start;
+        if (width == 0 || width > 18) {
             plain << h;
             continue;
         }
-        groups[{m.captured(1), int(m.capturedLength(2))}] << m.captured(2).toLongLong();
+        qint64 number = 0;
+        for (qsizetype i = start; i < h.size(); ++i)
+            number = number * 10 + (h[i].unicode() - u'0');
+        groups[{h.left(start), int(width)}] << number;
     }
     QStringList out;
     for (auto it = groups.begin(); it != groups.end(); ++it) {

@@ -12,7 +12,6 @@
 #include "session/profile_store.h"
 
 #include <QComboBox>
-#include <QElapsedTimer>
 #include <QScrollBar>
 #include <QSet>
 #include <QSettings>
@@ -112,13 +111,21 @@ private Q_SLOTS:
         QCOMPARE(int(seen.size()), 16384); // no two GPUs share a cell
     }
 
-    void layoutIsCheap()
+    // The layout is a pure function of the snapshot, grouping and viewport: computing it again
+    // gives the same blocks (what lets the view recompute it on every resize without flicker).
+    // Its cost is measured by bench_ui_refresh, not asserted here (speed goals live in benchmarks).
+    void layoutIsAPureFunction()
     {
-        QElapsedTimer timer;
-        timer.start();
-        for (int i = 0; i < 10; ++i)
+        const FleetMapLayout first =
             FleetMapLayout::compute(*m_fleet, FleetMapLayout::Grouping::Partition, QSize(940, 520), 1.0, 16);
-        QVERIFY2(timer.elapsed() < 100, qPrintable(QStringLiteral("%1 ms for 10 layouts").arg(timer.elapsed())));
+        for (int i = 0; i < 3; ++i) {
+            const FleetMapLayout again =
+                FleetMapLayout::compute(*m_fleet, FleetMapLayout::Grouping::Partition, QSize(940, 520), 1.0, 16);
+            QCOMPARE(again.cell, first.cell);
+            QCOMPARE(again.nodeRects, first.nodeRects);
+            QCOMPARE(again.groups.size(), first.groups.size());
+        }
+        QCOMPARE(first.nodeRects.size(), m_fleet->nodes.size());
     }
 
     void hoverNamesTheGpuItsValueAndJob()

@@ -162,7 +162,8 @@ private Q_SLOTS:
         }
         const qint64 ms = timer.elapsed();
         qInfo("10 full repaints at 2,000 nodes: %lld ms", ms);
-        QVERIFY2(ms < 1000, "painting must not depend on the node count");
+        // Printed, not asserted: speed goals live in benchmarks (bench_ui_refresh); a loaded CI
+        // machine or a sanitizer build must not turn this red.
         QVERIFY(view.cellRect(QStringLiteral("gpu-node2000"), 7).intersects(view.viewport()->rect()));
     }
 };

@@ -22,6 +22,7 @@
 #include <QDirIterator>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QSet>
 #include <QTest>
 
 #include <sys/mman.h>
@@ -211,6 +212,8 @@ private Q_SLOTS:
     void sinfoNumberPastQint64();
     void hostlistBounded_data();
     void hostlistBounded();
+    void hostlistLargestExpansionCompresses();
+    void scontrolCutShortAtPageEnd();
 };
 
 // The captures the rows below damage parse cleanly, so each error comes from the damage.
@@ -370,7 +373,9 @@ void TestHostileInput::fuzzRegressionsAreAllChecked()
         QStringLiteral("burnin/fuzz-regressions/burnin_protocol-gpu-past-int.jsonl"),
         QStringLiteral("kubernetes/fuzz-regressions/kube_jobs-deadline-past-qint64.json"),
         QStringLiteral("kubernetes/fuzz-regressions/kube_nodes-gpu-count-past-int.json"),
+        QStringLiteral("slurm/fuzz-regressions/hostlist-100000-names-compress"),
         QStringLiteral("slurm/fuzz-regressions/hostlist-nested-ranges"),
+        QStringLiteral("slurm/fuzz-regressions/scontrol_partitions-cut-short-past-end"),
         QStringLiteral("slurm/fuzz-regressions/sinfo_json-alloc-cpus-past-qint64.json"),
         QStringLiteral("slurm/fuzz-regressions/slurm_time-overflowing-duration"),
         QStringLiteral("slurm/fuzz-regressions/slurm_version-year-zero"),
@@ -437,6 +442,34 @@ void TestHostileInput::hostlistBounded()
     QVERIFY(Hostlist::expand(QStringLiteral("n[0-99999]"), &hosts, &message));
     QCOMPARE(hosts.size(), 100000);
     QCOMPARE(hosts.last(), QStringLiteral("n99999"));
+}
+
+// "a[0-999\0 999][\0 99][0-99]" expands to the most names expand() gives (100,000, in 1,000
+// groups whose prefixes hold NUL bytes): compress() took over 10 s under ASan (fuzz_hostlist's
+// timeout) with a regular expression per name; now a scan. The result must round-trip.
+void TestHostileInput::hostlistLargestExpansionCompresses()
+{
+    QStringList hosts;
+    QString error;
+    QVERIFY2(Hostlist::expand(QString::fromUtf8(captured(QStringLiteral("slurm/fuzz-regressions/hostlist-100000-names-compress"))),
+                              &hosts, &error),
+             qPrintable(error));
+    QCOMPARE(hosts.size(), 100000);
+    QStringList back;
+    QVERIFY2(Hostlist::expand(Hostlist::compress(hosts), &back, &error), qPrintable(error));
+    QCOMPARE(QSet<QString>(back.begin(), back.end()), QSet<QString>(hosts.begin(), hosts.end()));
+}
+
+// An output cut short inside its second line, whose one complete line ends so that a one-byte
+// search from the end reads past the buffer (Qt 6.4's lastIndexOf; ASan SEGV in
+// fuzz_scontrol_partitions). The complete record is read, the cut one reported.
+void TestHostileInput::scontrolCutShortAtPageEnd()
+{
+    const ScontrolPartitionsParseResult result = ScontrolParser::parsePartitions(
+        captured(QStringLiteral("slurm/fuzz-regressions/scontrol_partitions-cut-short-past-end")));
+    QVERIFY2(result.error.startsWith(QLatin1String("scontrol's output was cut short")), qPrintable(result.error));
+    QCOMPARE(result.partitions.size(), 1);
+    QCOMPARE(result.partitions[0].name, QStringLiteral("train"));
 }
 
 // "nvidia.com/gpu": "1e30" and "activeDeadlineSeconds": 1e300 were cast to int/qint64,

@@ -96,6 +96,13 @@ void TestHostlist::compress_data()
     QTest::newRow("unsorted with duplicates") << QStringList{"n03", "n01", "n02", "n02"} << "n[01-03]";
     QTest::newRow("plain name kept") << QStringList{"login"} << "login";
     QTest::newRow("empty") << QStringList{} << "";
+    // Only ASCII digits form a range; Arabic-Indic digits are part of a plain name.
+    QTest::newRow("non-ASCII digits plain") << QStringList{QStringLiteral("n\u0661"), QStringLiteral("n\u0662")}
+                                            << QStringLiteral("n\u0661,n\u0662");
+    // A number past 18 digits does not fit qint64: the name stays whole.
+    QTest::newRow("19-digit number plain") << QStringList{"n1234567890123456789"} << "n1234567890123456789";
+    QTest::newRow("18-digit number") << QStringList{"n123456789012345678", "n123456789012345679"}
+                                     << "n[123456789012345678-123456789012345679]";
 }
 
 void TestHostlist::compress()
