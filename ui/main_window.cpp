@@ -279,6 +279,7 @@ void MainWindow::adoptSession(std::unique_ptr<ClusterSession> session)
     m_actions->setSession(s);
     connect(s, &ClusterSession::snapshotReady, this, &MainWindow::onSnapshot);
     m_prompts->setSession(s);
+    connect(s, &ClusterSession::partialSnapshotReady, this, &MainWindow::onPartialSnapshot);
     connect(s, &ClusterSession::actionFinished, this, &MainWindow::onActionFinished);
     connect(s, &ClusterSession::refreshStarted, this, [this] { m_statusCluster->setText(tr("%1 \u00b7 refreshing…").arg(m_session->profile().name)); });
     if (m_preferences.refreshIntervalSeconds > 0)
@@ -374,6 +375,21 @@ void MainWindow::onSnapshot(const SnapshotPtr &snapshot)
     m_prompts->report(snapshot->sources);
     updateStatus();
     updateActions();
+}
+
+// The nodes and partitions of the first refresh, painted while its job list is still read.
+void MainWindow::onPartialSnapshot(const SnapshotPtr &snapshot)
+{
+    m_view->setSnapshot(snapshot);
+    if (!m_session)
+        return;
+    int gpus = 0;
+    for (const Node &n : snapshot->nodes)
+        gpus += n.gpuCount;
+    m_connections->setMessage(tr("Connected to %1: %2 nodes, %3 GPUs; reading the job list…")
+                                  .arg(m_session->profile().name)
+                                  .arg(snapshot->nodes.size())
+                                  .arg(gpus));
 }
 
 QVector<SourceStatus> MainWindow::displayedSources(const SnapshotPtr &snapshot) const

@@ -91,6 +91,7 @@ private:
     void buildDocks();
     void startSession(const ClusterProfile &profile);
     void onSnapshot(const SnapshotPtr &snapshot);
+    void onPartialSnapshot(const SnapshotPtr &snapshot);
     void onActionFinished(const ActionResult &result);
     void updateStatus();
     void updateActions();

@@ -24,6 +24,12 @@ void out(const QString &text)
     write(stdout, text);
 }
 
+void outBytes(const QByteArray &utf8)
+{
+    fwrite(utf8.constData(), 1, size_t(utf8.size()), stdout);
+    fflush(stdout);
+}
+
 void line(const QString &text)
 {
     write(stderr, text + QLatin1Char('\n'));

@@ -1,11 +1,15 @@
 #pragma once
 
+#include <QByteArray>
 #include <QString>
 
 namespace strata::CliOutput {
 
 // Bytes to stdout as they are (UTF-8), flushed: scripts read what the CLI prints.
 void out(const QString &text);
+// UTF-8 bytes to stdout, flushed, without a detour through QString (a 50,000-job snapshot's
+// JSON is tens of MB: as UTF-16 and back it would be held three times).
+void outBytes(const QByteArray &utf8);
 // One line to stderr, as is (progress) ...
 void line(const QString &text);
 // ... or as an error, prefixed "strata: ".

@@ -301,14 +301,17 @@ int CliRunner::snapshot(QCoreApplication &app, QCommandLineParser &parser)
     ClusterProfile profile;
     if (!resolveProfile(parser, &profile))
         return 2;
-    ClusterSession session(profile);
+    auto session = std::make_unique<ClusterSession>(profile);
     SnapshotPtr result;
-    QObject::connect(&session, &ClusterSession::snapshotReady, &app, [&](const SnapshotPtr &snapshot) {
+    QObject::connect(session.get(), &ClusterSession::snapshotReady, &app, [&](const SnapshotPtr &snapshot) {
         result = snapshot;
         app.quit();
     });
-    session.refreshNow();
+    session->refreshNow();
     app.exec();
+    // What the session keeps for its next refresh (the last good part's jobs, the placements)
+    // is not needed to print: free it before the output is built (at 50,000 jobs, tens of MB).
+    session.reset();
     if (!result)
         return 1;
     const SourceStatus *orchestrator = result->source(result->orchestrator);
@@ -318,7 +321,7 @@ int CliRunner::snapshot(QCoreApplication &app, QCommandLineParser &parser)
         return reportFailure(orchestrator->error, orchestrator->errorKind);
     }
     if (parser.value(kFormat) == QLatin1String("json"))
-        printOut(QString::fromUtf8(QJsonDocument(SnapshotJson::toJson(*result)).toJson(QJsonDocument::Indented)));
+        CliOutput::outBytes(QJsonDocument(SnapshotJson::toJson(*result)).toJson(QJsonDocument::Indented));
     else
         printOut(SnapshotTextPrinter::print(*result));
     // Partial data is still printed, but a source that failed makes the exit status say so.

@@ -23,6 +23,7 @@
 #include <QJsonObject>
 #include <QRandomGenerator>
 
+#include <malloc.h>
 #include <sys/resource.h>
 
 #include <cstdio>
@@ -45,6 +46,13 @@ long peakRssKiB()
     rusage u{};
     getrusage(RUSAGE_SELF, &u);
     return u.ru_maxrss;
+}
+
+// Bytes the heap hands out right now (glibc): the difference around a parse is what its result
+// holds, which peak RSS (the inputs, the parse's temporaries) does not show.
+size_t heapInUse()
+{
+    return mallinfo2().uordblks;
 }
 
 QString nodeName(int i)
@@ -263,6 +271,15 @@ void runScenario(int nodes, int jobs, int runningCount, int repeat)
         gpusRequested += j.gpusRequested;
     report("squeue -O (marker format)", ms, in.squeue.size(),
            QStringLiteral("%1 jobs, %2 malformed, %3 GPUs requested").arg(squeue.jobs.size()).arg(squeue.malformedRecords).arg(gpusRequested));
+    {
+        squeue = {};
+        const size_t before = heapInUse();
+        const SqueueParseResult held = SqueueParser::parse(in.squeue, in.marker);
+        const double bytes = double(heapInUse() - before);
+        std::printf("  %-34s %9.1f MB held, %.0f bytes a job\n", "squeue jobs in memory", bytes / 1e6,
+                    bytes / qMax<qsizetype>(1, held.jobs.size()));
+        squeue = held;
+    }
     QHash<QString, QString> known;
     for (const Job &j : std::as_const(squeue.jobs))
         if (j.isRunning())

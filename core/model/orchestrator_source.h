@@ -4,6 +4,7 @@
 #include "orchestrator_part.h"
 
 #include <QFuture>
+#include <QPromise>
 #include <QStringList>
 
 namespace strata {
@@ -16,6 +17,22 @@ public:
     virtual ~OrchestratorSource() = default;
     virtual QString kind() const = 0; // "slurm" or "kubernetes"
     virtual QFuture<OrchestratorPart> refresh() = 0;
+    // A refresh that hands over what arrives first: `early` finishes with the nodes and
+    // partitions (no jobs) as soon as they are read, `full` with the whole part as refresh()
+    // would. `early` finishes without a result when the source has nothing to show early (the
+    // default) or the refresh failed before; it always finishes before `full`.
+    struct StagedRefresh
+    {
+        QFuture<OrchestratorPart> early;
+        QFuture<OrchestratorPart> full;
+    };
+    virtual StagedRefresh refreshStaged()
+    {
+        QPromise<OrchestratorPart> none;
+        none.start();
+        none.finish();
+        return {none.future(), refresh()};
+    }
     virtual QFuture<ActionResult> submit(const JobSubmission &submission) = 0;
     virtual QFuture<ActionResult> cancel(const QString &jobId) = 0;
     // Slurm: drain with reason; Kubernetes: cordon and annotate with the reason.

@@ -122,7 +122,49 @@ void ClusterSession::onTimer()
         m_metricsKnewNoJobs = !m_latest;
         whenFinished(m_metrics->refresh(request), this, [this](const MetricsPart &part) { finishMetrics(part); });
     }
-    whenFinished(m_orchestrator->refresh(), this, [this](const OrchestratorPart &part) { finishRefresh(part); });
+    const OrchestratorSource::StagedRefresh refresh = m_orchestrator->refreshStaged();
+    whenFinished(refresh.early, this, [this](const OrchestratorPart &part) { finishEarly(part); });
+    whenFinished(refresh.full, this, [this](const OrchestratorPart &part) { finishRefresh(part); });
+}
+
+void ClusterSession::finishEarly(const OrchestratorPart &part)
+{
+    // Only while nothing whole has been shown: a later refresh's nodes beside the previous
+    // refresh's jobs would not fit together (GPU holders, totals).
+    if (m_haveGoodPart || !part.error.isEmpty())
+        return;
+    std::shared_ptr<const MetricsPart> metrics = m_lastGoodMetrics;
+    const ClusterProfile profile = m_profile;
+    const QString kind = m_orchestrator->kind();
+    QVector<SourceStatus> statuses = m_statuses;
+    for (SourceStatus &s : statuses) {
+        if (s.source == QLatin1String("ssh") || s.source == kind) {
+            s.ok = true;
+            s.stale = false;
+            s.lastSuccess = QDateTime::currentDateTimeUtc();
+        }
+    }
+    m_partialMerging = true;
+    const QFuture<SnapshotPtr> merged = QtConcurrent::run([part, metrics, profile, kind, statuses]() -> SnapshotPtr {
+        auto snapshot = std::make_shared<ClusterSnapshot>();
+        snapshot->clusterName = profile.name;
+        snapshot->orchestrator = kind;
+        snapshot->takenAt = QDateTime::currentDateTimeUtc();
+        snapshot->nodes = part.nodes;
+        snapshot->partitions = part.partitions;
+        snapshot->finalize();
+        if (metrics)
+            MetricsJoin::apply(*snapshot, *metrics, profile);
+        snapshot->sources = statuses;
+        return snapshot;
+    });
+    whenFinished(merged, this, [this](const SnapshotPtr &snapshot) {
+        // The whole snapshot whose merge finished first waited for this one: never after it.
+        m_partialMerging = false;
+        Q_EMIT partialSnapshotReady(snapshot);
+        if (SnapshotPtr whole = std::exchange(m_heldWhole, nullptr))
+            finishPublish(whole);
+    });
 }
 
 void ClusterSession::finishMetrics(const MetricsPart &part)
@@ -251,6 +293,17 @@ void ClusterSession::publish()
         return snapshot;
     });
     whenFinished(merged, this, [this](const SnapshotPtr &snapshot) {
+        if (m_partialMerging) {
+            m_heldWhole = snapshot; // published right after the partial one
+            return;
+        }
+        finishPublish(snapshot);
+    });
+}
+
+void ClusterSession::finishPublish(const SnapshotPtr &snapshot)
+{
+    {
         m_latest = snapshot;
         Q_EMIT snapshotReady(m_latest);
         m_refreshing = false;
@@ -263,7 +316,7 @@ void ClusterSession::publish()
         } else if (m_polling) {
             m_timer.start(delay * 1000);
         }
-    });
+    }
 }
 
 QFuture<ActionResult> ClusterSession::watchAction(const QFuture<ActionResult> &future)

@@ -82,6 +82,11 @@ public:
 
 Q_SIGNALS:
     void snapshotReady(strata::SnapshotPtr snapshot);
+    // Before the first good snapshot only: what the orchestrator has read so far (its nodes and
+    // partitions; no jobs yet, which means "not read yet", never "none"), so a window can paint.
+    // Followed by snapshotReady for the same refresh, never after it (a whole snapshot merged
+    // first waits for it). latest() stays the last whole snapshot.
+    void partialSnapshotReady(strata::SnapshotPtr snapshot);
     void refreshStarted();
     // The host is not in known_hosts: ask the person (fingerprint is "SHA256:...").
     void hostKeyUnknown(const QString &host, const QString &fingerprint);
@@ -90,6 +95,7 @@ Q_SIGNALS:
 private:
     void onTimer();
     void finishRefresh(const OrchestratorPart &part);
+    void finishEarly(const OrchestratorPart &part);
     void finishMetrics(const MetricsPart &part);
     void partDone();
     QFuture<ActionResult> watchAction(const QFuture<ActionResult> &future);
@@ -98,6 +104,7 @@ private:
     void forgetUnknown(const ActionResult &settled);
 
     void publish();
+    void finishPublish(const SnapshotPtr &snapshot);
     SourceStatus &status(const QString &source);
 
     ClusterProfile m_profile;
@@ -116,6 +123,8 @@ private:
     bool m_metricsKnewNoJobs = false;
     std::shared_ptr<const MetricsPart> m_usageFollowUp; // joined into the metrics at publish
     int m_partsPending = 0;
+    bool m_partialMerging = false; // a partial snapshot is being merged: the whole one waits for it
+    SnapshotPtr m_heldWhole;
     OrchestratorPart m_lastGoodPart;
     bool m_haveGoodPart = false;
     QVector<SourceStatus> m_statuses;

@@ -4,6 +4,7 @@
 #include "slurm_json.h"
 #include "model/gpu_catalog.h"
 #include "model/input_check.h"
+#include "model/string_interner.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -70,6 +71,13 @@ SinfoParseResult parse(const QByteArray &json, const GpuCatalog &catalog)
         return result;
     }
     QStringList unknownGres;
+    // 2,048 nodes share a few states, partitions and features: one string each.
+    StringInterner strings;
+    const auto internAll = [&strings](QStringList list) {
+        for (QString &s : list)
+            s = strings.intern(s);
+        return list;
+    };
     const QJsonArray nodes = nodesValue.toArray();
     result.nodes.reserve(nodes.size());
     for (const QJsonValue &value : nodes) {
@@ -84,24 +92,24 @@ SinfoParseResult parse(const QByteArray &json, const GpuCatalog &catalog)
                 n.addresses << a;
         const SlurmJson::State state = SlurmJson::nodeState(o.value(QLatin1String("state")),
                                                             o.value(QLatin1String("state_flags")));
-        n.stateFlags = state.flags;
-        n.state = displayState(state.base, state.flags);
+        n.stateFlags = internAll(state.flags);
+        n.state = strings.intern(displayState(state.base, state.flags));
         // Slurm 24.11 keeps the reason of a node that was resumed (22.05 clears it): like
         // `sinfo -R`, a reason belongs to a node that is down, drained/draining or failing.
         if (state.base == QLatin1String("DOWN") || state.flags.contains(QLatin1String("DRAIN"))
             || state.flags.contains(QLatin1String("FAIL"))) {
-            n.reason = SlurmJson::text(o.value(QLatin1String("reason")));
-            n.reasonUser = SlurmJson::text(o.value(QLatin1String("reason_set_by_user")));
+            n.reason = strings.intern(SlurmJson::text(o.value(QLatin1String("reason"))));
+            n.reasonUser = strings.intern(SlurmJson::text(o.value(QLatin1String("reason_set_by_user"))));
         }
-        n.partitions = SlurmJson::stringList(o.value(QLatin1String("partitions")));
-        n.features = SlurmJson::stringList(o.value(QLatin1String("active_features")));
+        n.partitions = internAll(SlurmJson::stringList(o.value(QLatin1String("partitions"))));
+        n.features = internAll(SlurmJson::stringList(o.value(QLatin1String("active_features"))));
         if (n.features.isEmpty())
-            n.features = SlurmJson::stringList(o.value(QLatin1String("features")));
+            n.features = internAll(SlurmJson::stringList(o.value(QLatin1String("features"))));
         // v0.0.40+ carry the cloud instance type of a node (empty unless a cloud plugin sets it).
         const QString cloudType = SlurmJson::text(o.value(QLatin1String("instance_type")));
-        n.instanceType = !cloudType.isEmpty() && catalog.instanceType(cloudType)
-            ? cloudType
-            : catalog.instanceTypeForSlurmNode(n.name, n.features);
+        n.instanceType = strings.intern(!cloudType.isEmpty() && catalog.instanceType(cloudType)
+                                            ? cloudType
+                                            : catalog.instanceTypeForSlurmNode(n.name, n.features));
         n.cpus = int(SlurmJson::number(o.value(QLatin1String("cpus"))).value_or(0));
         n.cpusAllocated = int(SlurmJson::number(o.value(QLatin1String("alloc_cpus"))).value_or(0));
         n.memoryMiB = SlurmJson::number(o.value(QLatin1String("real_memory"))).value_or(0);
@@ -114,7 +122,7 @@ SinfoParseResult parse(const QByteArray &json, const GpuCatalog &catalog)
         n.gpuCount = total.count;
         n.gpusAllocated = used.count;
         n.gpuIndicesAllocated = used.indices;
-        n.gpuModel = catalog.resolveModel(total.type, n.instanceType);
+        n.gpuModel = strings.intern(catalog.resolveModel(total.type, n.instanceType));
         if (n.gpuCount == 0 && !n.instanceType.isEmpty())
             n.gpuCount = catalog.instanceType(n.instanceType)->gpuCount;
         result.nodes.append(std::move(n));

@@ -5,6 +5,7 @@
 #include "slurm_version.h"
 #include "slurm_commands.h"
 #include "squeue_parser.h"
+#include "model/string_interner.h"
 #include "ssh/remote_shell.h"
 #include "ssh/shell_quote.h"
 
@@ -44,6 +45,11 @@ const QByteArray kRunningJobDetailsScript = R"(rc_file=$(mktemp) || exit 1
 { scontrol show job -d -o; echo $? >"$rc_file"; } | LC_ALL=C awk '/JobState=(RUNNING|COMPLETING|SUSPENDED|STOPPED)/ || !/JobState=/'
 rc=$(cat "$rc_file"); rm -f "$rc_file"; exit "${rc:-1}"
 )";
+
+// Every state but PENDING (squeue -t takes the base states; flags such as CONFIGURING or
+// COMPLETING ride on them): what a refresh reads between reads of the pending backlog.
+const QString kStatesButPending = QStringLiteral(
+    "RUNNING,SUSPENDED,COMPLETED,CANCELLED,FAILED,TIMEOUT,NODE_FAIL,PREEMPTED,BOOT_FAIL,DEADLINE,OUT_OF_MEMORY");
 
 // Up to this many new running jobs (the usual refresh, placements being cached) are asked for
 // one by one, each record after a random marker line: no job name can then hide a record or
@@ -109,12 +115,25 @@ SlurmSource::~SlurmSource()
 
 QFuture<OrchestratorPart> SlurmSource::refresh()
 {
-    return QtConcurrent::run(&m_pool, [this] { return refreshBlocking(); });
+    return QtConcurrent::run(&m_pool, [this] { return refreshBlocking(nullptr); });
 }
 
-OrchestratorPart SlurmSource::refreshBlocking()
+OrchestratorSource::StagedRefresh SlurmSource::refreshStaged()
 {
-    OrchestratorPart part = refreshOnce();
+    auto early = std::make_shared<QPromise<OrchestratorPart>>();
+    early->start();
+    QFuture<OrchestratorPart> earlyFuture = early->future();
+    QFuture<OrchestratorPart> full = QtConcurrent::run(&m_pool, [this, early] {
+        OrchestratorPart part = refreshBlocking(early.get());
+        early->finish(); // without a result when the refresh failed before the nodes were read
+        return part;
+    });
+    return {earlyFuture, full};
+}
+
+OrchestratorPart SlurmSource::refreshBlocking(QPromise<OrchestratorPart> *early)
+{
+    OrchestratorPart part = refreshOnce(early);
     // A new connection may reach another login node, or the same one after an upgrade: learn
     // the release again after a transport failure, and after its node list could not be read.
     if (part.transportFailed || m_nodeListFailed)
@@ -122,12 +141,11 @@ OrchestratorPart SlurmSource::refreshBlocking()
     return part;
 }
 
-bool SlurmSource::learnVersion(OrchestratorPart &part)
+bool SlurmSource::learnVersion(OrchestratorPart &part, const QFuture<CommandResult> &versionRead)
 {
     if (m_version.isValid())
         return true;
-    // The client's own version (no daemon is asked): it is the client that prints the JSON.
-    const CommandResult r = m_shell->run({QStringLiteral("scontrol"), QStringLiteral("version")}).result();
+    const CommandResult r = versionRead.result();
     if (!r.ok()) {
         fail(part, QStringLiteral("scontrol version"), r);
         return false;
@@ -144,34 +162,57 @@ bool SlurmSource::learnVersion(OrchestratorPart &part)
     return true;
 }
 
-OrchestratorPart SlurmSource::refreshOnce()
+OrchestratorPart SlurmSource::refreshOnce(QPromise<OrchestratorPart> *early)
 {
     QElapsedTimer clock;
     clock.start();
     OrchestratorPart part;
     m_nodeListFailed = false;
 
-    if (!learnVersion(part))
+    // The reads do not depend on each other: all are sent now and run side by side, each on its
+    // own channel (a refresh then takes about as long as its slowest read, the job list, instead
+    // of their sum). Only the node list waits, for the release (once per connection), which
+    // picks its command. A read that is not needed because an earlier one failed finishes unread.
+    // The client's own version (no daemon is asked): it is the client that prints the JSON.
+    const QFuture<CommandResult> versionRead = m_version.isValid()
+        ? QFuture<CommandResult>()
+        : m_shell->run({QStringLiteral("scontrol"), QStringLiteral("version")});
+    const QByteArray marker = newRecordMarker();
+    const QFuture<CommandResult> partitionsRead = m_shell->run(
+        {QStringLiteral("scontrol"), QStringLiteral("show"), QStringLiteral("partition"), QStringLiteral("-o")});
+    // The pending backlog at a lower rate than the running work (kPendingReadIntervalMs).
+    const bool readPending = m_pendingDue || !m_pendingReadClock.isValid()
+        || m_pendingReadClock.elapsed() >= kPendingReadIntervalMs;
+    const QFuture<CommandResult> jobsRead = m_shell->run(
+        {QStringLiteral("squeue"), QStringLiteral("-h"), QStringLiteral("-a"), QStringLiteral("-r"),
+         QStringLiteral("--states=") + (readPending ? QStringLiteral("all") : kStatesButPending),
+         QStringLiteral("-O"), SqueueParser::formatArgument(marker)});
+    // The first refresh knows no placement: every running job is new, so their details are read
+    // alongside instead of after the job list.
+    const bool primePlacements = !m_placementsPrimed;
+    const QFuture<CommandResult> allDetailsRead = primePlacements ? m_shell->runScript(kRunningJobDetailsScript)
+                                                                  : QFuture<CommandResult>();
+    if (!learnVersion(part, versionRead))
         return part;
     if (m_version.support() != SlurmVersion::Support::Supported) {
         part.error = m_version.unsupportedReason();
         part.errorKind = ErrorKind::SourceUnsupported;
         return part;
     }
+    const QStringList nodeCommand = m_version.nodeCommand();
+    const QFuture<CommandResult> nodesRead = m_shell->run(nodeCommand);
 
     // The partitions first: with the controller down, `sinfo --json` exits 0 with only
     // "Unspecified error" in its JSON, while scontrol says what is wrong ("Unable to contact
-    // slurm controller (connect failure)"), and it is the cheapest call.
-    const CommandResult partitions = m_shell->run({QStringLiteral("scontrol"), QStringLiteral("show"),
-                                                   QStringLiteral("partition"), QStringLiteral("-o")}).result();
+    // slurm controller (connect failure)").
+    const CommandResult partitions = partitionsRead.result();
     if (!partitions.ok()) {
         fail(part, QStringLiteral("scontrol show partition"), partitions);
         return part;
     }
     ScontrolPartitionsParseResult parsedPartitions = ScontrolParser::parsePartitions(partitions.stdoutData);
 
-    const QStringList nodeCommand = m_version.nodeCommand();
-    const CommandResult sinfo = m_shell->run(nodeCommand).result();
+    const CommandResult sinfo = nodesRead.result();
     if (!sinfo.ok()) {
         fail(part, nodeCommand.join(QLatin1Char(' ')), sinfo);
         m_nodeListFailed = sinfo.ran();
@@ -184,18 +225,45 @@ OrchestratorPart SlurmSource::refreshOnce()
         part.errorKind = nodes.errorKind;
         return part;
     }
+    part.nodes = std::move(nodes.nodes);
+    part.partitions = std::move(parsedPartitions.partitions);
+    applyPlacements(part.nodes, part.jobs, {}); // one Gpu per index; the jobs' come below
+    for (Partition &p : part.partitions) {
+        if (p.totalGpus == 0)
+            for (const Node &n : std::as_const(part.nodes))
+                if (n.partitions.contains(p.name))
+                    p.totalGpus += n.gpuCount;
+    }
+    if (!nodes.warning.isEmpty())
+        part.warnings << nodes.warning;
+    qint64 bytes = sinfo.stdoutData.size() + partitions.stdoutData.size();
+    if (early) {
+        // What a window can paint while the job list is still on its way.
+        OrchestratorPart first = part;
+        first.durationMs = clock.elapsed();
+        first.bytesRead = bytes;
+        early->addResult(std::move(first));
+        early->finish();
+    }
 
-    const QByteArray marker = newRecordMarker();
-    const CommandResult squeue = m_shell->run({QStringLiteral("squeue"), QStringLiteral("-h"), QStringLiteral("-a"),
-                                               QStringLiteral("-r"), QStringLiteral("--states=all"),
-                                               QStringLiteral("-O"), SqueueParser::formatArgument(marker)}).result();
+    const CommandResult squeue = jobsRead.result();
     if (!squeue.ok()) {
         fail(part, QStringLiteral("squeue"), squeue);
+        part.nodes.clear();
+        part.partitions.clear();
         return part;
     }
-    SqueueParseResult jobs = SqueueParser::parse(squeue.stdoutData, marker);
+    // One string per user, state, partition, node name... across the 50,000 jobs, and a job's
+    // node names are its nodes' own.
+    StringInterner strings;
+    for (const Node &n : std::as_const(part.nodes))
+        strings.intern(n.name);
+    for (const Partition &p : std::as_const(part.partitions))
+        strings.intern(p.name);
+    SqueueParseResult jobs = SqueueParser::parse(squeue.stdoutData, marker, strings);
     if (!jobs.error.isEmpty())
         qCWarning(lcSlurm) << jobs.malformedRecords << "malformed squeue records:" << jobs.error;
+    bytes += squeue.stdoutData.size();
 
     // Keep placements of jobs still running; fetch details only if a running job is new.
     QSet<QString> running;
@@ -208,20 +276,20 @@ OrchestratorPart SlurmSource::refreshOnce()
     }
     for (auto it = m_placementCache.begin(); it != m_placementCache.end();)
         it = running.contains(it.key()) ? std::next(it) : m_placementCache.erase(it);
-    QStringList missing;
-    for (const QString &id : std::as_const(running))
-        if (!m_placementCache.contains(id))
-            missing << id;
-    qint64 bytes = sinfo.stdoutData.size() + partitions.stdoutData.size() + squeue.stdoutData.size();
-    if (!missing.isEmpty()) {
-        const bool perJob = missing.size() <= kPerJobDetailLimit;
+    // Reads placements into the cache: `scontrol show job -d -o` for the given jobs one by one
+    // (each after a marker), or for all running jobs filtered on the login node (ids empty;
+    // `ready`: that read, sent alongside the others on the first refresh).
+    const auto readDetails = [&](const QStringList &ids, const QFuture<CommandResult> *ready) -> bool {
+        const bool perJob = !ids.isEmpty();
         const QByteArray detailMarker = newRecordMarker();
-        const CommandResult details = m_shell->runScript(perJob ? perJobDetailsScript(missing, detailMarker)
-                                                                : kRunningJobDetailsScript).result();
+        const CommandResult details = ready ? ready->result()
+            : m_shell->runScript(perJob ? perJobDetailsScript(ids, detailMarker) : kRunningJobDetailsScript).result();
         m_detailFetches.fetchAndAddRelaxed(1);
         if (!details.ok()) {
             fail(part, QStringLiteral("scontrol show job"), details);
-            return part;
+            part.nodes.clear();
+            part.partitions.clear();
+            return false;
         }
         if (perJob && !details.stderrData.trimmed().isEmpty())
             qCWarning(lcSlurm) << "scontrol show job:" << details.stderrData.trimmed().left(300);
@@ -234,23 +302,58 @@ OrchestratorPart SlurmSource::refreshOnce()
         for (auto it = parsed.jobs.constBegin(); it != parsed.jobs.constEnd(); ++it)
             if (running.contains(it.key()))
                 m_placementCache.insert(it.key(), it.value());
+        return true;
+    };
+    const auto missingPlacements = [&] {
+        QStringList missing;
+        for (const QString &id : std::as_const(running))
+            if (!m_placementCache.contains(id))
+                missing << id;
+        return missing;
+    };
+    // New running jobs: up to kPerJobDetailLimit one by one (a record after each marker, so no
+    // job name can hide a record or pass a forged one for another job, as the line filter of
+    // the bulk read allows); more from the bulk read, which the first refresh sent alongside
+    // the others (it is dropped unread when few are new), and then, one by one, those it could
+    // not place (a name that holds a newline) or that started after it.
+    QStringList missing = missingPlacements();
+    if (missing.size() > kPerJobDetailLimit) {
+        if (!readDetails({}, primePlacements ? &allDetailsRead : nullptr))
+            return part;
+        missing = missingPlacements();
+    }
+    if (!missing.isEmpty() && missing.size() <= kPerJobDetailLimit) {
+        if (!readDetails(missing, nullptr))
+            return part;
+    }
+    m_placementsPrimed = true;
+
+    if (readPending) {
+        m_pendingJobs.clear();
+        for (const Job &j : std::as_const(jobs.jobs))
+            if (j.isPending())
+                m_pendingJobs.append(j);
+        m_pendingReadClock.start();
+        m_pendingDue = false;
+        m_pendingReads.fetchAndAddRelaxed(1);
+    } else {
+        // The pending jobs last read, but those listed now in another state (started, cancelled).
+        QSet<QString> listed;
+        listed.reserve(jobs.jobs.size());
+        for (const Job &j : std::as_const(jobs.jobs))
+            listed.insert(j.id);
+        jobs.jobs.reserve(jobs.jobs.size() + m_pendingJobs.size());
+        for (const Job &j : std::as_const(m_pendingJobs))
+            if (!listed.contains(j.id))
+                jobs.jobs.append(j);
     }
 
-    part.nodes = std::move(nodes.nodes);
-    part.partitions = std::move(parsedPartitions.partitions);
     part.jobs = std::move(jobs.jobs);
     applyPlacements(part.nodes, part.jobs, m_placementCache);
-    for (Partition &p : part.partitions) {
-        if (p.totalGpus == 0)
-            for (const Node &n : std::as_const(part.nodes))
-                if (n.partitions.contains(p.name))
-                    p.totalGpus += n.gpuCount;
-    }
     if (!jobs.error.isEmpty())
         part.error.clear(); // malformed records are logged and counted, the rest is good data
-    part.warnings = jobs.error.isEmpty() ? QStringList() : QStringList{jobs.error};
-    if (!nodes.warning.isEmpty())
-        part.warnings << nodes.warning;
+    if (!jobs.error.isEmpty())
+        part.warnings.prepend(jobs.error);
     part.durationMs = clock.elapsed();
     part.bytesRead = bytes;
     return part;
@@ -290,6 +393,7 @@ QFuture<ActionResult> SlurmSource::submit(const JobSubmission &submission)
         if (argv.isEmpty())
             return ActionResult{false, QStringLiteral("submit"), submission.name, error, ErrorKind::InvalidRequest, {}};
         ActionResult r = runAction(QStringLiteral("submit"), submission.name, argv, submission.script.toUtf8());
+        m_pendingDue = true; // the new job is pending: show it on the next refresh
         r.tag = submission.tag;
         if (r.ok) {
             r.jobId = SlurmCommands::jobIdFromSbatchOutput(r.message.toUtf8());
@@ -313,6 +417,7 @@ QFuture<ActionResult> SlurmSource::cancel(const QString &jobId)
         if (argv.isEmpty())
             return ActionResult{false, QStringLiteral("cancel"), jobId, error, ErrorKind::InvalidRequest, {}};
         ActionResult r = runAction(QStringLiteral("cancel"), jobId, argv);
+        m_pendingDue = true; // a pending job cancelled leaves the backlog
         if (r.ok)
             r.message = QStringLiteral("Cancelled job %1").arg(jobId);
         return r;

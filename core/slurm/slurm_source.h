@@ -3,7 +3,9 @@
 #include "model/orchestrator_source.h"
 #include "scontrol_parser.h"
 #include "slurm_version.h"
+#include "ssh/command_result.h"
 
+#include <QElapsedTimer>
 #include <QHash>
 #include <QThreadPool>
 
@@ -20,7 +22,9 @@ class RemoteShell;
 // 2,000 nodes and 50,000 jobs: the node list (~3 MB), scontrol show partition (tiny), squeue in a delimited
 // format (~3 MB, not --json's 168 MB), and `scontrol show job -d -o` filtered on the remote side
 // to running jobs, fetched only when a running job appears whose GPU placement is not cached yet
-// (placements do not change while a job runs).
+// (placements do not change while a job runs). The independent reads are sent at once, so they
+// run side by side on channels of the one SSH connection (SshRemoteShell); the first refresh
+// sends the running jobs' details with them, since every running job is new then.
 //
 // Work runs on a private one-thread pool, so refreshes and actions never overlap and never
 // block the caller; the placement cache is touched only there.
@@ -32,6 +36,7 @@ public:
 
     QString kind() const override { return QStringLiteral("slurm"); }
     QFuture<OrchestratorPart> refresh() override;
+    StagedRefresh refreshStaged() override;
     QFuture<ActionResult> submit(const JobSubmission &submission) override;
     QFuture<ActionResult> cancel(const QString &jobId) override;
     QFuture<ActionResult> drain(const QStringList &nodes, const QString &reason) override;
@@ -40,11 +45,18 @@ public:
 
     // Number of job-detail fetches so far (for tests and benchmarks of the cache).
     int detailFetches() const { return m_detailFetches.loadRelaxed(); }
+    // Number of refreshes that read the pending jobs too (for tests and benchmarks).
+    int pendingReads() const { return m_pendingReads.loadRelaxed(); }
+
+    // The pending backlog (48,000 of 50,000 jobs on a busy cluster) is read at most this often;
+    // the refreshes between read only the other states and keep the pending jobs last read.
+    // A submit or cancel of this source's own has the next refresh read them at once.
+    static constexpr qint64 kPendingReadIntervalMs = 30000;
 
 private:
-    OrchestratorPart refreshBlocking();
-    OrchestratorPart refreshOnce();
-    bool learnVersion(OrchestratorPart &part);
+    OrchestratorPart refreshBlocking(QPromise<OrchestratorPart> *early);
+    OrchestratorPart refreshOnce(QPromise<OrchestratorPart> *early);
+    bool learnVersion(OrchestratorPart &part, const QFuture<CommandResult> &versionRead);
     ActionResult runAction(const QString &action, const QString &target, const QStringList &argv,
                            const QByteArray &stdinData = {});
 
@@ -54,7 +66,15 @@ private:
     QHash<QString, JobGpuPlacement> m_placementCache; // pool thread only
     SlurmVersion m_version;                           // pool thread only; learnt once per connection
     bool m_nodeListFailed = false;                    // pool thread only
+    // Pool thread only: every running job's placement was read once (the first refresh reads
+    // them all, alongside the other reads; later ones only new jobs').
+    bool m_placementsPrimed = false;
     QAtomicInt m_detailFetches;
+    QAtomicInt m_pendingReads;
+    // Pool thread only: the pending jobs of the last refresh that read them, and when.
+    QVector<Job> m_pendingJobs;
+    QElapsedTimer m_pendingReadClock;
+    bool m_pendingDue = true;
 };
 
 // Fills Node::gpus (one Gpu per expected index) and the jobs' GPU maps from the placements.

@@ -5,6 +5,7 @@
 #include "slurm_time.h"
 
 #include "model/input_check.h"
+#include "model/string_interner.h"
 
 #include <QByteArrayView>
 
@@ -77,7 +78,8 @@ bool isJobId(QByteArrayView id)
     return true;
 }
 
-bool parseRecord(QByteArrayView record, Job *job, QString *error, SlurmTime::LocalHourCache *hours)
+bool parseRecord(QByteArrayView record, Job *job, QString *error, SlurmTime::LocalHourCache *hours,
+                 StringInterner &strings)
 {
     QByteArrayView fields[kFieldCount];
     int n = 0;
@@ -101,18 +103,23 @@ bool parseRecord(QByteArrayView record, Job *job, QString *error, SlurmTime::Loc
         return false;
     }
     job->id = text(fields[ArrayId]);
-    const QString arrayJob = text(fields[ArrayJob]);
-    const QString arrayTask = text(fields[ArrayTask]);
-    if (!arrayJob.isEmpty() && arrayJob != QLatin1String("N/A") && arrayTask != QLatin1String("N/A")) {
-        job->arrayJobId = arrayJob;
-        job->arrayTaskId = arrayTask;
+    const QByteArrayView arrayJob = fields[ArrayJob];
+    const QByteArrayView arrayTask = fields[ArrayTask];
+    if (!arrayJob.isEmpty() && arrayJob != "N/A" && arrayTask != "N/A") {
+        job->arrayJobId = strings.intern(arrayJob);
+        job->arrayTaskId = strings.intern(arrayTask);
     }
-    job->user = text(fields[User]);
-    job->state = text(fields[State]).toUpper();
-    const QString reason = text(fields[Reason]);
-    job->reason = reason == QLatin1String("None") ? QString() : reason;
-    job->partition = text(fields[PartitionField]);
-    job->nodes = Hostlist::expandOrKeep(text(fields[NodeList]));
+    job->user = strings.intern(fields[User]);
+    const QByteArrayView state = fields[State];
+    const bool upper = std::none_of(state.begin(), state.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+    job->state = upper ? strings.intern(state) : strings.intern(text(state).toUpper());
+    job->reason = fields[Reason] == "None" ? QString() : strings.intern(fields[Reason]);
+    job->partition = strings.intern(fields[PartitionField]);
+    if (!fields[NodeList].isEmpty()) {
+        job->nodes = Hostlist::expandOrKeep(text(fields[NodeList]));
+        for (QString &node : job->nodes)
+            node = strings.intern(node);
+    }
     job->timeUsedSeconds = SlurmTime::parseDuration(text(fields[TimeUsed]));
     job->timeLimitSeconds = SlurmTime::parseDuration(text(fields[TimeLimit]));
     job->submitTime = SlurmTime::parseTimestamp(text(fields[Submit]), hours);
@@ -126,7 +133,8 @@ bool parseRecord(QByteArrayView record, Job *job, QString *error, SlurmTime::Loc
     job->gpusRequested = std::max({gpusFromTres(fields[TresPerNode]) * nodes, gpusFromTres(fields[TresPerJob]),
                                    gpusFromTres(fields[TresPerTask]) * tasks,
                                    gpusFromTres(fields[TresPerSocket]) * sockets * nodes});
-    job->name = text(fields[Name]);
+    // The tasks of an array share their name; other names are mostly unique, not worth a lookup.
+    job->name = job->arrayJobId.isEmpty() ? text(fields[Name]) : strings.intern(fields[Name]);
     return true;
 }
 
@@ -145,6 +153,12 @@ QString formatArgument(const QByteArray &recordMarker)
 }
 
 SqueueParseResult parse(const QByteArray &output, const QByteArray &recordMarker)
+{
+    StringInterner strings;
+    return parse(output, recordMarker, strings);
+}
+
+SqueueParseResult parse(const QByteArray &output, const QByteArray &recordMarker, StringInterner &strings)
 {
     SqueueParseResult result;
     // squeue splits -O at commas and reads a width after the colon: the marker must hold
@@ -181,7 +195,7 @@ SqueueParseResult parse(const QByteArray &output, const QByteArray &recordMarker
         }
         Job job;
         QString error;
-        if (parseRecord(all.sliced(pos, next - pos), &job, &error, &hours)) {
+        if (parseRecord(all.sliced(pos, next - pos), &job, &error, &hours, strings)) {
             result.jobs.append(std::move(job));
         } else {
             ++result.malformedRecords;

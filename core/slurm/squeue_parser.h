@@ -8,6 +8,8 @@
 
 namespace strata {
 
+class StringInterner;
+
 // The job list from squeue, in a delimited format Strata asks for explicitly (the same on
 // Slurm 22.05 .. 25.11):
 //   squeue -h -a -r --states=all -O 'JobArrayID:\x1f,...,tres-per-job:\x1f,...,Name:MARKER'
@@ -32,6 +34,10 @@ constexpr qsizetype maxInputBytes = qsizetype(256) * 1024 * 1024;
 // The -o argument for squeue with this marker.
 QString formatArgument(const QByteArray &recordMarker);
 SqueueParseResult parse(const QByteArray &output, const QByteArray &recordMarker);
+// The same, sharing the strings jobs repeat (user, state, reason, partition, node names, array
+// ids, array tasks' names) through strings: pass one seeded with the node names, and a job's nodes are the
+// node list's own strings.
+SqueueParseResult parse(const QByteArray &output, const QByteArray &recordMarker, StringInterner &strings);
 
 } // namespace SqueueParser
 } // namespace strata

@@ -1,19 +1,31 @@
 #include "ssh_remote_shell.h"
 
 #include "shell_quote.h"
+#include "ssh_channel_command.h"
 #include "ssh_session.h"
 
 #include <QDateTime>
 #include <QLoggingCategory>
 
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <algorithm>
+
 Q_DECLARE_LOGGING_CATEGORY(lcSsh)
 
 namespace strata {
 
-SshRemoteShell::SshRemoteShell(const SshOptions &options) : m_options(options)
+namespace {
+
+void finish(const std::shared_ptr<QPromise<CommandResult>> &promise, const CommandResult &result)
 {
-    m_worker = std::thread([this] { workerLoop(); });
+    promise->addResult(result);
+    promise->finish();
 }
+
+} // namespace
 
 struct SshRemoteShell::ActiveStream
 {
@@ -24,14 +36,29 @@ struct SshRemoteShell::ActiveStream
     QByteArray stderrData;
 };
 
+SshRemoteShell::SshRemoteShell(const SshOptions &options) : m_options(options)
+{
+    m_wakeFd = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    m_worker = std::thread([this] { workerLoop(); });
+}
+
 SshRemoteShell::~SshRemoteShell()
 {
     {
         std::lock_guard lock(m_mutex);
         m_stopping = true;
     }
-    m_wake.notify_all();
+    wake();
     m_worker.join();
+    if (m_wakeFd >= 0)
+        ::close(m_wakeFd);
+}
+
+void SshRemoteShell::wake()
+{
+    const quint64 one = 1;
+    if (m_wakeFd >= 0)
+        [[maybe_unused]] const ssize_t n = ::write(m_wakeFd, &one, sizeof one);
 }
 
 void SshRemoteShell::post(Work work)
@@ -40,7 +67,13 @@ void SshRemoteShell::post(Work work)
         std::lock_guard lock(m_mutex);
         m_queue.push_back(std::move(work));
     }
-    m_wake.notify_one();
+    wake();
+}
+
+int SshRemoteShell::mostChannelsAtOnce() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_mostChannels;
 }
 
 QString SshRemoteShell::commandLine(const QStringList &argv) const
@@ -53,23 +86,7 @@ QFuture<CommandResult> SshRemoteShell::run(const QStringList &argv, const QByteA
     auto promise = std::make_shared<QPromise<CommandResult>>();
     QFuture<CommandResult> future = promise->future();
     promise->start();
-    const QString line = commandLine(argv);
-    post([this, promise, line, stdinData](SshSession &session) {
-        CommandResult result = ensureConnected(session);
-        if (result.ran()) {
-            result = session.exec(line, stdinData);
-            // A connection that died while idle shows up as a channel that cannot open: reconnect
-            // once. Never when the command may have reached the host: a resent sbatch or drain
-            // could act twice (the caller reads the cluster back instead).
-            if (result.failure == ErrorKind::ConnectionLost && !result.mayHaveRun && !session.isConnected()) {
-                result = ensureConnected(session);
-                if (result.ran())
-                    result = session.exec(line, stdinData);
-            }
-        }
-        promise->addResult(result);
-        promise->finish();
-    });
+    post(Work{commandLine(argv), stdinData, promise, {}});
     return future;
 }
 
@@ -78,13 +95,14 @@ QFuture<CommandResult> SshRemoteShell::upload(const QString &remotePath, const Q
     auto promise = std::make_shared<QPromise<CommandResult>>();
     QFuture<CommandResult> future = promise->future();
     promise->start();
-    post([this, promise, remotePath, data, mode](SshSession &session) {
-        CommandResult result = ensureConnected(session);
-        if (result.ran())
-            result = session.upload(remotePath, data, mode);
-        promise->addResult(result);
-        promise->finish();
-    });
+    post(Work{{}, {}, {}, [this, promise, remotePath, data, mode](SshSession &session) {
+                  // SFTP blocks this thread; what the running commands send meanwhile is kept
+                  // in their channels' buffers by libssh and read on the next pump.
+                  CommandResult result = ensureConnected(session);
+                  if (result.ran())
+                      result = session.upload(remotePath, data, mode);
+                  finish(promise, result);
+              }});
     return future;
 }
 
@@ -105,21 +123,20 @@ QFuture<CommandResult> SshRemoteShell::stream(const QStringList &argv, std::func
         "exec 3<&-; wait $pid");
     const QString line = commandLine(QStringList{QStringLiteral("sh"), QStringLiteral("-c"), watchdog,
                                                  QStringLiteral("strata-stream")} + argv);
-    post([this, promise, line, onOutput = std::move(onOutput), stop = std::move(stop)](SshSession &session) mutable {
-        CommandResult failure = ensureConnected(session);
-        SshSession::Stream *opened = failure.ran() ? session.openStream(line, &failure) : nullptr;
-        if (!opened) {
-            promise->addResult(failure);
-            promise->finish();
-            return;
-        }
-        auto active = std::make_shared<ActiveStream>();
-        active->stream = opened;
-        active->onOutput = std::move(onOutput);
-        active->stop = stop ? std::move(stop) : std::make_shared<std::atomic_bool>(false);
-        active->promise = promise;
-        m_streams.push_back(std::move(active));
-    });
+    post(Work{{}, {}, {}, [this, promise, line, onOutput = std::move(onOutput), stop = std::move(stop)](SshSession &session) mutable {
+                  CommandResult failure = ensureConnected(session);
+                  SshSession::Stream *opened = failure.ran() ? session.openStream(line, &failure) : nullptr;
+                  if (!opened) {
+                      finish(promise, failure);
+                      return;
+                  }
+                  auto active = std::make_shared<ActiveStream>();
+                  active->stream = opened;
+                  active->onOutput = std::move(onOutput);
+                  active->stop = stop ? std::move(stop) : std::make_shared<std::atomic_bool>(false);
+                  active->promise = promise;
+                  m_streams.push_back(std::move(active));
+              }});
     return future;
 }
 
@@ -146,35 +163,42 @@ bool SshRemoteShell::pumpStreams(SshSession &session)
         }
         session.closeStream(s.stream);
         result.stderrData = s.stderrData;
-        s.promise->addResult(result);
-        s.promise->finish();
+        finish(s.promise, result);
         it = m_streams.erase(it);
+        progressed = true;
     }
     return progressed;
 }
 
 void SshRemoteShell::trustFingerprint(const QString &fingerprint)
 {
-    post([this, fingerprint](SshSession &session) {
-        session.setTrustedFingerprint(fingerprint);
-        m_nextConnectAllowedMs = 0; // the person just answered: try at once
-        m_backoffSeconds = 0;
-    });
+    post(Work{{}, {}, {}, [this, fingerprint](SshSession &session) {
+                  session.setTrustedFingerprint(fingerprint);
+                  m_nextConnectAllowedMs = 0; // the person just answered: try at once
+                  m_backoffSeconds = 0;
+              }});
 }
 
 void SshRemoteShell::setPassphrase(const QString &passphrase)
 {
-    post([this, passphrase](SshSession &session) {
-        session.setPassphrase(passphrase);
-        m_nextConnectAllowedMs = 0;
-        m_backoffSeconds = 0;
-    });
+    post(Work{{}, {}, {}, [this, passphrase](SshSession &session) {
+                  session.setPassphrase(passphrase);
+                  m_nextConnectAllowedMs = 0;
+                  m_backoffSeconds = 0;
+              }});
 }
 
 CommandResult SshRemoteShell::ensureConnected(SshSession &session)
 {
     if (session.isConnected())
         return {};
+    // Connecting frees the old session and with it every channel: the commands still on it
+    // lost their connection (one of them broke it), and may have run.
+    for (Running &r : m_running) {
+        r.command->abandon(QStringLiteral("the connection to %1 broke while the command ran").arg(m_options.describe()));
+        finish(r.promise, r.command->result());
+    }
+    m_running.clear();
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     if (now < m_nextConnectAllowedMs) {
         CommandResult r = m_lastConnectFailure;
@@ -182,6 +206,7 @@ CommandResult SshRemoteShell::ensureConnected(SshSession &session)
         return r;
     }
     CommandResult r = session.connect();
+    m_channelLimit = kMaxChannels; // a new connection, perhaps to another host
     if (r.ran()) {
         m_backoffSeconds = 0;
         m_nextConnectAllowedMs = 0;
@@ -199,39 +224,121 @@ CommandResult SshRemoteShell::ensureConnected(SshSession &session)
     return r;
 }
 
+bool SshRemoteShell::startCommand(SshSession &session, Work &work)
+{
+    CommandResult failure = ensureConnected(session);
+    if (!failure.ran()) {
+        finish(work.promise, failure);
+        return true;
+    }
+    std::unique_ptr<SshChannelCommand> command = session.start(work.line, work.stdinData, &failure);
+    if (!command && !failure.mayHaveRun && session.isConnected() && !m_running.empty()) {
+        // The host allows fewer channels at once than kMaxChannels (sshd's MaxSessions): use
+        // as many as it took, and let this command wait for one of them.
+        m_channelLimit = int(m_running.size());
+        qCDebug(lcSsh) << m_options.describe() << "allows" << m_channelLimit << "channels at once:" << failure.transportError;
+        return false;
+    }
+    // A connection that died while idle shows up as a channel that cannot open: reconnect once.
+    // Never when the command may have reached the host: a resent sbatch or drain could act twice
+    // (the caller reads the cluster back instead).
+    if (!command && failure.failure == ErrorKind::ConnectionLost && !failure.mayHaveRun && !session.isConnected()) {
+        failure = ensureConnected(session);
+        if (failure.ran())
+            command = session.start(work.line, work.stdinData, &failure);
+    }
+    if (!command) {
+        finish(work.promise, failure);
+        return true;
+    }
+    m_running.push_back(Running{std::move(command), std::move(work.promise)});
+    std::lock_guard lock(m_mutex);
+    m_mostChannels = qMax(m_mostChannels, int(m_running.size()));
+    return true;
+}
+
+// Pumps every running command once; true when any read something or finished.
+bool SshRemoteShell::pumpAll(SshSession &session)
+{
+    bool progressed = false;
+    for (Running &r : m_running) {
+        if (r.command->pump()) {
+            if (r.command->brokeConnection())
+                session.markBroken();
+            finish(r.promise, r.command->result());
+            r.promise.reset();
+            progressed = true;
+        } else if (r.command->progressed()) {
+            progressed = true;
+        }
+    }
+    m_running.erase(std::remove_if(m_running.begin(), m_running.end(), [](const Running &r) { return !r.promise; }),
+                    m_running.end());
+    return progressed;
+}
+
+// Idle: only new work can wake the thread (the socket of an idle connection is not watched, so
+// a host closing it cannot spin the loop; the next command finds it closed).
+void SshRemoteShell::waitForWake() const
+{
+    pollfd wake{m_wakeFd, POLLIN, 0};
+    ::poll(&wake, 1, -1);
+}
+
 void SshRemoteShell::workerLoop()
 {
     SshSession session(m_options);
+    std::deque<Work> waiting; // taken from the queue, in order
     while (true) {
-        Work work;
+        // The wake-up is cleared before the queue is looked at: work posted after this point
+        // makes the eventfd readable again, so the wait below cannot miss it.
+        quint64 drained = 0;
+        [[maybe_unused]] const ssize_t n = ::read(m_wakeFd, &drained, sizeof drained);
+        bool stopping = false;
         {
-            std::unique_lock lock(m_mutex);
-            if (m_streams.empty()) {
-                m_wake.wait(lock, [this] { return m_stopping || !m_queue.empty(); });
-            } else if (m_queue.empty() && !m_stopping) {
-                // Streams open and nothing queued: read them, then wait briefly for work.
-                lock.unlock();
-                const bool progressed = pumpStreams(session);
-                lock.lock();
-                if (!progressed)
-                    m_wake.wait_for(lock, std::chrono::milliseconds(50),
-                                    [this] { return m_stopping || !m_queue.empty(); });
-                continue;
+            std::lock_guard lock(m_mutex);
+            stopping = m_stopping;
+            while (!m_queue.empty()) {
+                waiting.push_back(std::move(m_queue.front()));
+                m_queue.pop_front();
             }
-            if (m_stopping && m_queue.empty()) {
-                lock.unlock();
+        }
+        // Work is taken in order; a command waits for a free channel, and what follows it waits
+        // with it (a trusted key or an upload after a command still applies after it).
+        bool progressed = false;
+        while (!waiting.empty()) {
+            Work &work = waiting.front();
+            if (work.action) {
+                work.action(session);
+            } else {
+                if (int(m_running.size()) >= m_channelLimit || !startCommand(session, work))
+                    break;
+            }
+            waiting.pop_front();
+            progressed = true;
+        }
+        if (m_running.empty() && waiting.empty()) {
+            if (stopping) {
+                // Everything asked for before the destructor has its answer; streams end here.
                 for (const auto &s : m_streams)
                     s->stop->store(true);
-                pumpStreams(session); // finishes every stream's future
+                pumpStreams(session);
                 return;
             }
-            work = std::move(m_queue.front());
-            m_queue.pop_front();
+            if (m_streams.empty()) {
+                waitForWake();
+            } else if (!pumpStreams(session)) {
+                session.waitForActivity(m_wakeFd, 50);
+            }
+            continue;
         }
-        work(session);
-        // A connection that dropped (or was remade) took its streams' channels with it.
-        if (!m_streams.empty() && !session.isConnected())
-            pumpStreams(session);
+        const bool streamed = !m_streams.empty() && pumpStreams(session);
+        if (pumpAll(session) || streamed || m_running.empty() || progressed)
+            continue;
+        qint64 wait = 50; // also bounds a wait on output libssh still has to flush
+        for (const Running &r : m_running)
+            wait = qMin(wait, r.command->msUntilDeadline() + 1);
+        session.waitForActivity(m_wakeFd, int(wait));
     }
 }
 

@@ -6,7 +6,6 @@
 
 #include <QPromise>
 
-#include <condition_variable>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -16,20 +15,28 @@
 
 namespace strata {
 
+class SshChannelCommand;
 class SshSession;
 
-// RemoteShell over one SSH connection. Owns a worker thread that owns the libssh session:
-// calls queue work and return at once; the worker runs it in order and finishes the futures.
-// Connects lazily on first use and reconnects after a drop, with exponential backoff between
-// failed connects (1 s doubling to 30 s): inside the backoff window calls fail fast with the
-// last error instead of hammering a dead host.
+// RemoteShell over one SSH connection. Owns one I/O thread that owns the libssh session (libssh
+// sessions and their channels are used by one thread only): calls queue work and return at
+// once. The thread runs up to kMaxChannels commands at the same time, each on its own channel
+// of the one session, pumping them without blocking and sleeping in poll() on the connection's
+// socket and a wake-up eventfd between pumps; so independent reads (Slurm's node list, job list
+// and partitions) overlap instead of queueing. Uploads (SFTP) and the person's answers run in
+// between, in order. Connects lazily on first use and reconnects after a drop, with exponential
+// backoff between failed connects (1 s doubling to 30 s): inside the backoff window calls fail
+// fast with the last error instead of hammering a dead host.
 //
-// Streams (StreamingShell) share the connection: between queued commands the worker reads
-// every open stream's channel without blocking, and waits at most 50 ms for new work while
-// streams are open.
+// Streams (StreamingShell) share the connection: each turn of the thread also reads every open
+// stream's channel without blocking; while streams are open and nothing else runs, the thread
+// waits at most 50 ms for the connection or new work.
 class SshRemoteShell : public RemoteShell, public StreamingShell
 {
 public:
+    // OpenSSH's sshd allows 10 sessions per connection by default (MaxSessions).
+    static constexpr int kMaxChannels = 8;
+
     explicit SshRemoteShell(const SshOptions &options);
     ~SshRemoteShell() override;
 
@@ -43,25 +50,48 @@ public:
     void setPassphrase(const QString &passphrase) override;
     // The command line that run() sends for argv, with the remote environment (for logs, tests).
     QString commandLine(const QStringList &argv) const;
+    // The most commands that ran at the same time so far (for tests).
+    int mostChannelsAtOnce() const;
 
 private:
-    using Work = std::function<void(SshSession &)>;
+    // A command waiting for a channel (line set), or other work run in turn (action set).
+    struct Work
+    {
+        QString line;
+        QByteArray stdinData;
+        std::shared_ptr<QPromise<CommandResult>> promise;
+        std::function<void(SshSession &)> action;
+    };
     struct ActiveStream;
+    struct Running
+    {
+        std::unique_ptr<SshChannelCommand> command;
+        std::shared_ptr<QPromise<CommandResult>> promise;
+    };
     void post(Work work);
+    void wake();
     void workerLoop();
-    // Reads every open stream once; true when any had output.
+    // False when the host refused one more channel while others run: the work waits for one.
+    bool startCommand(SshSession &session, Work &work);
+    bool pumpAll(SshSession &session);
+    // Reads every open stream once; true when any had output or ended.
     bool pumpStreams(SshSession &session);
     CommandResult ensureConnected(SshSession &session);
+    void waitForWake() const;
 
     const SshOptions m_options;
-    std::mutex m_mutex;
-    std::condition_variable m_wake;
+    mutable std::mutex m_mutex;
     std::deque<Work> m_queue;
     bool m_stopping = false;
+    int m_wakeFd = -1;
+    int m_mostChannels = 0; // under m_mutex
     std::thread m_worker;
 
     // Touched by the worker thread only.
+    std::vector<Running> m_running;
     std::vector<std::shared_ptr<ActiveStream>> m_streams;
+    // kMaxChannels, or fewer once the host refused a channel (MaxSessions set lower); per connection.
+    int m_channelLimit = kMaxChannels;
     qint64 m_nextConnectAllowedMs = 0;
     int m_backoffSeconds = 0;
     CommandResult m_lastConnectFailure;

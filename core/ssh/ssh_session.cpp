@@ -1,5 +1,7 @@
 #include "ssh_session.h"
 
+#include "ssh_channel_command.h"
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
@@ -9,6 +11,7 @@
 #include <libssh/sftp.h>
 
 #include <fcntl.h>
+#include <poll.h>
 
 Q_LOGGING_CATEGORY(lcSsh, "strata.ssh")
 
@@ -247,87 +250,83 @@ CommandResult SshSession::authenticate()
 
 CommandResult SshSession::exec(const QString &commandLine, const QByteArray &stdinData)
 {
+    CommandResult failure;
+    const std::unique_ptr<SshChannelCommand> command = start(commandLine, stdinData, &failure);
+    if (!command)
+        return failure;
+    while (!command->pump()) {
+        if (!command->progressed())
+            waitForActivity(-1, int(qMin<qint64>(100, command->msUntilDeadline() + 1)));
+    }
+    if (command->brokeConnection())
+        m_connected = false;
+    return command->result();
+}
+
+std::unique_ptr<SshChannelCommand> SshSession::start(const QString &commandLine, const QByteArray &stdinData,
+                                                     CommandResult *failure)
+{
     QElapsedTimer clock;
     clock.start();
-    if (!isConnected())
-        return CommandResult::transportFailure(ErrorKind::ConnectionLost, QStringLiteral("not connected to %1").arg(m_options.describe()));
-
+    if (!isConnected()) {
+        *failure = CommandResult::transportFailure(ErrorKind::ConnectionLost, QStringLiteral("not connected to %1").arg(m_options.describe()));
+        return nullptr;
+    }
     ssh_channel channel = ssh_channel_new(m_session);
-    if (!channel || ssh_channel_open_session(channel) != SSH_OK) {
+    const int opened = channel ? ssh_channel_open_session(channel) : SSH_ERROR;
+    if (opened != SSH_OK) {
         const QString error = lastError();
         if (channel)
             ssh_channel_free(channel);
-        m_connected = false;
-        return CommandResult::transportFailure(ErrorKind::ConnectionLost, QStringLiteral("cannot open a channel to %1: %2").arg(m_options.describe(), error));
+        // A host that refuses one more channel (sshd's MaxSessions) answers at once and keeps
+        // the connection; one that never answers (a stalled link: libssh gave up after its
+        // timeout, decided by the clock as for connect) or a connection that is gone needs a
+        // new one.
+        const qint64 timeoutMs = qint64(qMax(1, m_options.connectTimeoutSeconds)) * 1000;
+        const bool answered = opened != SSH_AGAIN && clock.elapsed() < timeoutMs - 50;
+        m_connected = answered && m_session && ssh_is_connected(m_session);
+        *failure = CommandResult::transportFailure(ErrorKind::ConnectionLost, QStringLiteral("cannot open a channel to %1: %2").arg(m_options.describe(), error));
+        return nullptr;
     }
-    auto fail = [&](ErrorKind kind, const QString &message) {
+    auto fail = [&](const QString &message) {
         ssh_channel_close(channel);
         ssh_channel_free(channel);
-        if (kind != ErrorKind::Timeout)
-            m_connected = false;
-        CommandResult r = CommandResult::transportFailure(kind, message);
-        r.durationMs = clock.elapsed();
-        r.mayHaveRun = true; // every failure past this point follows the exec request
-        return r;
+        m_connected = false;
+        *failure = CommandResult::transportFailure(ErrorKind::ConnectionLost, message);
+        failure->durationMs = clock.elapsed();
+        failure->mayHaveRun = true; // every failure past this point follows the exec request
+        return nullptr;
     };
     const QByteArray command = commandLine.toUtf8();
     if (ssh_channel_request_exec(channel, command.constData()) != SSH_OK)
-        return fail(ErrorKind::ConnectionLost, QStringLiteral("%1 refused to run the command: %2").arg(m_options.describe(), lastError()));
-
+        return fail(QStringLiteral("%1 refused to run the command: %2").arg(m_options.describe(), lastError()));
     qint64 written = 0;
     while (written < stdinData.size()) {
         const int n = ssh_channel_write(channel, stdinData.constData() + written,
                                         uint32_t(qMin<qint64>(stdinData.size() - written, 32768)));
         if (n == SSH_ERROR)
-            return fail(ErrorKind::ConnectionLost, QStringLiteral("writing to the command's input failed: %1").arg(lastError()));
+            return fail(QStringLiteral("writing to the command's input failed: %1").arg(lastError()));
         written += n;
     }
     ssh_channel_send_eof(channel);
+    return std::make_unique<SshChannelCommand>(channel, m_options.describe(), m_options.commandTimeoutSeconds, clock);
+}
 
-    CommandResult result;
-    const qint64 deadlineMs = qint64(qMax(1, m_options.commandTimeoutSeconds)) * 1000;
-    char buffer[65536];
-    // Read stdout and stderr in turn until both reach EOF, so neither pipe can fill and stall.
-    while (true) {
-        bool progressed = false;
-        for (int isStderr = 0; isStderr <= 1; ++isStderr) {
-            const int n = ssh_channel_read_nonblocking(channel, buffer, sizeof buffer, isStderr);
-            if (n == SSH_ERROR)
-                return fail(ErrorKind::ConnectionLost, QStringLiteral("the connection to %1 broke while the command ran: %2").arg(m_options.describe(), lastError()));
-            if (n > 0) {
-                (isStderr ? result.stderrData : result.stdoutData).append(buffer, n);
-                progressed = true;
-            }
-        }
-        if (ssh_channel_is_eof(channel) && !progressed) {
-            // Drain anything that arrived with the EOF.
-            bool more = false;
-            for (int isStderr = 0; isStderr <= 1; ++isStderr) {
-                int n;
-                while ((n = ssh_channel_read_nonblocking(channel, buffer, sizeof buffer, isStderr)) > 0) {
-                    (isStderr ? result.stderrData : result.stdoutData).append(buffer, n);
-                    more = true;
-                }
-            }
-            if (!more)
-                break;
-        }
-        if (clock.elapsed() > deadlineMs)
-            return fail(ErrorKind::Timeout, QStringLiteral("the command on %1 did not finish within %2 s").arg(m_options.describe()).arg(m_options.commandTimeoutSeconds));
-        if (!progressed && ssh_channel_poll_timeout(channel, 100, 0) == SSH_ERROR)
-            return fail(ErrorKind::ConnectionLost, QStringLiteral("the connection to %1 broke while the command ran: %2").arg(m_options.describe(), lastError()));
+void SshSession::waitForActivity(int wakeFd, int timeoutMs) const
+{
+    pollfd fds[2];
+    int count = 0;
+    const socket_t socket = m_session ? ssh_get_fd(m_session) : SSH_INVALID_SOCKET;
+    if (socket != SSH_INVALID_SOCKET)
+        fds[count++] = pollfd{socket, POLLIN, 0};
+    if (wakeFd >= 0)
+        fds[count++] = pollfd{wakeFd, POLLIN, 0};
+    if (count == 0) {
+        if (timeoutMs > 0)
+            ::poll(nullptr, 0, timeoutMs);
+        return;
     }
-    result.exitStatus = ssh_channel_get_exit_status(channel);
-    ssh_channel_close(channel);
-    ssh_channel_free(channel);
-    result.durationMs = clock.elapsed();
-    if (result.exitStatus < 0) {
-        // The remote side closed without an exit status: a signal or a dropped connection.
-        result.failure = ErrorKind::ConnectionLost;
-        result.mayHaveRun = true;
-        result.transportError = QStringLiteral("the command on %1 ended without an exit status (killed by a signal?)").arg(m_options.describe());
-    }
-    return result;
+    ::poll(fds, nfds_t(count), timeoutMs);
 }
 
 struct SshSession::Stream

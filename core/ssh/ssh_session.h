@@ -6,10 +6,14 @@
 #include <QByteArray>
 #include <QString>
 
+#include <memory>
+
 struct ssh_session_struct;
 struct ssh_key_struct;
 
 namespace strata {
+
+class SshChannelCommand;
 
 // One libssh session, used by exactly one thread at a time (libssh sessions are not
 // thread-safe). Every call blocks: only SshRemoteShell's worker thread uses this class.
@@ -30,6 +34,16 @@ public:
 
     // Runs one already-quoted command line; stdinData goes to its standard input, then EOF.
     CommandResult exec(const QString &commandLine, const QByteArray &stdinData);
+    // Starts one on a channel of its own and returns at once with it running (opening the
+    // channel, the exec request, the input and EOF are each one round trip): the caller pumps
+    // it, with others on the same session. Null with *failure set when it could not start
+    // (failure->mayHaveRun says whether the exec request went out).
+    std::unique_ptr<SshChannelCommand> start(const QString &commandLine, const QByteArray &stdinData, CommandResult *failure);
+    // Waits until the connection has something to read, wakeFd (if >= 0) is readable, or
+    // timeoutMs (-1: no limit) passes. Between pumps of the running commands.
+    void waitForActivity(int wakeFd, int timeoutMs) const;
+    // A channel broke the connection: the next command reconnects.
+    void markBroken() { m_connected = false; }
     CommandResult upload(const QString &remotePath, const QByteArray &data, int mode);
 
     // A command whose output is read while other commands run on the same session: opened

@@ -5,6 +5,7 @@
 // of the same moment), and damaged output (truncated, foreign records) counted, never misread.
 #include "slurm/slurm_json.h"
 #include "slurm/squeue_parser.h"
+#include "model/string_interner.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -82,6 +83,8 @@ private Q_SLOTS:
     void mainCapture();
     void mainCaptureHasEveryRecord_data();
     void mainCaptureHasEveryRecord();
+    void repeatedStringsAreShared_data();
+    void repeatedStringsAreShared();
     void hostileNamesByteForByte_data();
     void hostileNamesByteForByte();
     void hostileCaptureMatchesSqueueJson_data();
@@ -190,6 +193,52 @@ void TestSqueueParser::mainCaptureHasEveryRecord()
     QCOMPARE(r.malformedRecords, 0);
     QCOMPARE(r.jobs.size(), int(output.count(marker())));
     QCOMPARE(r.jobs.size(), 18); // 13 jobs, array 7 as 6 tasks
+}
+
+void TestSqueueParser::repeatedStringsAreShared_data()
+{
+    addReleaseRows();
+}
+
+// 18 jobs of one user in two partitions: one user string, one per partition and state, one
+// name for the tasks of array 7, and a job's nodes are the strings the interner was seeded with
+// (the node list's own, in SlurmSource).
+void TestSqueueParser::repeatedStringsAreShared()
+{
+    QFETCH(QString, dir);
+    StringInterner strings;
+    const QString node01 = strings.intern(QStringLiteral("gpu-node01"));
+    const SqueueParseResult r = SqueueParser::parse(captured(dir + QStringLiteral("main_squeue_marker.txt")), marker(), strings);
+    QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+    QCOMPARE(r.jobs.size(), 18);
+    QHash<QString, const QChar *> seen;
+    int onNode01 = 0;
+    QStringList arrayNames;
+    for (const Job &job : r.jobs) {
+        for (const QString *field : {&job.user, &job.state, &job.partition, &job.reason}) {
+            if (field->isEmpty())
+                continue;
+            const auto it = seen.constFind(*field);
+            if (it == seen.constEnd())
+                seen.insert(*field, field->constData());
+            else
+                QCOMPARE(field->constData(), *it); // the same buffer, not an equal copy
+        }
+        for (const QString &node : job.nodes) {
+            if (node == node01) {
+                QCOMPARE(node.constData(), node01.constData());
+                ++onNode01;
+            }
+        }
+        if (job.arrayJobId == QLatin1String("7")) {
+            if (!arrayNames.isEmpty())
+                QCOMPARE(job.name.constData(), arrayNames.first().constData());
+            arrayNames << job.name;
+        }
+    }
+    QCOMPARE(r.jobs.first().user, QStringLiteral("root"));
+    QVERIFY(onNode01 > 0);
+    QCOMPARE(arrayNames.size(), 6);
 }
 
 void TestSqueueParser::hostileNamesByteForByte_data()
