@@ -40,3 +40,34 @@ perf_row() {
             printf "| %s | %s | %s | %s | %s | %.2f | %s | %s | %.2f |\n", date, gpu, clock, o, c, o / c, oc, mc, oc / mc
         }'
 }
+
+# Median per engine from lines "ENGINE VALUE" (stdin): "ENGINE MEDIAN" per engine, in the order
+# the engines first appear.
+engine_medians() {
+    local lines engine
+    lines=$(cat)
+    while read -r engine; do
+        # shellcheck disable=SC2046 # one number per word
+        echo "$engine $(median $(awk -v e="$engine" '$1 == e { print $2 }' <<<"$lines"))"
+    done < <(awk '!seen[$1]++ { print $1 }' <<<"$lines")
+}
+
+# The value engine_medians gave ENGINE (stdin holds its output); exit 1 when the engine is absent.
+engine_value() {
+    awk -v e="$1" '$1 == e { print $2; found = 1 } END { exit !found }'
+}
+
+# One row of PERF.md's engine table: the agent's GEMM engines (medians, stdin as engine_medians
+# prints them) against the cuBLAS BF16 figure of the comparison tool, with the cross-check's and
+# the FP8 bound's worst ratios.
+engine_row() {
+    local date=$1 gpu=$2 clock=$3 cublas=$4 cross=$5 fp8_ratio=$6 medians lt own fp8
+    medians=$(cat)
+    lt=$(engine_value cublaslt-bf16 <<<"$medians") || lt=-
+    own=$(engine_value own-bf16 <<<"$medians") || own=-
+    fp8=$(engine_value cublaslt-fp8-e4m3 <<<"$medians") || fp8=-
+    awk -v d="$date" -v g="$gpu" -v c="$clock" -v ref="$cublas" -v lt="$lt" -v own="$own" -v fp8="$fp8" \
+        -v cross="$cross" -v r8="$fp8_ratio" '
+        function ratio(x) { return (x == "-" || ref <= 0) ? "-" : sprintf("%.2f", x / ref) }
+        BEGIN { printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", d, g, c, ref, lt, ratio(lt), own, ratio(own), fp8, cross, r8 }'
+}

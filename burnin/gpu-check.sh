@@ -6,15 +6,20 @@
 #   2. checks our BF16 GEMM against cuBLAS element by element and times both, and our HBM
 #      copy kernel against cudaMemcpy device to device;
 #   3. runs the agent (gemm, hbm, pcie, p2p) on every GPU;
-#   4. proves a planted bit flip is caught (--inject bitflip: exit 1, mismatches, bit errors);
-#   5. proves a slowed GPU shows (--inject slow: its TFLOPS well below the clean run's).
+#   4. times the agent's GEMM engines (cuBLASLt BF16, the own 64x64-warp-tile kernel, cuBLASLt
+#      FP8 E4M3 where the GPU has it) in 3 interleaved rounds of >= 2 s each, every run with its
+#      own verification (sampled double reference, bitwise repeats, own-vs-cuBLASLt full matrix);
+#      checks the path without libcublasLt (auto falls back and says why, cublaslt refuses);
+#   5. proves a planted bit flip is caught (--inject bitflip: exit 1, mismatches, bit errors);
+#   6. proves a slowed GPU shows (--inject slow: its TFLOPS well below the clean run's).
 # One shot on a bare machine with the CUDA toolkit and cmake (no Qt): builds only this GPU's
 # architecture, times each engine for >= 2 s in 3 interleaved rounds (ours, cuBLAS, ...) and
 # reports medians with the SM clock, exits non-zero below the goals (own GEMM >= 0.6 x cuBLAS,
-# HBM copy >= 0.9 x cudaMemcpy D2D) and writes the PERF.md row to $OUT/PERF-row.md. Aimed at
-# under 4 minutes on one H200.
+# the agent's cuBLASLt load >= 0.9 x cuBLAS, HBM copy >= 0.9 x cudaMemcpy D2D, every check of
+# every engine clean) and writes the PERF.md rows to $OUT/PERF-row.md and
+# $OUT/PERF-engines-row.md. Aimed at under 4 minutes on one H200.
 # Prints a summary at the end and exits non-zero if any check failed. Logs and the agent's
-# JSON lines go to $OUT (the device tool's output folder) or /tmp/strata-burn-gpu-check-out: eight files.
+# JSON lines go to $OUT (the device tool's output folder) or /tmp/strata-burn-gpu-check-out.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -22,8 +27,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/gpu-check-lib.sh"
 out=${OUT:-/tmp/strata-burn-gpu-check-out}
 build=${GPU_CHECK_BUILD:-/tmp/strata-burn-gpu-check}
-duration=${GPU_CHECK_DURATION:-10s}
+duration=${GPU_CHECK_DURATION:-5s}
 gemm_goal=0.6
+load_goal=0.9
 copy_goal=0.9
 mkdir -p "$out"
 failures=()
@@ -78,6 +84,72 @@ else
     fail "no figures from the cuBLAS check"
 fi
 
+step "agent GEMM engines on GPU 0 (3 interleaved rounds, 3 s each)"
+engines=(cublaslt own)
+case "$arch" in 89|90a|100|103|110|120|121) engines+=(fp8) ;; esac
+: >"$out/engine-runs.txt"
+for round in 1 2 3; do
+    for engine in "${engines[@]}"; do
+        "$agent" --gpus 0 --tests gemm --duration 3s --gemm-engine "$engine" \
+            >"$out/engine-$engine-$round.jsonl" 2>>"$out/agents.stderr"
+        echo "round $round --gemm-engine $engine: exit status $?"
+    done
+done
+python3 - "$out" "${engines[@]}" >"$out/engine-runs.txt" <<'PY' || fail "an engine run did not verify (see $out/engine-runs.txt)"
+import json, sys
+out, engines = sys.argv[1], sys.argv[2:]
+ok, worst_cross, worst_fp8 = True, 0.0, 0.0
+for engine in engines:
+    for rnd in (1, 2, 3):
+        lines = [json.loads(l) for l in open(f"{out}/engine-{engine}-{rnd}.jsonl") if l.strip()]
+        r = next((l for l in lines if l["type"] == "result" and l["test"] == "gemm"), None)
+        if r is None or r["error"] or not r["figures"]:
+            print(f"# {engine} round {rnd}: {r and r['error'] or 'no result'}")
+            ok = False
+            continue
+        f = r["figures"]
+        print(f"{f['engine']} {f['tflops']:.1f}")
+        clean = r["passed"] and f["mismatches"] == 0 and f["sampledOutOfBounds"] == 0 and f.get("crossCheckOutOfBounds", 0) == 0
+        ok = ok and clean and f.get("crossCheckedElements", 0) > 0
+        worst_cross = max(worst_cross, f.get("crossCheckWorstRatio", 0))
+        if f["engine"].startswith("cublaslt-fp8"):
+            worst_fp8 = max(worst_fp8, f["sampledBoundRatio"])
+        print(f"# {f['engine']} round {rnd}: {f['tflops']:.1f} TFLOPS, {f['mismatches']} mismatches, sampled "
+              f"{f['sampledOutOfBounds']}/{f['sampledElements']} out of bounds (worst {f['sampledBoundRatio']:.3g} x bound), "
+              f"cross-check {f.get('crossCheckOutOfBounds')}/{f.get('crossCheckedElements')} (worst {f.get('crossCheckWorstRatio', 0):.3g})"
+              + ("" if clean else f" NOT CLEAN: {r['reasons']}"))
+print(f"# worst {worst_cross:.3g} {worst_fp8:.3g}")
+sys.exit(0 if ok else 1)
+PY
+grep '^#' "$out/engine-runs.txt" | sed 's/^# //'
+grep -v '^#' "$out/engine-runs.txt" | engine_medians | tee "$out/engine-medians.txt"
+cublas=$(echo "${row:-}" | awk -F'|' '{ gsub(/ /, "", $6); print $6 }')
+lt=$(engine_value cublaslt-bf16 <"$out/engine-medians.txt") || lt=0
+meets_goal "$lt" "${cublas:-0}" "$load_goal" || fail "the agent's cuBLASLt load $lt TFLOPS is below $load_goal x cuBLAS (${cublas:-?})"
+own=$(engine_value own-bf16 <"$out/engine-medians.txt") || own=0
+meets_goal "$own" "${cublas:-0}" "$gemm_goal" || fail "the agent's own kernel $own TFLOPS is below $gemm_goal x cuBLAS (${cublas:-?})"
+read -r _ _ worst_cross worst_fp8 < <(grep '^# worst' "$out/engine-runs.txt")
+[ "${#engines[@]}" = 3 ] || worst_fp8=-
+engine_row "$(date -u +%F)" "$gpu_name" "$sm_clock" "${cublas:-?}" "${worst_cross:-?}" "${worst_fp8:-?}" \
+    <"$out/engine-medians.txt" | tee "$out/PERF-engines-row.md"
+
+step "without libcublasLt: auto falls back to the own kernel and says why; cublaslt refuses"
+STRATA_BURN_CUBLASLT=/nonexistent/libcublasLt.so.13 "$agent" --gpus 0 --tests gemm --duration 1s \
+    >"$out/engine-absent-auto.jsonl" 2>>"$out/agents.stderr"
+STRATA_BURN_CUBLASLT=/nonexistent/libcublasLt.so.13 "$agent" --gpus 0 --tests gemm --duration 1s --gemm-engine cublaslt \
+    >"$out/engine-absent-cublaslt.jsonl" 2>>"$out/agents.stderr"
+python3 - "$out" <<'PY' || fail "the agent without libcublasLt did not fall back or refuse as it should"
+import json, sys
+out = sys.argv[1]
+def gemm(name):
+    return next(l for l in (json.loads(x) for x in open(f"{out}/{name}") if x.strip()) if l["type"] == "result")
+auto, forced = gemm("engine-absent-auto.jsonl"), gemm("engine-absent-cublaslt.jsonl")
+fell_back = (auto["figures"] or {}).get("engine") == "own-bf16" and "not loadable" in (auto["figures"] or {}).get("engineNote", "")
+refused = bool(forced["error"]) and "not loadable" in forced["error"]
+print(f"auto: {(auto['figures'] or {}).get('engine')} ({(auto['figures'] or {}).get('engineNote')}); cublaslt: {forced['error']}")
+sys.exit(0 if fell_back and refused else 1)
+PY
+
 step "agent run: gemm,hbm,pcie,p2p for $duration each"
 "$agent" --tests gemm,hbm,pcie,p2p --duration "$duration" >"$out/agent-run.jsonl" 2>>"$out/agents.stderr"
 rc=$?
@@ -118,7 +190,7 @@ for r in run:
     tel = (f"  max {t.get('maxTempC')} C, {t.get('maxPowerW')} W, mean SM {t.get('meanSmClockMHz')} MHz, "
            f"throttle {t.get('throttleReasons')}") if t else "  no telemetry"
     if r["test"] == "gemm":
-        print(f"GPU {r['gpu']} gemm {f['m']}^3: {f['tflops']:.1f} TFLOPS ({f['pctOfSpec'] or 0:.0f}% of spec), "
+        print(f"GPU {r['gpu']} gemm {f['m']}^3 {f.get('engine')}: {f['tflops']:.1f} TFLOPS ({f['pctOfSpec'] or 0:.0f}% of spec), "
               f"{f['mismatches']} mismatches, sampled rel.err {f['sampledRelError']:.2g}" + tel)
     elif r["test"] == "hbm":
         print(f"GPU {r['gpu']} hbm: read {f['readTBps']:.2f} write {f['writeTBps']:.2f} copy {f['copyTBps']:.2f} TB/s "
@@ -150,6 +222,7 @@ ok = ok and shows
 sys.exit(0 if ok else 1)
 PY
 grep -E "^gemm|^hbm" "$out/cublas-check.txt"
+cat "$out/engine-medians.txt"
 
 echo
 if [ ${#failures[@]} -eq 0 ]; then

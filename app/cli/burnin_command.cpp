@@ -74,10 +74,15 @@ QJsonObject verdictToJson(const BurninVerdict &v, const QString &jobId, const QS
     for (const BurninGpuVerdict &g : v.gpus) {
         QJsonArray tests;
         for (const BurninTestVerdict &t : g.tests)
-            tests.append(QJsonObject{{QLatin1String("test"), t.test}, {QLatin1String("passed"), t.passed},
-                                     {QLatin1String("skipped"), t.skipped},
-                                     {QLatin1String("figure"), t.figure ? QJsonValue(*t.figure) : QJsonValue(QJsonValue::Null)},
-                                     {QLatin1String("reasons"), QJsonArray::fromStringList(t.reasons)}});
+        {
+            QJsonObject test{{QLatin1String("test"), t.test}, {QLatin1String("passed"), t.passed},
+                             {QLatin1String("skipped"), t.skipped},
+                             {QLatin1String("figure"), t.figure ? QJsonValue(*t.figure) : QJsonValue(QJsonValue::Null)},
+                             {QLatin1String("reasons"), QJsonArray::fromStringList(t.reasons)}};
+            if (!t.engine.isEmpty())
+                test.insert(QLatin1String("engine"), t.engine);
+            tests.append(test);
+        }
         gpus.append(QJsonObject{{QLatin1String("node"), g.node}, {QLatin1String("gpu"), g.gpu}, {QLatin1String("uuid"), g.uuid},
                                 {QLatin1String("model"), g.model}, {QLatin1String("backend"), g.backend},
                                 {QLatin1String("passed"), g.passed}, {QLatin1String("tests"), tests},
@@ -100,8 +105,9 @@ QString verdictToText(const BurninVerdict &v, const QString &jobId, const QStrin
     for (const BurninGpuVerdict &g : v.gpus) {
         QStringList figures;
         for (const BurninTestVerdict &t : g.tests)
-            figures << QStringLiteral("%1 %2%3").arg(t.test, t.figure ? QString::number(*t.figure, 'f', 3) : QStringLiteral("-"),
-                                                    t.skipped ? QStringLiteral(" (skipped)") : QString());
+            figures << QStringLiteral("%1%2 %3%4").arg(t.test, t.engine.isEmpty() ? QString() : QStringLiteral(" [%1]").arg(t.engine),
+                                                      t.figure ? QString::number(*t.figure, 'f', 3) : QStringLiteral("-"),
+                                                      t.skipped ? QStringLiteral(" (skipped)") : QString());
         text += QStringLiteral("  %1 GPU %2 %3 [%4] %5  %6\n").arg(g.node).arg(g.gpu).arg(g.model.isEmpty() ? QStringLiteral("?") : g.model,
                                                                   g.backend, g.passed ? QStringLiteral("pass") : QStringLiteral("FAIL"),
                                                                   figures.join(QLatin1String(", ")));

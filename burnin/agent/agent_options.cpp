@@ -154,6 +154,9 @@ ParsedOptions parseAgentOptions(const std::vector<std::string> &args)
             if (!n || *n < 16 || *n > 65536)
                 return fail("--gemm-size takes a matrix size from 16 to 65536");
             o.gemmSize = *n;
+        } else if (arg == "--gemm-engine") {
+            if (!next(v) || !parseGemmEngineRequest(v, &o.gemmEngine))
+                return fail("--gemm-engine takes auto, own, cublaslt or fp8");
         } else if (arg == "--inject") {
             if (!next(v))
                 return fail("--inject takes bitflip or slow, optionally :GPU");
@@ -229,6 +232,9 @@ Burn-in test of every GPU of this node at once (one thread per GPU). Writes JSON
   --cpu-gpus N              simulated devices of the cpu backend (default 8)
   --cpu-memory-mib N        memory of each simulated device (default 8)
   --gemm-size N             GEMM size M=N=K (cuda default 8192, cpu default 128)
+  --gemm-engine E           cuda: auto (cuBLASLt BF16 where libcublasLt loads, else the own
+                            kernel), own, cublaslt (BF16), fp8 (cuBLASLt E4M3, sm_89+); the
+                            own kernel and cuBLASLt are compared element by element once
   --hbm-dwell D             memory test: let each pattern sit D before checking it
                             (retention faults; default 0, each pass then takes D longer)
   --json | --human          JSON lines (default) or a readable table

@@ -29,6 +29,7 @@ struct AgentOptions
     std::string metricsAddress = "127.0.0.1";
     std::string pushgateway;             // http://host:port
     int gemmSize = 0;
+    GemmEngineRequest gemmEngine = GemmEngineRequest::Auto;
     double dwellSeconds = 0;             // memory test: pattern sits this long before its check
     double telemetryIntervalSeconds = 1.0;
     bool showVersion = false;

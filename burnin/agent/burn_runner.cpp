@@ -141,6 +141,7 @@ int BurnRunner::run(const std::string &metricsEndpoint)
             params.stop = m_stop;
             params.duration = std::chrono::duration<double>(m_options.durationSeconds);
             params.gemmSize = m_options.gemmSize;
+            params.gemmEngine = m_options.gemmEngine;
             params.dwell = std::chrono::duration<double>(m_options.dwellSeconds);
             params.injection = gpu == m_options.injectGpu ? m_options.injection : Injection::None;
             params.progress = [this, gpu, &test](double fraction, const char *figure, double value) {

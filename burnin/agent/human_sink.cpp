@@ -24,10 +24,10 @@ std::string figuresText(const ResultEvent &e)
         return "error: " + *e.result.error;
     if (const auto *g = std::get_if<GemmFigures>(&e.result.figures)) {
         std::snprintf(buffer, sizeof buffer,
-                      "%9.4g TFLOPS  %s of spec  %lld mismatches  rel.err %.2g  (%dx%dx%d, %lld products)",
+                      "%9.4g TFLOPS  %s of spec  %lld mismatches  rel.err %.2g  (%dx%dx%d, %lld products, %s)",
                       g->tflops, optionalNumber(e.pctOfSpec, "%.0f%%").c_str(),
                       static_cast<long long>(g->mismatches), g->sampledRelError, g->m, g->n, g->k,
-                      static_cast<long long>(g->iterations));
+                      static_cast<long long>(g->iterations), g->engine.c_str());
     } else if (const auto *h = std::get_if<HbmFigures>(&e.result.figures)) {
         std::snprintf(buffer, sizeof buffer,
                       "read %.4g  write %.4g  copy %.4g TB/s  %s of spec  %llu bit errors  (%lld passes over %.0f MiB)",

@@ -30,7 +30,12 @@ std::string gemmFigures(const GemmFigures &g, const std::optional<double> &pct)
         .field("tflops", g.tflops).field("specTflops", g.specTflops).field("pctOfSpec", pct)
         .field("mismatches", g.mismatches).field("sampledRelError", g.sampledRelError)
         .field("sampledBoundRatio", g.sampledBoundRatio).field("sampledElements", g.sampledElements)
-        .field("sampledOutOfBounds", g.sampledOutOfBounds);
+        .field("sampledOutOfBounds", g.sampledOutOfBounds).field("engine", g.engine);
+    if (!g.engineNote.empty())
+        b.field("engineNote", g.engineNote);
+    if (g.crossCheckedElements > 0)
+        b.field("crossCheckedElements", g.crossCheckedElements).field("crossCheckOutOfBounds", g.crossCheckOutOfBounds)
+            .field("crossCheckWorstRatio", g.crossCheckWorstRatio);
     return b.str();
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "gemm_engine.h"
 #include "test_result.h"
 
 #include <atomic>
@@ -32,6 +33,8 @@ struct TestParams
     std::chrono::duration<double> duration{60.0};
     Injection injection = Injection::None;
     int gemmSize = 0;   // 0: the backend's default
+    // Which engine loads the GPU in the GEMM test (CUDA; the CPU backend has one).
+    GemmEngineRequest gemmEngine = GemmEngineRequest::Auto;
     // Memory test: time each pattern sits in memory between its fill and its check, so cells
     // that leak charge (retention faults) read back wrong. 0: check at once.
     std::chrono::duration<double> dwell{0.0};

@@ -87,6 +87,7 @@ TestResult CpuBackend::runGemm(int, const TestParams &params)
         checkSampledElements(a.data(), b.data(), first.data(), m, n, k, 256, 0x5a3b1e);
 
     GemmFigures figures;
+    figures.engine = gemmEngineName(GemmEngine::Cpu);
     figures.m = m;
     figures.n = n;
     figures.k = k;

@@ -1,6 +1,8 @@
 #include "backend.h"
 #include "progress_throttle.h"
 
+#include "cublaslt_gemm.h"
+#include "cublaslt_library.h"
 #include "cuda_check.h"
 #include "gemm_check.h"
 #include "gemm_kernel.h"
@@ -158,7 +160,8 @@ TestResult failed(const char *test, std::string error, Clock::time_point started
 class CudaBackend final : public Backend
 {
 public:
-    explicit CudaBackend(std::vector<CudaDevice> devices) : m_devices(std::move(devices))
+    CudaBackend(std::vector<CudaDevice> devices, std::unique_ptr<CublasLtLibrary> cublasLt, std::string cublasLtStatus)
+        : m_devices(std::move(devices)), m_cublasLt(std::move(cublasLt)), m_cublasLtStatus(std::move(cublasLtStatus))
     {
         for (const CudaDevice &d : m_devices)
             m_infos.push_back(d.info);
@@ -174,6 +177,8 @@ public:
 
 private:
     bool gemm(int device, const TestParams &params, GemmFigures &figures, std::string &error);
+    bool crossCheck(const std::uint16_t *a, const std::uint16_t *b, int m, int n, int k, cudaStream_t stream,
+                    GemmFigures &figures, std::string &error);
     bool bandwidth(int device, const TestParams &params, double budget, HbmFigures &figures,
                    std::string &error);
     bool patterns(int device, const TestParams &params, Clock::time_point deadline,
@@ -186,19 +191,67 @@ private:
 
     std::vector<CudaDevice> m_devices;
     std::vector<DeviceInfo> m_infos;
+    std::unique_ptr<CublasLtLibrary> m_cublasLt; // null where libcublasLt did not load
+    std::string m_cublasLtStatus;                // why not, or which library loaded
     // Held while one GPU measures a link alone (a P2P pair, a PCIe direction): the other GPU
     // threads wait, so the figure is the link's own, not a share of the switch.
     std::mutex m_linkAlone;
 };
 
+bool CudaBackend::crossCheck(const std::uint16_t *a, const std::uint16_t *b, int m, int n, int k, cudaStream_t stream,
+                             GemmFigures &figures, std::string &error)
+{
+    const std::size_t elementsA = std::size_t(m) * k, elementsB = std::size_t(n) * k, elementsC = std::size_t(m) * n;
+    CublasLtGemm theirs(*m_cublasLt);
+    if (!theirs.prepare(GemmEngine::CublasLtBf16, m, n, k, &error))
+        return false;
+    DeviceBuffer<std::uint16_t> absA, absB;
+    DeviceBuffer<float> ourC, theirC, scale;
+    DeviceBuffer<unsigned long long> outOfBounds;
+    DeviceBuffer<unsigned> worstBits;
+    STRATA_CUDA_TRY(absA.allocate(elementsA), error, false);
+    STRATA_CUDA_TRY(absB.allocate(elementsB), error, false);
+    STRATA_CUDA_TRY(ourC.allocate(elementsC), error, false);
+    STRATA_CUDA_TRY(theirC.allocate(elementsC), error, false);
+    STRATA_CUDA_TRY(scale.allocate(elementsC), error, false);
+    STRATA_CUDA_TRY(outOfBounds.allocate(1), error, false);
+    STRATA_CUDA_TRY(worstBits.allocate(1), error, false);
+    STRATA_CUDA_TRY(cudaMemsetAsync(outOfBounds.get(), 0, sizeof(unsigned long long), stream), error, false);
+    STRATA_CUDA_TRY(cudaMemsetAsync(worstBits.get(), 0, sizeof(unsigned), stream), error, false);
+    // sum |a b| per element is itself a product, of |A| and |B| (exact inputs, fp32 sums whose
+    // own error is far below the bound it scales).
+    STRATA_CUDA_TRY(launchAbsBf16(a, absA.get(), elementsA, stream), error, false);
+    STRATA_CUDA_TRY(launchAbsBf16(b, absB.get(), elementsB, stream), error, false);
+    STRATA_CUDA_TRY(launchBf16Gemm(absA.get(), absB.get(), scale.get(), m, n, k, stream), error, false);
+    STRATA_CUDA_TRY(launchBf16Gemm(a, b, ourC.get(), m, n, k, stream), error, false);
+    if (!theirs.run(a, b, theirC.get(), stream, &error))
+        return false;
+    STRATA_CUDA_TRY(launchCompareProducts(ourC.get(), theirC.get(), scale.get(), elementsC,
+                                          static_cast<float>(tensorCoreRelBound(k)), outOfBounds.get(), worstBits.get(),
+                                          stream),
+                    error, false);
+    unsigned long long count = 0;
+    unsigned bits = 0;
+    STRATA_CUDA_TRY(cudaMemcpyAsync(&count, outOfBounds.get(), sizeof count, cudaMemcpyDeviceToHost, stream), error, false);
+    STRATA_CUDA_TRY(cudaMemcpyAsync(&bits, worstBits.get(), sizeof bits, cudaMemcpyDeviceToHost, stream), error, false);
+    STRATA_CUDA_TRY(cudaStreamSynchronize(stream), error, false);
+    figures.crossCheckedElements = static_cast<std::int64_t>(elementsC);
+    figures.crossCheckOutOfBounds = static_cast<std::int64_t>(count);
+    figures.crossCheckWorstRatio = floatFromBits(bits);
+    return true;
+}
+
 bool CudaBackend::gemm(int device, const TestParams &params, GemmFigures &figures, std::string &error)
 {
     const CudaDevice &dev = m_devices[device];
-    if (dev.major < 8) {
-        error = "compute capability " + std::to_string(dev.major) + "." + std::to_string(dev.minor)
-            + " has no BF16 tensor cores: the GEMM test needs sm_80 or newer";
+    const GemmEnginePlan plan = planGemmEngine(params.gemmEngine, dev.major, dev.minor, m_cublasLt != nullptr, m_cublasLtStatus);
+    if (!plan.error.empty()) {
+        error = plan.error;
         return false;
     }
+    figures.engine = gemmEngineName(plan.stress);
+    figures.engineNote = plan.note;
+    const bool fp8 = plan.stress == GemmEngine::CublasLtFp8;
     STRATA_CUDA_TRY(cudaSetDevice(device), error, false);
     const int requested = params.gemmSize > 0 ? params.gemmSize : 8192;
     const int size = (requested + gemmTileM - 1) / gemmTileM * gemmTileM;
@@ -213,30 +266,62 @@ bool CudaBackend::gemm(int device, const TestParams &params, GemmFigures &figure
     const std::vector<Bf16Bits> a = makeGemmInput(elementsA, 0xa11ce);
     const std::vector<Bf16Bits> b = makeGemmInput(elementsB, 0xb0b);
     DeviceBuffer<std::uint16_t> dA, dB;
+    DeviceBuffer<std::uint8_t> dA8, dB8;
     DeviceBuffer<float> dFirst, dAgain;
     DeviceBuffer<unsigned long long> dMismatches;
     Stream stream;
     STRATA_CUDA_TRY(stream.create(), error, false);
     STRATA_CUDA_TRY(dA.allocate(elementsA), error, false);
     STRATA_CUDA_TRY(dB.allocate(elementsB), error, false);
-    STRATA_CUDA_TRY(dFirst.allocate(elementsC), error, false);
-    STRATA_CUDA_TRY(dAgain.allocate(elementsC), error, false);
     STRATA_CUDA_TRY(dMismatches.allocate(1), error, false);
     STRATA_CUDA_TRY(cudaMemcpy(dA.get(), a.data(), elementsA * 2, cudaMemcpyHostToDevice), error, false);
     STRATA_CUDA_TRY(cudaMemcpy(dB.get(), b.data(), elementsB * 2, cudaMemcpyHostToDevice), error, false);
     STRATA_CUDA_TRY(cudaMemset(dMismatches.get(), 0, sizeof(unsigned long long)), error, false);
 
+    // The independent check first, while the stress buffers are not yet allocated.
+    if (plan.crossCheck && !crossCheck(dA.get(), dB.get(), m, n, k, stream.get(), figures, error))
+        return false;
+
+    std::vector<Fp8E4m3Bits> a8, b8;
+    if (fp8) {
+        a8 = makeGemmInputFp8(elementsA, 0xa11ce);
+        b8 = makeGemmInputFp8(elementsB, 0xb0b);
+        STRATA_CUDA_TRY(dA8.allocate(elementsA), error, false);
+        STRATA_CUDA_TRY(dB8.allocate(elementsB), error, false);
+        STRATA_CUDA_TRY(cudaMemcpy(dA8.get(), a8.data(), elementsA, cudaMemcpyHostToDevice), error, false);
+        STRATA_CUDA_TRY(cudaMemcpy(dB8.get(), b8.data(), elementsB, cudaMemcpyHostToDevice), error, false);
+    }
+    STRATA_CUDA_TRY(dFirst.allocate(elementsC), error, false);
+    STRATA_CUDA_TRY(dAgain.allocate(elementsC), error, false);
+    std::unique_ptr<CublasLtGemm> lt;
+    if (plan.stress != GemmEngine::Own) {
+        lt = std::make_unique<CublasLtGemm>(*m_cublasLt);
+        if (!lt->prepare(plan.stress, m, n, k, &error))
+            return false;
+    }
+    // One product of the stress engine into out, enqueued on the stream.
+    auto product = [&](float *out) -> bool {
+        if (!lt) {
+            STRATA_CUDA_TRY(launchBf16Gemm(dA.get(), dB.get(), out, m, n, k, stream.get()), error, false);
+            return true;
+        }
+        return fp8 ? lt->run(dA8.get(), dB8.get(), out, stream.get(), &error)
+                   : lt->run(dA.get(), dB.get(), out, stream.get(), &error);
+    };
+
     Timer first;
     STRATA_CUDA_TRY(first.create(), error, false);
     STRATA_CUDA_TRY(cudaEventRecord(first.start.get(), stream.get()), error, false);
-    STRATA_CUDA_TRY(launchBf16Gemm(dA.get(), dB.get(), dFirst.get(), m, n, k, stream.get()), error, false);
+    if (!product(dFirst.get()))
+        return false;
     STRATA_CUDA_TRY(cudaEventRecord(first.stop.get(), stream.get()), error, false);
     double firstSeconds = 0;
     STRATA_CUDA_TRY(elapsedSeconds(first, &firstSeconds), error, false);
 
     std::vector<float> c(elementsC);
     STRATA_CUDA_TRY(cudaMemcpy(c.data(), dFirst.get(), elementsC * 4, cudaMemcpyDeviceToHost), error, false);
-    const SampledCheck sampled = checkSampledElements(a.data(), b.data(), c.data(), m, n, k, 256, 0x5a3b1e);
+    const SampledCheck sampled = fp8 ? checkSampledElementsFp8(a8.data(), b8.data(), c.data(), m, n, k, 256, 0x5a3b1e)
+                                     : checkSampledElements(a.data(), b.data(), c.data(), m, n, k, 256, 0x5a3b1e);
     figures.sampledElements = sampled.elements;
     figures.sampledOutOfBounds = sampled.outOfBounds;
     figures.sampledRelError = sampled.worstRelError;
@@ -258,7 +343,8 @@ bool CudaBackend::gemm(int device, const TestParams &params, GemmFigures &figure
     while (more) {
         Timer &t = timers[repeats % 2];
         STRATA_CUDA_TRY(cudaEventRecord(t.start.get(), stream.get()), error, false);
-        STRATA_CUDA_TRY(launchBf16Gemm(dA.get(), dB.get(), dAgain.get(), m, n, k, stream.get()), error, false);
+        if (!product(dAgain.get()))
+            return false;
         if (params.injection == Injection::Slow)
             STRATA_CUDA_TRY(launchSpin(slowNs, stream.get()), error, false);
         STRATA_CUDA_TRY(cudaEventRecord(t.stop.get(), stream.get()), error, false);
@@ -713,7 +799,11 @@ std::unique_ptr<Backend> makeCudaBackend(std::string *error)
         d.multiprocessors = prop.multiProcessorCount;
         devices.push_back(d);
     }
-    return std::make_unique<CudaBackend>(std::move(devices));
+    std::string cublasLtStatus;
+    std::unique_ptr<CublasLtLibrary> cublasLt = CublasLtLibrary::load(&cublasLtStatus);
+    if (cublasLt)
+        cublasLtStatus = cublasLt->path() + " " + std::to_string(cublasLt->version());
+    return std::make_unique<CudaBackend>(std::move(devices), std::move(cublasLt), std::move(cublasLtStatus));
 }
 
 } // namespace strata::burn

@@ -48,7 +48,7 @@ __device__ __forceinline__ void mmaBf16(float (&c)[4], const unsigned (&a)[4], u
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
 
-// One 128 x 32 tile of A and of B into shared memory: 512 16-byte chunks each, 2 per thread.
+// One 128 x 32 tile of A and of B into shared memory: 512 16-byte chunks each, 4 per thread.
 __device__ __forceinline__ void loadTiles(std::uint16_t *stage, const std::uint16_t *a,
                                           const std::uint16_t *b, int k, int row0, int col0,
                                           int kTile)
@@ -75,7 +75,7 @@ __global__ void __launch_bounds__(threads) bf16GemmKernel(const std::uint16_t *_
     const int lane = threadIdx.x % 32;
     const int warp = threadIdx.x / 32;
     const int warpM = warpRow(warp);   // 0..1, 64 rows each
-    const int warpN = warpCol(warp);   // 0..3, 32 columns each
+    const int warpN = warpCol(warp);   // 0..1, 64 columns each
     const int row0 = blockIdx.y * gemmTileM;
     const int col0 = blockIdx.x * gemmTileN;
     const int kTiles = k / gemmTileK;
@@ -168,6 +168,39 @@ __global__ void countMismatchesTailKernel(const unsigned *first, const unsigned 
         atomicAdd(mismatches, 1ull);
 }
 
+__global__ void absBf16Kernel(const std::uint16_t *src, std::uint16_t *dst, std::size_t count)
+{
+    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count;
+         i += std::size_t(gridDim.x) * blockDim.x)
+        dst[i] = src[i] & 0x7fffu;
+}
+
+__global__ void compareProductsKernel(const float *__restrict__ x, const float *__restrict__ y,
+                                      const float *__restrict__ scale, std::size_t count, float relBound,
+                                      unsigned long long *outOfBounds, unsigned *worstRatioBits)
+{
+    unsigned long long local = 0;
+    float worst = 0.0f;
+    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count;
+         i += std::size_t(gridDim.x) * blockDim.x) {
+        const float limit = relBound * scale[i] + 1e-30f;
+        const float ratio = fabsf(x[i] - y[i]) / limit;
+        if (!(ratio <= 1.0f))
+            ++local;
+        worst = ratio != ratio ? INFINITY : fmaxf(worst, ratio);
+    }
+#pragma unroll
+    for (int offset = 16; offset > 0; offset /= 2) {
+        local += __shfl_down_sync(0xffffffffu, local, offset);
+        worst = fmaxf(worst, __shfl_down_sync(0xffffffffu, worst, offset));
+    }
+    if (threadIdx.x % 32 == 0) {
+        if (local)
+            atomicAdd(outOfBounds, local);
+        atomicMax(worstRatioBits, __float_as_uint(worst));
+    }
+}
+
 __global__ void flipBitKernel(unsigned *words, std::size_t index, unsigned bit)
 {
     words[index] ^= 1u << bit;
@@ -213,6 +246,20 @@ cudaError_t launchCountMismatches(const float *first, const float *other, std::s
         countMismatchesTailKernel<<<1, 4, 0, stream>>>(reinterpret_cast<const unsigned *>(first),
                                                        reinterpret_cast<const unsigned *>(other),
                                                        count4 * 4, count, mismatches);
+    return cudaGetLastError();
+}
+
+cudaError_t launchAbsBf16(const std::uint16_t *src, std::uint16_t *dst, std::size_t count, cudaStream_t stream)
+{
+    absBf16Kernel<<<1024, 256, 0, stream>>>(src, dst, count);
+    return cudaGetLastError();
+}
+
+cudaError_t launchCompareProducts(const float *x, const float *y, const float *scale, std::size_t count,
+                                  float relBound, unsigned long long *outOfBounds, unsigned *worstRatioBits,
+                                  cudaStream_t stream)
+{
+    compareProductsKernel<<<1024, 256, 0, stream>>>(x, y, scale, count, relBound, outOfBounds, worstRatioBits);
     return cudaGetLastError();
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "bf16.h"
+#include "fp8.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -79,6 +80,39 @@ constexpr double tensorCoreRelBound(int k)
 // Recomputes C[i][j] in double and judges `got` against the bound above.
 ElementCheck checkElement(const Bf16Bits *a, const Bf16Bits *b, float got, int i, int j, int k);
 
+// The FP8 (E4M3 inputs, fp32 output) GEMM's bound, from the same error model with the FP8
+// tensor cores' accumulator instead of fp32:
+//  - A product of two E4M3 values (4-bit significands) has at most 8 significant bits: exact.
+//  - Hopper's FP8 wgmma adds 32 products per step into an accumulator that keeps only about
+//    14 significant bits (DeepSeek-V3 technical report, sec. 3.3.2, measured on H800), aligning
+//    and truncating. We assume no fewer than 12: each step errs by at most
+//    2^-11 (|s_step| + step sum|a b|).
+//  - cuBLASLt with fast accumulation off (CUBLASLT_MATMUL_DESC_FAST_ACCUM 0, which the engine
+//    sets) promotes that partial sum into fp32 periodically; CUTLASS's Hopper FP8 mainloop does
+//    it every 4 wgmma (128 of k). Within one interval the error is then at most
+//    2^-11 (4 + 1) interval sum|a b|, over all intervals 5 * 2^-11 sum|a b| (~2.4e-3), plus
+//    fp32 adding the K/128 interval sums: 2u (K/128 + 1) sum|a b|.
+// An accumulator kept in full fp32 (Blackwell) meets this bound with a wide margin; the figure
+// sampledBoundRatio shows how close a device comes (gpu-check.sh reports it). The price of a
+// worst-case bound: at K = 8192 it is ~5 on elements of ~14, so the reference check catches an
+// FP8 output flip in the exponent or sign (bits 23-31) and leaves the mantissa to the bitwise
+// repeat check; an emulated 12-bit accumulator stays under 1 % of the bound
+// (tst_burnin_gemm_engine). A calibration on the device could tighten it once GPUs are lent.
+constexpr int fp8WgmmaK = 32;
+constexpr int fp8PromotionSteps = 4;
+constexpr double fp8AccumulatorRoundoff = 1.0 / 2048.0; // 2^-11: 12 significant bits, truncating
+constexpr double fp8RelBound(int k)
+{
+    return (fp8PromotionSteps + 1) * fp8AccumulatorRoundoff
+        + 2.0 * fp32UnitRoundoff * (k / double(fp8WgmmaK * fp8PromotionSteps) + 1.0);
+}
+
+// The FP8 product's inputs: the BF16 inputs' random values, rounded to E4M3 instead.
+std::vector<Fp8E4m3Bits> makeGemmInputFp8(std::size_t count, std::uint64_t seed);
+
+// C[i][j] of the E4M3 product against its double reference and fp8RelBound(k) * sum|a b|.
+ElementCheck checkElementFp8(const Fp8E4m3Bits *a, const Fp8E4m3Bits *b, float got, int i, int j, int k);
+
 struct SampledCheck
 {
     std::int64_t elements = 0;
@@ -91,5 +125,8 @@ struct SampledCheck
 // checkElement(). Every backend (CPU and CUDA) and the cuBLAS tool verify through this.
 SampledCheck checkSampledElements(const Bf16Bits *a, const Bf16Bits *b, const float *c, int m,
                                   int n, int k, int samples, std::uint64_t seed);
+// The same for the FP8 product, each element judged by checkElementFp8().
+SampledCheck checkSampledElementsFp8(const Fp8E4m3Bits *a, const Fp8E4m3Bits *b, const float *c, int m,
+                                     int n, int k, int samples, std::uint64_t seed);
 
 } // namespace strata::burn

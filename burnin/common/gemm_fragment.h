@@ -11,20 +11,23 @@ namespace strata::burn::fragment {
 constexpr int tileM = 128;               // C rows per block
 constexpr int tileN = 128;               // C columns per block
 constexpr int tileK = 32;                // k per pipeline stage
-constexpr int threads = 256;             // 8 warps: 2 along M x 4 along N, each 64 x 32 of C
+// 4 warps: 2 along M x 2 along N, each 64 x 64 of C. Per k16 step a warp loads 4 ldmatrix.x4
+// of A and 4 of B for 32 mma.sync (64 x 32 tiles: 4 + 2 for 16), so shared-memory reads per
+// mma fall by a third, the limit of the 64 x 32 layout; 128 fp32 accumulators per thread.
+constexpr int threads = 128;
 constexpr int warpTileM = 64;
-constexpr int warpTileN = 32;
-constexpr int warpsN = tileN / warpTileN; // 4
+constexpr int warpTileN = 64;
+constexpr int warpsN = tileN / warpTileN; // 2
 constexpr int mmaTilesM = warpTileM / 16; // m16 tiles per warp: 4
-constexpr int mmaTilesN = warpTileN / 8;  // n8 tiles per warp: 4
+constexpr int mmaTilesN = warpTileN / 8;  // n8 tiles per warp: 8
 constexpr int pad = 8;                    // bf16 per smem row of padding: rows 80 bytes apart,
                                           // so ldmatrix's 8 row addresses hit distinct banks
 constexpr int rowStride = tileK + pad;    // shared-memory row pitch in bf16
 constexpr int tileElements = tileM * rowStride; // A and B tiles have the same shape
-constexpr int chunksPerThread = tileM * tileK / 8 / threads; // 16-byte cp.async chunks: 2
+constexpr int chunksPerThread = tileM * tileK / 8 / threads; // 16-byte cp.async chunks: 4
 
 STRATA_HD int warpRow(int warp) { return warp / warpsN; }    // 0..1
-STRATA_HD int warpCol(int warp) { return warp % warpsN; }    // 0..3
+STRATA_HD int warpCol(int warp) { return warp % warpsN; }    // 0..1
 
 // Global -> shared copy: chunk `i` of this thread is row chunkRow, bf16 column chunkCol of the
 // 128 x 32 tile (the same for A and B).

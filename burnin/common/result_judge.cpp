@@ -6,10 +6,10 @@ namespace strata::burn {
 
 namespace {
 
-std::string format(const char *fmt, double a, double b = 0)
+std::string format(const char *fmt, double a, double b = 0, double c = 0)
 {
     char buffer[256];
-    std::snprintf(buffer, sizeof buffer, fmt, a, b);
+    std::snprintf(buffer, sizeof buffer, fmt, a, b, c);
     return buffer;
 }
 
@@ -22,6 +22,11 @@ void judgeGemm(const GemmFigures &g, const JudgeLimits &limits, Judgement &j)
         j.reasons.push_back(format("%.0f sampled elements differ from the host reference by more "
                                    "than fp32 accumulation allows (worst %.3g x the bound)",
                                    static_cast<double>(g.sampledOutOfBounds), g.sampledBoundRatio));
+    if (g.crossCheckOutOfBounds > 0)
+        j.reasons.push_back(format("own kernel and cuBLASLt differ beyond two engines' fp32 bound on %.0f of %.0f "
+                                   "elements (worst %.3g x the bound)",
+                                   static_cast<double>(g.crossCheckOutOfBounds),
+                                   static_cast<double>(g.crossCheckedElements), g.crossCheckWorstRatio));
     if (limits.floorTflops && g.tflops < *limits.floorTflops)
         j.reasons.push_back(format("%.1f TFLOPS is below the floor of %.1f", g.tflops,
                                    *limits.floorTflops));

@@ -27,6 +27,13 @@ struct GemmFigures
     std::int64_t sampledElements = 0;
     std::int64_t sampledOutOfBounds = 0; // sampled elements whose error exceeds the bound
     std::optional<double> specTflops;
+    std::string engine;                  // gemmEngineName(): what computed the products
+    std::string engineNote;              // why auto chose the own kernel, if it did
+    // Own kernel against cuBLASLt BF16 on the same inputs, every element, once per test:
+    // elements compared (0: not done), those differing by more than two engines' bound.
+    std::int64_t crossCheckedElements = 0;
+    std::int64_t crossCheckOutOfBounds = 0;
+    double crossCheckWorstRatio = 0;     // worst |ours - cuBLASLt| / that bound
 };
 
 struct HbmFigures

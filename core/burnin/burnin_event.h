@@ -101,6 +101,7 @@ struct BurninResult
     std::optional<double> sampledRelError;
     std::optional<qint64> sampledOutOfBounds;
     std::optional<qint64> iterations;
+    QString engine;              // what computed the products (cublaslt-bf16, own-bf16, ...); empty from older agents
     int m = 0, n = 0, k = 0;
     // hbm
     std::optional<double> readTBps;

@@ -44,6 +44,13 @@ const BurninResult *findResult(const BurninNodeRun &run, int gpu, const QString 
     return nullptr;
 }
 
+// The catalog's GEMM figures are BF16; an FP8 (E4M3) engine's dense rate is twice that on
+// every GPU that has FP8 tensor cores (Ada, Hopper, Blackwell), so its floor and peak are too.
+double gemmRateFactor(const BurninResult &r)
+{
+    return r.engine.startsWith(QLatin1String("cublaslt-fp8")) ? 2.0 : 1.0;
+}
+
 std::optional<double> headline(const BurninResult &r)
 {
     if (r.test == QLatin1String("gemm"))
@@ -84,7 +91,7 @@ void judgePerformance(const GpuEntry &e, const BurninResult &r, const BurninCrit
                                   number(best), percent(peerFraction));
     };
     if (r.test == QLatin1String("gemm") && r.tflops)
-        check(*r.tflops, criteria.gemmFloorTflops, j.bestTflops.value(peerGroup(e)),
+        check(*r.tflops, criteria.gemmFloorTflops * gemmRateFactor(r), j.bestTflops.value(peerGroup(e)),
               QStringLiteral(" TFLOPS"), QString());
     if (r.test == QLatin1String("hbm") && r.copyTBps)
         check(*r.copyTBps, criteria.hbmFloorTBps, j.bestCopyTBps.value(peerGroup(e)),
@@ -207,8 +214,9 @@ BurninVerdict BurninJudge::judge(const QVector<BurninNodeRun> &runs, const GpuCa
                 t.reasons << QStringLiteral("%1 %2: %3").arg(prefix, test, r->error);
             } else {
                 t.figure = headline(*r);
+                t.engine = r->engine;
                 if (spec && t.figure && e.backend != QLatin1String("cpu")) {
-                    const double peak = test == QLatin1String("gemm") ? spec->bf16PetaFlops * 1000
+                    const double peak = test == QLatin1String("gemm") ? spec->bf16PetaFlops * 1000 * gemmRateFactor(*r)
                         : test == QLatin1String("hbm")                 ? spec->hbmTBps
                                                                         : 0;
                     if (peak > 0)

@@ -190,6 +190,7 @@ void parseFigures(const QJsonObject &f, BurninResult &r)
         r.sampledRelError = optionalDouble(f, "sampledRelError");
         r.sampledOutOfBounds = optionalInt64(f, "sampledOutOfBounds");
         r.iterations = optionalInt64(f, "iterations");
+        r.engine = f.value(Lit("engine")).toString();
         r.m = optionalInt(f, "m").value_or(0);
         r.n = optionalInt(f, "n").value_or(0);
         r.k = optionalInt(f, "k").value_or(0);

@@ -23,6 +23,7 @@ struct BurninTestVerdict
     bool skipped = false;
     std::optional<double> figure;        // headline: TFLOPS, copy TB/s, host->device GB/s
     std::optional<double> pctOfSpec;     // gemm and hbm, of the catalog's datasheet figure
+    QString engine;                      // gemm: what computed the products, as the agent said
     QStringList reasons;                 // why it failed, each a full sentence with node and GPU
 };
 

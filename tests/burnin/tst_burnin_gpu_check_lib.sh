@@ -38,5 +38,21 @@ hbm copy 4.0 GiB: ours 3.950 TB/s, cudaMemcpy D2D 4.300 TB/s (ours at 92%)'
 expect "PERF row" "$(perf_row 2026-12-03 'NVIDIA H200' 1830 <<<"$sample")" \
     "| 2026-12-03 | NVIDIA H200 | 1830 | 481.5 | 779.0 | 0.62 | 3.950 | 4.300 | 0.92 |"
 expect "PERF row of a failed check" "$(perf_row d g c <<<'device: x' 2>&1 || true)" "incomplete cuBLAS check output"
+runs='cublaslt-bf16 742.1
+own-bf16 455.0
+cublaslt-fp8-e4m3 1320.5
+cublaslt-bf16 748.9
+own-bf16 450.2
+cublaslt-fp8-e4m3 1311.0
+cublaslt-bf16 745.0
+own-bf16 452.7
+cublaslt-fp8-e4m3 1330.0'
+expect "engine medians" "$(engine_medians <<<"$runs" | tr '\n' ';')" "cublaslt-bf16 745.0;own-bf16 452.7;cublaslt-fp8-e4m3 1320.5;"
+expect "engine value" "$(engine_medians <<<"$runs" | engine_value own-bf16)" 452.7
+engine_medians <<<"$runs" | engine_value tf32 >/dev/null && r=found || r=absent
+expect "engine value of an engine that did not run" "$r" absent
+expect "engine row" "$(engine_medians <<<"$runs" | engine_row 2026-12-03 'NVIDIA H200' 1830 779.0 0.31 0.042)" \
+    "| 2026-12-03 | NVIDIA H200 | 1830 | 779.0 | 745.0 | 0.96 | 452.7 | 0.58 | 1320.5 | 0.31 | 0.042 |"
+expect "engine row without FP8" "$(printf 'own-bf16 450\n' | engine_row d g c 780 - -)" "| d | g | c | 780 | - | - | 450 | 0.58 | - | - | - |"
 [ "$failures" = 0 ] || { echo "$failures failed"; exit 1; }
 echo "all passed"

@@ -133,6 +133,10 @@ private Q_SLOTS:
             const bool faulty = g.value(QLatin1String("node")).toString() == QLatin1String("gpu-node01")
                 && g.value(QLatin1String("gpu")).toInt() == 5;
             QCOMPARE(g.value(QLatin1String("passed")).toBool(), !faulty);
+            // Every GEMM result names the engine that computed it.
+            const QJsonObject gemm = g.value(QLatin1String("tests")).toArray().first().toObject();
+            QCOMPARE(gemm.value(QLatin1String("test")).toString(), QStringLiteral("gemm"));
+            QCOMPARE(gemm.value(QLatin1String("engine")).toString(), QStringLiteral("cpu"));
         }
         QCOMPARE(gpusSeen, 16);
         // No scheduler was involved: no burn-in job in Slurm.

@@ -113,6 +113,7 @@ private Q_SLOTS:
     void catalogFloorsAndTelemetry_data();
     void catalogFloorsAndTelemetry();
     void modelsAreComparedWithTheirOwnKind();
+    void fp8IsJudgedAtTwiceTheBf16Rates();
     void errorAndSkippedResults();
     void launchErrorIsAProblem();
 };
@@ -315,6 +316,25 @@ void TestBurninJudge::launchErrorIsAProblem()
     QVERIFY(problems.contains("gpu-node07: the agent did not run: sbatch: error: invalid partition"));
     QVERIFY(problems.contains("gpu-node08: agent error: no CUDA GPU to test"));
     QVERIFY(problems.contains("gpu-node08: the agent never reported its GPUs"));
+}
+
+void TestBurninJudge::fp8IsJudgedAtTwiceTheBf16Rates()
+{
+    // H200 floor 600 BF16 TFLOPS: an FP8 run at 1000 is under its 1200 floor; the figure is
+    // 1000 / (2 x 989) of the FP8 peak; the engine is carried into the verdict.
+    BurninNodeRun run = cudaRun("gpu-node01", "NVIDIA H200", {{1000.0, 4.2, telemetry(1980, 60)}});
+    run.results[0].engine = QStringLiteral("cublaslt-fp8-e4m3");
+    const BurninVerdict v = BurninJudge::judge({run}, testCatalog(), {{{"gpu-node01", 1}}});
+    const BurninGpuVerdict *g = v.gpu("gpu-node01", 0);
+    QVERIFY(g);
+    QCOMPARE(g->test("gemm")->engine, QStringLiteral("cublaslt-fp8-e4m3"));
+    QCOMPARE(qRound(*g->test("gemm")->pctOfSpec * 10), qRound(1000.0 * 1000.0 / (2 * 989.0)));
+    QVERIFY2(g->reasons.contains("gpu-node01 GPU 0 gemm: 1000.0 TFLOPS is below the H200 floor of 1200.0"),
+             qPrintable(g->reasons.join('\n')));
+    // The same figure from the BF16 engine passes its 600 floor.
+    run.results[0].engine = QStringLiteral("cublaslt-bf16");
+    const BurninVerdict bf16 = BurninJudge::judge({run}, testCatalog(), {{{"gpu-node01", 1}}});
+    QVERIFY2(bf16.passed, qPrintable(bf16.gpus.value(0).reasons.join('\n')));
 }
 
 QTEST_GUILESS_MAIN(TestBurninJudge)
