@@ -1,5 +1,6 @@
 #include "cluster_actions.h"
 
+#include "burnin_controller.h"
 #include "cluster_view.h"
 #include "dialogs/drain_dialog.h"
 #include "dialogs/silence_dialog.h"
@@ -306,6 +307,11 @@ QMenu *ClusterActions::contextMenu(const StackElement &element, const QStringLis
                               [this, nodes] { resumeNodes(nodes); });
         disableIf(resume, !connected, notConnected);
         disableIf(resume, connected && drained == 0, tr("Not drained or down: nothing to resume"));
+        if (m_burnin) {
+            QAction *burnin = add(QStringLiteral("contextBurnin"), tr("Burn-in %1…").arg(nodeLabel),
+                                  [this, element, nodes] { m_burnin->launch(element, nodes); });
+            disableIf(burnin, !connected, notConnected);
+        }
         menu->addSeparator();
         const QString copied = element.layer == StackElement::Layer::Gpu
             ? tr("%1 GPU %2").arg(element.key).arg(element.gpu) : nodes.join(QLatin1Char('\n'));
@@ -369,11 +375,20 @@ QMenu *ClusterActions::contextMenu(const StackElement &element, const QStringLis
         break;
     }
     case StackElement::Layer::Partition:
-    case StackElement::Layer::InstanceType:
+    case StackElement::Layer::InstanceType: {
+        if (m_burnin) {
+            const int count = int(BurninController::nodesFor(snapshot, element, {}).size());
+            QAction *burnin = add(QStringLiteral("contextBurnin"), (count == 1 ? tr("Burn-in the node of %1…") : tr("Burn-in the %1 nodes of %2…").arg(count)).arg(element.key),
+                                  [this, element] { m_burnin->launch(element); });
+            disableIf(burnin, !connected, notConnected);
+            disableIf(burnin, connected && count == 0, tr("No node in %1").arg(element.key));
+            menu->addSeparator();
+        }
         add(QStringLiteral("contextCopy"), tr("Copy name"), [copy, key = element.key] { copy(key); });
         add(QStringLiteral("contextFilter"), tr("Filter Nodes to %1").arg(element.key),
             [this, element] { m_view->filterTo(element); });
         break;
+    }
     case StackElement::Layer::None:
         break;
     }

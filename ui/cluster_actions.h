@@ -16,11 +16,12 @@ class QWidget;
 
 namespace strata {
 
+class BurninController;
 class ClusterSession;
 class ClusterView;
 class LogPanel;
 
-// Submit, cancel, drain and resume for the connected cluster: each asks for confirmation
+// Submit, cancel, drain and resume (and, through BurninController, burn-in) for the connected cluster: each asks for confirmation
 // (its dialog, or a question naming what it will touch), then hands the request to the
 // session and follows its future without blocking. Results reach the log through the
 // session's actionFinished. Also what needs no confirmation: a job's output, a shell on a
@@ -43,6 +44,8 @@ public:
     void setTerminalCommand(const QString &terminalCommand) { m_terminalCommand = terminalCommand; }
     QString terminalCommand() const;
     static QString defaultTerminalCommand();
+    // Where the menus' "Burn-in…" goes; null: no burn-in entries.
+    void setBurnin(BurninController *burnin) { m_burnin = burnin; }
     int running() const { return m_running; }
 
     void submitJob();
@@ -84,6 +87,7 @@ private:
     QPointer<ClusterSession> m_session;
     Launcher m_launcher;
     QString m_terminalCommand;
+    BurninController *m_burnin = nullptr;
     int m_running = 0;
 };
 

@@ -1,6 +1,7 @@
 #include "main_window.h"
 
 #include "charts/prometheus_metric_history.h"
+#include "burnin_controller.h"
 #include "cluster_actions.h"
 #include "cluster_view.h"
 #include "connection_prompts.h"
@@ -42,6 +43,7 @@ MainWindow::MainWindow(ProfileStore *profiles, QWidget *parent)
       m_actions(new ClusterActions(this, m_view, m_log, this)),
       m_profiles(new ProfileController(profiles, this, m_connections, m_log, this)),
       m_prompts(new ConnectionPrompts(this, m_connections, m_log, this)),
+      m_burnin(new BurninController(this, m_view, m_log, this)),
       m_statusCluster(new QLabel(this)), m_statusTotals(new QLabel(this)), m_statusTiming(new QLabel(this))
 {
     setObjectName(QStringLiteral("mainWindow"));
@@ -56,6 +58,7 @@ MainWindow::MainWindow(ProfileStore *profiles, QWidget *parent)
     m_central->addWidget(central);
     setCentralWidget(m_central);
     connect(m_banner, &SourceBanner::retryRequested, this, &MainWindow::refresh);
+    m_actions->setBurnin(m_burnin);
     buildDocks();
     buildActions();
     m_statusCluster->setObjectName(QStringLiteral("statusCluster"));
@@ -197,6 +200,11 @@ void MainWindow::buildActions()
                             [this] { drainNodes(); }));
     actions->addAction(make(QStringLiteral("actionResume"), tr("&Resume nodes…"), QKeySequence(tr("Ctrl+R")),
                             [this] { resumeNodes(); }));
+    actions->addSeparator();
+    actions->addAction(make(QStringLiteral("actionBurnin"), tr("&Burn-in…"), QKeySequence(tr("Ctrl+B")),
+                            [this] { m_burnin->launchForSelection(); }));
+    actions->addAction(make(QStringLiteral("actionBurninReattach"), tr("Re-&attach running burn-ins"), {},
+                            [this] { m_burnin->reattach(); }));
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(make(QStringLiteral("actionAbout"), tr("&About Strata"), {}, [this] {
         auto *box = new QMessageBox(QMessageBox::Information, tr("About Strata"),
@@ -277,6 +285,7 @@ void MainWindow::adoptSession(std::unique_ptr<ClusterSession> session)
     updateFirstRun();
     ClusterSession *s = m_session.get();
     m_actions->setSession(s);
+    m_burnin->setSession(s);
     connect(s, &ClusterSession::snapshotReady, this, &MainWindow::onSnapshot);
     m_prompts->setSession(s);
     connect(s, &ClusterSession::partialSnapshotReady, this, &MainWindow::onPartialSnapshot);
@@ -296,6 +305,7 @@ void MainWindow::adoptSession(std::unique_ptr<ClusterSession> session)
     setWindowTitle(tr("%1 \u2014 Strata").arg(s->profile().name));
     updateMetricsAvailability();
     s->start();
+    m_burnin->reattach(); // the burn-ins this cluster ran when the window last closed
     updateActions();
 }
 
@@ -307,6 +317,7 @@ void MainWindow::closeSession()
     m_session->stop();
     // Later, not now: this may run inside one of the session's own signals.
     m_actions->setSession(nullptr);
+    m_burnin->setSession(nullptr);
     ClusterSession *closing = m_session.release();
     m_retired.removeAll(nullptr);
     m_retired << closing;
@@ -495,6 +506,10 @@ void MainWindow::updateActions()
     action(QStringLiteral("actionCancel"))->setEnabled(connected && !m_view->actionJob().isEmpty());
     action(QStringLiteral("actionDrain"))->setEnabled(connected && haveNodes);
     action(QStringLiteral("actionResume"))->setEnabled(connected && haveNodes);
+    const StackElement::Layer picked = m_view->selection().layer;
+    action(QStringLiteral("actionBurnin"))->setEnabled(connected && (haveNodes || picked == StackElement::Layer::Partition
+                                                                     || picked == StackElement::Layer::InstanceType));
+    action(QStringLiteral("actionBurninReattach"))->setEnabled(connected);
 }
 
 void MainWindow::updateStatus()

@@ -20,6 +20,7 @@ class QStackedWidget;
 
 namespace strata {
 
+class BurninController;
 class ClusterActions;
 class ClusterSession;
 class ClusterView;
@@ -66,6 +67,7 @@ public:
     ClusterActions *actions() const { return m_actions; }
     // Shown instead of the cluster views while there is no profile, no session and no snapshot.
     FirstRunPage *firstRunPage() const { return m_firstRun; }
+    BurninController *burnin() const { return m_burnin; }
     SourceBanner *sourceBanner() const { return m_banner; }
     QAction *action(const QString &objectName) const;
     const DisplayPreferences &preferences() const { return m_preferences; }
@@ -113,6 +115,7 @@ private:
     ClusterActions *m_actions;
     ProfileController *m_profiles;
     ConnectionPrompts *m_prompts;
+    BurninController *m_burnin;
     QDockWidget *m_connectionsDock = nullptr;
     QDockWidget *m_detailDock = nullptr;
     QDockWidget *m_logDock = nullptr;

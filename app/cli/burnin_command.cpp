@@ -3,6 +3,7 @@
 #include "cli/burnin_progress_meter.h"
 #include "cli/cli_output.h"
 
+#include "burnin/burnin_history.h"
 #include "burnin/burnin_session.h"
 #include "model/snapshot_json.h"
 #include "session/cluster_session.h"
@@ -226,7 +227,7 @@ int BurninCommand::run(QCoreApplication &app, QCommandLineParser &parser, const 
     }
     const QString historyPath = parser.isSet(kHistory)
         ? parser.value(kHistory)
-        : QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + QStringLiteral("/strata/burnin.sqlite");
+        : BurninHistory::defaultPath();
     const bool json = parser.value(QStringLiteral("format")) == QLatin1String("json");
 
     ClusterSession cluster(profile);

@@ -1,6 +1,7 @@
 #include "cli_runner.h"
 
 #include "cli/burnin_command.h"
+#include "cli/burnin_history_command.h"
 #include "cli/cli_output.h"
 #include "cli/cli_secrets.h"
 #include "cli/command_table.h"
@@ -180,7 +181,8 @@ QString CliRunner::unknownCommandMessage(const QString &word)
 int CliRunner::run(QCoreApplication &app, const QStringList &arguments)
 {
     const QString word = arguments.value(1);
-    const CliCommand *command = CommandTable::find(word);
+    qsizetype taken = 0;
+    const CliCommand *command = CommandTable::match(arguments.mid(1), &taken);
     if (!command) {
         printErr(unknownCommandMessage(word));
         return 2;
@@ -188,7 +190,7 @@ int CliRunner::run(QCoreApplication &app, const QStringList &arguments)
     QCommandLineParser parser;
     CommandTable::configureParser(*command, parser);
     QStringList args = arguments;
-    args.removeAt(1); // the subcommand word; the rest parses like any command line
+    args.remove(1, taken); // the command's words; the rest parses like any command line
     if (!parser.parse(args)) {
         printErr(parser.errorText());
         return 2;
@@ -262,9 +264,14 @@ int CliRunner::burnin(QCoreApplication &app, QCommandLineParser &parser)
     return BurninCommand::run(app, parser, p);
 }
 
+int CliRunner::burninHistory(QCoreApplication &, QCommandLineParser &parser)
+{
+    return BurninHistoryCommand::run(parser);
+}
+
 int CliRunner::help(QCoreApplication &, QCommandLineParser &parser)
 {
-    const QString word = parser.positionalArguments().value(0);
+    const QString word = parser.positionalArguments().join(QLatin1Char(' '));
     if (word.isEmpty()) {
         if (parser.value(kFormat) == QLatin1String("json"))
             printOut(QString::fromUtf8(QJsonDocument(CommandTable::overviewJson()).toJson(QJsonDocument::Indented)));

@@ -31,6 +31,7 @@ public:
     int resume(QCoreApplication &app, QCommandLineParser &parser);
     int metrics(QCoreApplication &app, QCommandLineParser &parser);
     int burnin(QCoreApplication &app, QCommandLineParser &parser);
+    int burninHistory(QCoreApplication &app, QCommandLineParser &parser);
     int profile(QCoreApplication &app, QCommandLineParser &parser);
     int help(QCoreApplication &app, QCommandLineParser &parser);
     int completion(QCoreApplication &app, QCommandLineParser &parser);

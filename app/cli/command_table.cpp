@@ -1,6 +1,7 @@
 #include "command_table.h"
 
 #include "cli/burnin_command.h"
+#include "cli/burnin_history_command.h"
 #include "cli/cli_runner.h"
 #include "cli/connection_options.h"
 #include "cli/metrics_command.h"
@@ -49,6 +50,10 @@ const std::array kCommands{
                "--nodes HOSTS [--tests gemm,hbm,pcie,p2p] [--duration 60s] [--drain-on-fail]",
                "Run the strata-burn GPU burn-in on nodes and judge every GPU; exit 0 only if all pass.",
                F::Connects},
+    CliCommand{"history", &CliRunner::burninHistory, &BurninHistoryCommand::options, "", "",
+               "[--node NODE] [--history FILE] [--format text|json]",
+               "Print the burn-in history per GPU from the local store: TFLOPS and bandwidth per run and their trend.",
+               F::NoFlags, "burnin"},
     CliCommand{"profile", &CliRunner::profile, nullptr, "list|hosts|add|save|remove [NAME]",
                "list (default); hosts: ~/.ssh/config and local labs; add NAME: connect, then save; "
                "save NAME: save unchecked; remove NAME.",
@@ -66,6 +71,11 @@ const QCommandLineOption kFormatOption{QStringLiteral("format"), QStringLiteral(
 
 } // namespace
 
+QString CliCommand::nameString() const
+{
+    return parent ? QStringLiteral("%1 %2").arg(QString::fromLatin1(parent), word()) : word();
+}
+
 QString CliCommand::usageLine() const
 {
     const QString args = QString::fromLatin1(synopsis);
@@ -82,9 +92,33 @@ std::span<const CliCommand> commands()
 const CliCommand *find(QStringView name)
 {
     for (const CliCommand &c : kCommands)
-        if (name == QLatin1StringView(c.name))
+        if (name == c.nameString())
             return &c;
     return nullptr;
+}
+
+const CliCommand *match(const QStringList &words, qsizetype *taken)
+{
+    *taken = 0;
+    const CliCommand *command = find(words.value(0));
+    if (!command)
+        return nullptr;
+    *taken = 1;
+    for (const CliCommand *sub : subcommands(*command))
+        if (words.value(1) == sub->word()) {
+            *taken = 2;
+            return sub;
+        }
+    return command;
+}
+
+QList<const CliCommand *> subcommands(const CliCommand &command)
+{
+    QList<const CliCommand *> children;
+    for (const CliCommand &c : kCommands)
+        if (c.parent && command.nameString() == QLatin1StringView(c.parent))
+            children << &c;
+    return children;
 }
 
 int editDistance(QStringView a, QStringView b)
@@ -165,7 +199,7 @@ QString overviewText()
                        .arg(QStringLiteral(STRATA_VERSION));
     qsizetype width = 0;
     for (const CliCommand &c : kCommands)
-        width = std::max(width, qsizetype(qstrlen(c.name)));
+        width = std::max(width, c.nameString().size());
     for (const CliCommand &c : kCommands)
         if (!(c.flags & CliCommand::Hidden))
             text += QStringLiteral("  %1  %2\n").arg(c.nameString().leftJustified(width), QString::fromLatin1(c.help));

@@ -24,7 +24,7 @@ struct CliCommand
     };
     using Handler = int (CliRunner::*)(QCoreApplication &app, QCommandLineParser &parser);
 
-    const char *name;
+    const char *name;                       // the command's own word ("history" of "burnin history")
     Handler handler;
     QList<QCommandLineOption> (*options)(); // the command's own options; nullptr: none
     const char *arguments;                  // positional arguments, e.g. "JOB..."; "": none
@@ -32,16 +32,25 @@ struct CliCommand
     const char *synopsis;                   // what follows the name in a usage line
     const char *help;                       // one sentence
     unsigned flags;
+    // A subcommand's command ("burnin"), as git's `git remote add`; nullptr for a command.
+    const char *parent = nullptr;
 
-    QString nameString() const { return QString::fromLatin1(name); }
+    // The words that name it on the command line: "snapshot", "burnin history".
+    QString nameString() const;
+    QString word() const { return QString::fromLatin1(name); }
     QString usageLine() const; // "strata cancel JOB..."
 };
 
 namespace CommandTable {
 
 std::span<const CliCommand> commands();
-// nullptr when no command has that name.
+// nullptr when no command has that name ("burnin history" for a subcommand).
 const CliCommand *find(QStringView name);
+// The command the first words of a command line name, the longest match ("burnin history" over
+// "burnin"); *words says how many words it took. nullptr when none.
+const CliCommand *match(const QStringList &words, qsizetype *taken);
+// The subcommands of a command, in table order.
+QList<const CliCommand *> subcommands(const CliCommand &command);
 // The closest command name within a small edit distance of a mistyped word; empty when none is.
 QString suggest(QStringView typo);
 // Levenshtein distance (insert, delete, substitute; a transposition counts 1, as git's

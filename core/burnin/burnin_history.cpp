@@ -5,6 +5,7 @@
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
+#include <QStandardPaths>
 #include <QVariant>
 
 namespace strata {
@@ -74,6 +75,11 @@ BurninHistory::BurninHistory()
 }
 
 BurninHistory::~BurninHistory() { close(); }
+
+QString BurninHistory::defaultPath()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + QStringLiteral("/strata/burnin.sqlite");
+}
 
 void BurninHistory::close()
 {
@@ -210,6 +216,19 @@ QString BurninHistory::recordsForGpu(const QString &gpuUuid, const QString &test
     if (!test.isEmpty())
         q.addBindValue(test);
     return runSelect(q, out, QStringLiteral("reading GPU %1").arg(gpuUuid));
+}
+
+QString BurninHistory::recordsForNode(const QString &node, QVector<BurninHistoryRecord> *out) const
+{
+    if (!m_open)
+        return QStringLiteral("burn-in history: not open");
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    q.prepare(QString::fromLatin1(selectColumns)
+              + (node.isEmpty() ? QStringLiteral("ORDER BY recorded_at, id")
+                                : QStringLiteral("WHERE node = ? ORDER BY recorded_at, id")));
+    if (!node.isEmpty())
+        q.addBindValue(node);
+    return runSelect(q, out, node.isEmpty() ? QStringLiteral("reading the history") : QStringLiteral("reading node %1").arg(node));
 }
 
 QString BurninHistory::recordsForRun(const QString &runId, QVector<BurninHistoryRecord> *out) const

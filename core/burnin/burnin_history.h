@@ -52,6 +52,9 @@ public:
     BurninHistory(const BurninHistory &) = delete;
     BurninHistory &operator=(const BurninHistory &) = delete;
 
+    // Where the window and `strata burnin` keep it: ~/.local/share/strata/burnin.sqlite.
+    static QString defaultPath();
+
     // Creates the file and schema if new; refuses a file written by a newer schema.
     QString open(const QString &path);
     bool isOpen() const { return m_open; }
@@ -63,6 +66,8 @@ public:
     // One GPU's rows, oldest first; `test` empty for all tests.
     QString recordsForGpu(const QString &gpuUuid, const QString &test,
                           QVector<BurninHistoryRecord> *out) const;
+    // One node's rows (every node's when `node` is empty), oldest first.
+    QString recordsForNode(const QString &node, QVector<BurninHistoryRecord> *out) const;
     QString recordsForRun(const QString &runId, QVector<BurninHistoryRecord> *out) const;
     // Run ids, newest first.
     QString runIds(int limit, QStringList *out) const;

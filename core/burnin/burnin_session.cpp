@@ -49,6 +49,8 @@ void BurninSession::begin(const BurninRequest &request)
     }
     m_transport = BurninTransportFactory::create(request.transport, m_cluster);
     BurninTransport *t = m_transport.get();
+    if (m_pollIntervalMs > 0)
+        t->setPollIntervalMs(m_pollIntervalMs);
     connect(t, &BurninTransport::stageChanged, this, &BurninSession::stageChanged);
     connect(t, &BurninTransport::submitted, this, &BurninSession::submitted);
     connect(t, &BurninTransport::lineReceived, this, &BurninSession::onLine);
@@ -72,6 +74,13 @@ void BurninSession::cancel()
 {
     if (m_transport)
         m_transport->cancel();
+}
+
+void BurninSession::setPollIntervalMs(int ms)
+{
+    m_pollIntervalMs = ms;
+    if (m_transport)
+        m_transport->setPollIntervalMs(ms);
 }
 
 void BurninSession::onLine(const QString &node, const QByteArray &line)

@@ -32,6 +32,8 @@ public:
     void start(const BurninRequest &request);
     void attach(const QString &jobId, const BurninRequest &request);
     void cancel();
+    // Milliseconds between reads of the agents' output files.
+    void setPollIntervalMs(int ms);
 
     const BurninVerdict &verdict() const { return m_run.verdict; }
     const QVector<BurninNodeRun> runs() const;
@@ -77,6 +79,7 @@ private:
     ClusterSession *m_cluster;
     QString m_historyPath;
     std::unique_ptr<BurninTransport> m_transport;
+    int m_pollIntervalMs = 0; // 0: the transport's own
     Run m_run;
 };
 

@@ -26,6 +26,10 @@ void BurninSlurmTransport::attach(const QString &jobId, const BurninRequest &req
         fail(QStringLiteral("\"%1\" is not a Slurm job id (digits, or an array task as 12_3)").arg(jobId));
         return;
     }
+    // Launched without one: the default the launch used, relative to the login shell's home,
+    // where the poll script runs.
+    if (m_run.request.outputDirectory.isEmpty())
+        m_run.request.outputDirectory = QStringLiteral(".cache/strata/burnin");
     m_run.running = true;
     m_run.jobId = jobId;
     for (const QString &n : request.nodes)

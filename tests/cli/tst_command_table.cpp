@@ -82,7 +82,7 @@ private Q_SLOTS:
             QCOMPARE(CommandTable::optionNames(c).contains(QStringLiteral("cluster")), bool(c.flags & CliCommand::Connects));
         }
         // The commands the README documents, the window's --help and the completions name.
-        for (const char *expected : {"snapshot", "alerts", "silence", "submit", "cancel", "drain", "resume", "metrics", "burnin",
+        for (const char *expected : {"snapshot", "alerts", "silence", "submit", "cancel", "drain", "resume", "metrics", "burnin", "burnin history",
                                      "profile", "help", "completion"})
             QVERIFY2(names.contains(QLatin1String(expected)), expected);
         QCOMPARE(CommandTable::find(u"snapshto"), nullptr);
@@ -91,6 +91,32 @@ private Q_SLOTS:
         QVERIFY(CommandTable::optionNames(*CommandTable::find(u"drain")).contains(QStringLiteral("reason")));
         for (const char *option : {"alert", "match", "duration", "comment", "author", "all", "alertmanager"})
             QVERIFY2(CommandTable::optionNames(*CommandTable::find(u"silence")).contains(QLatin1String(option)), option);
+    }
+
+    void subcommandMatchesTheLongestName_data()
+    {
+        QTest::addColumn<QStringList>("words");
+        QTest::addColumn<QString>("command");
+        QTest::addColumn<int>("taken");
+        QTest::newRow("burnin history") << QStringList{"burnin", "history", "--node", "n1"} << "burnin history" << 2;
+        QTest::newRow("burnin with flags") << QStringList{"burnin", "--nodes", "history"} << "burnin" << 1;
+        QTest::newRow("burnin alone") << QStringList{"burnin"} << "burnin" << 1;
+        QTest::newRow("history is no command") << QStringList{"history"} << "" << 0;
+        QTest::newRow("snapshot history") << QStringList{"snapshot", "history"} << "snapshot" << 1;
+    }
+    void subcommandMatchesTheLongestName()
+    {
+        QFETCH(QStringList, words);
+        QFETCH(QString, command);
+        QFETCH(int, taken);
+        qsizetype took = -1;
+        const CliCommand *c = CommandTable::match(words, &took);
+        QCOMPARE(c ? c->nameString() : QString(), command);
+        QCOMPARE(int(took), taken);
+        if (c)
+            QCOMPARE(CommandTable::find(command), c);
+        QCOMPARE(CommandTable::subcommands(*CommandTable::find(u"burnin")).size(), 1);
+        QVERIFY(CommandTable::find(u"burnin history")->usageLine().startsWith(QLatin1String("strata burnin history [--node NODE]")));
     }
 
     void overviewJsonHasSchema()
@@ -114,7 +140,9 @@ private Q_SLOTS:
         const QString script = CompletionScript::generate(shell);
         QVERIFY(!script.isEmpty());
         for (const CliCommand &c : CommandTable::commands()) {
-            QVERIFY2(script.contains(c.nameString()), c.name);
+            QVERIFY2(script.contains(c.word()), c.name);
+            if (c.parent)
+                QVERIFY2(script.contains(QLatin1String(c.parent)), c.parent);
             for (const QString &option : CommandTable::optionNames(c))
                 QVERIFY2(script.contains(QStringLiteral("--") + option) || script.contains(QStringLiteral("-l ") + option), qPrintable(c.nameString() + QStringLiteral(" --") + option));
         }

@@ -170,7 +170,7 @@ private Q_SLOTS:
         QMenu *menu = menuOnRow(view->nodesPage()->view(), QStringLiteral("gpu-node02"));
         QVERIFY(menu);
         QCOMPARE(actionTexts(menu), (QStringList{QStringLiteral("Drain gpu-node02…"), QStringLiteral("Resume gpu-node02…"),
-                                                 QStringLiteral("Copy name(s)"), QStringLiteral("Filter Nodes to gpu-node02"),
+                                                 QStringLiteral("Burn-in gpu-node02…"), QStringLiteral("Copy name(s)"), QStringLiteral("Filter Nodes to gpu-node02"),
                                                  QStringLiteral("Jobs on gpu-node02"), QStringLiteral("Open shell on gpu-node02")}));
         QVERIFY(named(menu, QStringLiteral("contextDrain"))->isEnabled());
         QAction *resume = named(menu, QStringLiteral("contextResume"));
@@ -346,6 +346,8 @@ private Q_SLOTS:
         QVERIFY(menu);
         QCOMPARE(named(menu, QStringLiteral("contextDrain"))->text(), QStringLiteral("Drain gpu-node03…"));
         QCOMPARE(named(menu, QStringLiteral("contextCopy"))->text(), QStringLiteral("Copy \"gpu-node03 GPU 5\""));
+        // A GPU's burn-in takes its whole node.
+        QCOMPARE(named(menu, QStringLiteral("contextBurnin"))->text(), QStringLiteral("Burn-in gpu-node03…"));
         menu->close();
 
         // The overview's partition layer: filter the Nodes table to it.
@@ -353,7 +355,12 @@ private Q_SLOTS:
         const QString partition = view->snapshot()->partitions.first().name;
         menu = menuOnRow(view->overview()->panel(StackElement::Layer::Partition)->view(), partition);
         QVERIFY(menu);
-        QCOMPARE(actionTexts(menu), (QStringList{QStringLiteral("Copy name"), QStringLiteral("Filter Nodes to %1").arg(partition)}));
+        int inPartition = 0;
+        for (const Node &n : view->snapshot()->nodes)
+            inPartition += n.partitions.contains(partition);
+        QVERIFY(inPartition > 1);
+        QCOMPARE(actionTexts(menu), (QStringList{QStringLiteral("Burn-in the %1 nodes of %2…").arg(inPartition).arg(partition),
+                                                 QStringLiteral("Copy name"), QStringLiteral("Filter Nodes to %1").arg(partition)}));
         named(menu, QStringLiteral("contextFilter"))->trigger();
         menu->close();
         QCOMPARE(view->tabs()->currentWidget(), view->nodesPage());

@@ -1,5 +1,6 @@
 #include "node_detail_pane.h"
 
+#include "charts/burnin_history_panel.h"
 #include "charts/gpu_history_loader.h"
 #include "charts/gpu_time_series_chart.h"
 #include "color_map.h"
@@ -18,7 +19,7 @@ namespace strata {
 NodeDetailPane::NodeDetailPane(QWidget *parent)
     : QWidget(parent), m_title(new QLabel(this)), m_gpus(new QTableWidget(this)),
       m_jobs(new QListWidget(this)), m_chart(new GpuTimeSeriesChart(this)),
-      m_loader(new GpuHistoryLoader(m_chart, this))
+      m_loader(new GpuHistoryLoader(m_chart, this)), m_burninHistory(new BurninHistoryPanel(this))
 {
     setObjectName(QStringLiteral("nodeDetail"));
     auto *layout = new QVBoxLayout(this);
@@ -60,9 +61,11 @@ NodeDetailPane::NodeDetailPane(QWidget *parent)
     splitter->addWidget(m_gpus);
     splitter->addWidget(jobsBox);
     splitter->addWidget(m_chart);
+    splitter->addWidget(m_burninHistory);
     splitter->setStretchFactor(0, 2);
     splitter->setStretchFactor(1, 1);
     splitter->setStretchFactor(2, 3);
+    splitter->setStretchFactor(3, 2);
     layout->addWidget(splitter, 1);
 
     connect(m_jobs, &QListWidget::itemActivated, this, [this](QListWidgetItem *item) {
@@ -90,9 +93,20 @@ QString NodeDetailPane::stateText() const
     return m_state->text();
 }
 
+void NodeDetailPane::setBurninHistoryPath(const QString &path)
+{
+    m_burninHistory->setHistoryPath(path);
+}
+
+void NodeDetailPane::reloadBurninHistory()
+{
+    m_burninHistory->reload();
+}
+
 void NodeDetailPane::showNode(const SnapshotPtr &snapshot, const QString &name)
 {
     m_name = name;
+    m_burninHistory->showNode(name);
     const Node *node = snapshot ? snapshot->node(name) : nullptr;
     if (!node) {
         m_title->setText(tr("%1: no longer reported by the cluster").arg(name));

@@ -13,12 +13,13 @@ class QTableWidget;
 
 namespace strata {
 
+class BurninHistoryPanel;
 class GpuHistoryLoader;
 class GpuTimeSeriesChart;
 class MetricHistory;
 
 // One node in detail: Slurm state and reason, its GPUs with their current metrics and jobs,
-// the jobs on it, and GPU time series. Updated in place on every refresh. GUI thread.
+// the jobs on it, GPU time series and the burn-in history of its GPUs. Updated in place on every refresh. GUI thread.
 class NodeDetailPane : public QWidget
 {
     Q_OBJECT
@@ -31,6 +32,10 @@ public:
     QString nodeName() const { return m_name; }
     QTableWidget *gpuTable() const { return m_gpus; }
     GpuTimeSeriesChart *chart() const { return m_chart; }
+    BurninHistoryPanel *burninHistory() const { return m_burninHistory; }
+    void setBurninHistoryPath(const QString &path);
+    // After a burn-in was stored: read the shown node's history again.
+    void reloadBurninHistory();
     QString stateText() const;
 
 Q_SIGNALS:
@@ -51,6 +56,7 @@ private:
     QListWidget *m_jobs;
     GpuTimeSeriesChart *m_chart;
     GpuHistoryLoader *m_loader;
+    BurninHistoryPanel *m_burninHistory;
 };
 
 } // namespace strata

@@ -1,0 +1,18 @@
+#pragma once
+
+#include <QCommandLineOption>
+#include <QCommandLineParser>
+
+namespace strata {
+
+// `strata burnin history`: the burn-in history per GPU from the local SQLite store (the file
+// `strata burnin` and the window write), with each GPU's runs and the trend of its TFLOPS and
+// memory bandwidth. Reads a local file only: connects to nothing.
+class BurninHistoryCommand
+{
+public:
+    static QList<QCommandLineOption> options();
+    static int run(QCommandLineParser &parser);
+};
+
+} // namespace strata
