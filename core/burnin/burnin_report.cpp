@@ -10,16 +10,16 @@ namespace strata {
 
 namespace {
 
-const BurninResult *findResult(const QVector<BurninNodeRun> &runs, const QString &node, int gpu, const QString &test)
+// node -> gpu -> test -> result: a fleet's report looks up 16,000 GPUs x their tests.
+using ResultIndex = QHash<QString, QHash<int, QHash<QString, const BurninResult *>>>;
+
+ResultIndex indexResults(const QVector<BurninNodeRun> &runs)
 {
-    for (const BurninNodeRun &run : runs) {
-        if (run.node != node)
-            continue;
+    ResultIndex index;
+    for (const BurninNodeRun &run : runs)
         for (const BurninResult &r : run.results)
-            if (r.gpu == gpu && r.test == test)
-                return &r;
-    }
-    return nullptr;
+            index[run.node][r.gpu].insert(r.test, &r);
+    return index;
 }
 
 std::optional<double> specOf(const BurninResult &r)
@@ -115,6 +115,7 @@ BurninReport BurninReport::build(const BurninVerdict &verdict, const QVector<Bur
     report.problems = verdict.problems;
     report.notes = verdict.notes;
     QHash<QString, QVector<double>> peerFigures;
+    const ResultIndex results = indexResults(runs);
     for (const BurninGpuVerdict &v : verdict.gpus) {
         BurninReportGpu g;
         g.node = v.node;
@@ -135,7 +136,7 @@ BurninReport BurninReport::build(const BurninVerdict &verdict, const QVector<Bur
             t.pctOfSpec = tv.pctOfSpec;
             if (tv.figure)
                 t.figure = *tv.figure * scaleOf(tv.test);
-            if (const BurninResult *r = findResult(runs, v.node, v.gpu, tv.test)) {
+            if (const BurninResult *r = results.value(v.node).value(v.gpu).value(tv.test)) {
                 t.specFigure = specOf(*r);
                 if (r->telemetry) {
                     maxInto(g.maxTempC, r->telemetry->maxTempC);
