@@ -79,9 +79,10 @@ man-pages)
   done
   # groff justifies lines ("strata  submit"): compare with blanks squeezed to one space.
   text=$(zcat "$root/usr/share/man/man1/strata.1.gz" | groff -man -Tutf8 2>/dev/null | col -b | tr -s ' \t' '  ')
-  for command in $("$strata" help --format json | python3 -c 'import json,sys; print(" ".join(c["name"] for c in json.load(sys.stdin)["commands"]))'); do
+  # One command a line: a subcommand's name has a blank ("burnin history").
+  while IFS= read -r command; do
     grep -q "strata $command" <<<"$text" || fail "strata(1) has no section for $command"
-  done
+  done < <("$strata" help --format json | python3 -c 'import json,sys; print("\n".join(c["name"] for c in json.load(sys.stdin)["commands"]))')
   # strata-burn(1) is written by hand: every option the agent knows must be in it.
   burn_text=$(zcat "$root/usr/share/man/man1/strata-burn.1.gz" | groff -man -Tutf8 2>/dev/null | col -b)
   for option in $("$burn" --help | grep -oE -- '--[a-z][a-z0-9-]+' | sort -u); do

@@ -165,12 +165,23 @@ private Q_SLOTS:
         const QRect cell = map()->cellRect(node->name, gpu->index);
         const QImage image = map()->viewport()->grab().toImage();
         const QPalette pal = map()->palette();
-        const QSet<QRgb> allowed = {ColorMap::missingFill(pal).rgb(), ColorMap::missingHatch(pal).rgb()};
+        // The hatch is translucent: its pixels are the hatch colour blended over the fill.
+        const QColor fill = ColorMap::missingFill(pal), hatch = ColorMap::missingHatch(pal);
+        const auto blend = [&](int f, int h) { return f + (h - f) * hatch.alphaF(); };
+        QSet<QRgb> allowed = {fill.rgb()};
+        for (double delta : {-0.5, 0.0, 0.5}) // rounding of the blend
+            allowed.insert(qRgb(qBound(0, qRound(blend(fill.red(), hatch.red()) + delta), 255),
+                                qBound(0, qRound(blend(fill.green(), hatch.green()) + delta), 255),
+                                qBound(0, qRound(blend(fill.blue(), hatch.blue()) + delta), 255)));
         int zeroColoured = 0;
         for (int x = cell.left(); x <= cell.right(); ++x)
             for (int y = cell.top(); y <= cell.bottom(); ++y) {
                 const QRgb px = image.pixel(x * image.width() / map()->viewport()->width(), y * image.height() / map()->viewport()->height());
-                QVERIFY2(allowed.contains(px), qPrintable(QString::number(px, 16)));
+                QVERIFY2(allowed.contains(px), qPrintable(QStringLiteral("%1 at %2,%3 in cell %4,%5 %6x%7; allowed %8 %9")
+                                                              .arg(QString::number(px, 16)).arg(x).arg(y).arg(cell.x()).arg(cell.y())
+                                                              .arg(cell.width()).arg(cell.height())
+                                                              .arg(QString::number(fill.rgb(), 16))
+                                                              .arg(QString::number(hatch.rgba(), 16))));
                 zeroColoured += px == ColorMap::sequential(0).rgb();
             }
         QCOMPARE(zeroColoured, 0);
