@@ -9,6 +9,13 @@ WORKLOAD="$STRATA_SOURCE_DIR/lab/demo_workload.sh"
 STRATA="$STRATA_BINARY_DIR/app/strata"
 trap '"$WORKLOAD" "$STRATA_LAB_DIR" clear >/dev/null 2>&1 || true' EXIT
 
+# A job another lab test ended may still be completing (CG; the DDP job's processes take a
+# while to exit): give the queue a minute to drain, then insist on an empty lab.
+for _ in $(seq 1 120); do
+    [ -z "$(squeue -h -o %i)" ] && break
+    [ -z "$(squeue -h -o %i -t RUNNING,PENDING,CONFIGURING,SUSPENDED)" ] || break
+    sleep 0.5
+done
 [ -z "$(squeue -h -o %i)" ] || fail "the lab has jobs already: $(squeue -h)"
 "$WORKLOAD" "$STRATA_LAB_DIR" >/dev/null
 "$WORKLOAD" "$STRATA_LAB_DIR" | grep -q "already in the lab" || fail "a second run submitted again"
