@@ -146,6 +146,9 @@ ScontrolJobsParseResult parseJobDetails(const QByteArray &output, const QHash<QS
     }
     const QStringView allView(all);
     QSet<QString> ambiguous;
+    // Set when a record's name could not be skipped: the next "JobId=" line may be a newline
+    // in that name (a forged record), so it is not trusted (its job is then read on its own).
+    bool afterUnendedName = false;
     // Records start with "JobId=" at the beginning of a line.
     qsizetype pos = all.startsWith(QLatin1String("JobId=")) ? 0 : all.indexOf(QLatin1String("\nJobId=")) + 1;
     while (pos >= 0 && pos < all.size()) {
@@ -196,6 +199,7 @@ ScontrolJobsParseResult parseJobDetails(const QByteArray &output, const QHash<QS
         qsizetype next = restStart < 0 ? recordEnd : restEnd;
         if (next < all.size() && !all.mid(next + 1, 6).startsWith(QLatin1String("JobId=")))
             next = all.indexOf(QLatin1String("\nJobId="), next);
+        const bool thisNameUnended = restStart < 0;
         if (restStart < 0) {
             ++result.malformedRecords;
             if (result.error.isEmpty())
@@ -231,7 +235,11 @@ ScontrolJobsParseResult parseJobDetails(const QByteArray &output, const QHash<QS
             }
             // Slurm prints each job once: a second record for an id was forged by some
             // user-controlled text, and there is no telling which one is real.
-            if (ambiguous.contains(placement.jobId) || result.jobs.contains(placement.jobId)) {
+            if (afterUnendedName) {
+                ++result.malformedRecords;
+                if (result.error.isEmpty())
+                    result.error = QStringLiteral("job %1 follows a name that may hold it; its placement is not trusted").arg(placement.jobId);
+            } else if (ambiguous.contains(placement.jobId) || result.jobs.contains(placement.jobId)) {
                 result.jobs.remove(placement.jobId);
                 ambiguous.insert(placement.jobId);
                 ++result.malformedRecords;
@@ -241,6 +249,7 @@ ScontrolJobsParseResult parseJobDetails(const QByteArray &output, const QHash<QS
                 result.jobs.insert(placement.jobId, placement);
             }
         }
+        afterUnendedName = thisNameUnended;
         if (next < 0 || next >= all.size())
             break;
         pos = next + 1;
