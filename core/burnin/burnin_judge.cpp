@@ -34,7 +34,16 @@ struct GpuEntry
     QString backend;
 };
 
-QString peerGroup(const GpuEntry &e) { return e.backend + QLatin1Char('/') + e.model; }
+// GPUs of one model are peers across the whole run. Simulated (cpu backend) devices are peers
+// only within their node: one node's devices are threads of one agent sharing its cores, while
+// two nodes' agents are separate processes whose share of a (possibly shared, loaded) machine
+// differs, so their figures say nothing about each other.
+QString peerGroup(const GpuEntry &e)
+{
+    if (e.backend == QLatin1String("cpu"))
+        return e.backend + QLatin1Char('/') + e.model + QLatin1Char('@') + e.run->node;
+    return e.backend + QLatin1Char('/') + e.model;
+}
 
 const BurninResult *findResult(const BurninNodeRun &run, int gpu, const QString &test)
 {
@@ -86,8 +95,9 @@ void judgePerformance(const GpuEntry &e, const BurninResult &r, const BurninCrit
             t.reasons << QStringLiteral("%1 %2: %3%4 is below the %5 floor of %6")
                              .arg(prefix, t.test, what, number(value) + unit, e.model, number(floor));
         if (best > 0 && value < peerFraction * best)
-            t.reasons << QStringLiteral("%1 %2: %3%4 is %5 of the best GPU in this run (%6); needs %7")
+            t.reasons << QStringLiteral("%1 %2: %3%4 is %5 of %6 (%7); needs %8")
                              .arg(prefix, t.test, what, number(value) + unit, percent(value / best),
+                                  cpu ? QStringLiteral("the best device on this node") : QStringLiteral("the best GPU in this run"),
                                   number(best), percent(peerFraction));
     };
     if (r.test == QLatin1String("gemm") && r.tflops)
@@ -243,7 +253,7 @@ BurninVerdict BurninJudge::judge(const QVector<BurninNodeRun> &runs, const GpuCa
     if (anyCpu)
         v.notes << QStringLiteral("backend cpu: simulated devices, so the per-model floors, clock and "
                                   "temperature limits do not apply; correctness and the peer fraction "
-                                  "(%1 of the best device) do")
+                                  "(%1 of the best device on the same node) do")
                        .arg(percent(cpuPeerFraction));
     v.passed = v.problems.isEmpty()
         && std::all_of(v.gpus.cbegin(), v.gpus.cend(), [](const BurninGpuVerdict &g) { return g.passed; });

@@ -122,7 +122,7 @@ private Q_SLOTS:
             m_jobs << id.section(QLatin1Char('/'), 1);
         QVERIFY2(r.exitCode == 1, r.err.constData());
         QCOMPARE(m_jobs.size(), 2);
-        QCOMPARE(v.value(QLatin1String("failedNodes")).toArray(), QJsonArray{QStringLiteral("kube-gpu-03")});
+        QVERIFY2(v.value(QLatin1String("failedNodes")).toArray() == QJsonArray{QStringLiteral("kube-gpu-03")}, r.out.constData());
         QCOMPARE(v.value(QLatin1String("drained")).toArray(), QJsonArray{QStringLiteral("kube-gpu-03")});
         QCOMPARE(v.value(QLatin1String("gpus")).toArray().size(), 16);
         QCOMPARE(kubectl({QStringLiteral("get"), QStringLiteral("node"), QStringLiteral("kube-gpu-03"), QStringLiteral("-o"), QStringLiteral("jsonpath={.spec.unschedulable}")}), QStringLiteral("true"));

@@ -89,7 +89,7 @@ void TestBurninHistory::recordsAndReadsARun()
     const auto slow = std::find_if(rows.cbegin(), rows.cend(), [](const BurninHistoryRecord &r) {
         return r.node == "gpu-node04" && r.gpuIndex == 5 && r.test == "gemm";
     });
-    QVERIFY(slow->reason.contains("of the best GPU in this run"));
+    QVERIFY(slow->reason.contains("of the best device on this node"));
     QStringList ids;
     QCOMPARE(history.runIds(10, &ids), QString());
     QCOMPARE(ids, QStringList{"run-1"});

@@ -52,13 +52,13 @@ struct FakeGpu
     std::optional<BurninTelemetrySummary> telemetry;
 };
 
-// A CUDA node run built field by field (no GPU here to capture one from).
-BurninNodeRun cudaRun(const QString &node, const QString &name, const QVector<FakeGpu> &gpus)
+// A node run built field by field (no GPU here to capture one from).
+BurninNodeRun nodeRun(const QString &backend, const QString &node, const QString &name, const QVector<FakeGpu> &gpus)
 {
     BurninNodeRun run;
     run.node = node;
     BurninStart start;
-    start.backend = "cuda";
+    start.backend = backend;
     start.host = node;
     start.tests = {"gemm", "hbm"};
     for (int i = 0; i < gpus.size(); ++i) {
@@ -71,7 +71,7 @@ BurninNodeRun cudaRun(const QString &node, const QString &name, const QVector<Fa
         gemm.gpu = i;
         gemm.uuid = info.uuid;
         gemm.test = "gemm";
-        gemm.backend = "cuda";
+        gemm.backend = backend;
         gemm.passed = true;
         gemm.tflops = gpus[i].tflops;
         gemm.mismatches = 0;
@@ -86,6 +86,11 @@ BurninNodeRun cudaRun(const QString &node, const QString &name, const QVector<Fa
     run.start = start;
     run.summary = BurninSummary{{}, true, 0, 1};
     return run;
+}
+
+BurninNodeRun cudaRun(const QString &node, const QString &name, const QVector<FakeGpu> &gpus)
+{
+    return nodeRun("cuda", node, name, gpus);
 }
 
 BurninTelemetrySummary telemetry(double meanClock, double maxTemp, QStringList reasons = {})
@@ -110,6 +115,7 @@ private Q_SLOTS:
     void capturedRuns();
     void truncatedOutputFails();
     void peerFractionMessage();
+    void simulatedDevicesArePeersOnlyOnTheirNode();
     void catalogFloorsAndTelemetry_data();
     void catalogFloorsAndTelemetry();
     void modelsAreComparedWithTheirOwnKind();
@@ -136,7 +142,7 @@ void TestBurninJudge::capturedRuns_data()
     QTest::newRow("slow gpu-node04 GPU 5")
         << QStringList{"cpu-gpu-node04-inject-slow-5.jsonl"} << QStringList{"gpu-node04=8"} << false
         << QStringList{"gpu-node04"}
-        << QStringList{"gpu-node04 GPU 5 gemm: ", "of the best GPU in this run", "; needs 50%",
+        << QStringList{"gpu-node04 GPU 5 gemm: ", "of the best device on this node", "; needs 50%",
                        "gpu-node04 GPU 5 hbm: copy bandwidth "};
     QTest::newRow("fewer GPUs than expected")
         << QStringList{"cpu-gpu-node02-pass.jsonl"} << QStringList{"gpu-node02=10"} << false
@@ -208,6 +214,28 @@ void TestBurninJudge::peerFractionMessage()
         QVERIFY(v.gpu("gpu-node02", i)->passed);
     QCOMPARE(v.failedNodes(), QStringList{"gpu-node02"});
     QVERIFY(v.notes.isEmpty()); // cuda: floors apply, nothing to note
+}
+
+// Two nodes' CPU agents are separate processes that may get very different shares of a loaded
+// machine (CI ran one node's 8 simulated devices at a third of the other's): only devices of
+// the same node are compared. A slow device among its own node's still fails.
+void TestBurninJudge::simulatedDevicesArePeersOnlyOnTheirNode()
+{
+    const QString sim = "CPU simulated device";
+    const BurninNodeRun fast = nodeRun("cpu", "node-a", sim, {{3.0, 0.03, {}}, {2.9, 0.03, {}}});
+    const BurninNodeRun starved = nodeRun("cpu", "node-b", sim, {{0.9, 0.01, {}}, {1.0, 0.011, {}}, {0.2, 0.01, {}}});
+    const BurninVerdict v = BurninJudge::judge({fast, starved}, GpuCatalog::builtIn(), {{{"node-a", 2}, {"node-b", 3}}});
+    QVERIFY(!v.passed);
+    QCOMPARE(v.failedNodes(), QStringList{"node-b"});
+    QVERIFY(v.gpu("node-a", 0)->passed);
+    QVERIFY(v.gpu("node-a", 1)->passed);
+    QVERIFY(v.gpu("node-b", 0)->passed);
+    QVERIFY(v.gpu("node-b", 1)->passed);
+    QCOMPARE(v.gpu("node-b", 2)->reasons,
+             QStringList{"node-b GPU 2 gemm: 0.2 TFLOPS is 20% of the best device on this node (1.00); needs 50%"});
+    QCOMPARE(v.notes, QStringList{"backend cpu: simulated devices, so the per-model floors, clock and temperature "
+                                  "limits do not apply; correctness and the peer fraction (50% of the best device "
+                                  "on the same node) do"});
 }
 
 void TestBurninJudge::catalogFloorsAndTelemetry_data()
