@@ -249,7 +249,12 @@ void MetricsJoin::apply(ClusterSnapshot &snapshot, const MetricsPart &part, cons
 
     // The scheduler's GPU indices where the exporter names no job, or names one that is not
     // running: its label lags the scheduler by a scrape or two when a job ends and the next
-    // one starts on the same GPU.
+    // one starts on the same GPU. Slurm's indices (GRES IDX of the allocation) are the
+    // authority: they win over an exporter's hpc_job label naming another running job (a
+    // mapping file a prolog writes, or a stand-in that misread a forged job name).
+    // Kubernetes' indices come from a pod annotation, while the exporter reads the kubelet's
+    // pod-resources API: there the exporter wins.
+    const bool schedulerIndicesWin = snapshot.orchestrator == QLatin1String("slurm");
     QHash<QString, int> runningJobs;
     for (int j = 0; j < snapshot.jobs.size(); ++j)
         if (snapshot.jobs[j].isRunning())
@@ -263,7 +268,7 @@ void MetricsJoin::apply(ClusterSnapshot &snapshot, const MetricsPart &part, cons
                 continue;
             for (int index : it.value())
                 if (Gpu *gpu = findGpu(nodes[n], index);
-                    gpu && (gpu->jobId.isEmpty() || JobUsage::jobIdForKey(gpu->jobId, runningJobs).isEmpty()))
+                    gpu && (schedulerIndicesWin || gpu->jobId.isEmpty() || JobUsage::jobIdForKey(gpu->jobId, runningJobs).isEmpty()))
                     gpu->jobId = job.id;
         }
     }

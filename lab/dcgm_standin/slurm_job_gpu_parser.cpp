@@ -1,6 +1,8 @@
 #include "slurm_job_gpu_parser.h"
 
+#include <QHash>
 #include <QRegularExpression>
+#include <QSet>
 
 namespace strata::lab {
 
@@ -100,11 +102,25 @@ std::vector<JobGpuAllocation> parseRunningJobGpus(const QByteArray &scontrolOutp
     static const QRegularExpression gpuGres(QStringLiteral("gpu(?::[^:(,]+)?:\\d+\\(IDX:([^)]*)\\)"));
 
     std::vector<JobGpuAllocation> allocations;
+    // A name may hold a newline and then a whole forged record of another job (see
+    // tests/data/slurm/forged-record). Slurm prints each job once, so an id seen twice is
+    // nobody's; and the record after one whose fields cannot be found may be the rest of that
+    // record's name. Neither gets a label: a GPU shown free beats one given to the wrong job.
+    QHash<QString, int> recordsById;
+    QSet<QString> untrusted;
+    bool afterUnfound = false;
     const QString text = QString::fromUtf8(scontrolOutput);
     for (const QString &record : text.split(recordStart, Qt::SkipEmptyParts)) {
         const auto id = jobId.match(record);
         const auto fieldsStart = afterName.match(record);
-        if (!id.hasMatch() || !fieldsStart.hasMatch())
+        const bool follows = afterUnfound;
+        afterUnfound = !fieldsStart.hasMatch();
+        if (!id.hasMatch())
+            continue;
+        ++recordsById[id.captured(1)];
+        if (follows)
+            untrusted.insert(id.captured(1));
+        if (!fieldsStart.hasMatch())
             continue;
         const QString fields = record.mid(fieldsStart.capturedStart());
         if (jobState.match(fields).captured(1) != u"RUNNING")
@@ -122,6 +138,9 @@ std::vector<JobGpuAllocation> parseRunningJobGpus(const QByteArray &scontrolOutp
                 allocations.push_back({id.captured(1), node, indices});
         }
     }
+    std::erase_if(allocations, [&](const JobGpuAllocation &a) {
+        return recordsById.value(a.jobId) > 1 || untrusted.contains(a.jobId);
+    });
     return allocations;
 }
 

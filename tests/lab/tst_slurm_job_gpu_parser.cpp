@@ -57,6 +57,13 @@ void TestSlurmJobGpuParser::runningJobs_data()
         << "adversarial/scontrol_show_job_d_o.txt"
         << QStringList{"5 gpu-node03 0,1", "5 gpu-node04 0,1"};
     QTest::newRow("no jobs") << "empty_scontrol_show_job_d_o.txt" << QStringList{};
+    // Job 3's name forges a record of job 1 on gpu-node04, followed on that line by job 3's
+    // real gpu-node02 IDX 0: job 1 is printed twice and job 3's fields follow a forged id, so
+    // neither is labelled (a free GPU, never another job's).
+    for (const char *version : {"22.05", "24.11"})
+        QTest::addRow("forged record, %s", version)
+            << QStringLiteral("forged-record/scontrol_show_job_d_o-%1.txt").arg(QLatin1String(version))
+            << QStringList{"2 gpu-node01 2,3,4"};
 }
 
 void TestSlurmJobGpuParser::runningJobs()

@@ -88,6 +88,7 @@ private Q_SLOTS:
     void extraGpuIsACountMismatch();
     void nodeWithoutAnyMetrics();
     void missingMetricStaysMissing();
+    void jobFromHpcJobElseSchedulerIndices_data();
     void jobFromHpcJobElseSchedulerIndices();
     void kubernetesPodIsTheJob();
     void keepsWhatTheSchedulerFilled();
@@ -252,7 +253,10 @@ void TestMetricsJoin::missingMetricStaysMissing()
 
 void TestMetricsJoin::jobFromHpcJobElseSchedulerIndices()
 {
+    QFETCH(QString, orchestrator);
+    QFETCH(QString, gpu0Job);
     ClusterSnapshot snap;
+    snap.orchestrator = orchestrator;
     snap.nodes << node(QStringLiteral("gpu-node01"), 4);
     Job j;
     j.id = QStringLiteral("777");
@@ -267,17 +271,30 @@ void TestMetricsJoin::jobFromHpcJobElseSchedulerIndices()
     labelled.state = QStringLiteral("RUNNING");
     snap.jobs << j << done << labelled;
     Gauges g;
+    // GPU 0: the scheduler gives it to 777, the exporter's label names another running job.
     g.add(QStringLiteral("Hostname=gpu-node01,gpu=0,hpc_job=555"), {{QStringLiteral("DCGM_FI_DEV_GPU_UTIL"), 90}});
     // GPU 1: the exporter still names the job that held it a scrape ago.
     g.add(QStringLiteral("Hostname=gpu-node01,gpu=1,hpc_job=700"), {{QStringLiteral("DCGM_FI_DEV_GPU_UTIL"), 90}});
-    for (int i = 2; i < 4; ++i)
-        g.addGpu(QStringLiteral("Hostname=gpu-node01"), i);
+    g.addGpu(QStringLiteral("Hostname=gpu-node01"), 2);
+    // GPU 3: no scheduler placement for it, the exporter's label of a running job.
+    g.add(QStringLiteral("Hostname=gpu-node01,gpu=3,hpc_job=555"), {{QStringLiteral("DCGM_FI_DEV_GPU_UTIL"), 90}});
     MetricsJoin::apply(snap, g.part(), ClusterProfile{});
     const QVector<Gpu> &gpus = snap.nodes[0].gpus;
-    QCOMPARE(gpus[0].jobId, QStringLiteral("555")); // the exporter's label of a running job wins
-    QCOMPARE(gpus[1].jobId, QStringLiteral("777")); // else the scheduler's indices (700 has ended)
+    QCOMPARE(gpus[0].jobId, gpu0Job);
+    QCOMPARE(gpus[1].jobId, QStringLiteral("777")); // the scheduler's indices (700 has ended)
     QVERIFY(gpus[2].jobId.isEmpty());               // finished jobs hold nothing
-    QVERIFY(gpus[3].jobId.isEmpty());
+    QCOMPARE(gpus[3].jobId, QStringLiteral("555"));
+}
+
+void TestMetricsJoin::jobFromHpcJobElseSchedulerIndices_data()
+{
+    QTest::addColumn<QString>("orchestrator");
+    QTest::addColumn<QString>("gpu0Job");
+    // Slurm's GRES indices are the allocation itself (a forged job name once misled the lab's
+    // exporter stand-in into labelling another job's GPU).
+    QTest::newRow("slurm: the scheduler's indices win") << QStringLiteral("slurm") << QStringLiteral("777");
+    // Kubernetes' indices are a pod annotation; the exporter reads the kubelet's pod resources.
+    QTest::newRow("kubernetes: the exporter's label wins") << QStringLiteral("kubernetes") << QStringLiteral("555");
 }
 
 void TestMetricsJoin::kubernetesPodIsTheJob()

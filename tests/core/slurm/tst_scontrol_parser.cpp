@@ -117,6 +117,8 @@ private Q_SLOTS:
     void forgedNamesMoveNoGpu();
     void strayLinesAttachToNoJob();
     void duplicateRecordsAreRefused();
+    void capturedForgedRecord_data();
+    void capturedForgedRecord();
     void adversarialNamesKeepRecordsApart();
     void emptyAnswers_data();
     void emptyAnswers();
@@ -324,6 +326,58 @@ void TestScontrolParser::duplicateRecordsAreRefused()
     QVERIFY(r.jobs.contains(QStringLiteral("6")));
     QCOMPARE(r.malformedRecords, 1);
     QVERIFY2(r.error.contains(QLatin1String("5")), qPrintable(r.error));
+}
+
+// tests/data/slurm/forged-record: job 3's name is a newline and a record of job 1 giving it all
+// of gpu-node04; on the printed line that follows, job 3's real fields (gpu-node02 IDX 0).
+void TestScontrolParser::capturedForgedRecord_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<bool>("forgerNameKnown");
+    QTest::addColumn<QStringList>("expected"); // "id node indices", sorted
+    QTest::addColumn<int>("malformed");
+    for (const QString version : {QStringLiteral("22.05"), QStringLiteral("24.11")}) {
+        const QString all = QStringLiteral("forged-record/scontrol_show_job_d_o-%1.txt").arg(version);
+        const QString filtered = QStringLiteral("forged-record/running_filtered-%1.txt").arg(version);
+        // Every name known (from squeue): each record is read whole, the forged one is job 3's name.
+        QTest::addRow("%s all, names known", qPrintable(version))
+            << all << true << QStringList{"1 gpu-node01 0,1", "2 gpu-node01 2,3,4", "3 gpu-node02 0"} << 0;
+        // Job 3 renamed between squeue and scontrol: its name cannot be skipped, so the line
+        // after it (the forged job 1) is not trusted; job 3 is then read on its own.
+        QTest::addRow("%s all, forger's name unknown", qPrintable(version))
+            << all << false << QStringList{"1 gpu-node01 0,1", "2 gpu-node01 2,3,4"} << 2;
+        // The bulk read's filter dropped job 3's first line: job 1 appears twice, and neither
+        // record is trusted (both are then read on their own).
+        QTest::addRow("%s filtered", qPrintable(version)) << filtered << true << QStringList{"2 gpu-node01 2,3,4"} << 1;
+    }
+}
+
+void TestScontrolParser::capturedForgedRecord()
+{
+    QFETCH(QString, file);
+    QFETCH(bool, forgerNameKnown);
+    QFETCH(QStringList, expected);
+    QFETCH(int, malformed);
+    QHash<QString, QString> names{
+        {QStringLiteral("1"), QStringLiteral("strata-it plain")},
+        {QStringLiteral("2"), QStringLiteral("evil $(touch /tmp/x); `id` \"q\" 's' | \t ünï")},
+    };
+    if (forgerNameKnown)
+        names.insert(QStringLiteral("3"), QStringLiteral("JobState=PENDING\nJobId=1 JobName=strata-it plain UserId=root(0) JobState=RUNNING "
+                                                         "Nodes=gpu-node04 CPU_IDs=0 Mem=0 GRES=gpu:h200:8(IDX:0-7)"));
+    const ScontrolJobsParseResult r = ScontrolParser::parseJobDetails(captured(file), names);
+    QStringList got;
+    for (auto it = r.jobs.cbegin(); it != r.jobs.cend(); ++it)
+        for (auto g = it->gpus.cbegin(); g != it->gpus.cend(); ++g) {
+            QStringList indices;
+            for (int i : g.value())
+                indices << QString::number(i);
+            got << QStringLiteral("%1 %2 %3").arg(it.key(), g.key(), indices.join(u','));
+        }
+    got.sort();
+    QCOMPARE(got, expected);
+    QCOMPARE(r.malformedRecords, malformed);
+    QCOMPARE(r.error.isEmpty(), malformed == 0);
 }
 
 void TestScontrolParser::adversarialNamesKeepRecordsApart()
