@@ -36,7 +36,7 @@ const QCommandLineOption kYes{QStringLiteral("yes"), QStringLiteral("Drain faili
 const QCommandLineOption kDirect{QStringLiteral("direct"), QStringLiteral("No scheduler: start the agent on each node over SSH from the login node.")};
 const QCommandLineOption kNodeSsh{QStringLiteral("node-ssh"), QStringLiteral("With --direct: how the login node reaches a node, the node's name appended (default: ssh -o BatchMode=yes)."), QStringLiteral("command")};
 const QCommandLineOption kAgentBinary{QStringLiteral("agent-binary"), QStringLiteral("Local strata-burn to deploy."), QStringLiteral("file")};
-const QCommandLineOption kOutputDir{QStringLiteral("output-dir"), QStringLiteral("Remote directory for results (default ~/.cache/strata/burnin)."), QStringLiteral("dir")};
+const QCommandLineOption kOutputDir{QStringLiteral("output-dir"), QStringLiteral("Remote directory for results, one run-TIME-ID subdirectory per run (default ~/.cache/strata/burnin)."), QStringLiteral("dir")};
 const QCommandLineOption kHistory{QStringLiteral("history"), QStringLiteral("Burn-in history database (default ~/.local/share/strata/burnin.sqlite)."), QStringLiteral("file")};
 const QCommandLineOption kAttach{QStringLiteral("attach"), QStringLiteral("Follow a burn-in job that is already running."), QStringLiteral("job")};
 const QCommandLineOption kBurnImage{QStringLiteral("image"), QStringLiteral("Kubernetes: image containing strata-burn (default: the profile's)."), QStringLiteral("image")};

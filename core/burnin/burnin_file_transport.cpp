@@ -6,6 +6,7 @@
 #include "ssh/shell_quote.h"
 
 #include <QCryptographicHash>
+#include <QDateTime>
 #include <QFile>
 #include <QFileInfo>
 #include <QRandomGenerator>
@@ -13,6 +14,14 @@
 namespace strata {
 
 namespace {
+
+// "run-20261203T084107-5f3a9c1e": sorts by start time, unique across consoles.
+QString runDirectoryName()
+{
+    return QStringLiteral("run-%1-%2")
+        .arg(QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd'T'HHmmss")))
+        .arg(QRandomGenerator::global()->generate(), 8, 16, QLatin1Char('0'));
+}
 
 bool isActiveState(const QString &state)
 {
@@ -69,7 +78,9 @@ void BurninFileTransport::launch()
         request.agentRemotePath = absolute(request.agentRemotePath);
         if (request.outputDirectory.isEmpty())
             request.outputDirectory = QStringLiteral(".cache/strata/burnin");
-        request.outputDirectory = absolute(request.outputDirectory);
+        // A directory of its own per run: job ids repeat (a cluster reinstalled, or two labs
+        // sharing a home), and a poll must never read an earlier run's file of the same name.
+        request.outputDirectory = absolute(request.outputDirectory) + QLatin1Char('/') + runDirectoryName();
         const QString remote = request.agentRemotePath;
         const QString check = QStringLiteral("mkdir -p %1 %2 && { sha256sum %3 2>/dev/null || true; }")
                                   .arg(ShellQuote::quote(QFileInfo(remote).path()), ShellQuote::quote(request.outputDirectory),

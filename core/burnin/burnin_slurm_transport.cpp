@@ -3,6 +3,7 @@
 #include "burnin_job_script.h"
 #include "model/when_finished.h"
 #include "slurm/slurm_action_reconciler.h"
+#include "slurm/scontrol_parser.h"
 #include "slurm/slurm_commands.h"
 #include "ssh/remote_shell.h"
 #include "ssh/shell_quote.h"
@@ -26,16 +27,35 @@ void BurninSlurmTransport::attach(const QString &jobId, const BurninRequest &req
         fail(QStringLiteral("\"%1\" is not a Slurm job id (digits, or an array task as 12_3)").arg(jobId));
         return;
     }
-    // Launched without one: the default the launch used, relative to the login shell's home,
-    // where the poll script runs.
-    if (m_run.request.outputDirectory.isEmpty())
-        m_run.request.outputDirectory = QStringLiteral(".cache/strata/burnin");
     m_run.running = true;
     m_run.jobId = jobId;
     for (const QString &n : request.nodes)
         m_run.offsets.insert(n, 0);
-    Q_EMIT stageChanged(QStringLiteral("running"));
-    poll();
+    if (!m_run.request.outputDirectory.isEmpty()) {
+        Q_EMIT stageChanged(QStringLiteral("running"));
+        poll();
+        return;
+    }
+    // Attached by id alone: each run writes to a directory of its own, the one its batch
+    // output (StdOut) is in, and Slurm says where that is.
+    Q_EMIT stageChanged(QStringLiteral("finding where job %1 writes").arg(jobId));
+    whenFinished(m_shell->run({QStringLiteral("scontrol"), QStringLiteral("show"), QStringLiteral("job"), QStringLiteral("-o"), jobId}),
+                 this, [this, jobId](const CommandResult &r) {
+        if (!m_run.running)
+            return;
+        const ScontrolJobsParseResult parsed = ScontrolParser::parseJobDetails(r.stdoutData, {{jobId, QStringLiteral("strata-burnin")}});
+        const QString stdoutPath = parsed.jobs.value(jobId).stdoutPath;
+        if (!r.ok() || !stdoutPath.startsWith(QLatin1Char('/')) || !stdoutPath.contains(QLatin1String("/strata-burnin-"))) {
+            fail(QStringLiteral("cannot find where burn-in job %1 writes its results: %2")
+                     .arg(jobId, !r.ok() ? r.errorText()
+                                         : stdoutPath.isEmpty() ? QStringLiteral("scontrol shows no such job (or it is not a Strata burn-in)")
+                                                                : QStringLiteral("its output %1 is not a Strata burn-in's").arg(stdoutPath)));
+            return;
+        }
+        m_run.request.outputDirectory = stdoutPath.left(stdoutPath.lastIndexOf(QLatin1Char('/')));
+        Q_EMIT stageChanged(QStringLiteral("running"));
+        poll();
+    });
 }
 
 void BurninSlurmTransport::submit()

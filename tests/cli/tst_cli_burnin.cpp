@@ -154,6 +154,31 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains("is not a host name"), r.err.constData());
     }
 
+    // --attach JOB: the console follows a run it did not start (or lost), finding the run's own
+    // result directory from the job's StdOut, and judges it like the launch did.
+    void attachFindsTheRunByItsJob()
+    {
+        const QStringList common{QStringLiteral("--nodes"), QStringLiteral("gpu-node01"), QStringLiteral("--tests"), QStringLiteral("gemm"),
+                                 QStringLiteral("--backend"), QStringLiteral("cpu"), QStringLiteral("--format"), QStringLiteral("json")};
+        const Run launched = m_lab.strata(QStringLiteral("burnin"), common + QStringList{QStringLiteral("--duration"), QStringLiteral("2s")}, 100000);
+        QVERIFY2(launched.exitCode == 0, launched.err.constData());
+        const QJsonObject first = QJsonDocument::fromJson(launched.out).object();
+        const QString job = first.value(QLatin1String("jobId")).toString();
+        QVERIFY2(!job.isEmpty(), launched.out.constData());
+        const Run attached = m_lab.strata(QStringLiteral("burnin"), common + QStringList{QStringLiteral("--attach"), job}, 100000);
+        QVERIFY2(attached.exitCode == 0, attached.err.constData());
+        const QJsonObject again = QJsonDocument::fromJson(attached.out).object();
+        QCOMPARE(again.value(QLatin1String("jobId")).toString(), job);
+        QCOMPARE(again.value(QLatin1String("passed")).toBool(), true);
+        // The same figures: the same files were read, not an earlier run's of the same job id.
+        QCOMPARE(again.value(QLatin1String("gpus")).toArray().size(), 8);
+        QCOMPARE(again.value(QLatin1String("gpus")), first.value(QLatin1String("gpus")));
+
+        const Run unknown = m_lab.strata(QStringLiteral("burnin"), common + QStringList{QStringLiteral("--attach"), QStringLiteral("987654")}, 60000);
+        QCOMPARE(unknown.exitCode, 1);
+        QVERIFY2(unknown.err.contains("cannot find where burn-in job 987654 writes its results"), unknown.err.constData());
+    }
+
     void unknownNodeIsRefused()
     {
         const Run r = m_lab.strata(QStringLiteral("burnin"), {QStringLiteral("--nodes"), QStringLiteral("no-such-node"),
