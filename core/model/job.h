@@ -1,10 +1,13 @@
 #pragma once
 
+#include "app_metrics.h"
+
 #include <QMap>
 #include <QString>
 #include <QStringList>
 #include <QVector>
 
+#include <memory>
 #include <optional>
 
 namespace strata {
@@ -50,6 +53,10 @@ struct Job
     // was read, or no history could be read), empty when there is no value.
     QString gpuUtilBasis;
     QString efficiencyVerdict;
+    // What the application inside reports of its work (AppMetricsQuery): requests, tokens/s and
+    // latencies of a server, step time, throughput and loss of a training run. Null: none (a
+    // pointer: 50,000 jobs, a few of which report).
+    std::shared_ptr<const AppMetrics> app;
 
     bool isRunning() const { return state == QStringLiteral("RUNNING"); }
     bool isPending() const { return state == QStringLiteral("PENDING"); }

@@ -2,6 +2,7 @@
 
 #include "gpu.h"
 #include "gpu_sharing.h"
+#include "node_fabric.h"
 
 #include <QString>
 #include <QStringList>
@@ -36,6 +37,7 @@ struct Node
     GpuSharing gpuSharing;   // time-slicing, MPS or MIG (Kubernetes); empty: whole GPUs
     QVector<int> gpuIndicesAllocated;
     QVector<Gpu> gpus;       // one entry per expected GPU, index order
+    NodeFabric fabric;       // EFA/InfiniBand ports and shared mounts (node exporter); unknown by default
 
     bool isDrained() const;   // drain flag set or state drained/draining
     bool isDown() const;      // down / not responding / not ready

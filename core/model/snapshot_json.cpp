@@ -88,6 +88,68 @@ QJsonValue sharingToJson(const GpuSharing &s)
     };
 }
 
+QJsonValue text(const QString &s)
+{
+    return s.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(s);
+}
+
+// null where node exporter's infiniband collector said nothing of the node.
+QJsonValue networkToJson(const NodeFabric &f)
+{
+    if (!f.fabricKnown)
+        return QJsonValue(QJsonValue::Null);
+    QJsonArray ports;
+    for (const FabricPort &p : f.ports)
+        ports.append(QJsonObject{
+            {QLatin1String("device"), p.device},
+            {QLatin1String("port"), p.port},
+            {QLatin1String("state"), text(FabricPort::stateName(p.stateId))},
+            {QLatin1String("physicalState"), text(FabricPort::physicalStateName(p.physicalStateId))},
+            {QLatin1String("up"), p.isUp()},
+            {QLatin1String("rateBytesPerSecond"), optionalNumber(p.rateBytesPerSecond)},
+            {QLatin1String("receiveBytesPerSecond"), optionalNumber(p.receiveBytesPerSecond)},
+            {QLatin1String("transmitBytesPerSecond"), optionalNumber(p.transmitBytesPerSecond)},
+        });
+    return QJsonObject{{QLatin1String("ports"), ports}};
+}
+
+// null where its filesystem collector said nothing; {"mounts": []}: it answered, no shared mount.
+QJsonValue storageToJson(const NodeFabric &f)
+{
+    if (!f.storageKnown)
+        return QJsonValue(QJsonValue::Null);
+    QJsonArray mounts;
+    for (const SharedMount &m : f.mounts)
+        mounts.append(QJsonObject{
+            {QLatin1String("mountpoint"), m.mountpoint},
+            {QLatin1String("fstype"), m.fstype},
+            {QLatin1String("device"), m.device},
+            {QLatin1String("sizeBytes"), optionalNumber(m.sizeBytes)},
+            {QLatin1String("availableBytes"), optionalNumber(m.availableBytes)},
+            {QLatin1String("readOnly"), m.readOnly},
+        });
+    return QJsonObject{{QLatin1String("mounts"), mounts}};
+}
+
+QJsonValue appToJson(const std::shared_ptr<const AppMetrics> &app)
+{
+    if (!app || app->isEmpty())
+        return QJsonValue(QJsonValue::Null);
+    return QJsonObject{
+        {QLatin1String("server"), app->server},
+        {QLatin1String("requestsRunning"), optionalNumber(app->requestsRunning)},
+        {QLatin1String("requestsWaiting"), optionalNumber(app->requestsWaiting)},
+        {QLatin1String("requestsPerSecond"), optionalNumber(app->requestsPerSecond)},
+        {QLatin1String("tokensPerSecond"), optionalNumber(app->tokensPerSecond)},
+        {QLatin1String("timeToFirstTokenSeconds"), optionalNumber(app->timeToFirstTokenSeconds)},
+        {QLatin1String("timePerOutputTokenSeconds"), optionalNumber(app->timePerOutputTokenSeconds)},
+        {QLatin1String("requestLatencySeconds"), optionalNumber(app->requestLatencySeconds)},
+        {QLatin1String("stepSeconds"), optionalNumber(app->stepSeconds)},
+        {QLatin1String("samplesPerSecond"), optionalNumber(app->samplesPerSecond)},
+        {QLatin1String("loss"), optionalNumber(app->loss)},
+    };
+}
+
 } // namespace
 
 QJsonObject nodeToJson(const Node &n)
@@ -115,6 +177,8 @@ QJsonObject nodeToJson(const Node &n)
         {QLatin1String("gpuIndicesAllocated"), allocated},
         {QLatin1String("gpuSharing"), sharingToJson(n.gpuSharing)},
         {QLatin1String("gpus"), gpus},
+        {QLatin1String("network"), networkToJson(n.fabric)},
+        {QLatin1String("storage"), storageToJson(n.fabric)},
     };
 }
 
@@ -149,6 +213,7 @@ QJsonObject jobToJson(const Job &j)
         {QLatin1String("worldSize"), j.worldSize ? QJsonValue(*j.worldSize) : QJsonValue(QJsonValue::Null)},
         {QLatin1String("kind"), j.kind.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(j.kind)},
         {QLatin1String("kindSource"), j.kindSource.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(j.kindSource)},
+        {QLatin1String("app"), appToJson(j.app)},
     };
 }
 

@@ -349,6 +349,42 @@ void MetricsJoin::apply(ClusterSnapshot &snapshot, const MetricsPart &part, cons
     if (part.alertsKnown)
         findings << AlertFindings::build(part.alerts, nodes, profile.hostLabel, resolve, part.silences);
 
+    // The join may run again over the same snapshot (a staged refresh): what it adds starts over.
+    for (Node &node : nodes)
+        node.fabric = NodeFabric{};
+    for (Job &job : snapshot.jobs)
+        job.app.reset();
+    if (part.fabricKnown) {
+        // A node's ports and mounts may come under more than one host-label set (two exporter
+        // targets): gathered onto the node.
+        for (const NodeFabricQuery::HostFabric &h : part.fabric) {
+            const int n = resolve(h.hosts);
+            if (n < 0)
+                continue;
+            NodeFabric &f = nodes[n].fabric;
+            f.ports += h.fabric.ports;
+            f.mounts += h.fabric.mounts;
+            f.fabricKnown = f.fabricKnown || h.fabric.fabricKnown;
+            f.storageKnown = f.storageKnown || h.fabric.storageKnown;
+        }
+        QVector<NodeFabricQuery::NamedFabric> answered;
+        for (const Node &node : std::as_const(nodes))
+            if (node.fabric.fabricKnown || node.fabric.storageKnown)
+                answered << NodeFabricQuery::NamedFabric(node.name, node.fabric);
+        findings << NodeFabricQuery::findings(answered);
+    }
+
+    if (part.appKnown && !part.app.isEmpty()) {
+        QStringList running;
+        for (const Job &job : std::as_const(snapshot.jobs))
+            if (job.isRunning())
+                running << job.id;
+        const QHash<QString, AppMetrics> byJob = AppMetricsQuery::byJob(running, part.app);
+        for (Job &job : snapshot.jobs)
+            if (const auto it = byJob.constFind(job.id); it != byJob.constEnd() && job.isRunning())
+                job.app = std::make_shared<const AppMetrics>(*it);
+    }
+
     if (part.usageKnown) {
         JobUsage::Input input;
         input.series = &part.usage;

@@ -1,8 +1,10 @@
 #pragma once
 
 #include "alert_silence.h"
+#include "app_metrics_query.h"
 #include "model/gpu.h"
 #include "model/source_status.h"
+#include "node_fabric_query.h"
 #include "prometheus_response.h"
 
 #include <QDateTime>
@@ -108,6 +110,15 @@ struct MetricsPart
     // Alertmanager query is a warning; the alerts are then Prometheus's alone.
     QVector<AlertSilence> silences;
     bool alertmanagerKnown = false;
+
+    // What the applications inside jobs report (AppMetricsQuery), every refresh; a failed
+    // query is a warning.
+    QVector<AppMetricsQuery::JobAppMetrics> app;
+    bool appKnown = false;
+    // Node exporter's fabric ports and shared mounts (NodeFabricQuery), every refresh; a failed
+    // query is a warning.
+    QVector<NodeFabricQuery::HostFabric> fabric;
+    bool fabricKnown = false;
 
     QVector<MetricsQueryStat> queries;
     QDateTime takenAt;         // UTC, when the refresh started

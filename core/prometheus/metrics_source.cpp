@@ -2,7 +2,9 @@
 
 #include "alert_merge.h"
 #include "alertmanager_client.h"
+#include "app_metrics_query.h"
 #include "metrics_part_builder.h"
+#include "node_fabric_query.h"
 #include "prometheus_client.h"
 #include "model/when_finished.h"
 #include "session/cluster_profile.h"
@@ -36,6 +38,8 @@ struct MetricsRefreshState
     MetricsQueryStat targetsStat;
     MetricsQueryStat usageStat;
     MetricsQueryStat alertsStat;
+    MetricsQueryStat appStat;
+    MetricsQueryStat fabricStat;
     bool alertmanagerQueried = false;
     MetricsQueryStat alertmanagerAlertsStat;
     MetricsQueryStat silencesStat;
@@ -215,6 +219,33 @@ QFuture<MetricsPart> MetricsSource::refresh(const Request &request)
           },
           done);
 
+    // The applications' own metrics and node exporter's fabric/storage: one instant query each,
+    // whatever the cluster's size (a few series per job or per node).
+    PrometheusResponseParser::Options anyVector;
+    anyVector.expect = ResultType::Vector;
+    track(this, state, m_client->query(AppMetricsQuery::promql(), anyVector),
+          [](PrometheusResponse r) {
+              return std::make_pair(statOf(QStringLiteral("app"), r),
+                                    r.ok ? AppMetricsQuery::build(r) : QVector<AppMetricsQuery::JobAppMetrics>{});
+          },
+          [](MetricsRefreshState &s, std::pair<MetricsQueryStat, QVector<AppMetricsQuery::JobAppMetrics>> piece) {
+              s.appStat = piece.first;
+              s.part.app = std::move(piece.second);
+              s.part.appKnown = piece.first.ok;
+          },
+          done);
+    track(this, state, m_client->query(NodeFabricQuery::promql(), anyVector),
+          [hostLabel](PrometheusResponse r) {
+              return std::make_pair(statOf(QStringLiteral("fabric"), r),
+                                    r.ok ? NodeFabricQuery::build(r, hostLabel) : QVector<NodeFabricQuery::HostFabric>{});
+          },
+          [](MetricsRefreshState &s, std::pair<MetricsQueryStat, QVector<NodeFabricQuery::HostFabric>> piece) {
+              s.fabricStat = piece.first;
+              s.part.fabric = std::move(piece.second);
+              s.part.fabricKnown = piece.first.ok;
+          },
+          done);
+
     if (m_alertmanager) {
         state->alertmanagerQueried = true;
         const auto stat = [](const QString &name, const QString &error, ErrorKind kind, int count) {
@@ -342,7 +373,7 @@ void MetricsSource::finish(const std::shared_ptr<MetricsRefreshState> &state)
     // The join of the PCIe increase into 16,000 samples is a hash pass: off this thread too.
     (void)QtConcurrent::run(QThreadPool::globalInstance(), [state, hostLabel = m_hostLabel] {
         MetricsPart &p = state->part;
-        p.queries = {state->gaugesStat, state->pcieStat, state->targetsStat, state->alertsStat};
+        p.queries = {state->gaugesStat, state->pcieStat, state->targetsStat, state->alertsStat, state->appStat, state->fabricStat};
         if (state->usageQueried)
             p.queries << state->usageStat;
         if (state->alertmanagerQueried)
@@ -362,6 +393,10 @@ void MetricsSource::finish(const std::shared_ptr<MetricsRefreshState> &state)
             p.alertsKnown = false;
             p.silences.clear();
             p.alertmanagerKnown = false;
+            p.app.clear();
+            p.appKnown = false;
+            p.fabric.clear();
+            p.fabricKnown = false;
         } else {
             p.gpus = std::move(state->samples);
             if (state->pcie)
@@ -373,6 +408,10 @@ void MetricsSource::finish(const std::shared_ptr<MetricsRefreshState> &state)
                 p.warnings << QStringLiteral("PCIe replay query failed: %1").arg(state->pcieStat.error);
             if (!state->alertsStat.ok)
                 p.warnings << QStringLiteral("alert query failed: %1").arg(state->alertsStat.error);
+            if (!state->appStat.ok)
+                p.warnings << QStringLiteral("application metrics query failed: %1").arg(state->appStat.error);
+            if (!state->fabricStat.ok)
+                p.warnings << QStringLiteral("fabric and storage query failed: %1").arg(state->fabricStat.error);
             if (state->alertmanagerQueried) {
                 p.alertmanagerKnown = state->alertmanagerAlertsStat.ok;
                 if (p.alertmanagerKnown) {

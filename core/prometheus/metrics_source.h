@@ -19,8 +19,9 @@ struct MetricsRefreshState; // one refresh in flight (metrics_source.cpp)
 
 // One whole metrics refresh: the MetricsQueryPlan queries, sent at once (they run in parallel
 // on the server and over up to six connections), each answer parsed and converted on the
-// QtConcurrent pool, combined into one MetricsPart. Per refresh that is 4 HTTP requests (the 4th: /api/v1/alerts), plus
-// a 5th (the usage range) at most once per usageRefreshSeconds while jobs run: the same at 4
+// QtConcurrent pool, combined into one MetricsPart. Per refresh that is 6 HTTP requests (gauges,
+// PCIe replays, targets, /api/v1/alerts, application metrics, fabric and storage), plus
+// a 7th (the usage range) at most once per usageRefreshSeconds while jobs run: the same at 4
 // nodes as at 2,000 nodes / 16,000 GPUs / 50,000 jobs. With an Alertmanager in the profile, 2
 // more: its /api/v2/alerts and /api/v2/silences (AlertMerge joins its alerts to Prometheus's).
 //

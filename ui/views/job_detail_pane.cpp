@@ -4,6 +4,7 @@
 #include "charts/gpu_time_series_chart.h"
 #include "color_map.h"
 #include "unit_formatter.h"
+#include "workload_text.h"
 
 #include <QDateTime>
 #include <QFontDatabase>
@@ -35,6 +36,10 @@ JobDetailPane::JobDetailPane(QWidget *parent)
     m_placement = addRow(form, tr("Runs on"));
     m_time = addRow(form, tr("Time"));
     m_verdict = addRow(form, tr("Efficiency"));
+    m_workload = addRow(form, tr("Workload"));
+    m_workload->setObjectName(QStringLiteral("jobWorkload"));
+    m_app = addRow(form, tr("Application"));
+    m_app->setObjectName(QStringLiteral("jobApplication"));
     m_workDir = addRow(form, tr("Work dir"));
     m_stdout = addRow(form, tr("Output"));
     layout->addLayout(form);
@@ -71,6 +76,11 @@ QString JobDetailPane::verdictText() const
 QString JobDetailPane::placementText() const
 {
     return m_placement->text();
+}
+
+QString JobDetailPane::applicationText() const
+{
+    return m_app->text();
 }
 
 void JobDetailPane::showJob(const SnapshotPtr &snapshot, const QString &id)
@@ -119,6 +129,12 @@ void JobDetailPane::showJob(const SnapshotPtr &snapshot, const QString &id)
                                .arg(job->efficiencyVerdict.toHtmlEscaped(),
                                     UnitFormatter::percent(job->gpuUtilMean),
                                     UnitFormatter::percent(job->gpuUtilMin)));
+    const QString workload = WorkloadText::workload(*job);
+    m_workload->setText(workload.isEmpty() ? tr("not recognised") : workload.toHtmlEscaped());
+    const QString app = job->app ? WorkloadText::application(*job->app) : QString();
+    m_app->setText(!app.isEmpty() ? app.toHtmlEscaped()
+                   : job->isRunning() ? tr("no application metrics (see docs/metrics.md for what Strata reads)")
+                                      : UnitFormatter::dash());
     m_workDir->setText(job->workDir.isEmpty() ? UnitFormatter::dash() : job->workDir.toHtmlEscaped());
     m_stdout->setText(job->stdoutPath.isEmpty() ? UnitFormatter::dash() : job->stdoutPath.toHtmlEscaped());
     m_stdout->setToolTip(tr("The path is on the cluster's file system."));

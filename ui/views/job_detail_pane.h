@@ -28,6 +28,7 @@ public:
     QString jobId() const { return m_id; }
     QString verdictText() const;
     QString placementText() const;
+    QString applicationText() const;
     GpuTimeSeriesChart *chart() const { return m_chart; }
 
 Q_SIGNALS:
@@ -43,6 +44,8 @@ private:
     QLabel *m_placement;
     QLabel *m_time;
     QLabel *m_verdict;
+    QLabel *m_workload;
+    QLabel *m_app;
     QLabel *m_stdout;
     QLabel *m_workDir;
     QPlainTextEdit *m_command;

@@ -5,6 +5,7 @@
 #include "charts/gpu_time_series_chart.h"
 #include "color_map.h"
 #include "models/node_table_model.h"
+#include "workload_text.h"
 
 #include <QFormLayout>
 #include <QHeaderView>
@@ -37,6 +38,10 @@ NodeDetailPane::NodeDetailPane(QWidget *parent)
     m_partitions = addRow(form, tr("Partitions"));
     m_hardware = addRow(form, tr("Hardware"));
     m_usage = addRow(form, tr("In use"));
+    m_fabric = addRow(form, tr("Fabric"));
+    m_fabric->setObjectName(QStringLiteral("nodeFabric"));
+    m_storage = addRow(form, tr("Shared storage"));
+    m_storage->setObjectName(QStringLiteral("nodeStorage"));
     layout->addLayout(form);
 
     auto *splitter = new QSplitter(Qt::Vertical, this);
@@ -133,6 +138,10 @@ void NodeDetailPane::showNode(const SnapshotPtr &snapshot, const QString &name)
                          .arg(node->gpusAllocated).arg(node->gpuCount)
                          .arg(node->cpusAllocated).arg(node->cpus)
                      + (node->gpuSharing.isShared() ? QStringLiteral(" \u00b7 ") + node->gpuSharing.summary() : QString()));
+    const QString fabric = WorkloadText::fabric(node->fabric);
+    const QString storage = WorkloadText::storage(node->fabric);
+    m_fabric->setText(fabric.isEmpty() ? tr("unknown (no node exporter answer)") : fabric);
+    m_storage->setText(storage.isEmpty() ? tr("unknown (no node exporter answer)") : storage);
 
     m_gpus->setRowCount(int(node->gpus.size()));
     const auto set = [this](int row, int column, const QString &text) {

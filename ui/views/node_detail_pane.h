@@ -52,6 +52,8 @@ private:
     QLabel *m_partitions;
     QLabel *m_hardware;
     QLabel *m_usage;
+    QLabel *m_fabric;
+    QLabel *m_storage;
     QTableWidget *m_gpus;
     QListWidget *m_jobs;
     GpuTimeSeriesChart *m_chart;

@@ -2,6 +2,9 @@
 // MetricsPartBuilder -> MetricsPart) onto a scheduler snapshot.
 #include "prometheus/metrics_join.h"
 #include "prometheus/metrics_part_builder.h"
+#include "prometheus/prometheus_response_parser.h"
+
+#include <QFile>
 
 #include <QTest>
 
@@ -74,6 +77,17 @@ const Finding *findingWith(const ClusterSnapshot &s, const QString &code)
     return nullptr;
 }
 
+PrometheusResponse captured(const QString &name)
+{
+    QFile body(QStringLiteral(STRATA_TEST_DATA "/prometheus/") + name);
+    QFile status(QStringLiteral(STRATA_TEST_DATA "/prometheus/") + name + QStringLiteral(".status"));
+    if (!body.open(QIODevice::ReadOnly) || !status.open(QIODevice::ReadOnly))
+        qFatal("missing test data %s", qPrintable(body.fileName()));
+    PrometheusResponseParser::Options o;
+    o.expect = PrometheusResponse::ResultType::Vector;
+    return PrometheusResponseParser::parse(body.readAll(), status.readAll().trimmed().toInt(), o);
+}
+
 } // namespace
 
 class TestMetricsJoin : public QObject
@@ -88,6 +102,8 @@ private Q_SLOTS:
     void extraGpuIsACountMismatch();
     void nodeWithoutAnyMetrics();
     void missingMetricStaysMissing();
+    void appMetricsJoinRunningJobs();
+    void fabricAndStorageJoinNodes();
     void jobFromHpcJobElseSchedulerIndices_data();
     void jobFromHpcJobElseSchedulerIndices();
     void kubernetesPodIsTheJob();
@@ -249,6 +265,78 @@ void TestMetricsJoin::missingMetricStaysMissing()
     QVERIFY(!m.memUsedMiB.has_value());
     QVERIFY(!m.xid.has_value());
     QVERIFY(snap.findings.isEmpty());
+}
+
+// The lab's answer to AppMetricsQuery (tests/data/prometheus/app: the DDP job 1 and the vLLM
+// stand-in 3): onto the running jobs they name; a job that ended gets nothing.
+void TestMetricsJoin::appMetricsJoinRunningJobs()
+{
+    ClusterSnapshot snap;
+    snap.orchestrator = QStringLiteral("slurm");
+    snap.nodes << node(QStringLiteral("gpu-node01"), 8);
+    const auto job = [](const QString &id, const QString &state) {
+        Job j;
+        j.id = id;
+        j.state = state;
+        return j;
+    };
+    snap.jobs << job(QStringLiteral("1"), QStringLiteral("RUNNING")) << job(QStringLiteral("2"), QStringLiteral("RUNNING"))
+              << job(QStringLiteral("3"), QStringLiteral("COMPLETED"));
+    Gauges g;
+    g.addGpu(QStringLiteral("Hostname=gpu-node01"), 0);
+    MetricsPart part = g.part();
+    const PrometheusResponse r = captured(QStringLiteral("app/running.json"));
+    QVERIFY2(r.ok, qPrintable(r.error));
+    part.app = AppMetricsQuery::build(r);
+    part.appKnown = true;
+    MetricsJoin::apply(snap, part, ClusterProfile{});
+    QVERIFY(snap.jobs[0].app);
+    QCOMPARE(snap.jobs[0].app->server, QStringLiteral("training"));
+    QVERIFY(qFuzzyCompare(*snap.jobs[0].app->stepSeconds, 0.32760027050971985));
+    QVERIFY(qFuzzyCompare(*snap.jobs[0].app->loss, 0.3862104117870331));
+    QVERIFY(!snap.jobs[1].app); // running, but exports nothing
+    QVERIFY(!snap.jobs[2].app); // the server's series outlive the job by a scrape: not joined
+    // Joined again (a staged refresh): the same, nothing doubled or left over.
+    part.app.clear();
+    MetricsJoin::apply(snap, part, ClusterProfile{});
+    QVERIFY(!snap.jobs[0].app);
+}
+
+// The lab's answer to NodeFabricQuery with 'fault gpu-node02 fabric-down efa_1' and 'fault
+// gpu-node04 mount-missing' (tests/data/prometheus/fabric/faults.json): ports and mounts on the
+// nodes named by the fabric targets' `node` label, and one finding for each fault.
+void TestMetricsJoin::fabricAndStorageJoinNodes()
+{
+    ClusterSnapshot snap;
+    snap.orchestrator = QStringLiteral("slurm");
+    Gauges g;
+    for (int i = 1; i <= 4; ++i) {
+        snap.nodes << node(QStringLiteral("gpu-node0%1").arg(i), 1);
+        g.addGpu(QStringLiteral("Hostname=gpu-node0%1").arg(i), 0);
+    }
+    MetricsPart part = g.part();
+    const PrometheusResponse r = captured(QStringLiteral("fabric/faults.json"));
+    QVERIFY2(r.ok, qPrintable(r.error));
+    part.fabric = NodeFabricQuery::build(r, QString());
+    part.fabricKnown = true;
+    MetricsJoin::apply(snap, part, ClusterProfile{});
+    for (const Node &n : std::as_const(snap.nodes)) {
+        QVERIFY2(n.fabric.fabricKnown && n.fabric.storageKnown, qPrintable(n.name));
+        QCOMPARE(n.fabric.ports.size(), 4);
+        QCOMPARE(n.fabric.mounts.size(), n.name == QLatin1String("gpu-node04") ? 0 : 1);
+        int down = 0;
+        for (const FabricPort &p : n.fabric.ports)
+            down += p.isDown() ? 1 : 0;
+        QCOMPARE(down, n.name == QLatin1String("gpu-node02") ? 1 : 0);
+    }
+    QCOMPARE(snap.nodes[0].fabric.mounts.first().mountpoint, QStringLiteral("/fsx"));
+    QCOMPARE(snap.nodes[0].fabric.mounts.first().fstype, QStringLiteral("lustre"));
+    QStringList codes = findingCodes(snap);
+    codes.sort();
+    QCOMPARE(codes, (QStringList{QStringLiteral("gpu-node02:-1:fabric-link-down"), QStringLiteral("gpu-node04:-1:shared-mount-missing")}));
+    // Joined again: the ports are not doubled.
+    MetricsJoin::apply(snap, part, ClusterProfile{});
+    QCOMPARE(snap.nodes[0].fabric.ports.size(), 4);
 }
 
 void TestMetricsJoin::jobFromHpcJobElseSchedulerIndices()

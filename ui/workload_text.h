@@ -1,0 +1,28 @@
+#pragma once
+
+#include "model/app_metrics.h"
+#include "model/job.h"
+#include "model/node_fabric.h"
+
+#include <QString>
+
+namespace strata {
+
+// The one-line texts the job and node panes show for what runs inside a job (framework, kind,
+// its application metrics) and for a node's fabric and shared storage. Plain text (the panes
+// escape it); a missing value is never shown as 0. Pure, so tested without widgets.
+namespace WorkloadText {
+
+// "torch.distributed · world size 4 · pre-training (detected)"; "" when nothing is known.
+QString workload(const Job &job);
+// "vllm · 480 tokens/s · 8 running, 0 waiting · first token 120 ms · 15.0 ms/token";
+// "training · step 0.50 s · 256 samples/s · 32.8k tokens/s · loss 2.31"; "" when empty.
+QString application(const AppMetrics &app);
+// "4 ports up (efa_0-efa_3, 100 Gb/s)"; "efa_1 port 1 DOWN (Disabled) · 3 of 4 up";
+// "no EFA/InfiniBand ports"; "" when node exporter said nothing of the node.
+QString fabric(const NodeFabric &fabric);
+// "/fsx lustre 1.10 TiB free of 1.20 TiB (read-only)"; "no shared mount"; "" when unknown.
+QString storage(const NodeFabric &fabric);
+
+} // namespace WorkloadText
+} // namespace strata
