@@ -8,6 +8,7 @@
 
 #include "burnin/burnin_history.h"
 #include "burnin/burnin_resume_file.h"
+#include "burnin/burnin_transport.h"
 #include "burnin/burnin_session.h"
 #include "session/cluster_session.h"
 #include "slurm/hostlist.h"
@@ -145,9 +146,11 @@ BurninWindow *BurninController::open(const BurninRequest &given, const QString &
     m_windows << window;
     const QString profileName = this->profileName();
     const QDateTime startedAt = QDateTime::currentDateTimeUtc();
-    connect(session, &BurninSession::submitted, this, [this, request, profileName, startedAt](const QString &jobId) {
+    connect(session, &BurninSession::submitted, this, [this, session, request, profileName, startedAt](const QString &jobId) {
         m_log->append(LogPanel::Level::Info, tr("Burn-in job %1 runs on %2").arg(jobId, Hostlist::compress(request.nodes)));
-        BurninActiveRun run{profileName, jobId, startedAt, request};
+        // The request as the transport runs it: its own result directory, absolute paths.
+        BurninActiveRun run{profileName, jobId, startedAt,
+                            session->transport() ? session->transport()->run().request : request};
         const QString error = BurninResumeFile(m_resumePath).add(run);
         if (!error.isEmpty())
             m_log->append(LogPanel::Level::Error, tr("Burn-in job %1 will not be re-attached after a restart: %2").arg(jobId, error));

@@ -218,16 +218,16 @@ QFuture<PrometheusResponse> PrometheusClient::send(const QString &path, QUrlQuer
                                      .arg(where).arg(status),
                                  status));
         const QByteArray body = reply->readAll();
-        if (body.size() <= kInlineParseBytes) {
+        const auto parse = [body, status, options, promql, where] {
             PrometheusResponse r = PrometheusResponseParser::parse(body, status, options);
             r.query = promql;
-            return finish(std::move(r));
-        }
-        (void)QtConcurrent::run(QThreadPool::globalInstance(), [body, status, options, promql, finish] {
-            PrometheusResponse r = PrometheusResponseParser::parse(body, status, options);
-            r.query = promql;
-            finish(std::move(r));
-        });
+            if (r.errorType == QLatin1String("truncated"))
+                r.error = QStringLiteral("Prometheus at %1 broke off its answer: %2").arg(where, r.error);
+            return r;
+        };
+        if (body.size() <= kInlineParseBytes)
+            return finish(parse());
+        (void)QtConcurrent::run(QThreadPool::globalInstance(), [parse, finish] { finish(parse()); });
     });
     return future;
 }

@@ -18,7 +18,7 @@ ErrorKind PrometheusResponse::errorKind() const
         return ErrorKind::Timeout;
     if (errorType == QLatin1String("canceled"))
         return ErrorKind::Cancelled;
-    if (errorType == QLatin1String("transport"))
+    if (errorType == QLatin1String("transport") || errorType == QLatin1String("truncated"))
         return ErrorKind::ConnectFailed;
     if (errorType == QLatin1String("json") || errorType == QLatin1String("unexpected"))
         return ErrorKind::ParseFailed;

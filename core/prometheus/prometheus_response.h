@@ -61,7 +61,8 @@ struct PrometheusResponse
     bool ok = false;
     // Filled when !ok: errorType is the API's own ("bad_data", "execution", "timeout", ...) or
     // one of ours: "transport" (no HTTP answer), "http" (an answer that is not the API's JSON),
-    // "json" (malformed JSON), "unexpected" (JSON, but not the shape the API documents).
+    // "json" (malformed JSON), "truncated" (a body cut off mid-JSON: the connection broke),
+    // "unexpected" (JSON, but not the shape the API documents).
     QString errorType;
     QString error;       // a sentence a person can act on
     int httpStatus = 0;  // 0: no HTTP answer (refused, timeout, TLS)

@@ -289,10 +289,17 @@ PrometheusResponse PrometheusResponseParser::parse(const QByteArray &body, int h
     simdjson::dom::parser parser;
     const simdjson::padded_string padded(body.constData(), size_t(body.size()));
     simdjson::dom::element root;
-    if (auto e = parser.parse(padded).get(root))
+    if (auto e = parser.parse(padded).get(root)) {
+        // Every answer of the API is one JSON object: a body that does not end with its '}'
+        // was cut off on the way (Qt does not always report a connection closed mid-body).
+        if (!body.trimmed().endsWith('}'))
+            return failure(out, QStringLiteral("truncated"),
+                           QStringLiteral("the answer (HTTP %1) ends mid-JSON after %2 bytes: %3")
+                               .arg(httpStatus).arg(body.size()).arg(QString::fromUtf8(simdjson::error_message(e))));
         return failure(out, QStringLiteral("json"),
                        QStringLiteral("Prometheus sent malformed JSON (HTTP %1): %2")
                            .arg(httpStatus).arg(QString::fromUtf8(simdjson::error_message(e))));
+    }
 
     Reader reader(options, out);
     if (const std::string problem = reader.readRoot(root); !problem.empty())

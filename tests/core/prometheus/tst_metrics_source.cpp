@@ -165,7 +165,7 @@ void TestMetricsSource::refreshAndJoin()
     QCOMPARE(part.gpus.size(), 4);
     QCOMPARE(part.targets.size(), 3);
     QVERIFY(part.targetsKnown);
-    QCOMPARE(part.queries.size(), 5); // gauges, PCIe replays, targets, alerts, usage
+    QCOMPARE(part.queries.size(), 7); // gauges, PCIe replays, targets, alerts, app, fabric, usage
     for (const MetricsQueryStat &q : part.queries)
         QVERIFY2(q.ok, qPrintable(q.name + QStringLiteral(": ") + q.error));
     QVERIFY(part.bytesRead > 0);
@@ -226,7 +226,7 @@ void TestMetricsSource::refreshesDoNotOverlap()
     QVERIFY(a.ok());
     QCOMPARE(a.takenAt, b.takenAt); // the same refresh
     QVERIFY(!a.usageKnown);         // no running jobs asked for: no usage query
-    QCOMPARE(a.queries.size(), 4);
+    QCOMPARE(a.queries.size(), 6);
     QTRY_VERIFY(!source.isRefreshing());
 }
 
@@ -253,7 +253,7 @@ void TestMetricsSource::firstRefreshWithoutJobsThenUsage()
     QCOMPARE(usage.usage.size(), 4);
     QCOMPARE(usage.queries.size(), 1);
     part.takeUsage(usage);
-    QCOMPARE(part.queries.size(), 5);
+    QCOMPARE(part.queries.size(), 7);
     MetricsJoin::apply(windowed, part, profile());
     QCOMPARE(windowed.jobs[0].gpuUtilBasis, QStringLiteral("window"));
     QCOMPARE(windowed.jobs[0].gpuUtilMean, std::optional<double>(49.5));
@@ -263,7 +263,7 @@ void TestMetricsSource::firstRefreshWithoutJobsThenUsage()
     // The cache is filled: the next refresh with jobs reuses it instead of asking again.
     const MetricsPart next = wait(source.refresh(MetricsSource::Request::forJobs(windowed.jobs)));
     QVERIFY(next.usageKnown);
-    QCOMPARE(next.queries.size(), 4);
+    QCOMPARE(next.queries.size(), 6);
 
     // Nothing running: nothing asked.
     const MetricsPart none = wait(source.refreshUsage(MetricsSource::Request{}));
@@ -277,10 +277,10 @@ void TestMetricsSource::usageIsCachedBetweenRefreshes()
     MetricsSource::Request request;
     request.oldestRunningJobStart = QDateTime::currentSecsSinceEpoch() - 3600;
     const MetricsPart first = wait(source.refresh(request));
-    QCOMPARE(first.queries.size(), 5);
+    QCOMPARE(first.queries.size(), 7);
     const MetricsPart second = wait(source.refresh(request));
     QVERIFY(second.ok());
-    QCOMPARE(second.queries.size(), 4); // the usage history is reused for usageRefreshSeconds
+    QCOMPARE(second.queries.size(), 6); // the usage history is reused for usageRefreshSeconds
     QVERIFY(second.usageKnown);
     QCOMPARE(second.usageTakenAt, first.usageTakenAt);
     QCOMPARE(second.usage.size(), first.usage.size());

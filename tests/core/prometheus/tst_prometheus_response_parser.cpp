@@ -157,7 +157,10 @@ void TestPrometheusResponseParser::rejectsBrokenBodies_data()
     QTest::addColumn<QString>("errorContains");
 
     const QByteArray vector = captured(QStringLiteral("vector_up.json"));
-    QTest::newRow("truncated") << vector.left(vector.size() / 2) << "json" << "malformed JSON";
+    // Cut off on the way (the connection broke mid-body): not malformed, broken off.
+    QTest::newRow("truncated") << vector.left(vector.size() / 2) << "truncated" << "ends mid-JSON after";
+    QTest::newRow("truncated in a string") << vector.left(vector.indexOf("\"status\"") + 4) << "truncated" << "ends mid-JSON";
+    QTest::newRow("malformed, whole") << QByteArray(vector).replace(":", ";") << "json" << "malformed JSON";
     QTest::newRow("garbage after") << vector + "}" << "json" << "malformed JSON";
     QTest::newRow("declared matrix, sent vector")
         << QByteArray(vector).replace("\"resultType\":\"vector\"", "\"resultType\":\"matrix\"")
@@ -186,6 +189,8 @@ void TestPrometheusResponseParser::rejectsBrokenBodies()
     QVERIFY(!r.ok);
     QCOMPARE(r.errorType, errorType);
     QVERIFY2(r.error.contains(errorContains), qPrintable(r.error));
+    if (errorType == QLatin1String("truncated"))
+        QCOMPARE(r.errorKind(), ErrorKind::ConnectFailed);
     QVERIFY(r.series.isEmpty());
     QCOMPARE(r.resultType, ResultType::None);
 }
