@@ -6,7 +6,8 @@
 # torch.distributed with world size 4 and the second as vLLM; each job announces its /metrics
 # with its Slurm job id, and AppMetricsQuery's own query (tests/data/prometheus/app/
 # query.promql; tst_app_metrics checks the code sends it) returns the training job's step
-# time, samples/s and loss and the serving job's tokens/s, TTFT and requests under its hpc_job.
+# time, samples/s and loss and the serving job's tokens/s, TTFT and requests under its hpc_job,
+# and `strata snapshot` joins them to the jobs (jobs[].app).
 # 22.05 only: the 24.11 root has no PyTorch, and 24.11's Command= has no arguments.
 # shellcheck source=tests/lab/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -59,6 +60,22 @@ wait_until 90 "serving metrics" check 'v.get("vllm:tokens", 0) > 380'
 check 'abs(v["vllm:tokens"] - 480) < 100 and abs(v["vllm:ttft"] - 0.12) < 0.01 and v["vllm:running"] == 8 and v["vllm:tpot"] > 0' ||
     fail "serving metrics of job $serve"
 pass "the vLLM stand-in's tokens/s, TTFT, TPOT and requests under hpc_job=$serve"
+
+# The same values as `strata snapshot` joins them to the jobs (jobs[].app).
+snapshot_app() {
+    "$STRATA" snapshot --format json "${connect[@]}" | "$PYTHON" -c '
+import json, sys
+jobs = {j["id"]: j for j in json.load(sys.stdin)["jobs"]}
+t, v = jobs[sys.argv[1]].get("app") or {}, jobs[sys.argv[2]].get("app") or {}
+sys.exit(0 if eval(sys.argv[3]) else 1)
+' "$train" "$serve" "$1"
+}
+wait_until 60 "strata snapshot joins the application metrics" snapshot_app 't.get("server") == "training" and v.get("server") == "vllm"'
+snapshot_app '0 < t["stepSeconds"] < 10 and 100 < t["samplesPerSecond"] < 400 and t["loss"] > 0 and t["requestsRunning"] is None' ||
+    fail "strata snapshot: training app metrics of job $train"
+snapshot_app 'abs(v["tokensPerSecond"] - 480) < 100 and abs(v["timeToFirstTokenSeconds"] - 0.12) < 0.01 and v["requestsRunning"] == 8 and v["stepSeconds"] is None' ||
+    fail "strata snapshot: serving app metrics of job $serve"
+pass "strata snapshot: jobs[].app of the DDP job (step time, samples/s, loss) and of the vLLM stand-in (tokens/s, TTFT, requests)"
 
 scancel "$train" "$serve"
 wait_until 60 "announcements withdrawn" sh -c "! ls '$STRATA_LAB_DIR/prometheus/app_targets/'*.json >/dev/null 2>&1"

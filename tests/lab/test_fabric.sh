@@ -53,6 +53,26 @@ check '"filesystem" in answered["gpu-node04"] and all(mounts.get(n) for n in nod
     fail "mount-missing: gpu-node04's collector should still answer, the others keep /fsx"
 pass "mount-missing: gpu-node04 answers without /fsx; the other nodes keep it"
 
+# What `strata snapshot` makes of it: nodes[].network/storage and one finding per fault.
+mapfile -t connect < "$STRATA_LAB_DIR/connect.args"
+snapshot_check() {
+    "$STRATA_BINARY_DIR/app/strata" snapshot --format json "${connect[@]}" | "$PYTHON" -c '
+import json, sys
+s = json.load(sys.stdin)
+nodes = {n["name"]: n for n in s["nodes"]}
+down = {(n, p["device"]) for n, x in nodes.items() for p in ((x.get("network") or {}).get("ports") or []) if not p["up"]}
+mounts = {n: [m["mountpoint"] for m in (x.get("storage") or {}).get("mounts", [])] for n, x in nodes.items()}
+findings = {(f["node"], f["code"]) for f in s["findings"] if f["code"].startswith(("fabric-", "shared-mount-"))}
+sys.exit(0 if eval(sys.argv[1]) else 1)
+' "$1"
+}
+wait_until 30 "strata snapshot sees both faults" snapshot_check 'down == {("gpu-node02", "efa_1")} and mounts["gpu-node04"] == []'
+snapshot_check 'all(len(nodes[n]["network"]["ports"]) == 4 for n in nodes) and all(mounts[n] == ["/fsx"] for n in ("gpu-node01", "gpu-node02", "gpu-node03"))' ||
+    fail "strata snapshot: ports and mounts per node"
+snapshot_check 'findings == {("gpu-node02", "fabric-link-down"), ("gpu-node04", "shared-mount-missing")}' ||
+    fail "strata snapshot: one finding per fault"
+pass "strata snapshot: gpu-node02 efa_1 down and gpu-node04 without /fsx, as fabric-link-down and shared-mount-missing"
+
 "$LAB" fault clear --dir "$STRATA_LAB_DIR" >/dev/null
 wait_until 30 "faults cleared" check 'all(p["state"] == 4 for p in ports.values()) and all(mounts.get(n) for n in nodes)'
 pass "fault clear: every port up and /fsx everywhere again"
