@@ -29,6 +29,7 @@ ClusterProfile everyField()
     p.prometheusUser = QStringLiteral("reader");
     p.prometheusPassword = QStringLiteral("pw");
     p.prometheusCaFile = QStringLiteral("/etc/ssl/ca.pem");
+    p.alertmanagerUrl = QStringLiteral("https://alerts.example.org:9093");
     p.hostLabel = QStringLiteral("Hostname");
     p.hostRelabel = {{QStringLiteral("ip-10-0-0-1"), QStringLiteral("gpu-node01")}};
     p.kubeContext = QStringLiteral("east");
@@ -67,6 +68,7 @@ private Q_SLOTS:
         QCOMPARE(out.prometheusUser, in.prometheusUser);
         QCOMPARE(out.prometheusPassword, in.prometheusPassword);
         QCOMPARE(out.prometheusCaFile, in.prometheusCaFile);
+        QCOMPARE(out.alertmanagerUrl, in.alertmanagerUrl);
         QCOMPARE(out.hostLabel, in.hostLabel);
         QCOMPARE(out.hostRelabel, in.hostRelabel);
         QCOMPARE(out.kubeContext, in.kubeContext);
@@ -88,6 +90,7 @@ private Q_SLOTS:
         QTest::newRow("no host") << "sshHost" << "" << "SSH host";
         QTest::newRow("ftp url") << "prometheusUrl" << "ftp://prom" << "Prometheus URL";
         QTest::newRow("url without host") << "prometheusUrl" << "http://" << "Prometheus URL";
+        QTest::newRow("alertmanager not http") << "alertmanagerUrl" << "ftp://am" << "Alertmanager URL";
     }
     void validation()
     {

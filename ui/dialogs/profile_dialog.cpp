@@ -200,6 +200,8 @@ QWidget *ProfileDialog::prometheusTab()
     m_prometheusPassword = lineEdit(QStringLiteral("prometheusPassword"), tr("kept in the keyring"));
     m_prometheusPassword->setEchoMode(QLineEdit::Password);
     m_prometheusCa = lineEdit(QStringLiteral("prometheusCaFile"), tr("empty: system certificates"));
+    m_alertmanagerUrl = lineEdit(QStringLiteral("alertmanagerUrl"),
+                                 tr("e.g. http://127.0.0.1:9093 (empty: no silences; same credentials)"));
     m_hostLabel = new QComboBox(page);
     m_hostLabel->setObjectName(QStringLiteral("hostLabel"));
     m_hostLabel->setEditable(true);
@@ -215,6 +217,7 @@ QWidget *ProfileDialog::prometheusTab()
     form->addRow(tr("User:"), m_prometheusUser);
     form->addRow(tr("Password:"), m_prometheusPassword);
     form->addRow(tr("CA file:"), withBrowse(m_prometheusCa, tr("CA certificate")));
+    form->addRow(tr("&Alertmanager:"), m_alertmanagerUrl);
     form->addRow(tr("Host label:"), m_hostLabel);
     form->addRow(tr("Host relabel:"), m_relabel);
     form->addRow(QString(), add);
@@ -263,6 +266,7 @@ void ProfileDialog::setProfile(const ClusterProfile &p)
     m_prometheusUser->setText(p.prometheusUser);
     m_prometheusPassword->setText(p.prometheusPassword);
     m_prometheusCa->setText(p.prometheusCaFile);
+    m_alertmanagerUrl->setText(p.alertmanagerUrl);
     m_hostLabel->setCurrentText(p.hostLabel);
     QList<QPair<QString, QString>> relabel;
     for (auto it = p.hostRelabel.cbegin(); it != p.hostRelabel.cend(); ++it)
@@ -295,6 +299,7 @@ ClusterProfile ProfileDialog::profile() const
     p.prometheusUser = m_prometheusUser->text().trimmed();
     p.prometheusPassword = m_prometheusPassword->text();
     p.prometheusCaFile = m_prometheusCa->text().trimmed();
+    p.alertmanagerUrl = m_alertmanagerUrl->text().trimmed();
     p.hostLabel = m_hostLabel->currentText().trimmed();
     for (const auto &pair : readPairs(m_relabel))
         p.hostRelabel.insert(pair.first, pair.second);
@@ -323,6 +328,12 @@ QString ProfileDialog::validationError() const
         if (!url.isValid() || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https"))
             || url.host().isEmpty())
             return tr("The Prometheus URL must look like http://host:9090 or https://host.");
+    }
+    if (!p.alertmanagerUrl.isEmpty()) {
+        const QUrl url(p.alertmanagerUrl, QUrl::StrictMode);
+        if (!url.isValid() || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https"))
+            || url.host().isEmpty())
+            return tr("The Alertmanager URL must look like http://host:9093 or https://host.");
     }
     return {};
 }

@@ -63,6 +63,7 @@ private:
     QLineEdit *m_prometheusUser;
     QLineEdit *m_prometheusPassword;
     QLineEdit *m_prometheusCa;
+    QLineEdit *m_alertmanagerUrl;
     QComboBox *m_hostLabel;
     QTableWidget *m_relabel;
     QLineEdit *m_kubeContext;
