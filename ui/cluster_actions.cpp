@@ -13,10 +13,13 @@
 #include "model/orchestrator_source.h"
 #include "prometheus/metrics_source.h"
 #include "session/cluster_session.h"
+#include "session/grafana_link.h"
 #include "session/shell_command.h"
 #include "slurm/hostlist.h"
 
 #include <QClipboard>
+#include <QDateTime>
+#include <QDesktopServices>
 #include <QFutureWatcher>
 #include <QGuiApplication>
 #include <QMenu>
@@ -34,8 +37,55 @@ ClusterActions::ClusterActions(QWidget *dialogParent, ClusterView *view, LogPane
               return true;
           *error = tr("cannot start %1 (not installed, or not on PATH?)").arg(argv.first());
           return false;
-      })
+      }),
+      m_urlOpener([](const QUrl &url) { return QDesktopServices::openUrl(url); })
 {
+}
+
+QUrl ClusterActions::openGrafana(const QString &urlTemplate, const QHash<QString, QString> &values, const QString &what)
+{
+    QString error;
+    const QUrl url = GrafanaLink::expand(urlTemplate, values, &error);
+    if (!url.isValid()) {
+        m_log->append(LogPanel::Level::Error, tr("Cannot open %1 in Grafana: %2").arg(what, error));
+        return {};
+    }
+    if (!m_urlOpener(url)) {
+        m_log->append(LogPanel::Level::Error, tr("Cannot open %1: no browser took the URL").arg(url.toDisplayString()));
+        return {};
+    }
+    m_log->append(LogPanel::Level::Info, tr("Opened %1 in Grafana: %2").arg(what, url.toDisplayString()));
+    return url;
+}
+
+QUrl ClusterActions::openGrafanaForNode(const QString &node, int gpu)
+{
+    if (!m_session)
+        return {};
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    return openGrafana(m_session->profile().grafanaNodeUrl,
+                       {{QStringLiteral("node"), node},
+                        {QStringLiteral("gpu"), gpu >= 0 ? QString::number(gpu) : QString()},
+                        {QStringLiteral("cluster"), m_session->profile().name},
+                        {QStringLiteral("from"), QString::number(now - 3600 * 1000)},
+                        {QStringLiteral("to"), QString::number(now)}},
+                       gpu >= 0 ? tr("%1 GPU %2").arg(node).arg(gpu) : node);
+}
+
+QUrl ClusterActions::openGrafanaForJob(const QString &jobId)
+{
+    if (!m_session)
+        return {};
+    const SnapshotPtr snapshot = m_view->snapshot();
+    const Job *job = snapshot ? snapshot->job(jobId) : nullptr;
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    const qint64 from = job && job->startTime > 0 ? job->startTime * 1000 : now - 3600 * 1000;
+    return openGrafana(m_session->profile().grafanaJobUrl,
+                       {{QStringLiteral("job"), jobId},
+                        {QStringLiteral("cluster"), m_session->profile().name},
+                        {QStringLiteral("from"), QString::number(from)},
+                        {QStringLiteral("to"), QString::number(now)}},
+                       tr("job %1").arg(jobId));
 }
 
 QString ClusterActions::terminalCommand() const
@@ -327,6 +377,12 @@ QMenu *ClusterActions::contextMenu(const StackElement &element, const QStringLis
         QAction *shell = add(QStringLiteral("contextShell"), tr("Open shell on %1").arg(element.key),
                              [this, node = element.key] { openShell(ShellTarget::onNode(node)); });
         disableIf(shell, !connected, notConnected);
+        const int gpu = element.layer == StackElement::Layer::Gpu ? element.gpu : -1;
+        QAction *grafana = add(QStringLiteral("contextGrafana"), tr("Open %1 in Grafana").arg(element.key),
+                               [this, node = element.key, gpu] { openGrafanaForNode(node, gpu); });
+        disableIf(grafana, !connected, notConnected);
+        disableIf(grafana, connected && m_session->profile().grafanaNodeUrl.isEmpty(),
+                  tr("Set the profile's Grafana node URL (Prometheus tab) to open dashboards"));
         addAlertActions(menu, element);
         break;
     }
@@ -363,6 +419,11 @@ QMenu *ClusterActions::contextMenu(const StackElement &element, const QStringLis
         disableIf(shell, !connected, notConnected);
         disableIf(shell, connected && (!job || !job->isRunning()),
                   tr("The job is %1: nothing runs to open a shell in").arg(job ? job->state : tr("gone")));
+        QAction *grafana = add(QStringLiteral("contextGrafana"), tr("Open job %1 in Grafana").arg(element.key),
+                               [this, id = element.key] { openGrafanaForJob(id); });
+        disableIf(grafana, !connected, notConnected);
+        disableIf(grafana, connected && m_session->profile().grafanaJobUrl.isEmpty(),
+                  tr("Set the profile's Grafana job URL (Prometheus tab) to open dashboards"));
         menu->addSeparator();
         add(QStringLiteral("contextCopy"), tr("Copy job id"), [copy, id = element.key] { copy(id); });
         if (job && !job->nodes.isEmpty()) {

@@ -7,7 +7,9 @@
 
 #include <QFuture>
 #include <QObject>
+#include <QHash>
 #include <QPointer>
+#include <QUrl>
 
 #include <functional>
 
@@ -39,6 +41,9 @@ public:
 
     void setSession(ClusterSession *session);
     void setLauncher(Launcher launcher) { m_launcher = std::move(launcher); }
+    // Opens a URL in the person's browser ("Open in Grafana"); tests put a recorder here.
+    using UrlOpener = std::function<bool(const QUrl &url)>;
+    void setUrlOpener(UrlOpener opener) { m_urlOpener = std::move(opener); }
     // The terminal command from Preferences (placeholders {command}, {title}); empty: the
     // default (ShellCommand::defaultTemplate: $TERMINAL, x-terminal-emulator, xterm).
     void setTerminalCommand(const QString &terminalCommand) { m_terminalCommand = terminalCommand; }
@@ -65,6 +70,10 @@ public:
     // Opens the person's terminal with ssh through the login node to the target
     // (ShellCommand); refusals and launch failures go to the log. Returns what was started.
     QStringList openShell(const ShellTarget &target);
+    // The profile's Grafana template (grafanaNodeUrl or grafanaJobUrl) filled for a node, GPU
+    // (gpu >= 0) or job, opened in the browser; problems go to the log. Returns the URL opened.
+    QUrl openGrafanaForNode(const QString &node, int gpu = -1);
+    QUrl openGrafanaForJob(const QString &jobId);
 
     // The right-click menu for an element (nodes: all the nodes it stands for): the actions
     // that apply to it, disabled with the reason in their tooltip where they cannot run now.
@@ -86,6 +95,8 @@ private:
     LogPanel *m_log;
     QPointer<ClusterSession> m_session;
     Launcher m_launcher;
+    UrlOpener m_urlOpener;
+    QUrl openGrafana(const QString &urlTemplate, const QHash<QString, QString> &values, const QString &what);
     QString m_terminalCommand;
     BurninController *m_burnin = nullptr;
     int m_running = 0;

@@ -37,6 +37,10 @@ struct ClusterProfile
     // Alertmanager (optional): its alerts say which are silenced; silences are made there.
     // Reached with the Prometheus credentials and CA file (often the same proxy).
     QString alertmanagerUrl;
+    // Grafana (optional): dashboard URL templates for "Open in Grafana" (GrafanaLink: {node},
+    // {gpu}, {job}, {cluster}, {from}, {to}).
+    QString grafanaNodeUrl;
+    QString grafanaJobUrl;
 
     // Kubernetes
     QString kubeContext;

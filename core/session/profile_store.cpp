@@ -41,6 +41,8 @@ QJsonObject ProfileStore::toJson(const ClusterProfile &p)
     o[QLatin1String("prometheusCaFile")] = p.prometheusCaFile;
     o[QLatin1String("hostLabel")] = p.hostLabel;
     o[QLatin1String("alertmanagerUrl")] = p.alertmanagerUrl;
+    o[QLatin1String("grafanaNodeUrl")] = p.grafanaNodeUrl;
+    o[QLatin1String("grafanaJobUrl")] = p.grafanaJobUrl;
     QJsonObject relabel;
     for (auto it = p.hostRelabel.begin(); it != p.hostRelabel.end(); ++it)
         relabel[it.key()] = it.value();
@@ -74,6 +76,8 @@ ClusterProfile ProfileStore::fromJson(const QJsonObject &o)
     p.prometheusCaFile = o.value(QLatin1String("prometheusCaFile")).toString();
     p.hostLabel = o.value(QLatin1String("hostLabel")).toString();
     p.alertmanagerUrl = o.value(QLatin1String("alertmanagerUrl")).toString();
+    p.grafanaNodeUrl = o.value(QLatin1String("grafanaNodeUrl")).toString();
+    p.grafanaJobUrl = o.value(QLatin1String("grafanaJobUrl")).toString();
     const QJsonObject relabel = o.value(QLatin1String("hostRelabel")).toObject();
     for (auto it = relabel.begin(); it != relabel.end(); ++it)
         p.hostRelabel.insert(it.key(), it.value().toString());

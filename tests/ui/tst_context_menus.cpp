@@ -37,6 +37,7 @@
 #include <QPainter>
 #include <QPushButton>
 #include <QSettings>
+#include <QUrlQuery>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -90,10 +91,12 @@ private:
     std::unique_ptr<ProfileStore> m_store;
     std::unique_ptr<MainWindow> m_window;
 
-    ClusterView *connectSynthetic(ClusterSnapshot state)
+    ClusterView *connectSynthetic(ClusterSnapshot state, const QString &grafanaNodeUrl = {}, const QString &grafanaJobUrl = {})
     {
         ClusterProfile p;
         p.name = QStringLiteral("synthetic");
+        p.grafanaNodeUrl = grafanaNodeUrl;
+        p.grafanaJobUrl = grafanaJobUrl;
         p.sshHost = QStringLiteral("127.0.0.1");
         p.refreshIntervalSeconds = 3600;
         m_window->adoptSession(std::make_unique<ClusterSession>(
@@ -171,7 +174,8 @@ private Q_SLOTS:
         QVERIFY(menu);
         QCOMPARE(actionTexts(menu), (QStringList{QStringLiteral("Drain gpu-node02…"), QStringLiteral("Resume gpu-node02…"),
                                                  QStringLiteral("Burn-in gpu-node02…"), QStringLiteral("Copy name(s)"), QStringLiteral("Filter Nodes to gpu-node02"),
-                                                 QStringLiteral("Jobs on gpu-node02"), QStringLiteral("Open shell on gpu-node02")}));
+                                                 QStringLiteral("Jobs on gpu-node02"), QStringLiteral("Open shell on gpu-node02"),
+                                                 QStringLiteral("Open gpu-node02 in Grafana")}));
         QVERIFY(named(menu, QStringLiteral("contextDrain"))->isEnabled());
         QAction *resume = named(menu, QStringLiteral("contextResume"));
         QVERIFY(!resume->isEnabled()); // not drained: nothing to resume, and the tooltip says so
@@ -330,6 +334,60 @@ private Q_SLOTS:
         QVERIFY(m_window->actions()->openShell(ShellTarget::onNode(QStringLiteral("gpu;touch /tmp/pwned"))).isEmpty());
         QVERIFY(launched.isEmpty());
         QVERIFY(m_window->log()->text().contains(QStringLiteral("refused: \"gpu;touch /tmp/pwned\" is not a node name")));
+    }
+
+    void openInGrafanaFromNodeAndJobRows()
+    {
+        // Without templates the entries are there, disabled, saying where to set one.
+        ClusterView *view = connectSynthetic(labLikeCluster());
+        QTRY_COMPARE(view->nodeModel()->rowCount(), 4);
+        view->tabs()->setCurrentWidget(view->nodesPage());
+        QMenu *menu = menuOnRow(view->nodesPage()->view(), QStringLiteral("gpu-node02"));
+        QVERIFY(menu);
+        QAction *grafana = named(menu, QStringLiteral("contextGrafana"));
+        QVERIFY(grafana && !grafana->isEnabled());
+        QVERIFY2(grafana->toolTip().contains(QLatin1String("Grafana node URL")), qPrintable(grafana->toolTip()));
+        menu->close();
+
+        view = connectSynthetic(labLikeCluster(), QStringLiteral("https://grafana.example/d/node?var-node={node}&var-gpu={gpu}&from={from}&to={to}"),
+                                QStringLiteral("https://grafana.example/d/job?var-job={job}&var-cluster={cluster}&from={from}"));
+        QTRY_COMPARE(view->nodeModel()->rowCount(), 4);
+        QList<QUrl> opened;
+        m_window->actions()->setUrlOpener([&](const QUrl &url) {
+            opened << url;
+            return true;
+        });
+        view->tabs()->setCurrentWidget(view->nodesPage());
+        menu = menuOnRow(view->nodesPage()->view(), QStringLiteral("gpu-node02"));
+        QVERIFY(menu);
+        grafana = named(menu, QStringLiteral("contextGrafana"));
+        QVERIFY(grafana && grafana->isEnabled());
+        grafana->trigger();
+        menu->close();
+        QCOMPARE(opened.size(), 1);
+        const QUrlQuery node(opened.first());
+        QCOMPARE(opened.first().host(), QStringLiteral("grafana.example"));
+        QCOMPARE(node.queryItemValue(QStringLiteral("var-node")), QStringLiteral("gpu-node02"));
+        QCOMPARE(node.queryItemValue(QStringLiteral("var-gpu")), QString());
+        const qint64 to = node.queryItemValue(QStringLiteral("to")).toLongLong();
+        QCOMPARE(to - node.queryItemValue(QStringLiteral("from")).toLongLong(), qint64(3600 * 1000));
+        QVERIFY(qAbs(to - QDateTime::currentMSecsSinceEpoch()) < 60000);
+
+        view->tabs()->setCurrentWidget(view->jobsPage());
+        const Job *running = nullptr;
+        for (const Job &j : view->snapshot()->jobs)
+            if (j.isRunning())
+                running = &j;
+        QVERIFY(running);
+        menu = menuOnRow(view->jobsPage()->view(), running->id);
+        QVERIFY(menu);
+        named(menu, QStringLiteral("contextGrafana"))->trigger();
+        menu->close();
+        QCOMPARE(opened.size(), 2);
+        const QUrlQuery job(opened.last());
+        QCOMPARE(job.queryItemValue(QStringLiteral("var-job")), running->id);
+        QCOMPARE(job.queryItemValue(QStringLiteral("var-cluster")), QStringLiteral("synthetic"));
+        QVERIFY(m_window->log()->text().contains(QStringLiteral("Opened job %1 in Grafana").arg(running->id)));
     }
 
     void heatmapCellMenuNamesTheGpuAndOverviewItemsFilter()

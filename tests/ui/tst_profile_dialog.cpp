@@ -30,6 +30,8 @@ ClusterProfile everyField()
     p.prometheusPassword = QStringLiteral("pw");
     p.prometheusCaFile = QStringLiteral("/etc/ssl/ca.pem");
     p.alertmanagerUrl = QStringLiteral("https://alerts.example.org:9093");
+    p.grafanaNodeUrl = QStringLiteral("https://grafana.example.org/d/n?var-node={node}&from={from}&to={to}");
+    p.grafanaJobUrl = QStringLiteral("https://grafana.example.org/d/j?var-job={job}");
     p.hostLabel = QStringLiteral("Hostname");
     p.hostRelabel = {{QStringLiteral("ip-10-0-0-1"), QStringLiteral("gpu-node01")}};
     p.kubeContext = QStringLiteral("east");
@@ -69,6 +71,8 @@ private Q_SLOTS:
         QCOMPARE(out.prometheusPassword, in.prometheusPassword);
         QCOMPARE(out.prometheusCaFile, in.prometheusCaFile);
         QCOMPARE(out.alertmanagerUrl, in.alertmanagerUrl);
+        QCOMPARE(out.grafanaNodeUrl, in.grafanaNodeUrl);
+        QCOMPARE(out.grafanaJobUrl, in.grafanaJobUrl);
         QCOMPARE(out.hostLabel, in.hostLabel);
         QCOMPARE(out.hostRelabel, in.hostRelabel);
         QCOMPARE(out.kubeContext, in.kubeContext);
@@ -91,6 +95,8 @@ private Q_SLOTS:
         QTest::newRow("ftp url") << "prometheusUrl" << "ftp://prom" << "Prometheus URL";
         QTest::newRow("url without host") << "prometheusUrl" << "http://" << "Prometheus URL";
         QTest::newRow("alertmanager not http") << "alertmanagerUrl" << "ftp://am" << "Alertmanager URL";
+        QTest::newRow("grafana unknown placeholder") << "grafanaNodeUrl" << "https://g/d?n={host}" << "unknown placeholder {host}";
+        QTest::newRow("grafana not http") << "grafanaJobUrl" << "file:///x?{job}" << "Grafana job URL";
     }
     void validation()
     {

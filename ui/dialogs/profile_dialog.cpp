@@ -1,5 +1,6 @@
 #include "profile_dialog.h"
 
+#include "session/grafana_link.h"
 #include "ssh/shell_quote.h"
 
 #include <QCheckBox>
@@ -202,6 +203,10 @@ QWidget *ProfileDialog::prometheusTab()
     m_prometheusCa = lineEdit(QStringLiteral("prometheusCaFile"), tr("empty: system certificates"));
     m_alertmanagerUrl = lineEdit(QStringLiteral("alertmanagerUrl"),
                                  tr("e.g. http://127.0.0.1:9093 (empty: no silences; same credentials)"));
+    m_grafanaNodeUrl = lineEdit(QStringLiteral("grafanaNodeUrl"),
+                                tr("e.g. https://grafana/d/node?var-node={node}&from={from}&to={to}"));
+    m_grafanaJobUrl = lineEdit(QStringLiteral("grafanaJobUrl"),
+                               tr("e.g. https://grafana/d/job?var-job={job}&from={from}&to={to}"));
     m_hostLabel = new QComboBox(page);
     m_hostLabel->setObjectName(QStringLiteral("hostLabel"));
     m_hostLabel->setEditable(true);
@@ -218,6 +223,8 @@ QWidget *ProfileDialog::prometheusTab()
     form->addRow(tr("Password:"), m_prometheusPassword);
     form->addRow(tr("CA file:"), withBrowse(m_prometheusCa, tr("CA certificate")));
     form->addRow(tr("&Alertmanager:"), m_alertmanagerUrl);
+    form->addRow(tr("Grafana, node:"), m_grafanaNodeUrl);
+    form->addRow(tr("Grafana, job:"), m_grafanaJobUrl);
     form->addRow(tr("Host label:"), m_hostLabel);
     form->addRow(tr("Host relabel:"), m_relabel);
     form->addRow(QString(), add);
@@ -267,6 +274,8 @@ void ProfileDialog::setProfile(const ClusterProfile &p)
     m_prometheusPassword->setText(p.prometheusPassword);
     m_prometheusCa->setText(p.prometheusCaFile);
     m_alertmanagerUrl->setText(p.alertmanagerUrl);
+    m_grafanaNodeUrl->setText(p.grafanaNodeUrl);
+    m_grafanaJobUrl->setText(p.grafanaJobUrl);
     m_hostLabel->setCurrentText(p.hostLabel);
     QList<QPair<QString, QString>> relabel;
     for (auto it = p.hostRelabel.cbegin(); it != p.hostRelabel.cend(); ++it)
@@ -300,6 +309,8 @@ ClusterProfile ProfileDialog::profile() const
     p.prometheusPassword = m_prometheusPassword->text();
     p.prometheusCaFile = m_prometheusCa->text().trimmed();
     p.alertmanagerUrl = m_alertmanagerUrl->text().trimmed();
+    p.grafanaNodeUrl = m_grafanaNodeUrl->text().trimmed();
+    p.grafanaJobUrl = m_grafanaJobUrl->text().trimmed();
     p.hostLabel = m_hostLabel->currentText().trimmed();
     for (const auto &pair : readPairs(m_relabel))
         p.hostRelabel.insert(pair.first, pair.second);
@@ -335,6 +346,12 @@ QString ProfileDialog::validationError() const
             || url.host().isEmpty())
             return tr("The Alertmanager URL must look like http://host:9093 or https://host.");
     }
+    if (!p.grafanaNodeUrl.isEmpty())
+        if (const QString problem = GrafanaLink::problem(p.grafanaNodeUrl); !problem.isEmpty())
+            return tr("Grafana node URL: %1.").arg(problem);
+    if (!p.grafanaJobUrl.isEmpty())
+        if (const QString problem = GrafanaLink::problem(p.grafanaJobUrl); !problem.isEmpty())
+            return tr("Grafana job URL: %1.").arg(problem);
     return {};
 }
 

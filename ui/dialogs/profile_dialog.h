@@ -64,6 +64,8 @@ private:
     QLineEdit *m_prometheusPassword;
     QLineEdit *m_prometheusCa;
     QLineEdit *m_alertmanagerUrl;
+    QLineEdit *m_grafanaNodeUrl;
+    QLineEdit *m_grafanaJobUrl;
     QComboBox *m_hostLabel;
     QTableWidget *m_relabel;
     QLineEdit *m_kubeContext;
