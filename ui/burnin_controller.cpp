@@ -68,6 +68,7 @@ QStringList BurninController::nodesFor(const SnapshotPtr &snapshot, const StackE
         return nodes;
     }
     case StackElement::Layer::Job:
+    case StackElement::Layer::Framework:
     case StackElement::Layer::None:
         break;
     }

@@ -450,6 +450,14 @@ QMenu *ClusterActions::contextMenu(const StackElement &element, const QStringLis
             [this, element] { m_view->filterTo(element); });
         break;
     }
+    case StackElement::Layer::Framework: {
+        add(QStringLiteral("contextCopy"), tr("Copy name"), [copy, key = element.key] { copy(key); });
+        QAction *filter = add(QStringLiteral("contextFilter"), tr("Filter Jobs to %1").arg(element.key),
+                              [this, element] { m_view->filterTo(element); });
+        disableIf(filter, element.key == WorkloadGroup::unrecognised(),
+                  tr("Jobs without a recognised framework have nothing to filter on"));
+        break;
+    }
     case StackElement::Layer::None:
         break;
     }

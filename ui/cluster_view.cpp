@@ -33,12 +33,13 @@ namespace strata {
 ClusterView::ClusterView(QWidget *parent)
     : QWidget(parent), m_nodeModel(new NodeTableModel(this)), m_jobModel(new JobTableModel(this)),
       m_partitionModel(new PartitionModel(this)), m_instanceTypeModel(new InstanceTypeModel(this)),
+      m_workloadModel(new WorkloadModel(this)),
       m_findingModel(new FindingTableModel(this)), m_tabs(new QTabWidget(this))
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     m_overview = new StackOverviewView(m_instanceTypeModel, m_nodeModel, m_partitionModel, m_jobModel,
-                                       m_findingModel, m_tabs);
+                                       m_workloadModel, m_findingModel, m_tabs);
     m_overview->setObjectName(QStringLiteral("overview"));
     m_heatmap = new HeatmapPanel(m_tabs);
     m_nodesPage = new TablePage(m_nodeModel, tr("nodes"), false, m_tabs);
@@ -56,14 +57,15 @@ ClusterView::ClusterView(QWidget *parent)
             view->horizontalHeader()->resizeSection(c, pixels[c]);
     };
     widths(m_nodesPage->view(), {110, 95, 150, 100, 120, 55, 75, 80, 70, 75, 75, 90, 45});
-    widths(m_jobsPage->view(), {70, 140, 65, 95, 110, 70, 140, 50, 85, 90, 60});
+    widths(m_jobsPage->view(), {70, 140, 65, 95, 110, 70, 140, 50, 85, 90, 60, 90, 120});
     // What an operator scans first, first: the GPUs and their use before the node list, the
     // reason and the limits, so they are on screen at 1280 px beside the detail dock.
     QHeaderView *jobsHeader = m_jobsPage->view()->horizontalHeader();
     const QList<int> jobsOrder = {JobTableModel::Id, JobTableModel::Name, JobTableModel::User,
                                   JobTableModel::State, JobTableModel::Gpus, JobTableModel::Util,
                                   JobTableModel::Efficiency, JobTableModel::Nodes, JobTableModel::Partition,
-                                  JobTableModel::TimeUsed, JobTableModel::Reason, JobTableModel::TimeLimit};
+                                  JobTableModel::Framework, JobTableModel::TimeUsed, JobTableModel::Reason,
+                                  JobTableModel::TimeLimit};
     for (int visual = 0; visual < jobsOrder.size(); ++visual)
         jobsHeader->moveSection(jobsHeader->visualIndex(jobsOrder[visual]), visual);
 
@@ -115,7 +117,7 @@ void ClusterView::watchContextMenus()
     table(m_nodesPage->view(), StackElement::Layer::Node);
     table(m_jobsPage->view(), StackElement::Layer::Job);
     for (const auto layer : {StackElement::Layer::InstanceType, StackElement::Layer::Node,
-                             StackElement::Layer::Partition, StackElement::Layer::Job})
+                             StackElement::Layer::Partition, StackElement::Layer::Job, StackElement::Layer::Framework})
         table(m_overview->panel(layer)->view(), layer);
     table(m_overview->findingsView(), StackElement::Layer::None); // a finding stands for its node or GPU
     connect(m_fleet->view(), &FleetMapView::contextMenuRequested, this,
@@ -158,6 +160,10 @@ void ClusterView::filterTo(const StackElement &element)
 {
     TablePage *page = element.layer == StackElement::Layer::Job ? m_jobsPage : m_nodesPage;
     m_tabs->setCurrentWidget(page);
+    if (element.layer == StackElement::Layer::Framework) {
+        page = m_jobsPage; // the jobs running it: the text filter matches a job's framework
+        m_tabs->setCurrentWidget(page);
+    }
     if (element.layer == StackElement::Layer::Partition) {
         page->filterEdit()->clear();
         const int at = page->partitionCombo()->findText(element.key);
@@ -199,6 +205,8 @@ void ClusterView::prepareNext()
     current.partitions = m_partitionModel->current();
     current.instanceTypesSnapshot = m_instanceTypeModel->snapshot();
     current.instanceTypeRows = m_instanceTypeModel->rows();
+    current.workloadsSnapshot = m_workloadModel->snapshot();
+    current.workloadRows = m_workloadModel->rows();
     current.findingsSnapshot = m_findingModel->snapshot();
     current.findingRows = m_findingModel->rows();
     whenFinished(QtConcurrent::run(&PreparedSnapshot::prepare, current, next), this,
@@ -222,6 +230,7 @@ void ClusterView::apply(const PreparedSnapshot &p)
     m_jobModel->apply(p.jobs);
     m_partitionModel->apply(p.partitions);
     m_instanceTypeModel->apply(p.instanceTypes);
+    m_workloadModel->apply(p.workloads);
     m_findingModel->apply(p.findings);
     m_nodesPage->setChoices(p.nodes.choices);
     m_jobsPage->setChoices(p.jobs.choices);

@@ -18,6 +18,7 @@ class FindingTableModel;
 class FleetMapPanel;
 class HeatmapPanel;
 class InstanceTypeModel;
+class WorkloadModel;
 class JobDetailPane;
 class JobTableModel;
 class MetricHistory;
@@ -97,6 +98,7 @@ private:
     JobTableModel *m_jobModel;
     PartitionModel *m_partitionModel;
     InstanceTypeModel *m_instanceTypeModel;
+    WorkloadModel *m_workloadModel;
     FindingTableModel *m_findingModel;
 
     QTabWidget *m_tabs;

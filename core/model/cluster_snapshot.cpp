@@ -26,6 +26,36 @@ void ClusterSnapshot::finalize()
         g.gpuCount += n.gpuCount;
     }
     instanceGroups = QVector<InstanceGroup>(groups.begin(), groups.end());
+    summarizeWorkloads();
+}
+
+void ClusterSnapshot::summarizeWorkloads()
+{
+    QMap<QString, WorkloadGroup> workloads;
+    for (const Job &j : jobs) {
+        const bool running = j.isRunning();
+        if (!running && !j.isPending())
+            continue;
+        const QString framework = j.framework.isEmpty() ? WorkloadGroup::unrecognised() : j.framework;
+        WorkloadGroup &g = workloads[framework];
+        g.framework = framework;
+        if (!j.kind.isEmpty() && !g.kinds.contains(j.kind))
+            g.kinds << j.kind;
+        if (!running) {
+            ++g.jobsPending;
+            continue;
+        }
+        ++g.jobsRunning;
+        g.gpusHeld += j.gpuCountHeld();
+        if (j.app && j.app->tokensPerSecond)
+            g.tokensPerSecond = g.tokensPerSecond.value_or(0) + *j.app->tokensPerSecond;
+    }
+    workloadGroups.clear();
+    workloadGroups.reserve(workloads.size());
+    for (WorkloadGroup &g : workloads) {
+        g.kinds.sort();
+        workloadGroups << g;
+    }
 }
 
 const Node *ClusterSnapshot::node(const QString &name) const

@@ -8,9 +8,11 @@
 
 #include <QDateTime>
 #include <QHash>
+#include <QStringList>
 #include <QVector>
 
 #include <memory>
+#include <optional>
 
 namespace strata {
 
@@ -21,6 +23,20 @@ struct InstanceGroup
     QString gpuModel;
     int nodeCount = 0;
     int gpuCount = 0;
+};
+
+// The running and pending jobs of one framework (the top layer of the stack): what runs inside
+// the jobs, from WorkloadDetector's reading of their commands.
+struct WorkloadGroup
+{
+    QString framework;     // Job::framework, or "unrecognised"
+    QStringList kinds;     // the jobs' kinds, sorted, without repeats ("pre-training", "serving")
+    int jobsRunning = 0;
+    int jobsPending = 0;
+    int gpusHeld = 0;      // by its running jobs
+    std::optional<double> tokensPerSecond; // summed over its running jobs that report it (Job::app)
+
+    static QString unrecognised() { return QStringLiteral("unrecognised"); }
 };
 
 // The whole layered stack at one moment: instances -> nodes/GPUs -> partitions -> jobs,
@@ -41,13 +57,16 @@ struct ClusterSnapshot
     // part; the metrics join maps an exporter pod named in `Hostname` to its node with it).
     QHash<QString, QString> podNodes;
 
-    // Derived in finalize(): lookups and the instance layer.
+    // Derived in finalize(): lookups, the instance layer and the workload layer.
     QHash<QString, int> nodeIndexByName;
     QHash<QString, int> jobIndexById;
     QVector<InstanceGroup> instanceGroups;
+    QVector<WorkloadGroup> workloadGroups; // by framework, running or pending jobs only
 
     // Fills the derived fields; call once after the parts are merged.
     void finalize();
+    // workloadGroups again, after the jobs' application metrics changed (MetricsJoin).
+    void summarizeWorkloads();
 
     const Node *node(const QString &name) const;
     const Job *job(const QString &id) const;

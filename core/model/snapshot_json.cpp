@@ -265,6 +265,14 @@ QJsonObject toJson(const ClusterSnapshot &s)
                                      {QLatin1String("gpuModel"), g.gpuModel},
                                      {QLatin1String("nodes"), g.nodeCount},
                                      {QLatin1String("gpus"), g.gpuCount}});
+    QJsonArray workloads;
+    for (const WorkloadGroup &g : s.workloadGroups)
+        workloads.append(QJsonObject{{QLatin1String("framework"), g.framework},
+                                     {QLatin1String("kinds"), strings(g.kinds)},
+                                     {QLatin1String("jobsRunning"), g.jobsRunning},
+                                     {QLatin1String("jobsPending"), g.jobsPending},
+                                     {QLatin1String("gpusHeld"), g.gpusHeld},
+                                     {QLatin1String("tokensPerSecond"), optionalNumber(g.tokensPerSecond)}});
     const ClusterSnapshot::Totals t = s.totals();
     return QJsonObject{
         {QLatin1String("schema"), QStringLiteral("strata.snapshot/1")},
@@ -274,6 +282,7 @@ QJsonObject toJson(const ClusterSnapshot &s)
         {QLatin1String("metricsAvailable"), s.metricsAvailable},
         {QLatin1String("sources"), sources},
         {QLatin1String("instances"), instances},
+        {QLatin1String("workloads"), workloads},
         {QLatin1String("nodes"), nodes},
         {QLatin1String("partitions"), partitions},
         {QLatin1String("jobs"), jobs},

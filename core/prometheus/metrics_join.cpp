@@ -384,6 +384,7 @@ void MetricsJoin::apply(ClusterSnapshot &snapshot, const MetricsPart &part, cons
             if (const auto it = byJob.constFind(job.id); it != byJob.constEnd() && job.isRunning())
                 job.app = std::make_shared<const AppMetrics>(*it);
     }
+    snapshot.summarizeWorkloads(); // its tokens/s come from the jobs' application metrics
 
     if (part.usageKnown) {
         JobUsage::Input input;

@@ -1,5 +1,7 @@
 #include "synthetic_cluster.h"
 
+#include "model/workload_detector.h"
+
 #include <QRandomGenerator>
 #include <QSet>
 
@@ -125,7 +127,14 @@ Job makeJob(int serial, const ClusterSnapshot &snapshot, QRandomGenerator &rng)
     job.timeUsedSeconds = 0;
     job.submitTime = snapshot.takenAt.toSecsSinceEpoch() - rng.bounded(86400);
     job.gpusRequested = 1 << rng.bounded(4);
-    job.command = QStringLiteral("/home/%1/jobs/%2.sh").arg(job.user, job.name);
+    // What runs inside, as a real cluster's commands say it (WorkloadDetector reads them):
+    // torchrun training, vLLM serving, DeepSpeed fine-tuning, and plain scripts.
+    switch (serial % 6) {
+    case 0: job.command = QStringLiteral("torchrun --nnodes 2 --nproc_per_node 8 /home/%1/train.py").arg(job.user); break;
+    case 1: job.command = QStringLiteral("vllm serve meta-llama/Llama-3.1-8B-Instruct --tensor-parallel-size 2"); break;
+    case 2: job.command = QStringLiteral("deepspeed --num_gpus 8 /home/%1/finetune.py --deepspeed ds.json").arg(job.user); break;
+    default: job.command = QStringLiteral("/home/%1/jobs/%2.sh").arg(job.user, job.name); break;
+    }
     job.workDir = QStringLiteral("/home/%1").arg(job.user);
     job.stdoutPath = QStringLiteral("/home/%1/slurm-%2.out").arg(job.user, job.id);
     return job;
@@ -258,6 +267,7 @@ ClusterSnapshot SyntheticCluster::generate(const SyntheticClusterOptions &option
         }
         s.jobs << job;
     }
+    (void)WorkloadDetector::apply(s.jobs); // its findings (comment overrides) are not this fixture's subject
     s.finalize();
     // finalize() built the index only now: fix the partitions of running jobs from their node.
     for (Job &job : s.jobs)

@@ -67,6 +67,43 @@ private Q_SLOTS:
         QFAIL("no allocated GPU in the fixture");
     }
 
+    // The top layer: a framework lights up its running and pending jobs and where the running
+    // ones run; a job lights up its framework.
+    void aFrameworkLightsUpItsJobsAndTheirGpus()
+    {
+        QSet<QString> jobs, nodes;
+        int gpus = 0;
+        for (const Job &j : m_snapshot->jobs) {
+            if (j.framework != QLatin1String("vllm") || !(j.isRunning() || j.isPending()))
+                continue;
+            jobs.insert(j.id);
+            if (j.isRunning()) {
+                nodes.unite(QSet<QString>(j.nodes.cbegin(), j.nodes.cend()));
+                gpus += j.gpuCountHeld();
+            }
+        }
+        QVERIFY(!nodes.isEmpty());
+        const Relations r = m_index.relatedTo(StackElement::framework(QStringLiteral("vllm")));
+        QCOMPARE(r.frameworks, QSet<QString>{QStringLiteral("vllm")});
+        QCOMPARE(r.jobs, jobs);
+        QCOMPARE(r.nodes, nodes);
+        QCOMPARE(r.gpuCount(), gpus);
+
+        for (const Job &j : m_snapshot->jobs)
+            if (j.isRunning() && j.framework == QLatin1String("torch.distributed")) {
+                QCOMPARE(m_index.relatedTo(StackElement::job(j.id)).frameworks, QSet<QString>{QStringLiteral("torch.distributed")});
+                QVERIFY(m_index.relatedTo(StackElement::node(j.nodes.first())).frameworks.contains(QStringLiteral("torch.distributed")));
+                break;
+            }
+        const WorkloadGroup *unrecognised = nullptr;
+        for (const WorkloadGroup &g : m_snapshot->workloadGroups)
+            if (g.framework == WorkloadGroup::unrecognised())
+                unrecognised = &g;
+        QVERIFY(unrecognised);
+        QCOMPARE(m_index.relatedTo(StackElement::framework(WorkloadGroup::unrecognised())).jobs.size(),
+                 unrecognised->jobsRunning + unrecognised->jobsPending);
+    }
+
     void aPartitionLightsUpItsNodesAndJobs()
     {
         const Relations r = m_index.relatedTo(StackElement::partition(QStringLiteral("h200")));

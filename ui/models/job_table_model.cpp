@@ -171,6 +171,7 @@ QString JobTableModel::itemText(const Job &j, int column)
     case TimeLimit: return UnitFormatter::timeLimit(j.timeLimitSeconds);
     case Util: return UnitFormatter::percent(j.gpuUtilMean);
     case Efficiency: return j.efficiencyVerdict.isEmpty() ? UnitFormatter::dash() : j.efficiencyVerdict;
+    case Framework: return j.framework.isEmpty() ? UnitFormatter::dash() : j.framework;
     }
     return {};
 }
@@ -211,6 +212,7 @@ QVariant JobTableModel::headerData(int section, Qt::Orientation orientation, int
     case TimeLimit: return tr("Limit");
     case Util: return tr("GPU util");
     case Efficiency: return tr("Efficiency");
+    case Framework: return tr("Framework");
     }
     return {};
 }
@@ -233,7 +235,7 @@ bool JobTableModel::itemMatches(const Job &j, const RowFilter &filter)
     const auto has = [&](const QString &field) {
         return field.contains(filter.text, Qt::CaseInsensitive);
     };
-    return has(j.id) || has(j.name) || has(j.user) || has(j.reason)
+    return has(j.id) || has(j.name) || has(j.user) || has(j.reason) || has(j.framework) || has(j.kind)
            || std::any_of(j.nodes.cbegin(), j.nodes.cend(), has);
 }
 

@@ -15,7 +15,7 @@ class JobTableModel : public SnapshotRowModel
 public:
     enum Column {
         Id, Name, User, State, Reason, Partition, Nodes, Gpus, TimeUsed, TimeLimit, Util,
-        Efficiency, ColumnCount
+        Efficiency, Framework, ColumnCount
     };
 
     struct Plan

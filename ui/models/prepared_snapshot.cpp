@@ -14,6 +14,7 @@ PreparedSnapshot PreparedSnapshot::prepare(const Current &current, const Snapsho
     p.jobs = JobTableModel::plan(current.jobs, next);
     p.partitions = PartitionModel::plan(current.partitions, next);
     p.instanceTypes = InstanceTypeModel::plan(current.instanceTypesSnapshot, current.instanceTypeRows, next);
+    p.workloads = WorkloadModel::plan(current.workloadsSnapshot, current.workloadRows, next);
     p.findings = FindingTableModel::plan(current.findingsSnapshot, current.findingRows, next);
     p.relations = RelationIndex::build(next);
     p.totals = next->totals();

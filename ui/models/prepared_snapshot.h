@@ -2,6 +2,7 @@
 
 #include "finding_table_model.h"
 #include "instance_type_model.h"
+#include "workload_model.h"
 #include "job_table_model.h"
 #include "node_table_model.h"
 #include "partition_model.h"
@@ -22,6 +23,8 @@ struct PreparedSnapshot
         PartitionModel::Current partitions;
         SnapshotPtr instanceTypesSnapshot;
         QVector<int> instanceTypeRows;
+        SnapshotPtr workloadsSnapshot;
+        QVector<int> workloadRows;
         SnapshotPtr findingsSnapshot;
         QVector<int> findingRows;
     };
@@ -31,6 +34,7 @@ struct PreparedSnapshot
     JobTableModel::Plan jobs;
     PartitionModel::Plan partitions;
     RowPlan instanceTypes;
+    RowPlan workloads;
     RowPlan findings;
     RelationIndex relations;
     ClusterSnapshot::Totals totals;

@@ -9,6 +9,11 @@ QString instanceTypeOf(const Node &node)
     return node.instanceType.isEmpty() ? QStringLiteral("unknown") : node.instanceType;
 }
 
+QString frameworkOf(const Job &job)
+{
+    return job.framework.isEmpty() ? WorkloadGroup::unrecognised() : job.framework;
+}
+
 quint64 allGpuMask(const Node &node)
 {
     const int count = qMin(64, qMax(node.gpuCount, int(node.gpus.size())));
@@ -27,6 +32,8 @@ RelationIndex RelationIndex::build(const SnapshotPtr &snapshot)
     for (int i = 0; i < s.jobs.size(); ++i) {
         const Job &job = s.jobs[i];
         index.m_jobsByPartition[job.partition] << i;
+        if (job.isRunning() || job.isPending())
+            index.m_jobsByFramework[frameworkOf(job)] << i;
         if (job.isRunning() || !job.gpus.isEmpty())
             for (const QString &node : job.nodes)
                 index.m_jobsByNode[node] << i;
@@ -58,8 +65,12 @@ void RelationIndex::addNode(Relations &r, const Node &node, bool allGpus, bool w
     if (allGpus)
         r.gpus[node.name] |= allGpuMask(node);
     if (withJobs)
-        for (int j : m_jobsByNode.value(node.name))
-            r.jobs.insert(m_snapshot->jobs[j].id);
+        for (int j : m_jobsByNode.value(node.name)) {
+            const Job &job = m_snapshot->jobs[j];
+            r.jobs.insert(job.id);
+            if (job.isRunning())
+                r.frameworks.insert(frameworkOf(job));
+        }
 }
 
 Relations RelationIndex::relatedTo(const StackElement &element) const
@@ -76,6 +87,8 @@ Relations RelationIndex::relatedTo(const StackElement &element) const
             break;
         r.jobs.insert(job->id);
         r.partitions.insert(job->partition);
+        if (job->isRunning() || job->isPending())
+            r.frameworks.insert(frameworkOf(*job));
         for (const QString &name : job->nodes) {
             const Node *node = s.node(name);
             if (!node)
@@ -99,10 +112,34 @@ Relations RelationIndex::relatedTo(const StackElement &element) const
             break;
         addNode(r, *node, false, false);
         r.gpus[node->name] |= quint64(1) << element.gpu;
-        if (element.gpu < node->gpus.size() && !node->gpus[element.gpu].jobId.isEmpty())
+        if (element.gpu < node->gpus.size() && !node->gpus[element.gpu].jobId.isEmpty()) {
             r.jobs.insert(node->gpus[element.gpu].jobId);
+            if (const Job *job = s.job(node->gpus[element.gpu].jobId); job && job->isRunning())
+                r.frameworks.insert(frameworkOf(*job));
+        }
         break;
     }
+    case StackElement::Layer::Framework:
+        // Its jobs, and where the running ones run: their nodes, the GPUs they hold.
+        r.frameworks.insert(element.key);
+        for (int j : m_jobsByFramework.value(element.key)) {
+            const Job &job = s.jobs[j];
+            r.jobs.insert(job.id);
+            r.partitions.insert(job.partition);
+            if (!job.isRunning())
+                continue;
+            for (const QString &name : job.nodes) {
+                const Node *node = s.node(name);
+                if (!node)
+                    continue;
+                r.nodes.insert(name);
+                r.instanceTypes.insert(instanceTypeOf(*node));
+                for (int gpu : job.gpus.value(name))
+                    if (gpu >= 0 && gpu < 64)
+                        r.gpus[name] |= quint64(1) << gpu;
+            }
+        }
+        break;
     case StackElement::Layer::Partition:
         r.partitions.insert(element.key);
         for (int n : m_nodesByPartition.value(element.key)) {

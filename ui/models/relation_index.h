@@ -11,7 +11,7 @@
 namespace strata {
 
 // Who relates to whom in one snapshot (node -> running jobs, partition -> nodes and jobs,
-// instance type -> nodes), so a click in one layer finds its relatives in the others without
+// instance type -> nodes, framework -> jobs), so a click in one layer finds its relatives in the others without
 // scanning 50,000 jobs. Built off the GUI thread; immutable afterwards.
 class RelationIndex
 {
@@ -30,6 +30,7 @@ private:
     QHash<QString, QVector<int>> m_jobsByPartition;
     QHash<QString, QVector<int>> m_nodesByPartition; // indices into nodes
     QHash<QString, QVector<int>> m_nodesByInstanceType;
+    QHash<QString, QVector<int>> m_jobsByFramework;  // running and pending jobs
 };
 
 } // namespace strata

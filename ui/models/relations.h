@@ -14,11 +14,12 @@ struct Relations
     QHash<QString, quint64> gpus; // node -> bit mask of GPU indices (index < 64)
     QSet<QString> partitions;
     QSet<QString> jobs;
+    QSet<QString> frameworks; // WorkloadGroup::framework
 
     bool isEmpty() const
     {
         return instanceTypes.isEmpty() && nodes.isEmpty() && gpus.isEmpty() && partitions.isEmpty()
-               && jobs.isEmpty();
+               && jobs.isEmpty() && frameworks.isEmpty();
     }
     bool hasGpu(const QString &node, int index) const
     {

@@ -8,6 +8,7 @@
 #include "models/node_table_model.h"
 #include "models/partition_model.h"
 #include "models/snapshot_row_model.h"
+#include "models/workload_model.h"
 
 #include "model/gpu_catalog.h"
 
@@ -20,7 +21,7 @@
 namespace strata {
 
 StackOverviewView::StackOverviewView(InstanceTypeModel *instanceTypes, NodeTableModel *nodes,
-                                     PartitionModel *partitions, JobTableModel *jobs,
+                                     PartitionModel *partitions, JobTableModel *jobs, WorkloadModel *workloads,
                                      FindingTableModel *findings, QWidget *parent)
     : QWidget(parent)
 {
@@ -63,15 +64,20 @@ StackOverviewView::StackOverviewView(InstanceTypeModel *instanceTypes, NodeTable
                                   layers);
     m_jobs = new LayerPanel(tr("Jobs"), L::Job, jobs,
                             {JobTableModel::Id, JobTableModel::User, JobTableModel::State}, layers);
+    m_frameworks = new LayerPanel(tr("Frameworks"), L::Framework, workloads,
+                                  {WorkloadModel::Framework, WorkloadModel::JobsRunning, WorkloadModel::GpusHeld,
+                                   WorkloadModel::Kinds},
+                                  layers);
     // Wide enough at 1280x800 for each layer's key column; the splitter keeps the ratios.
     m_layers = layers;
-    for (int i : {0, 1, 3, 4})
+    for (int i : {0, 1, 3, 4, 5})
         layers->setStretchFactor(i, i == 0 || i == 4 ? 3 : 2);
     layers->setStretchFactor(2, 0);
     m_instanceTypes->setColumnWidths({104, 44, 44, 46});
     m_nodes->setColumnWidths({105});
     m_partitions->setColumnWidths({80, 45});
     m_jobs->setColumnWidths({62, 58});
+    m_frameworks->setColumnWidths({110, 36, 40});
 
     auto *bottom = new QWidget(vertical);
     auto *bottomLayout = new QVBoxLayout(bottom);
@@ -99,7 +105,7 @@ StackOverviewView::StackOverviewView(InstanceTypeModel *instanceTypes, NodeTable
     vertical->setStretchFactor(1, 1);
     layout->addWidget(vertical, 1);
 
-    for (LayerPanel *panel : {m_instanceTypes, m_nodes, m_partitions, m_jobs})
+    for (LayerPanel *panel : {m_instanceTypes, m_nodes, m_partitions, m_jobs, m_frameworks})
         connect(panel, &LayerPanel::picked, this, &StackOverviewView::picked);
     connect(m_gpus, &GpuHeatmapView::gpuClicked, this, [this](const QString &node, int gpu) {
         Q_EMIT picked(StackElement::gpuOf(node, gpu));
@@ -110,7 +116,7 @@ StackOverviewView::StackOverviewView(InstanceTypeModel *instanceTypes, NodeTable
         const Finding &f = findings->finding(index.row());
         Q_EMIT picked(f.gpu >= 0 ? StackElement::gpuOf(f.node, f.gpu) : StackElement::node(f.node));
     });
-    m_relation->setText(tr("Pick an instance type, node, GPU, partition or job to see what it relates to."));
+    m_relation->setText(tr("Pick an instance type, node, GPU, partition, job or framework to see what it relates to."));
 }
 
 LayerPanel *StackOverviewView::panel(StackElement::Layer layer) const
@@ -120,6 +126,7 @@ LayerPanel *StackOverviewView::panel(StackElement::Layer layer) const
     case StackElement::Layer::Node: return m_nodes;
     case StackElement::Layer::Partition: return m_partitions;
     case StackElement::Layer::Job: return m_jobs;
+    case StackElement::Layer::Framework: return m_frameworks;
     default: return nullptr;
     }
 }
@@ -135,7 +142,7 @@ void StackOverviewView::setSnapshot(const SnapshotPtr &snapshot, const ClusterSn
         // 1280x800. Later the person's splitter positions rule (and are remembered).
         m_sized = true;
         const int rest = m_layers->width() - gpus;
-        m_layers->setSizes({rest * 35 / 100, rest * 15 / 100, gpus, rest * 16 / 100, rest * 34 / 100});
+        m_layers->setSizes({rest * 27 / 100, rest * 13 / 100, gpus, rest * 14 / 100, rest * 26 / 100, rest * 20 / 100});
     }
     const QLocale locale;
     // The catalog's peak figures, summed over the instance layer.
@@ -163,6 +170,7 @@ void StackOverviewView::setSnapshot(const SnapshotPtr &snapshot, const ClusterSn
     m_gpuHeader->setToolTip(tr("blue: in use, green: free, red: node out of service"));
     m_partitions->setSubtitle(locale.toString(snapshot->partitions.size()));
     m_jobs->setSubtitle(locale.toString(snapshot->jobs.size()));
+    m_frameworks->setSubtitle(locale.toString(snapshot->workloadGroups.size()));
     m_findingsHeader->setText(tr("Health findings \u00b7 %1").arg(snapshot->findings.size()));
 }
 
@@ -173,14 +181,15 @@ void StackOverviewView::showRelations(const StackElement &picked, const Relation
     m_nodes->showRelated(r.nodes, active);
     m_partitions->showRelated(r.partitions, active);
     m_jobs->showRelated(r.jobs, active);
+    m_frameworks->showRelated(r.frameworks, active);
     m_gpus->setRelations(r);
     if (!r.nodes.isEmpty())
         m_gpus->scrollToNode(*std::min_element(r.nodes.cbegin(), r.nodes.cend()));
-    for (LayerPanel *panel : {m_instanceTypes, m_nodes, m_partitions, m_jobs})
+    for (LayerPanel *panel : {m_instanceTypes, m_nodes, m_partitions, m_jobs, m_frameworks})
         if (panel->layer() != picked.layer)
             panel->clearSelection();
     if (!active) {
-        m_relation->setText(tr("Pick an instance type, node, GPU, partition or job to see what it relates to."));
+        m_relation->setText(tr("Pick an instance type, node, GPU, partition, job or framework to see what it relates to."));
         return;
     }
     QString what;
@@ -190,14 +199,16 @@ void StackOverviewView::showRelations(const StackElement &picked, const Relation
     case StackElement::Layer::Gpu: what = tr("GPU %2 of %1").arg(picked.key).arg(picked.gpu); break;
     case StackElement::Layer::Partition: what = tr("Partition %1").arg(picked.key); break;
     case StackElement::Layer::Job: what = tr("Job %1").arg(picked.key); break;
+    case StackElement::Layer::Framework: what = tr("Framework %1").arg(picked.key); break;
     case StackElement::Layer::None: break;
     }
     const QLocale locale;
     m_relation->setText(tr("<b>%1</b> relates to %2 instance type(s), %3 node(s), %4 GPU(s), "
-                           "%5 partition(s), %6 job(s) (highlighted)")
+                           "%5 partition(s), %6 job(s), %7 framework(s) (highlighted)")
                             .arg(what.toHtmlEscaped(), locale.toString(r.instanceTypes.size()),
                                  locale.toString(r.nodes.size()), locale.toString(r.gpuCount()),
-                                 locale.toString(r.partitions.size()), locale.toString(r.jobs.size())));
+                                 locale.toString(r.partitions.size()), locale.toString(r.jobs.size()),
+                                 locale.toString(r.frameworks.size())));
 }
 
 QString StackOverviewView::totalsText() const

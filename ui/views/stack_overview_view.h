@@ -20,8 +20,10 @@ class JobTableModel;
 class LayerPanel;
 class NodeTableModel;
 class PartitionModel;
+class WorkloadModel;
 
-// The whole stack side by side: instance types -> nodes -> GPUs -> partitions -> jobs, the
+// The whole stack side by side: instance types -> nodes -> GPUs -> partitions -> jobs ->
+// frameworks (what runs inside the jobs), the
 // totals above and the health findings below. Picking an element in one layer highlights
 // its relatives in the others (a job lights up its nodes and GPUs). Shares the window's
 // models; owns no data of its own. GUI thread.
@@ -30,7 +32,8 @@ class StackOverviewView : public QWidget
     Q_OBJECT
 public:
     StackOverviewView(InstanceTypeModel *instanceTypes, NodeTableModel *nodes,
-                      PartitionModel *partitions, JobTableModel *jobs, FindingTableModel *findings,
+                      PartitionModel *partitions, JobTableModel *jobs, WorkloadModel *workloads,
+                      FindingTableModel *findings,
                       QWidget *parent = nullptr);
 
     void setSnapshot(const SnapshotPtr &snapshot, const ClusterSnapshot::Totals &totals);
@@ -54,6 +57,7 @@ private:
     QLabel *m_gpuHeader;
     LayerPanel *m_partitions;
     LayerPanel *m_jobs;
+    LayerPanel *m_frameworks;
     QLabel *m_totals;
     QLabel *m_relation;
     QTableView *m_findings;

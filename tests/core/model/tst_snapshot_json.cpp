@@ -46,6 +46,21 @@ ClusterSnapshot sampleSnapshot()
     a.gpus[6].metrics.utilPercent = 97.5;
     a.gpus[6].metrics.xid = 0.0;
     a.gpus[6].seenByExporter = true;
+    // node exporter answered for gpu-node01: one EFA port down, /fsx mounted.
+    FabricPort port;
+    port.device = QStringLiteral("efa_1");
+    port.port = QStringLiteral("1");
+    port.stateId = 1;
+    port.physicalStateId = 3;
+    port.rateBytesPerSecond = 12.5e9;
+    a.fabric.ports = {port};
+    a.fabric.fabricKnown = true;
+    SharedMount fsx;
+    fsx.mountpoint = QStringLiteral("/fsx");
+    fsx.fstype = QStringLiteral("lustre");
+    fsx.sizeBytes = 1.2e12;
+    a.fabric.mounts = {fsx};
+    a.fabric.storageKnown = true;
     Node b = h100Node(QStringLiteral("gpu-node02"), 1);
     b.gpuIndicesAllocated = {0};
     b.gpus[0].jobId = QStringLiteral("6");
@@ -68,6 +83,13 @@ ClusterSnapshot sampleSnapshot()
     running.gpusRequested = 2;
     running.timeUsedSeconds = 12;
     running.timeLimitSeconds = 0;
+    running.framework = QStringLiteral("vllm");
+    running.kind = QStringLiteral("serving");
+    auto app = std::make_shared<AppMetrics>();
+    app->server = QStringLiteral("vllm");
+    app->tokensPerSecond = 480.0;
+    app->requestsRunning = 0.0; // a real zero stays 0
+    running.app = app;
     Job pending;
     pending.id = QStringLiteral("7_3");
     pending.arrayJobId = QStringLiteral("7");
@@ -153,6 +175,26 @@ void TestSnapshotJson::nodeKeys_data()
     row("cpu-node01", "gpuModel", QJsonValue(QJsonValue::Null));
     row("cpu-node01", "gpuCount", 0);
     row("cpu-node01", "gpus", QJsonArray{});
+    row("cpu-node01", "network", QJsonValue(QJsonValue::Null)); // nothing from node exporter: unknown
+    row("cpu-node01", "storage", QJsonValue(QJsonValue::Null));
+    row("gpu-node01", "network",
+        QJsonObject{{QStringLiteral("ports"),
+                     QJsonArray{QJsonObject{{QStringLiteral("device"), QStringLiteral("efa_1")},
+                                            {QStringLiteral("port"), QStringLiteral("1")},
+                                            {QStringLiteral("state"), QStringLiteral("DOWN")},
+                                            {QStringLiteral("physicalState"), QStringLiteral("Disabled")},
+                                            {QStringLiteral("up"), false},
+                                            {QStringLiteral("rateBytesPerSecond"), 12.5e9},
+                                            {QStringLiteral("receiveBytesPerSecond"), QJsonValue(QJsonValue::Null)},
+                                            {QStringLiteral("transmitBytesPerSecond"), QJsonValue(QJsonValue::Null)}}}}});
+    row("gpu-node01", "storage",
+        QJsonObject{{QStringLiteral("mounts"),
+                     QJsonArray{QJsonObject{{QStringLiteral("mountpoint"), QStringLiteral("/fsx")},
+                                            {QStringLiteral("fstype"), QStringLiteral("lustre")},
+                                            {QStringLiteral("device"), QString()},
+                                            {QStringLiteral("sizeBytes"), 1.2e12},
+                                            {QStringLiteral("availableBytes"), QJsonValue(QJsonValue::Null)},
+                                            {QStringLiteral("readOnly"), false}}}}});
 }
 
 void TestSnapshotJson::nodeKeys()
@@ -192,6 +234,20 @@ void TestSnapshotJson::jobKeys_data()
     row("7_3", "nodes", QJsonArray{});
     row("7_3", "gpus", QJsonObject{});
     row("7_3", "timeUsedSeconds", QJsonValue(QJsonValue::Null));
+    row("6", "framework", QStringLiteral("vllm"));
+    row("6", "app", QJsonObject{{QStringLiteral("server"), QStringLiteral("vllm")},
+                                {QStringLiteral("tokensPerSecond"), 480.0},
+                                {QStringLiteral("requestsRunning"), 0.0},
+                                {QStringLiteral("requestsWaiting"), QJsonValue(QJsonValue::Null)},
+                                {QStringLiteral("requestsPerSecond"), QJsonValue(QJsonValue::Null)},
+                                {QStringLiteral("timeToFirstTokenSeconds"), QJsonValue(QJsonValue::Null)},
+                                {QStringLiteral("timePerOutputTokenSeconds"), QJsonValue(QJsonValue::Null)},
+                                {QStringLiteral("requestLatencySeconds"), QJsonValue(QJsonValue::Null)},
+                                {QStringLiteral("stepSeconds"), QJsonValue(QJsonValue::Null)},
+                                {QStringLiteral("samplesPerSecond"), QJsonValue(QJsonValue::Null)},
+                                {QStringLiteral("loss"), QJsonValue(QJsonValue::Null)}});
+    row("7_3", "app", QJsonValue(QJsonValue::Null));
+    row("7_3", "framework", QJsonValue(QJsonValue::Null));
 }
 
 void TestSnapshotJson::jobKeys()
@@ -284,6 +340,19 @@ void TestSnapshotJson::topLevel()
     QCOMPARE(p5.value(QLatin1String("nodes")).toInt(), 2);
     QCOMPARE(p5.value(QLatin1String("gpus")).toInt(), 16);
     QCOMPARE(byKey(instances, QStringLiteral("instanceType"), QStringLiteral("unknown")).value(QLatin1String("nodes")).toInt(), 1);
+    // The workload layer: running and pending jobs by framework.
+    const QJsonArray workloads = json.value(QLatin1String("workloads")).toArray();
+    QCOMPARE(workloads.size(), 2);
+    const QJsonObject vllm = byKey(workloads, QStringLiteral("framework"), QStringLiteral("vllm"));
+    QCOMPARE(vllm.value(QLatin1String("kinds")).toArray(), QJsonArray{QStringLiteral("serving")});
+    QCOMPARE(vllm.value(QLatin1String("jobsRunning")).toInt(), 1);
+    QCOMPARE(vllm.value(QLatin1String("jobsPending")).toInt(), 0);
+    QCOMPARE(vllm.value(QLatin1String("gpusHeld")).toInt(), 2);
+    QCOMPARE(vllm.value(QLatin1String("tokensPerSecond")).toDouble(), 480.0);
+    const QJsonObject other = byKey(workloads, QStringLiteral("framework"), QStringLiteral("unrecognised"));
+    QCOMPARE(other.value(QLatin1String("jobsPending")).toInt(), 1);
+    QCOMPARE(other.value(QLatin1String("kinds")).toArray(), QJsonArray{});
+    QVERIFY(other.value(QLatin1String("tokensPerSecond")).isNull());
 }
 
 void TestSnapshotJson::gpuSharing()
