@@ -47,7 +47,7 @@ QVariant WorkloadModel::data(const QModelIndex &index, int role) const
             : tr("%1: %2 running and %3 pending jobs holding %4 GPUs%5")
                   .arg(g.framework).arg(g.jobsRunning).arg(g.jobsPending).arg(g.gpusHeld)
                   .arg(g.kinds.isEmpty() ? QString() : tr(" (%1)").arg(g.kinds.join(QStringLiteral(", "))));
-    if (role == Qt::TextAlignmentRole && index.column() >= JobsRunning)
+    if (role == Qt::TextAlignmentRole && index.column() != Framework && index.column() != Kinds)
         return int(Qt::AlignRight | Qt::AlignVCenter);
     if (role != Qt::DisplayRole)
         return {};

@@ -11,7 +11,7 @@ class WorkloadModel : public SnapshotRowModel
 {
     Q_OBJECT
 public:
-    enum Column { Framework, Kinds, JobsRunning, JobsPending, GpusHeld, TokensPerSecond, ColumnCount };
+    enum Column { Framework, JobsRunning, GpusHeld, Kinds, JobsPending, TokensPerSecond, ColumnCount };
 
     using SnapshotRowModel::SnapshotRowModel;
 

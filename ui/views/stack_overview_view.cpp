@@ -77,7 +77,7 @@ StackOverviewView::StackOverviewView(InstanceTypeModel *instanceTypes, NodeTable
     m_nodes->setColumnWidths({105});
     m_partitions->setColumnWidths({80, 45});
     m_jobs->setColumnWidths({62, 58});
-    m_frameworks->setColumnWidths({110, 36, 40});
+    m_frameworks->setColumnWidths({100, 44, 44});
 
     auto *bottom = new QWidget(vertical);
     auto *bottomLayout = new QVBoxLayout(bottom);
@@ -142,7 +142,7 @@ void StackOverviewView::setSnapshot(const SnapshotPtr &snapshot, const ClusterSn
         // 1280x800. Later the person's splitter positions rule (and are remembered).
         m_sized = true;
         const int rest = m_layers->width() - gpus;
-        m_layers->setSizes({rest * 27 / 100, rest * 13 / 100, gpus, rest * 14 / 100, rest * 26 / 100, rest * 20 / 100});
+        m_layers->setSizes({rest * 19 / 100, rest * 13 / 100, gpus, rest * 12 / 100, rest * 31 / 100, rest * 25 / 100});
     }
     const QLocale locale;
     // The catalog's peak figures, summed over the instance layer.
