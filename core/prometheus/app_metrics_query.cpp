@@ -4,6 +4,7 @@
 #include "metrics_part_builder.h"
 
 #include <QHash>
+#include <QRegularExpression>
 #include <QStringList>
 
 #include <cmath>
@@ -84,6 +85,40 @@ QString promql(int rateWindowSeconds)
         piece(rate(u"strata_train_tokens_total"_s), "training:tokens"),
         piece(u"avg by (%1) (strata_train_loss)"_s.arg(kBy), "training:loss"),
     }.join(u" or "_s);
+}
+
+QString jobSeriesPromql(const QString &figure, const QString &jobId, int rateWindowSeconds)
+{
+    static const QRegularExpression slurmId(u"^[0-9]+(_[0-9]+)?$"_s);
+    static const QRegularExpression kubeId(u"^[a-z0-9]([-a-z0-9]*[a-z0-9])?/[a-z0-9]([-.a-z0-9]*[a-z0-9])?$"_s);
+    QStringList selectors;
+    if (slurmId.match(jobId).hasMatch()) {
+        selectors << u"hpc_job=\"%1\""_s.arg(jobId);
+    } else if (kubeId.match(jobId).hasMatch()) {
+        // Names are DNS labels: nothing in them needs escaping in a regex but the dots.
+        const QString ns = jobId.section(u'/', 0, 0);
+        const QString pods = QRegularExpression::escape(jobId.section(u'/', 1)).replace(u"\\"_s, u"\\\\"_s) + u"-.+"_s;
+        selectors << u"namespace=\"%1\",pod=~\"%2\""_s.arg(ns, pods)
+                  << u"exported_namespace=\"%1\",exported_pod=~\"%2\""_s.arg(ns, pods);
+    } else {
+        return {};
+    }
+    const QString w = u"["_s + QString::number(rateWindowSeconds) + u"s]"_s;
+    QStringList parts;
+    for (const QString &sel : std::as_const(selectors)) {
+        if (figure == "tokens"_L1) {
+            for (const char *counter : {"vllm:generation_tokens_total", "tgi_request_generated_tokens_sum", "strata_train_tokens_total"})
+                parts << u"sum(rate(%1{%2}%3))"_s.arg(QLatin1StringView(counter), sel, w);
+        } else if (figure == "step"_L1) {
+            parts << u"max(strata_train_step_seconds{%1})"_s.arg(sel);
+        } else if (figure == "requests-waiting"_L1) {
+            for (const char *gauge : {"vllm:num_requests_waiting", "tgi_queue_size", "nv_inference_pending_request_count"})
+                parts << u"sum(%1{%2})"_s.arg(QLatin1StringView(gauge), sel);
+        } else {
+            return {};
+        }
+    }
+    return parts.join(u" or "_s);
 }
 
 QVector<JobAppMetrics> build(const PrometheusResponse &response)

@@ -38,6 +38,13 @@ struct JobAppMetrics
 };
 
 QString promql(int rateWindowSeconds = 60);
+
+// One job's history of one application figure, for a chart (query_range): "tokens" (vLLM,
+// TGI or training tokens/s), "step" (the slowest rank's step time) or "requests-waiting".
+// The job: a Slurm id (its series' `hpc_job`), or a Kubernetes "namespace/name" (its pods,
+// `name-...`, under namespace/pod or exported_namespace/exported_pod). Empty for an unknown
+// figure or a job id that is neither.
+QString jobSeriesPromql(const QString &figure, const QString &jobId, int rateWindowSeconds = 60);
 QVector<JobAppMetrics> build(const PrometheusResponse &response);
 // The job ids (Slurm "1234", Kubernetes "ns/name") the samples name, with their metrics: a
 // pod's key finds its Job by JobUsage::jobIdForKey. Keys naming no listed job are dropped.

@@ -77,6 +77,23 @@ snapshot_app 'abs(v["tokensPerSecond"] - 480) < 100 and abs(v["timeToFirstTokenS
     fail "strata snapshot: serving app metrics of job $serve"
 pass "strata snapshot: jobs[].app of the DDP job (step time, samples/s, loss) and of the vLLM stand-in (tokens/s, TTFT, requests)"
 
+# The job pane's chart of tokens/s: AppMetricsQuery::jobSeriesPromql's range query
+# (tests/data/prometheus/app/job_tokens.promql; tst_app_metrics checks the code sends it).
+series_points() {
+    local now; now=$(date +%s)
+    curl -sS --max-time 10 --data-urlencode "query=$(sed "s/JOBID/$1/g" "$STRATA_SOURCE_DIR/tests/data/prometheus/app/job_tokens.promql")" \
+        --data-urlencode "start=$((now - 300))" --data-urlencode "end=$now" --data-urlencode "step=15" \
+        "$STRATA_LAB_PROMETHEUS_URL/api/v1/query_range" | "$PYTHON" -c '
+import json, sys
+r = json.load(sys.stdin)["data"]["result"]
+values = [float(v) for _, v in r[0]["values"]] if r else []
+sys.exit(0 if len(r) == 1 and len(values) >= 2 and eval(sys.argv[1]) else 1)
+' "$2"
+}
+series_points "$serve" 'abs(values[-1] - 480) < 100' || fail "tokens/s history of the serving job $serve"
+series_points "$train" '100 * 128 < values[-1] < 400 * 128' || fail "tokens/s history of the training job $train"
+pass "the job chart's tokens/s range query: one line per job, the vLLM stand-in's ~480 and the DDP job's samples x 128"
+
 scancel "$train" "$serve"
 wait_until 60 "announcements withdrawn" sh -c "! ls '$STRATA_LAB_DIR/prometheus/app_targets/'*.json >/dev/null 2>&1"
 pass "cancelled: the jobs' /metrics announcements are gone"

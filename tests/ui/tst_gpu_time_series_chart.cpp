@@ -108,6 +108,34 @@ private Q_SLOTS:
         history.answer(2, {{}, QStringLiteral("Prometheus at http://x not reachable")});
         QTRY_VERIFY(chart.message().contains(QStringLiteral("not reachable")));
     }
+
+    // A job's chart offers the application's figures: one request for the job (not per GPU),
+    // one line, and a plain note when its application reports nothing.
+    void jobChartShowsTheApplicationsFigures()
+    {
+        GpuTimeSeriesChart chart;
+        GpuHistoryLoader loader(&chart);
+        FakeHistory history;
+        auto *picker = chart.findChild<QComboBox *>(QStringLiteral("chartMetric"));
+        QCOMPARE(picker->count(), ChartMetric::all().size()); // a node's chart: GPU figures only
+        chart.setMetrics(ChartMetric::forJobs());
+        QCOMPARE(picker->count(), ChartMetric::all().size() + 3);
+        loader.setHistory(&history, {});
+        loader.setJob(QStringLiteral("4242"));
+        loader.setTargets({{QStringLiteral("gpu-node01"), {0, 1}}, {QStringLiteral("gpu-node02"), {0, 1}}});
+        QCOMPARE(history.requests.size(), 2); // utilisation: one per node
+        picker->setCurrentIndex(picker->findData(int(ChartMetric::AppTokens)));
+        QCOMPARE(history.requests.size(), 3);
+        QCOMPARE(history.requests[2].metric, ChartMetric::AppTokens);
+        QCOMPARE(history.requests[2].jobId, QStringLiteral("4242"));
+        history.answer(2, {{series(QStringLiteral("tokens"), {470, 480, 300})}, {}});
+        QTRY_COMPARE(chart.seriesCount(), 1);
+
+        picker->setCurrentIndex(picker->findData(int(ChartMetric::AppStep)));
+        QCOMPARE(history.requests.last().metric, ChartMetric::AppStep);
+        history.answer(int(history.requests.size()) - 1, {{}, {}});
+        QTRY_VERIFY2(chart.message().contains(QStringLiteral("reports no Application: step time")), qPrintable(chart.message()));
+    }
 };
 
 QTEST_MAIN(TestGpuTimeSeriesChart)

@@ -37,6 +37,15 @@ void GpuHistoryLoader::setTargets(const QVector<Target> &targets)
     reload();
 }
 
+void GpuHistoryLoader::setJob(const QString &jobId)
+{
+    if (jobId == m_jobId)
+        return;
+    m_jobId = jobId;
+    if (ChartMetric::isApplication(m_chart->metric()))
+        reload();
+}
+
 void GpuHistoryLoader::reload()
 {
     const quint64 serial = ++m_serial;
@@ -45,16 +54,39 @@ void GpuHistoryLoader::reload()
         m_chart->setUnavailable(m_unavailable);
         return;
     }
-    if (m_targets.isEmpty()) {
-        m_chart->setUnavailable(tr("This job holds no GPUs yet."));
-        return;
-    }
-    m_chart->setLoading();
     const ChartMetric::Kind metric = m_chart->metric();
     const QDateTime end = QDateTime::currentDateTimeUtc();
     const int window = m_chart->windowSeconds();
     // About 240 points per line whatever the window.
     const int step = qMax(15, window / 240);
+    if (ChartMetric::isApplication(metric)) {
+        // One line for the job, whatever GPUs it holds.
+        MetricHistoryRequest request;
+        request.metric = metric;
+        request.jobId = m_jobId;
+        request.start = end.addSecs(-window);
+        request.end = end;
+        request.stepSeconds = step;
+        m_chart->setLoading();
+        whenFinished(m_history->range(request), this, [this, serial, metric](const MetricHistory::Result &r) {
+            if (serial != m_serial)
+                return;
+            if (!r.error.isEmpty())
+                m_chart->setUnavailable(tr("Metrics query failed: %1").arg(r.error));
+            else if (r.series.isEmpty())
+                m_chart->setUnavailable(tr("This job's application reports no %1 (see docs/metrics.md for the names Strata reads).")
+                                            .arg(ChartMetric::label(metric)));
+            else
+                m_chart->setSeries(metric, r.series);
+            m_again.start(r.series.isEmpty() ? 15000 : 30000);
+        });
+        return;
+    }
+    if (m_targets.isEmpty()) {
+        m_chart->setUnavailable(tr("This job holds no GPUs yet."));
+        return;
+    }
+    m_chart->setLoading();
     struct Gathered
     {
         int waiting = 0;

@@ -27,6 +27,8 @@ public:
     // history null: charts are unavailable, for the reason given.
     void setHistory(MetricHistory *history, const QString &unavailableReason);
     void setTargets(const QVector<Target> &targets);
+    // The job the chart stands for (its application metrics); empty in a node's chart.
+    void setJob(const QString &jobId);
     void reload();
 
 private:
@@ -34,6 +36,7 @@ private:
     MetricHistory *m_history = nullptr;
     QString m_unavailable;
     QVector<Target> m_targets;
+    QString m_jobId;
     quint64 m_serial = 0;
     QTimer m_again;
 };

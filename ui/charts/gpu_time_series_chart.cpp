@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QSignalBlocker>
 #include <QStackedWidget>
 #include <QValueAxis>
 #include <QVBoxLayout>
@@ -57,6 +58,16 @@ GpuTimeSeriesChart::GpuTimeSeriesChart(QWidget *parent)
 
     connect(m_metric, &QComboBox::currentIndexChanged, this, &GpuTimeSeriesChart::request);
     connect(m_window, &QComboBox::currentIndexChanged, this, &GpuTimeSeriesChart::request);
+}
+
+void GpuTimeSeriesChart::setMetrics(const QList<ChartMetric::Kind> &kinds)
+{
+    const QSignalBlocker quiet(m_metric);
+    const int current = m_metric->currentData().toInt();
+    m_metric->clear();
+    for (ChartMetric::Kind k : kinds)
+        m_metric->addItem(ChartMetric::label(k), int(k));
+    m_metric->setCurrentIndex(qMax(0, m_metric->findData(current)));
 }
 
 ChartMetric::Kind GpuTimeSeriesChart::metric() const

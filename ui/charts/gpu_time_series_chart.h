@@ -24,6 +24,9 @@ public:
     explicit GpuTimeSeriesChart(QWidget *parent = nullptr);
 
     ChartMetric::Kind metric() const;
+    // What the metric picker offers (default ChartMetric::all(); a job's chart adds the
+    // application's figures).
+    void setMetrics(const QList<ChartMetric::Kind> &kinds);
     int windowSeconds() const;
     void setSeries(ChartMetric::Kind metric, const QVector<TimeSeries> &series);
     void setUnavailable(const QString &why);

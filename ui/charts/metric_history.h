@@ -14,6 +14,7 @@ struct MetricHistoryRequest
     QString node;
     QVector<int> gpus;  // empty: every GPU of the node
     ChartMetric::Kind metric = ChartMetric::Utilisation;
+    QString jobId;      // application metrics (ChartMetric::isApplication): the job, not GPUs
     QDateTime start, end;
     int stepSeconds = 15;
 };

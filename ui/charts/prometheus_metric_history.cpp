@@ -1,7 +1,11 @@
 #include "prometheus_metric_history.h"
 
+#include "prometheus/app_metrics_query.h"
 #include "prometheus/metric_series_query.h"
+#include "prometheus/prometheus_response_parser.h"
 #include "prometheus/prometheus_client.h"
+
+#include <QPromise>
 
 #include <cmath>
 
@@ -28,6 +32,38 @@ QString PrometheusMetricHistory::metricName(ChartMetric::Kind kind)
 
 QFuture<MetricHistory::Result> PrometheusMetricHistory::range(const MetricHistoryRequest &request)
 {
+    if (ChartMetric::isApplication(request.metric)) {
+        const QString promql = AppMetricsQuery::jobSeriesPromql(ChartMetric::applicationFigure(request.metric), request.jobId);
+        if (promql.isEmpty()) {
+            QPromise<Result> refused;
+            refused.start();
+            refused.addResult(Result{{}, QStringLiteral("\"%1\" is not a job id Strata can look up").arg(request.jobId)});
+            refused.finish();
+            return refused.future();
+        }
+        PrometheusResponseParser::Options matrix;
+        matrix.expect = PrometheusResponse::ResultType::Matrix;
+        const QString label = ChartMetric::applicationFigure(request.metric);
+        return m_client->queryRange(promql, request.start.toSecsSinceEpoch(), request.end.toSecsSinceEpoch(),
+                                    request.stepSeconds, matrix)
+            .then([label](const PrometheusResponse &r) {
+                Result result;
+                if (!r.ok) {
+                    result.error = r.error;
+                    return result;
+                }
+                // The first answering series (the server's names the job uses).
+                for (const PrometheusSeries &s : r.series) {
+                    TimeSeries ts;
+                    ts.label = label;
+                    for (const PrometheusSample &sample : s.samples)
+                        ts.points << QPointF(sample.time * 1000, std::isfinite(sample.value) ? sample.value : std::nan(""));
+                    result.series << ts;
+                    break;
+                }
+                return result;
+            });
+    }
     MetricSeriesQuery::Request query;
     query.node = request.node;
     query.gpu = request.gpus.size() == 1 ? request.gpus.first() : -1;

@@ -49,6 +49,7 @@ JobDetailPane::JobDetailPane(QWidget *parent)
     m_command->setMaximumHeight(70);
     m_command->setObjectName(QStringLiteral("jobCommand"));
     layout->addWidget(m_command);
+    m_chart->setMetrics(ChartMetric::forJobs()); // GPU figures and, beside them, the application's
     layout->addWidget(m_chart, 1);
     connect(m_placement, &QLabel::linkActivated, this, &JobDetailPane::nodePicked);
 }
@@ -92,6 +93,7 @@ void JobDetailPane::showJob(const SnapshotPtr &snapshot, const QString &id)
         m_loader->setTargets({});
         return;
     }
+    m_loader->setJob(job->id);
     m_title->setText(tr("Job %1 \u00b7 %2").arg(job->id, job->name));
     const QString reason = job->reason.isEmpty() || job->reason == QStringLiteral("None")
                                ? QString()

@@ -71,6 +71,26 @@ private Q_SLOTS:
         QVERIFY(!v.stepSeconds && !v.loss);
     }
 
+    // A job's chart: one line of tokens/s or step time. The Slurm form is the file the lab test
+    // (test_app_metrics.sh) sends to the lab's Prometheus, with JOBID replaced.
+    void jobSeries()
+    {
+        QCOMPARE(AppMetricsQuery::jobSeriesPromql(QStringLiteral("tokens"), QStringLiteral("JOBID")), QString());
+        const QString tokens = QString::fromUtf8(data(QStringLiteral("job_tokens.promql"))).trimmed();
+        QCOMPARE(AppMetricsQuery::jobSeriesPromql(QStringLiteral("tokens"), QStringLiteral("1234")),
+                 QString(tokens).replace(QStringLiteral("JOBID"), QStringLiteral("1234")));
+        QCOMPARE(AppMetricsQuery::jobSeriesPromql(QStringLiteral("step"), QStringLiteral("77_3")),
+                 QStringLiteral("max(strata_train_step_seconds{hpc_job=\"77_3\"})"));
+        // Kubernetes: the Job's pods under either label form, the name's dots escaped.
+        QCOMPARE(AppMetricsQuery::jobSeriesPromql(QStringLiteral("step"), QStringLiteral("ml/llama.train")),
+                 QStringLiteral("max(strata_train_step_seconds{namespace=\"ml\",pod=~\"llama\\\\.train-.+\"}) or "
+                                "max(strata_train_step_seconds{exported_namespace=\"ml\",exported_pod=~\"llama\\\\.train-.+\"})"));
+        // Anything else never reaches a query: no selector can be broken out of.
+        for (const char *hostile : {"1\"} or up{a=\"", "ns/pod\"}", "1 or 2", "../x", ""})
+            QCOMPARE(AppMetricsQuery::jobSeriesPromql(QStringLiteral("tokens"), QString::fromUtf8(hostile)), QString());
+        QCOMPARE(AppMetricsQuery::jobSeriesPromql(QStringLiteral("loss"), QStringLiteral("1")), QString());
+    }
+
     // A Kubernetes pod of a Job ("ns/name-abcde" -> job "ns/name"), and NaN (an idle histogram's
     // 0/0) left out rather than shown.
     void joinsPodsAndDropsNaN()
