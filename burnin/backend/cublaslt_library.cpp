@@ -64,10 +64,9 @@ std::unique_ptr<CublasLtLibrary> CublasLtLibrary::load(std::string *error, std::
     return nullptr;
 }
 
-CublasLtLibrary::~CublasLtLibrary()
-{
-    if (m_library)
-        dlclose(m_library);
-}
+// The library stays loaded for the life of the process: cuBLASLt (like the CUDA runtime) keeps
+// process-wide state, its static libstdc++ pool among it, that unloading turns into a leak of an
+// unknown module (LeakSanitizer) or a crash at exit; loading it again finds it resident.
+CublasLtLibrary::~CublasLtLibrary() = default;
 
 } // namespace strata::burn

@@ -65,7 +65,11 @@ BurninHistoryPanel::BurninHistoryPanel(QWidget *parent)
     layout->addLayout(top);
     m_chart->legend()->setAlignment(Qt::AlignBottom);
     m_chart->setMargins(QMargins(2, 2, 2, 2));
+    // setChart releases the view's own first chart without deleting it (Qt's documented
+    // behaviour): delete it here, or every node pane leaks a chart (LeakSanitizer).
+    QChart *placeholder = m_view->chart();
     m_view->setChart(m_chart);
+    delete placeholder;
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setMinimumHeight(140);
     m_view->setObjectName(QStringLiteral("burninHistoryChart"));
