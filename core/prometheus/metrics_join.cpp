@@ -381,7 +381,7 @@ void MetricsJoin::apply(ClusterSnapshot &snapshot, const MetricsPart &part, cons
                 running << job.id;
         const QHash<QString, AppMetrics> byJob = AppMetricsQuery::byJob(running, part.app);
         for (Job &job : snapshot.jobs)
-            if (const auto it = byJob.constFind(job.id); it != byJob.constEnd() && job.isRunning())
+            if (const auto it = byJob.constFind(job.id); it != byJob.constEnd()) // running jobs only: byJob holds no other
                 job.app = std::make_shared<const AppMetrics>(*it);
     }
     snapshot.summarizeWorkloads(); // its tokens/s come from the jobs' application metrics

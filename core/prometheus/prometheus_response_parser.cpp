@@ -292,7 +292,10 @@ PrometheusResponse PrometheusResponseParser::parse(const QByteArray &body, int h
     if (auto e = parser.parse(padded).get(root)) {
         // Every answer of the API is one JSON object: a body that does not end with its '}'
         // was cut off on the way (Qt does not always report a connection closed mid-body).
-        if (!body.trimmed().endsWith('}'))
+        qsizetype last = body.size() - 1; // the last byte that is not white space (no copy of a 44 MiB body)
+        while (last >= 0 && QChar::isSpace(uchar(body[last])))
+            --last;
+        if (last < 0 || body[last] != '}')
             return failure(out, QStringLiteral("truncated"),
                            QStringLiteral("the answer (HTTP %1) ends mid-JSON after %2 bytes: %3")
                                .arg(httpStatus).arg(body.size()).arg(QString::fromUtf8(simdjson::error_message(e))));

@@ -52,15 +52,14 @@ QFuture<MetricHistory::Result> PrometheusMetricHistory::range(const MetricHistor
                     result.error = r.error;
                     return result;
                 }
-                // The first answering series (the server's names the job uses).
-                for (const PrometheusSeries &s : r.series) {
-                    TimeSeries ts;
-                    ts.label = label;
-                    for (const PrometheusSample &sample : s.samples)
-                        ts.points << QPointF(sample.time * 1000, std::isfinite(sample.value) ? sample.value : std::nan(""));
-                    result.series << ts;
-                    break;
-                }
+                // One line: the first answering series (the server names the job's application uses).
+                if (r.series.isEmpty())
+                    return result;
+                TimeSeries ts;
+                ts.label = label;
+                for (const PrometheusSample &sample : r.series.first().samples)
+                    ts.points << QPointF(sample.time * 1000, std::isfinite(sample.value) ? sample.value : std::nan(""));
+                result.series << ts;
                 return result;
             });
     }
