@@ -9,7 +9,6 @@
 #include "views/log_panel.h"
 
 #include "kube_log_follower.h"
-#include "kubernetes/kubernetes_source.h"
 #include "model/orchestrator_source.h"
 #include "prometheus/metrics_source.h"
 #include "session/cluster_session.h"
@@ -294,11 +293,10 @@ void ClusterActions::showOutput(const QString &jobId)
     const Job *job = snapshot ? snapshot->job(jobId) : nullptr;
     if (!m_session || !job)
         return;
-    if (auto *kubernetes = dynamic_cast<KubernetesSource *>(m_session->orchestrator())) {
+    const OrchestratorSource *orchestrator = m_session->orchestrator();
+    if (const QString kind = orchestrator->jobObjectKind(jobId); !kind.isEmpty()) {
         // Kubernetes: the pod's (or the Job's pods') log, followed by kubectl logs -f.
-        const QString ns = jobId.section(QLatin1Char('/'), 0, 0), name = jobId.section(QLatin1Char('/'), 1);
-        const QString kind = kubernetes->objectKind(jobId);
-        const QStringList argv = kubernetes->commands().followLogs(ns, kind, name, 2000);
+        const QStringList argv = orchestrator->followOutputArguments(jobId, 2000);
         if (argv.isEmpty()) {
             m_log->append(LogPanel::Level::Error, tr("\"%1\" is not a Kubernetes pod or job: no log to follow").arg(jobId));
             return;
@@ -396,16 +394,15 @@ QMenu *ClusterActions::contextMenu(const StackElement &element, const QStringLis
         QAction *output = add(QStringLiteral("contextOutput"), tr("Show output"),
                               [this, id = element.key] { showOutput(id); });
         disableIf(output, !connected, notConnected);
-        const bool kubernetes = connected && m_session->orchestrator()->kind() != QLatin1String("slurm");
-        disableIf(output, connected && (!job || (!kubernetes && job->stdoutPath.isEmpty())),
+        const bool followsLog = connected && !m_session->orchestrator()->jobObjectKind(element.key).isEmpty();
+        disableIf(output, connected && (!job || (!followsLog && job->stdoutPath.isEmpty())),
                   tr("The scheduler names no output file"));
         if (job && !job->stdoutPath.isEmpty())
             output->setToolTip(output->isEnabled() ? job->stdoutPath : output->toolTip());
-        auto *kubeSource = connected ? dynamic_cast<KubernetesSource *>(m_session->orchestrator()) : nullptr;
-        const QString objectKind = kubeSource ? kubeSource->objectKind(element.key) : QString();
+        const QString objectKind = connected ? m_session->orchestrator()->jobObjectKind(element.key) : QString();
         QAction *shell = add(QStringLiteral("contextShell"),
-                             kubeSource ? tr("Open shell in %1 %2").arg(objectKind, element.key)
-                                        : tr("Open shell in job %1").arg(element.key),
+                             !objectKind.isEmpty() ? tr("Open shell in %1 %2").arg(objectKind, element.key)
+                                                   : tr("Open shell in job %1").arg(element.key),
                              [this, id = element.key, objectKind] {
                                  const SnapshotPtr s = m_view->snapshot();
                                  const Job *j = s ? s->job(id) : nullptr;

@@ -83,12 +83,14 @@ std::optional<KubeStatus> KubeStatusParser::parseKubectlError(const QByteArray &
     }
     if (text.contains(u"The connection to the server"_s) || text.contains(u"connection refused"_s)
         || text.contains(u"no such host"_s) || text.contains(u"i/o timeout"_s)) {
+        status.origin = KubeStatus::Origin::Unreachable;
         status.reason = u"Unreachable"_s;
         status.message = text;
         return status;
     }
     if (text.contains(u"kubectl: not found"_s) || text.contains(u"kubectl: command not found"_s)
         || text.contains(u"\"kubectl\": executable file not found"_s)) {
+        status.origin = KubeStatus::Origin::KubectlMissing;
         status.reason = u"KubectlMissing"_s;
         status.message = u"kubectl is not installed (or not on PATH) on the remote host: %1"_s.arg(text);
         return status;

@@ -26,6 +26,17 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
+// An action refused before anything ran: a value failed validation.
+ActionResult refusedAction(const QString &action, const QString &target, const QString &why)
+{
+    ActionResult result;
+    result.action = action;
+    result.target = target;
+    result.message = why;
+    result.errorKind = ErrorKind::InvalidRequest;
+    return result;
+}
+
 QString randomSuffix()
 {
     static const char alphabet[] = "bcdfghjklmnpqrstvwxz2456789";
@@ -40,8 +51,8 @@ ErrorKind kindOf(const CommandResult &r)
 {
     if (r.ran() && !r.ok()) {
         const std::optional<KubeStatus> status = KubeStatusParser::parseKubectlError(r.stderrData);
-        if (status && status->reason == QLatin1String("KubectlMissing"))
-            return ErrorKind::SourceUnsupported;
+        if (status)
+            return status->errorKind();
     }
     return r.errorKind();
 }
@@ -74,8 +85,8 @@ QString KubernetesSource::failure(const QString &what, const CommandResult &resu
     if (!result.ran())
         return result.errorText();
     const std::optional<KubeStatus> status = KubeStatusParser::parseKubectlError(result.stderrData);
-    const QString text = status && status->reason == QLatin1String("KubectlMissing") ? status->message
-                                                                                        : result.errorText();
+    const QString text = status && status->origin == KubeStatus::Origin::KubectlMissing ? status->message
+                                                                                          : result.errorText();
     return u"%1 failed: %2"_s.arg(what, text);
 }
 
@@ -214,10 +225,9 @@ QFuture<ActionResult> KubernetesSource::drain(const QStringList &nodes, const QS
 {
     return QtConcurrent::run(&m_pool, [this, nodes, reason] {
         if (reason.trimmed().isEmpty())
-            return ActionResult{false, u"drain"_s, nodes.join(u','),
-                                u"a drain needs a reason (kept in the node annotation %1)"_s.arg(
-                                    KubeNodeParser::drainReasonAnnotation()),
-                                ErrorKind::InvalidRequest, {}};
+            return refusedAction(u"drain"_s, nodes.join(u','),
+                                 u"a drain needs a reason (kept in the node annotation %1)"_s.arg(
+                                     KubeNodeParser::drainReasonAnnotation()));
         ActionResult r = nodeAction(u"drain"_s, nodes, m_commands.cordon(nodes),
                                     m_commands.annotateNodes(nodes, KubeNodeParser::drainReasonAnnotation(), reason),
                                     u"Cordoned %1: %2"_s.arg(nodes.join(u','), reason));
@@ -291,10 +301,18 @@ QFuture<KubeLogResult> KubernetesSource::podLogs(const QString &podId, const QSt
     });
 }
 
-QString KubernetesSource::objectKind(const QString &jobId) const
+QString KubernetesSource::jobObjectKind(const QString &jobId) const
 {
     std::lock_guard lock(m_publishedMutex);
     return m_publishedBarePods.contains(jobId) ? u"pod"_s : u"job"_s;
+}
+
+QStringList KubernetesSource::followOutputArguments(const QString &jobId, int tailLines) const
+{
+    QString ns, name, error;
+    if (!KubectlCommands::splitId(jobId, &ns, &name, &error))
+        return {};
+    return m_commands.followLogs(ns, jobObjectKind(jobId), name, tailLines);
 }
 
 KubeLogResult KubernetesSource::logsBlocking(const QString &id, const QStringList &argv)

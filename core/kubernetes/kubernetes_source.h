@@ -56,7 +56,9 @@ public:
     QFuture<KubeLogResult> podLogs(const QString &podId, const QString &container = {}, int tailLines = 200);
     // What kubectl calls a job of the last refresh (Job::id): "pod" for a bare pod, else "job".
     // Any thread.
-    QString objectKind(const QString &jobId) const;
+    QString jobObjectKind(const QString &jobId) const override;
+    // kubectl logs -f of the pod, or of every pod of the Job (prefixed by pod).
+    QStringList followOutputArguments(const QString &jobId, int tailLines) const override;
     // The kubectl argv (KubectlCommands) this source runs, for commands built elsewhere.
     const KubectlCommands &commands() const { return m_commands; }
 

@@ -42,6 +42,23 @@ public:
     // submit's tagged job exists or not, the job is gone or still there, the nodes are drained
     // or not. The result has reconciled set, or is still unknown if the cluster cannot be read.
     virtual QFuture<ActionResult> reconcile(const ActionResult &unknown) = 0;
+
+    // Where jobs are API objects (Kubernetes): what kind of object a job id of the last refresh
+    // names ("pod" for a bare pod, else "job"), for its log and a shell in it. Empty where jobs
+    // are not (Slurm: output is a file, Job::stdoutPath; a shell is srun --overlap). Any thread.
+    virtual QString jobObjectKind(const QString &jobId) const
+    {
+        Q_UNUSED(jobId);
+        return {};
+    }
+    // The argv that follows a job's output from its last tailLines lines (kubectl logs -f);
+    // empty where output is a file read over SFTP, or the id names no such object.
+    virtual QStringList followOutputArguments(const QString &jobId, int tailLines) const
+    {
+        Q_UNUSED(jobId);
+        Q_UNUSED(tailLines);
+        return {};
+    }
 };
 
 } // namespace strata

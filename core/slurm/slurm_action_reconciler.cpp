@@ -2,6 +2,7 @@
 
 #include "hostlist.h"
 #include "slurm_commands.h"
+#include "slurm_diagnostic.h"
 #include "ssh/remote_shell.h"
 
 #include <QSet>
@@ -72,7 +73,7 @@ ActionResult reconcileCancel(RemoteShell &shell, const ActionResult &unknown)
     const QString state = QString::fromUtf8(r.stdoutData).trimmed().section(QLatin1Char('\n'), 0, 0).trimmed();
     if (state.isEmpty()) {
         // squeue says "Invalid job id specified" for a job the controller no longer holds.
-        if (r.stderrData.contains("Invalid job id"))
+        if (SlurmDiagnostic::fromStderr(r.stderrData).kind == SlurmDiagnostic::Kind::InvalidJobId)
             return settled(unknown, true, QStringLiteral("job %1 no longer exists").arg(job));
         return stillUnknown(unknown, r.errorText());
     }

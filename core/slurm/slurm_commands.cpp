@@ -115,7 +115,7 @@ QStringList scancelArguments(const QString &jobId, QString *error)
         return {};
     }
     // Without -v, scancel says nothing and exits 0 for a job that does not exist; with it, the
-    // error ("Invalid job id specified") reaches stderr, which runAction checks.
+    // error ("Invalid job id specified") reaches stderr, which runAction reads (SlurmDiagnostic).
     return {QStringLiteral("scancel"), QStringLiteral("-v"), jobId};
 }
 
@@ -152,12 +152,6 @@ QString jobIdFromSbatchOutput(const QByteArray &output)
     static const QRegularExpression re(QStringLiteral("(?:^|Submitted batch job )(\\d+)(?:;|\\s|$)"));
     const auto m = re.match(QString::fromUtf8(output).trimmed());
     return m.hasMatch() ? m.captured(1) : QString();
-}
-
-bool stderrReportsError(const QByteArray &stderrData)
-{
-    const QByteArray lower = stderrData.toLower();
-    return lower.contains("error") || lower.contains("invalid") || lower.contains("not found");
 }
 
 } // namespace strata::SlurmCommands

@@ -22,8 +22,6 @@ QStringList resumeArguments(const QStringList &nodes, QString *error);
 
 // "Submitted batch job 42" / "42" / "42;cluster" -> "42"; empty if not found.
 QString jobIdFromSbatchOutput(const QByteArray &output);
-// scancel -v and scontrol may print errors yet exit 0: true if stderr carries an error line.
-bool stderrReportsError(const QByteArray &stderrData);
 
 bool isValidJobId(const QString &jobId);
 bool isValidNodeName(const QString &name);

@@ -4,6 +4,7 @@
 #include "slurm_action_reconciler.h"
 #include "slurm_version.h"
 #include "slurm_commands.h"
+#include "slurm_diagnostic.h"
 #include "squeue_parser.h"
 #include "model/string_interner.h"
 #include "ssh/remote_shell.h"
@@ -21,6 +22,17 @@ Q_LOGGING_CATEGORY(lcSlurm, "strata.slurm")
 namespace strata {
 
 namespace {
+
+// An action refused before anything ran: a value failed validation.
+ActionResult refusedAction(const QString &action, const QString &target, const QString &why)
+{
+    ActionResult result;
+    result.action = action;
+    result.target = target;
+    result.message = why;
+    result.errorKind = ErrorKind::InvalidRequest;
+    return result;
+}
 
 QByteArray newRecordMarker()
 {
@@ -366,7 +378,9 @@ ActionResult SlurmSource::runAction(const QString &action, const QString &target
     result.action = action;
     result.target = target;
     const CommandResult r = m_shell->run(argv, stdinData).result();
-    if (!r.ok() || SlurmCommands::stderrReportsError(r.stderrData)) {
+    // scancel -v and scontrol can report an error yet exit 0: stderr decides too.
+    const SlurmDiagnostic diagnostic = SlurmDiagnostic::fromStderr(r.stderrData);
+    if (!r.ok() || diagnostic.isError()) {
         result.ok = false;
         result.message = r.ok() ? QString::fromUtf8(r.stderrData).trimmed() : r.errorText();
         result.errorKind = r.ok() ? ErrorKind::CommandFailed : r.errorKind();
@@ -391,7 +405,7 @@ QFuture<ActionResult> SlurmSource::submit(const JobSubmission &submission)
         QString error;
         const QStringList argv = SlurmCommands::sbatchArguments(submission, &error);
         if (argv.isEmpty())
-            return ActionResult{false, QStringLiteral("submit"), submission.name, error, ErrorKind::InvalidRequest, {}};
+            return refusedAction(QStringLiteral("submit"), submission.name, error);
         ActionResult r = runAction(QStringLiteral("submit"), submission.name, argv, submission.script.toUtf8());
         m_pendingDue = true; // the new job is pending: show it on the next refresh
         r.tag = submission.tag;
@@ -415,7 +429,7 @@ QFuture<ActionResult> SlurmSource::cancel(const QString &jobId)
         QString error;
         const QStringList argv = SlurmCommands::scancelArguments(jobId, &error);
         if (argv.isEmpty())
-            return ActionResult{false, QStringLiteral("cancel"), jobId, error, ErrorKind::InvalidRequest, {}};
+            return refusedAction(QStringLiteral("cancel"), jobId, error);
         ActionResult r = runAction(QStringLiteral("cancel"), jobId, argv);
         m_pendingDue = true; // a pending job cancelled leaves the backlog
         if (r.ok)
@@ -431,7 +445,7 @@ QFuture<ActionResult> SlurmSource::drain(const QStringList &nodes, const QString
         const QStringList argv = SlurmCommands::drainArguments(nodes, reason, &error);
         const QString target = nodes.join(QLatin1Char(','));
         if (argv.isEmpty())
-            return ActionResult{false, QStringLiteral("drain"), target, error, ErrorKind::InvalidRequest, {}};
+            return refusedAction(QStringLiteral("drain"), target, error);
         ActionResult r = runAction(QStringLiteral("drain"), target, argv);
         r.reason = reason;
         if (r.ok)
@@ -447,7 +461,7 @@ QFuture<ActionResult> SlurmSource::resume(const QStringList &nodes)
         const QStringList argv = SlurmCommands::resumeArguments(nodes, &error);
         const QString target = nodes.join(QLatin1Char(','));
         if (argv.isEmpty())
-            return ActionResult{false, QStringLiteral("resume"), target, error, ErrorKind::InvalidRequest, {}};
+            return refusedAction(QStringLiteral("resume"), target, error);
         ActionResult r = runAction(QStringLiteral("resume"), target, argv);
         if (r.ok)
             r.message = QStringLiteral("Resumed %1").arg(target);

@@ -7,6 +7,9 @@
 
 using namespace strata;
 
+Q_DECLARE_METATYPE(strata::KubeStatus::Origin)
+Q_DECLARE_METATYPE(strata::ErrorKind)
+
 class TestKubeStatusParser : public QObject
 {
     Q_OBJECT
@@ -70,24 +73,26 @@ void TestKubeStatusParser::kubectlError_data()
     QTest::addColumn<int>("code");
     QTest::addColumn<QString>("messagePart");
     QTest::addColumn<int>("causes");
+    QTest::addColumn<KubeStatus::Origin>("origin");
+    QTest::addColumn<ErrorKind>("errorKind");
     QTest::newRow("get missing node") << "errors/kubectl_not_found.txt" << "NotFound" << 404
-                                      << "nodes \"no-such-node\" not found" << 0;
+                                      << "nodes \"no-such-node\" not found" << 0 << KubeStatus::Origin::ApiServer << ErrorKind::CommandFailed;
     QTest::newRow("delete missing job") << "errors/kubectl_delete_not_found.txt" << "NotFound" << 404
-                                        << "jobs.batch \"no-such-job\" not found" << 0;
+                                        << "jobs.batch \"no-such-job\" not found" << 0 << KubeStatus::Origin::ApiServer << ErrorKind::CommandFailed;
     QTest::newRow("create twice") << "errors/kubectl_already_exists.txt" << "AlreadyExists" << 409
-                                  << "jobs.batch \"done-ok\" already exists" << 0;
+                                  << "jobs.batch \"done-ok\" already exists" << 0 << KubeStatus::Origin::ApiServer << ErrorKind::CommandFailed;
     QTest::newRow("invalid job, 4 causes") << "errors/kubectl_invalid.txt" << "Invalid" << 422
-                                           << "spec.template.spec.containers[0].image: Required value" << 4;
+                                           << "spec.template.spec.containers[0].image: Required value" << 4 << KubeStatus::Origin::ApiServer << ErrorKind::CommandFailed;
     QTest::newRow("bad field selector") << "errors/kubectl_bad_field_selector.txt" << "BadRequest" << 400
-                                        << "field label not supported: spec.gpu" << 0;
+                                        << "field label not supported: spec.gpu" << 0 << KubeStatus::Origin::ApiServer << ErrorKind::CommandFailed;
     QTest::newRow("connection refused") << "errors/kubectl_connection_refused.txt" << "Unreachable" << 0
-                                        << "The connection to the server 127.0.0.1:1 was refused" << 0;
+                                        << "The connection to the server 127.0.0.1:1 was refused" << 0 << KubeStatus::Origin::Unreachable << ErrorKind::CommandFailed;
     QTest::newRow("forbidden") << "errors/reference_kubectl_forbidden.txt" << "Forbidden" << 403
-                               << "cannot list resource \"pods\"" << 0;
+                               << "cannot list resource \"pods\"" << 0 << KubeStatus::Origin::ApiServer << ErrorKind::CommandFailed;
     QTest::newRow("unauthorized") << "errors/reference_kubectl_unauthorized.txt" << "Unauthorized" << 401
-                                  << "You must be logged in" << 0;
+                                  << "You must be logged in" << 0 << KubeStatus::Origin::ApiServer << ErrorKind::CommandFailed;
     QTest::newRow("no kubectl") << "errors/reference_kubectl_missing.txt" << "KubectlMissing" << 0
-                                << "kubectl is not installed" << 0;
+                                << "kubectl is not installed" << 0 << KubeStatus::Origin::KubectlMissing << ErrorKind::SourceUnsupported;
 }
 
 void TestKubeStatusParser::kubectlError()
@@ -100,6 +105,8 @@ void TestKubeStatusParser::kubectlError()
     QFETCH(QString, messagePart);
     QVERIFY2(status->message.contains(messagePart), qPrintable(status->message));
     QTEST(int(status->causes.size()), "causes");
+    QTEST(status->origin, "origin");
+    QTEST(status->errorKind(), "errorKind");
     QVERIFY(!status->message.startsWith(QStringLiteral("error when creating")));
 }
 

@@ -44,8 +44,6 @@ private Q_SLOTS:
     void nodeNames();
     void jobIdFromSbatchOutput_data();
     void jobIdFromSbatchOutput();
-    void stderrReportsError_data();
-    void stderrReportsError();
 };
 
 void TestSlurmCommands::sbatchArguments_data()
@@ -274,24 +272,6 @@ void TestSlurmCommands::jobIdFromSbatchOutput()
     QFETCH(QByteArray, output);
     QFETCH(QString, jobId);
     QCOMPARE(SlurmCommands::jobIdFromSbatchOutput(output), jobId);
-}
-
-void TestSlurmCommands::stderrReportsError_data()
-{
-    QTest::addColumn<QByteArray>("stderrData");
-    QTest::addColumn<bool>("error");
-    QTest::newRow("empty") << QByteArray() << false;
-    QTest::newRow("sbatch error") << QByteArray("sbatch: error: invalid partition specified: nosuch\n") << true;
-    QTest::newRow("scontrol invalid") << QByteArray("Invalid node name specified\n") << true;
-    QTest::newRow("scancel not found") << QByteArray("scancel: error: Kill job error on job id 999999: Invalid job id specified\n") << true;
-    QTest::newRow("warning only") << QByteArray("sbatch: warning: can't honor --ntasks-per-node\n") << false;
-}
-
-void TestSlurmCommands::stderrReportsError()
-{
-    QFETCH(QByteArray, stderrData);
-    QFETCH(bool, error);
-    QCOMPARE(SlurmCommands::stderrReportsError(stderrData), error);
 }
 
 QTEST_GUILESS_MAIN(TestSlurmCommands)
