@@ -26,6 +26,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -134,7 +135,14 @@ void MainWindow::buildDocks()
     addDockWidget(Qt::RightDockWidgetArea, m_connectionsDock);
     m_detailDock = new QDockWidget(tr("Details"), this);
     m_detailDock->setObjectName(QStringLiteral("detailDock"));
-    m_detailDock->setWidget(m_view->details());
+    // Scrolled: a node pane (rows, chart, burn-in history) is taller than a 1280x800 screen
+    // leaves it, and the dock would otherwise push the whole window past the screen's bottom.
+    auto *detailScroll = new QScrollArea;
+    detailScroll->setObjectName(QStringLiteral("detailScroll"));
+    detailScroll->setWidgetResizable(true);
+    detailScroll->setFrameShape(QFrame::NoFrame);
+    detailScroll->setWidget(m_view->details());
+    m_detailDock->setWidget(detailScroll);
     addDockWidget(Qt::RightDockWidgetArea, m_detailDock);
     // One column for both at 1280x800, so the tables get the width; picking something raises
     // Details, connecting raises Clusters. Both can be dragged apart.

@@ -32,6 +32,8 @@ private Q_SLOTS:
         app->samplesPerSecond = 253.8;
         app->loss = 0.386;
         train.app = app;
+        train.nodes = {QStringLiteral("gpu-node01"), QStringLiteral("gpu-node02")};
+        train.gpus = {{QStringLiteral("gpu-node01"), {3, 0, 1, 2, 6}}, {QStringLiteral("gpu-node02"), {5}}};
         Job quiet = train;
         quiet.id = QStringLiteral("2");
         quiet.app.reset();
@@ -46,6 +48,9 @@ private Q_SLOTS:
         QCOMPARE(pane.findChild<QLabel *>(QStringLiteral("jobWorkload"))->text(),
                  QStringLiteral("torch.distributed \u00b7 world size 4 \u00b7 pre-training (detected)"));
         QCOMPARE(pane.applicationText(), QStringLiteral("training \u00b7 step 328 ms \u00b7 254 samples/s \u00b7 loss 0.386"));
+        // GPU indices as Slurm's ranges, with room to wrap in a narrow dock.
+        QCOMPARE(pane.placementText(),
+                 QStringLiteral("<a href=\"gpu-node01\">gpu-node01</a> GPUs 0-3, 6; <a href=\"gpu-node02\">gpu-node02</a> GPUs 5"));
         pane.showJob(s, QStringLiteral("2"));
         QCOMPARE(pane.findChild<QLabel *>(QStringLiteral("jobWorkload"))->text(), QStringLiteral("not recognised"));
         QVERIFY(pane.applicationText().startsWith(QStringLiteral("no application metrics")));

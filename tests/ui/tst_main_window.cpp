@@ -163,6 +163,28 @@ private Q_SLOTS:
         QVERIFY2(!file.readAll().contains("s3cret-token"), "the token must never reach the profile file");
     }
 
+    // Laptops and the smaller desktop screens are 1280x800: the window, with a cluster in it,
+    // must fit one (its layouts once demanded 1031 px of height and ran off the screen).
+    void fitsA1280x800Screen()
+    {
+        connectSynthetic(labLikeCluster());
+        QTRY_COMPARE(m_window->clusterView()->nodeModel()->rowCount(), 4);
+        QCoreApplication::processEvents();
+        const QSize needed = m_window->minimumSizeHint().expandedTo(m_window->minimumSize());
+        QString culprits;
+        if (needed.height() > 800 || needed.width() > 1280) {
+            const QList<QWidget *> widgets = m_window->findChildren<QWidget *>();
+            for (QWidget *w : widgets) {
+                if (w->isVisible() && w->minimumSizeHint().height() > 250)
+                    culprits += QStringLiteral("\n  %1 %2: %3 px").arg(QString::fromLatin1(w->metaObject()->className()),
+                                                                     w->objectName()).arg(w->minimumSizeHint().height());
+            }
+        }
+        QVERIFY2(needed.height() <= 800 && needed.width() <= 1280,
+                 qPrintable(QStringLiteral("needs %1x%2%3").arg(needed.width()).arg(needed.height()).arg(culprits)));
+        QVERIFY(m_window->height() <= 800);
+    }
+
     void connectShowsNodesAndGpus()
     {
         connectSynthetic(labLikeCluster());

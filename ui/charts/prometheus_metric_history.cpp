@@ -26,6 +26,9 @@ QString PrometheusMetricHistory::metricName(ChartMetric::Kind kind)
     case ChartMetric::Temperature: return QStringLiteral("temp");
     case ChartMetric::Power: return QStringLiteral("power");
     case ChartMetric::Memory: return QStringLiteral("memory");
+    case ChartMetric::AppTokens:
+    case ChartMetric::AppStep:
+    case ChartMetric::AppWaiting: return ChartMetric::applicationFigure(kind); // queried by range(), per job
     }
     return QStringLiteral("util");
 }

@@ -259,7 +259,7 @@ void BurninWindow::fillReport()
         int column = 0;
         const auto set = [&](const QString &text, bool fail = false, bool left = false) {
             auto *item = new QTableWidgetItem(text);
-            item->setTextAlignment(int(left ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter);
+            item->setTextAlignment((left ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter);
             if (fail)
                 item->setForeground(failColour);
             m_reportTable->setItem(row, column++, item);

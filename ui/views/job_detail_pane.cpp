@@ -7,6 +7,7 @@
 #include "workload_text.h"
 
 #include <QDateTime>
+#include <algorithm>
 #include <QFontDatabase>
 #include <QFormLayout>
 #include <QLabel>
@@ -14,6 +15,25 @@
 #include <QVBoxLayout>
 
 namespace strata {
+
+namespace {
+
+// GPU indices as Slurm prints them in GRES (IDX:0-3,6), with room to wrap: "0-3, 6".
+QString indexRanges(QVector<int> indices)
+{
+    std::sort(indices.begin(), indices.end());
+    QStringList ranges;
+    for (qsizetype i = 0; i < indices.size();) {
+        qsizetype j = i;
+        while (j + 1 < indices.size() && indices[j + 1] == indices[j] + 1)
+            ++j;
+        ranges << (j > i ? QStringLiteral("%1-%2").arg(indices[i]).arg(indices[j]) : QString::number(indices[i]));
+        i = j + 1;
+    }
+    return ranges.join(QStringLiteral(", "));
+}
+
+} // namespace
 
 JobDetailPane::JobDetailPane(QWidget *parent)
     : QWidget(parent), m_title(new QLabel(this)), m_command(new QPlainTextEdit(this)),
@@ -106,12 +126,9 @@ void JobDetailPane::showJob(const SnapshotPtr &snapshot, const QString &id)
     QVector<GpuHistoryLoader::Target> targets;
     for (const QString &node : job->nodes) {
         const QVector<int> gpus = job->gpus.value(node);
-        QStringList indices;
-        for (int g : gpus)
-            indices << QString::number(g);
+        const QString indices = indexRanges(gpus);
         places << QStringLiteral("<a href=\"%1\">%1</a>%2")
-                      .arg(node.toHtmlEscaped(),
-                           indices.isEmpty() ? QString() : tr(" GPUs %1").arg(indices.join(QLatin1Char(','))));
+                      .arg(node.toHtmlEscaped(), indices.isEmpty() ? QString() : tr(" GPUs %1").arg(indices));
         if (!gpus.isEmpty() && targets.size() < 8)
             targets.append({node, gpus});
     }
