@@ -11,6 +11,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QLoggingCategory>
+#include <QtConcurrent/QtConcurrentRun>
 
 Q_LOGGING_CATEGORY(lcBurnin, "strata.burnin")
 
@@ -19,6 +20,7 @@ namespace strata {
 BurninSession::BurninSession(ClusterSession *cluster, const QString &historyPath, QObject *parent)
     : QObject(parent), m_cluster(cluster), m_historyPath(historyPath)
 {
+    m_worker.setMaxThreadCount(1); // one run's judgement and history write at a time
 }
 
 BurninSession::~BurninSession() = default;
@@ -35,6 +37,7 @@ QString BurninSession::jobId() const
 
 void BurninSession::begin(const BurninRequest &request)
 {
+    ++m_runGeneration;
     m_run = Run{};
     m_run.request = request;
     m_run.startedAt = QDateTime::currentDateTimeUtc();
@@ -107,30 +110,45 @@ void BurninSession::onFinished(const QString &jobState)
     BurninExpectation expectation;
     for (const QString &n : std::as_const(m_run.request.nodes))
         expectation.gpusByNode.insert(n, m_run.request.gpusByNode.value(n));
-    m_run.verdict = BurninJudge::judge(runs(), GpuCatalog::builtIn(), expectation);
 
-    if (!m_historyPath.isEmpty()) {
-        QDir().mkpath(QFileInfo(m_historyPath).absolutePath());
+    // Judging every GPU's events and writing the history (SQLite, a sync to disk) take seconds
+    // at fleet size: the session's worker does both, on copies, and this thread carries on.
+    // The history's SQLite connection is opened, used and removed on that one worker thread.
+    const quint64 generation = m_runGeneration;
+    const QVector<BurninNodeRun> nodes = runs();
+    const QString historyPath = m_historyPath, jobId = m_transport->jobId();
+    const QDateTime startedAt = m_run.startedAt;
+    QFuture<BurninVerdict> judged = QtConcurrent::run(&m_worker, [nodes, expectation, historyPath, jobId, startedAt] {
+        BurninVerdict verdict = BurninJudge::judge(nodes, GpuCatalog::builtIn(), expectation);
+        if (historyPath.isEmpty())
+            return verdict;
+        QDir().mkpath(QFileInfo(historyPath).absolutePath());
         BurninHistory history;
-        QString error = history.open(m_historyPath);
+        QString error = history.open(historyPath);
         if (error.isEmpty()) {
             BurninHistoryRun run;
-            run.jobId = m_transport->jobId();
-            run.runId = QStringLiteral("%1-%2").arg(run.jobId, m_run.startedAt.toString(QStringLiteral("yyyyMMddTHHmmss")));
-            run.time = m_run.startedAt;
-            run.nodes = runs();
-            run.verdict = m_run.verdict;
+            run.jobId = jobId;
+            run.runId = QStringLiteral("%1-%2").arg(jobId, startedAt.toString(QStringLiteral("yyyyMMddTHHmmss")));
+            run.time = startedAt;
+            run.nodes = nodes;
+            run.verdict = verdict;
             error = history.record(run);
         }
         if (!error.isEmpty()) {
             qCWarning(lcBurnin) << "history:" << error;
-            m_run.verdict.notes << QStringLiteral("not stored in the history: %1").arg(error);
+            verdict.notes << QStringLiteral("not stored in the history: %1").arg(error);
         }
-    }
-    if (m_run.request.drainOnFail && !m_run.verdict.failedNodes().isEmpty())
-        drainFailedNodes();
-    else
-        finish();
+        return verdict;
+    });
+    whenFinished(judged, this, [this, generation](const BurninVerdict &verdict) {
+        if (generation != m_runGeneration)
+            return; // another run began meanwhile: this verdict is of one nobody follows now
+        m_run.verdict = verdict;
+        if (m_run.request.drainOnFail && !m_run.verdict.failedNodes().isEmpty())
+            drainFailedNodes();
+        else
+            finish();
+    });
 }
 
 QString BurninSession::drainReason(const BurninVerdict &verdict, const QString &node)

@@ -8,6 +8,7 @@
 
 #include <QMap>
 #include <QObject>
+#include <QThreadPool>
 
 #include <memory>
 
@@ -81,6 +82,10 @@ private:
     std::unique_ptr<BurninTransport> m_transport;
     int m_pollIntervalMs = 0; // 0: the transport's own
     Run m_run;
+    quint64 m_runGeneration = 0; // begin() counts runs: a late verdict of an earlier one is dropped
+    // Judges a finished run and writes the history off the caller's thread; its destructor
+    // waits for a judgement under way (bounded: no network, one local file).
+    QThreadPool m_worker;
 };
 
 } // namespace strata
