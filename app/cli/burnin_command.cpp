@@ -4,6 +4,7 @@
 #include "cli/cli_output.h"
 
 #include "burnin/burnin_history.h"
+#include "burnin/burnin_kubernetes_transport.h"
 #include "burnin/burnin_session.h"
 #include "model/snapshot_json.h"
 #include "session/cluster_session.h"
@@ -38,7 +39,7 @@ const QCommandLineOption kNodeSsh{QStringLiteral("node-ssh"), QStringLiteral("Wi
 const QCommandLineOption kAgentBinary{QStringLiteral("agent-binary"), QStringLiteral("Local strata-burn to deploy."), QStringLiteral("file")};
 const QCommandLineOption kOutputDir{QStringLiteral("output-dir"), QStringLiteral("Remote directory for results, one run-TIME-ID subdirectory per run (default ~/.cache/strata/burnin)."), QStringLiteral("dir")};
 const QCommandLineOption kHistory{QStringLiteral("history"), QStringLiteral("Burn-in history database (default ~/.local/share/strata/burnin.sqlite)."), QStringLiteral("file")};
-const QCommandLineOption kAttach{QStringLiteral("attach"), QStringLiteral("Follow a burn-in job that is already running."), QStringLiteral("job")};
+const QCommandLineOption kAttach{QStringLiteral("attach"), QStringLiteral("Follow a burn-in already running: its Slurm job id, or on Kubernetes its Jobs (ns/name,... as printed at launch)."), QStringLiteral("job")};
 const QCommandLineOption kBurnImage{QStringLiteral("image"), QStringLiteral("Kubernetes: image containing strata-burn (default: the profile's)."), QStringLiteral("image")};
 const QCommandLineOption kReservation{QStringLiteral("reservation"), QStringLiteral("Slurm reservation to run in (e.g. a maintenance reservation of drained nodes)."), QStringLiteral("name")};
 const QCommandLineOption kPartition{QStringLiteral("partition"), QStringLiteral("Partition for the burn-in job."), QStringLiteral("name")};
@@ -153,12 +154,6 @@ int BurninCommand::run(QCoreApplication &app, QCommandLineParser &parser, const 
         err(QStringLiteral("strata: burnin needs --nodes (a host list) %1").arg(error));
         return 2;
     }
-    // The job id reaches a remote script: the rule cancel applies, before anything connects.
-    if (parser.isSet(kAttach) && !SlurmCommands::isValidJobId(parser.value(kAttach))) {
-        err(QStringLiteral("strata: --attach \"%1\" is not a Slurm job id (digits, or an array task as 12_3)")
-                .arg(parser.value(kAttach)));
-        return 2;
-    }
     if (parser.isSet(kTests))
         request.tests = parser.value(kTests).split(QLatin1Char(','), Qt::SkipEmptyParts);
     if (parser.isSet(kDuration)) {
@@ -204,10 +199,24 @@ int BurninCommand::run(QCoreApplication &app, QCommandLineParser &parser, const 
             return 2;
         }
     }
-    if (parser.isSet(kAttach) && request.transport != BurninTransportKind::Slurm) {
-        err(QStringLiteral("strata: --attach follows a Slurm burn-in job; a %1 burn-in cannot be re-attached")
+    if (parser.isSet(kAttach) && request.transport == BurninTransportKind::Ssh) {
+        err(QStringLiteral("strata: --attach follows a Slurm job or Kubernetes Jobs; a %1 burn-in cannot be re-attached")
                 .arg(burninTransportName(request.transport)));
         return 2;
+    }
+    // The id reaches a remote script or kubectl: validated before anything connects (Slurm:
+    // the rule cancel applies; Kubernetes: namespace/strata-burnin-NODE-xxxxx per node).
+    if (parser.isSet(kAttach)) {
+        QMap<QString, QString> jobs;
+        if (request.transport == BurninTransportKind::Kubernetes
+                ? !BurninKubernetesTransport::jobsByNode(parser.value(kAttach), request.nodes, &jobs, &error)
+                : !SlurmCommands::isValidJobId(parser.value(kAttach))) {
+            err(request.transport == BurninTransportKind::Kubernetes
+                    ? QStringLiteral("strata: --attach: %1").arg(error)
+                    : QStringLiteral("strata: --attach \"%1\" is not a Slurm job id (digits, or an array task as 12_3)")
+                          .arg(parser.value(kAttach)));
+            return 2;
+        }
     }
     request.partition = parser.value(kPartition);
     request.reservation = parser.value(kReservation);

@@ -1,10 +1,12 @@
 #include "burnin_kubernetes_transport.h"
 
 #include "burnin_job_script.h"
+#include "kubernetes/kubectl_commands.h"
 #include "kubernetes/kubernetes_source.h"
 #include "model/when_finished.h"
 
 #include <QRandomGenerator>
+#include <QRegularExpression>
 
 namespace strata {
 
@@ -18,6 +20,73 @@ BurninKubernetesTransport::~BurninKubernetesTransport() = default;
 QStringList BurninKubernetesTransport::jobIds() const
 {
     return m_run.handleByNode.values();
+}
+
+QString BurninKubernetesTransport::jobName(const QString &node, quint32 runSuffix)
+{
+    return QStringLiteral("strata-burnin-%1-%2").arg(node).arg(runSuffix & 0xfffffu, 5, 16, QLatin1Char('0'));
+}
+
+bool BurninKubernetesTransport::jobsByNode(const QString &jobId, const QStringList &nodes,
+                                           QMap<QString, QString> *byNode, QString *error)
+{
+    static const QRegularExpression ours(QStringLiteral("^strata-burnin-(.+)-[0-9a-f]{5}$"));
+    byNode->clear();
+    const QStringList ids = jobId.split(QLatin1Char(','), Qt::SkipEmptyParts);
+    if (ids.isEmpty()) {
+        *error = QStringLiteral("no burn-in Job named (expected namespace/strata-burnin-NODE-xxxxx, comma-separated)");
+        return false;
+    }
+    for (const QString &id : ids) {
+        QString ns, name;
+        if (!KubectlCommands::splitId(id.trimmed(), &ns, &name, error))
+            return false;
+        const QRegularExpressionMatch m = ours.match(name);
+        if (!m.hasMatch()) {
+            *error = QStringLiteral("\"%1\" is not a burn-in Job (strata-burnin-NODE-xxxxx)").arg(id);
+            return false;
+        }
+        const QString node = m.captured(1);
+        if (!nodes.contains(node)) {
+            *error = QStringLiteral("burn-in Job %1 runs on %2, which is not one of the nodes given").arg(id, node);
+            return false;
+        }
+        if (byNode->contains(node)) {
+            *error = QStringLiteral("two burn-in Jobs named for %1: %2 and %3").arg(node, byNode->value(node), id);
+            return false;
+        }
+        byNode->insert(node, id.trimmed());
+    }
+    for (const QString &node : nodes) {
+        if (!byNode->contains(node)) {
+            *error = QStringLiteral("no burn-in Job named for %1").arg(node);
+            return false;
+        }
+    }
+    return true;
+}
+
+void BurninKubernetesTransport::attach(const QString &jobId, const BurninRequest &request)
+{
+    m_run = BurninRunState{};
+    m_run.request = request;
+    QString error;
+    if (!jobsByNode(jobId, request.nodes, &m_run.handleByNode, &error)) {
+        fail(error);
+        return;
+    }
+    m_run.running = true;
+    for (const QString &node : request.nodes)
+        m_run.offsets.insert(node, 0); // the pods' logs are read from their first line
+    m_run.jobId = QStringList(m_run.handleByNode.values()).join(QLatin1Char(','));
+    // When the run began is not known here: follow it for a whole run's length from now.
+    const int tests = int(qMax<qsizetype>(1, request.tests.size()));
+    m_run.deadline = QDateTime::currentDateTimeUtc().addSecs(qint64(request.durationSeconds) * tests + 300);
+    // An ended run writes nothing more: ask at once, so the first poll can finish it. Not
+    // submitted() again: the run was announced (and recorded for re-attaching) when it began.
+    checkJobsEnded();
+    Q_EMIT stageChanged(QStringLiteral("running"));
+    schedulePoll(0);
 }
 
 void BurninKubernetesTransport::launch()
@@ -35,7 +104,7 @@ void BurninKubernetesTransport::launch()
     for (const QString &node : std::as_const(request.nodes)) {
         JobSubmission job;
         // Unique per run: a Job of an earlier burn-in on this node may still exist.
-        job.name = QStringLiteral("strata-burnin-%1-%2").arg(node).arg(QRandomGenerator::global()->bounded(0x100000), 5, 16, QLatin1Char('0'));
+        job.name = jobName(node, QRandomGenerator::global()->bounded(0x100000u));
         job.partition = request.namespaceName;
         job.nodes = 1;
         job.nodeList = {node};

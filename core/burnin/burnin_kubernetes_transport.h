@@ -13,7 +13,8 @@ struct ActionResult;
 // burn-in itself sets (--drain-on-fail of an earlier run), with the agent taken from the image
 // (nothing to deploy). Results are the pods' logs, read whole each poll; a Job whose answer
 // was lost is read back by its label, never created twice. Node names and image reach kubectl
-// only through KubeJobManifest, which checks them. Cannot re-attach.
+// only through KubeJobManifest, which checks them. Re-attaches by the Jobs' ids (what
+// submitted() said: "ns/strata-burnin-NODE-xxxxx,..."), reading their logs from the start.
 // Thread: as BurninTransport; the KubernetesSource does its kubectl work on its own pool.
 class BurninKubernetesTransport : public BurninTransport
 {
@@ -23,6 +24,15 @@ public:
     ~BurninKubernetesTransport() override;
 
     BurninTransportKind kind() const override { return BurninTransportKind::Kubernetes; }
+    void attach(const QString &jobId, const BurninRequest &request) override;
+
+    // The Job a burn-in runs as on a node: "strata-burnin-NODE-xxxxx" (5 hex digits, unique per run).
+    static QString jobName(const QString &node, quint32 runSuffix);
+    // A run's id (its Jobs, "ns/name" joined by commas) -> node -> "ns/name", for the nodes of
+    // the request, each named once by its Job's name; false with *error when any id is not a
+    // Kubernetes id, names no node of the request, or a node has no Job or two.
+    static bool jobsByNode(const QString &jobId, const QStringList &nodes, QMap<QString, QString> *byNode,
+                           QString *error);
     QStringList jobIds() const override;
     void cancel() override;
 

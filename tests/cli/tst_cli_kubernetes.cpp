@@ -129,6 +129,30 @@ private Q_SLOTS:
         const QString reason = kubectl({QStringLiteral("get"), QStringLiteral("node"), QStringLiteral("kube-gpu-03"), QStringLiteral("-o"), QStringLiteral("jsonpath={.metadata.annotations.strata\\.io/drain-reason}")});
         QVERIFY2(reason.contains(QLatin1String("kube-gpu-03 GPU 1 gemm")), qPrintable(reason));
         QCOMPARE(kubectl({QStringLiteral("get"), QStringLiteral("node"), QStringLiteral("kube-gpu-01"), QStringLiteral("-o"), QStringLiteral("jsonpath={.spec.unschedulable}")}), QString());
+
+        // Re-attached by the id it printed (as after a restart): the same verdict, read back from
+        // the Jobs' logs; no Job created again, nothing drained again (no --drain-on-fail now).
+        const QString jobId = v.value(QLatin1String("jobId")).toString();
+        const QString jobsBefore = kubectl({QStringLiteral("get"), QStringLiteral("jobs"), QStringLiteral("-A"), QStringLiteral("-o"), QStringLiteral("name")});
+        QVERIFY2(jobsBefore.contains(m_jobs.first()), qPrintable(jobsBefore));
+        const Run again = strata(QStringLiteral("burnin"), {QStringLiteral("--nodes"), QStringLiteral("kube-gpu-01,kube-gpu-03"), QStringLiteral("--image"), QStringLiteral("strata/burn:lab"),
+                                                            QStringLiteral("--backend"), QStringLiteral("cpu"), QStringLiteral("--duration"), QStringLiteral("2s"),
+                                                            QStringLiteral("--attach"), jobId,
+                                                            QStringLiteral("--history"), QDir::tempPath() + QStringLiteral("/strata-kube-burnin-test.sqlite"),
+                                                            QStringLiteral("--format"), QStringLiteral("json")}, 120000);
+        QVERIFY2(again.exitCode == 1, again.err.constData());
+        const QJsonObject w = QJsonDocument::fromJson(again.out).object();
+        QCOMPARE(w.value(QLatin1String("jobId")).toString(), jobId);
+        QVERIFY2(w.value(QLatin1String("failedNodes")).toArray() == QJsonArray{QStringLiteral("kube-gpu-03")}, again.out.constData());
+        QCOMPARE(w.value(QLatin1String("gpus")).toArray().size(), 16);
+        QCOMPARE(w.value(QLatin1String("drained")).toArray().size(), 0);
+        QCOMPARE(kubectl({QStringLiteral("get"), QStringLiteral("jobs"), QStringLiteral("-A"), QStringLiteral("-o"), QStringLiteral("name")}), jobsBefore);
+
+        // An id that names another node's Job is refused before anything connects.
+        const Run wrong = strata(QStringLiteral("burnin"), {QStringLiteral("--nodes"), QStringLiteral("kube-gpu-02"), QStringLiteral("--image"), QStringLiteral("strata/burn:lab"),
+                                                            QStringLiteral("--attach"), jobId});
+        QCOMPARE(wrong.exitCode, 2);
+        QVERIFY2(wrong.err.contains("which is not one of the nodes given"), wrong.err.constData());
     }
 
     // A node the burn-in cordoned (--drain-on-fail) is tested again after repair: the Job
