@@ -7,6 +7,7 @@
 #include "kube_pod_parser.h"
 #include "kube_status_parser.h"
 #include "kubernetes_part_builder.h"
+#include "model/refused_action.h"
 #include "ssh/remote_shell.h"
 
 #include <QDateTime>
@@ -25,17 +26,6 @@ namespace strata {
 using namespace Qt::StringLiterals;
 
 namespace {
-
-// An action refused before anything ran: a value failed validation.
-ActionResult refusedAction(const QString &action, const QString &target, const QString &why)
-{
-    ActionResult result;
-    result.action = action;
-    result.target = target;
-    result.message = why;
-    result.errorKind = ErrorKind::InvalidRequest;
-    return result;
-}
 
 QString randomSuffix()
 {

@@ -6,6 +6,7 @@
 #include "slurm_commands.h"
 #include "slurm_diagnostic.h"
 #include "squeue_parser.h"
+#include "model/refused_action.h"
 #include "model/string_interner.h"
 #include "ssh/remote_shell.h"
 #include "ssh/shell_quote.h"
@@ -22,17 +23,6 @@ Q_LOGGING_CATEGORY(lcSlurm, "strata.slurm")
 namespace strata {
 
 namespace {
-
-// An action refused before anything ran: a value failed validation.
-ActionResult refusedAction(const QString &action, const QString &target, const QString &why)
-{
-    ActionResult result;
-    result.action = action;
-    result.target = target;
-    result.message = why;
-    result.errorKind = ErrorKind::InvalidRequest;
-    return result;
-}
 
 QByteArray newRecordMarker()
 {
