@@ -1,5 +1,6 @@
 #include "snapshot_json.h"
 
+#include <QDateTime>
 #include <QJsonArray>
 
 #include <optional>
@@ -21,6 +22,13 @@ QJsonArray strings(const QStringList &list)
 QJsonValue seconds(qint64 value)
 {
     return value < 0 ? QJsonValue(QJsonValue::Null) : QJsonValue(value);
+}
+
+// Seconds since the epoch as ISO 8601 in UTC ("2026-12-02T13:55:20Z"); null when unknown (0).
+QJsonValue instant(qint64 secondsSinceEpoch)
+{
+    return secondsSinceEpoch <= 0 ? QJsonValue(QJsonValue::Null)
+                                  : QJsonValue(QDateTime::fromSecsSinceEpoch(secondsSinceEpoch, Qt::UTC).toString(Qt::ISODate));
 }
 
 QJsonObject metricsToJson(const GpuMetrics &m, QJsonObject o)
@@ -203,6 +211,8 @@ QJsonObject jobToJson(const Job &j)
         {QLatin1String("nodes"), strings(j.nodes)},
         {QLatin1String("timeUsedSeconds"), seconds(j.timeUsedSeconds)},
         {QLatin1String("timeLimitSeconds"), seconds(j.timeLimitSeconds)},
+        {QLatin1String("submitTime"), instant(j.submitTime)},
+        {QLatin1String("startTime"), instant(j.startTime)},
         {QLatin1String("gpusRequested"), j.gpusRequested},
         {QLatin1String("gpus"), gpus},
         {QLatin1String("gpuUtilMean"), optionalNumber(j.gpuUtilMean)},

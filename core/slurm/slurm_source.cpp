@@ -185,8 +185,11 @@ OrchestratorPart SlurmSource::refreshOnce(QPromise<OrchestratorPart> *early)
     // The pending backlog at a lower rate than the running work (kPendingReadIntervalMs).
     const bool readPending = m_pendingDue || !m_pendingReadClock.isValid()
         || m_pendingReadClock.elapsed() >= kPendingReadIntervalMs;
+    // TZ=UTC0: squeue prints submit and start times in its own zone, unnamed; in UTC they mean
+    // the same wherever the console and the login node are (SlurmTime::parseTimestamp).
     const QFuture<CommandResult> jobsRead = m_shell->run(
-        {QStringLiteral("squeue"), QStringLiteral("-h"), QStringLiteral("-a"), QStringLiteral("-r"),
+        {QStringLiteral("env"), QStringLiteral("TZ=UTC0"),
+         QStringLiteral("squeue"), QStringLiteral("-h"), QStringLiteral("-a"), QStringLiteral("-r"),
          QStringLiteral("--states=") + (readPending ? QStringLiteral("all") : kStatesButPending),
          QStringLiteral("-O"), SqueueParser::formatArgument(marker)});
     // The first refresh knows no placement: every running job is new, so their details are read

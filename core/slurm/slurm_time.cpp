@@ -76,29 +76,17 @@ bool splitTimestamp(QStringView t, int *fields)
 
 } // namespace
 
-qint64 parseTimestamp(const QString &text, LocalHourCache *cache)
+qint64 parseTimestamp(const QString &text)
 {
     const QString t = text.trimmed();
-    if (t.isEmpty() || t == QLatin1String("N/A") || t == QLatin1String("Unknown") || t == QLatin1String("None"))
-        return 0;
     int f[6];
-    if (cache && splitTimestamp(t, f)) {
-        // The zone offset of the first stamp seen in each local hour serves the whole hour
-        // (offsets change on the hour; an hour's start may not exist, as at Lord Howe).
-        const QDate date(f[0], f[1], f[2]);
-        const qint64 naive = date.toJulianDay() * 86400 + f[3] * 3600 + f[4] * 60 + f[5];
-        const qint64 key = date.toJulianDay() * 24 + f[3];
-        auto it = cache->hourOffset.constFind(key);
-        if (it == cache->hourOffset.constEnd()) {
-            const QDateTime local(date, QTime(f[3], f[4], f[5]), Qt::LocalTime);
-            if (!local.isValid())
-                return 0;
-            it = cache->hourOffset.insert(key, local.toSecsSinceEpoch() - naive);
-        }
-        return naive + *it;
-    }
-    const QDateTime dt = QDateTime::fromString(t, Qt::ISODate);
-    return dt.isValid() ? dt.toSecsSinceEpoch() : 0;
+    if (!splitTimestamp(t, f))
+        return 0; // N/A, Unknown, None, empty or malformed
+    const QDate date(f[0], f[1], f[2]);
+    if (!date.isValid())
+        return 0; // 2026-02-30
+    // Days since the epoch (Julian day 2440588 is 1970-01-01) and the time of day, in UTC.
+    return (date.toJulianDay() - 2440588) * 86400 + f[3] * 3600 + f[4] * 60 + f[5];
 }
 
 QString formatDuration(qint64 seconds)

@@ -78,8 +78,7 @@ bool isJobId(QByteArrayView id)
     return true;
 }
 
-bool parseRecord(QByteArrayView record, Job *job, QString *error, SlurmTime::LocalHourCache *hours,
-                 StringInterner &strings)
+bool parseRecord(QByteArrayView record, Job *job, QString *error, StringInterner &strings)
 {
     QByteArrayView fields[kFieldCount];
     int n = 0;
@@ -122,8 +121,8 @@ bool parseRecord(QByteArrayView record, Job *job, QString *error, SlurmTime::Loc
     }
     job->timeUsedSeconds = SlurmTime::parseDuration(text(fields[TimeUsed]));
     job->timeLimitSeconds = SlurmTime::parseDuration(text(fields[TimeLimit]));
-    job->submitTime = SlurmTime::parseTimestamp(text(fields[Submit]), hours);
-    job->startTime = SlurmTime::parseTimestamp(text(fields[Start]), hours);
+    job->submitTime = SlurmTime::parseTimestamp(text(fields[Submit]));
+    job->startTime = SlurmTime::parseTimestamp(text(fields[Start]));
     // GPUs asked per node (--gres, --gpus-per-node), per job (--gpus), per task
     // (--gpus-per-task) or per socket (--gpus-per-socket with --sockets-per-node); a job may
     // give several (--gpus=4 --gpus-per-node=2): the largest total is what it needs.
@@ -182,7 +181,6 @@ SqueueParseResult parse(const QByteArray &output, const QByteArray &recordMarker
     result.jobs.reserve(int(output.count('\n')));
     qsizetype pos = 0;
     int recordNumber = 0;
-    SlurmTime::LocalHourCache hours;
     while (pos < all.size()) {
         const qsizetype next = all.indexOf(end, pos);
         ++recordNumber;
@@ -195,7 +193,7 @@ SqueueParseResult parse(const QByteArray &output, const QByteArray &recordMarker
         }
         Job job;
         QString error;
-        if (parseRecord(all.sliced(pos, next - pos), &job, &error, &hours, strings)) {
+        if (parseRecord(all.sliced(pos, next - pos), &job, &error, strings)) {
             result.jobs.append(std::move(job));
         } else {
             ++result.malformedRecords;

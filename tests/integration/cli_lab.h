@@ -123,6 +123,16 @@ public:
         return runProcess(strataBinary(), QStringList{command} + m_connectArgs + args, m_env, timeoutMs);
     }
 
+    // The same with variables set for the strata process alone (TZ: a console in another zone).
+    Run strataWith(const QList<QPair<QString, QString>> &variables, const QString &command, const QStringList &args,
+                   int timeoutMs = 60000) const
+    {
+        QProcessEnvironment env = m_env;
+        for (const auto &[name, value] : variables)
+            env.insert(name, value);
+        return runProcess(strataBinary(), QStringList{command} + m_connectArgs + args, env, timeoutMs);
+    }
+
     QJsonObject snapshot(QString *error = nullptr) const
     {
         const Run r = strata(QStringLiteral("snapshot"), {QStringLiteral("--format"), QStringLiteral("json")});

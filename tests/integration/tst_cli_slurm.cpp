@@ -26,6 +26,7 @@ private Q_SLOTS:
     void manyNewJobsTakeTheBulkPath();
     void badPartitionShowsSlurmsError();
     void invalidJobIdIsRefusedLocally();
+    void timesDoNotDependOnTheConsolesZone();
     void profileAddChecksBeforeSaving();
 
 private:
@@ -295,6 +296,35 @@ void TestCliSlurm::manyNewJobsTakeTheBulkPath()
         }
     }
     QCOMPARE(fillersRunning, 40);
+}
+
+void TestCliSlurm::timesDoNotDependOnTheConsolesZone()
+{
+    // squeue prints times in its own zone without naming it; Strata runs it with TZ=UTC0. A
+    // console at UTC+14 and one at UTC-10 (POSIX zones: no tzdata needed) read the same
+    // instants, and they are now, whatever zone the login node is in.
+    const QDateTime before = QDateTime::currentDateTimeUtc().addSecs(-2);
+    Run run;
+    const QString job = m_lab.submit({"--name", "strata-it zone probe", "--output", "/dev/null", "--wrap", "sleep 300"}, &run);
+    QVERIFY2(!job.isEmpty(), run.err.constData());
+    QVERIFY(CliLab::waitUntil(30000, [&] { return m_lab.jobState(job) == QLatin1String("RUNNING"); }));
+    const QDateTime after = QDateTime::currentDateTimeUtc().addSecs(2);
+    QStringList seen;
+    for (const QString &zone : {QStringLiteral("LINT-14"), QStringLiteral("HST10")}) {
+        const Run r = m_lab.strataWith({{QStringLiteral("TZ"), zone}}, QStringLiteral("snapshot"),
+                                       {QStringLiteral("--format"), QStringLiteral("json")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject j = findById(QJsonDocument::fromJson(r.out).object().value("jobs").toArray(), "id", job);
+        const QDateTime submit = QDateTime::fromString(j.value("submitTime").toString(), Qt::ISODate);
+        const QDateTime start = QDateTime::fromString(j.value("startTime").toString(), Qt::ISODate);
+        QVERIFY2(submit.isValid() && submit >= before && submit <= after,
+                 qPrintable(QStringLiteral("TZ=%1: submitTime %2, not between %3 and %4")
+                                .arg(zone, j.value("submitTime").toString(), before.toString(Qt::ISODate), after.toString(Qt::ISODate))));
+        QVERIFY2(start.isValid() && start >= submit && start <= after,
+                 qPrintable(QStringLiteral("TZ=%1: startTime %2").arg(zone, j.value("startTime").toString())));
+        seen << j.value("submitTime").toString() + QLatin1Char(' ') + j.value("startTime").toString();
+    }
+    QCOMPARE(seen.at(0), seen.at(1));
 }
 
 void TestCliSlurm::badPartitionShowsSlurmsError()

@@ -99,10 +99,17 @@ void TestSlurmTime::parseTimestamp_data()
 {
     QTest::addColumn<QString>("text");
     QTest::addColumn<qint64>("seconds");
-    // Slurm prints the controller's local time without a zone; read as local time here.
-    const QDateTime local(QDate(2026, 12, 2), QTime(13, 55, 20), Qt::LocalTime);
-    QTest::newRow("squeue %V") << "2026-12-02T13:55:20" << local.toSecsSinceEpoch();
-    QTest::newRow("far-future estimate") << "2027-12-02T13:55:20" << local.addYears(1).toSecsSinceEpoch();
+    // squeue runs with TZ=UTC0: its stamps are UTC, whatever the console's zone.
+    const QDateTime utc(QDate(2026, 12, 2), QTime(13, 55, 20), Qt::UTC);
+    QTest::newRow("squeue %V") << "2026-12-02T13:55:20" << utc.toSecsSinceEpoch();
+    QTest::newRow("far-future estimate") << "2027-12-02T13:55:20" << utc.addYears(1).toSecsSinceEpoch();
+    QTest::newRow("epoch") << "1970-01-01T00:00:00" << qint64(0);
+    QTest::newRow("leap day") << "2028-02-29T23:59:59"
+                              << QDateTime(QDate(2028, 2, 29), QTime(23, 59, 59), Qt::UTC).toSecsSinceEpoch();
+    QTest::newRow("spaces around") << "  2026-12-02T13:55:20\n" << utc.toSecsSinceEpoch();
+    QTest::newRow("no such day") << "2026-02-30T10:00:00" << qint64(0);
+    QTest::newRow("hour 24") << "2026-12-02T24:00:00" << qint64(0);
+    QTest::newRow("with zone") << "2026-12-02T13:55:20Z" << qint64(0);
     QTest::newRow("N/A") << "N/A" << qint64(0);
     QTest::newRow("Unknown") << "Unknown" << qint64(0);
     QTest::newRow("None") << "None" << qint64(0);
@@ -128,27 +135,25 @@ void TestSlurmTime::timestampsAgreeWithQDateTime_data()
 
 void TestSlurmTime::timestampsAgreeWithQDateTime()
 {
-    // With a cache, parseTimestamp converts each hour once and adds minutes and seconds: it must give what
-    // a full local-time conversion gives, every 7 minutes 13 seconds through a year, across
-    // the DST changes of zones with odd offsets. (Qt reads TZ on each local-time conversion.)
+    // What squeue prints under TZ=UTC0 reads back as the same instant, every 7 minutes 13
+    // seconds through a year, whatever zone the console itself runs in (Qt reads TZ anew).
     QFETCH(QByteArray, zone);
     const QByteArray saved = qgetenv("TZ");
     qputenv("TZ", zone);
     const QDateTime start(QDate(2026, 1, 1), QTime(0, 0), Qt::UTC);
     int mismatches = 0;
     QString first;
-    SlurmTime::LocalHourCache cache;
     for (qint64 s = 0; s < 366 * 86400; s += 433) {
-        const QString text = start.addSecs(s).toLocalTime().toString(QStringLiteral("yyyy-MM-ddTHH:mm:ss"));
-        const QDateTime reference = QDateTime::fromString(text, Qt::ISODate);
-        if (SlurmTime::parseTimestamp(text, &cache) != reference.toSecsSinceEpoch() && mismatches++ == 0)
+        const QDateTime instant = start.addSecs(s);
+        const QString text = instant.toString(QStringLiteral("yyyy-MM-ddTHH:mm:ss")); // UTC, as squeue prints it
+        if (SlurmTime::parseTimestamp(text) != instant.toSecsSinceEpoch() && mismatches++ == 0)
             first = text;
     }
     if (saved.isNull())
         qunsetenv("TZ");
     else
         qputenv("TZ", saved);
-    QVERIFY2(mismatches == 0, qPrintable(QStringLiteral("%1 mismatches, first at %2").arg(mismatches).arg(first)));
+    QVERIFY2(mismatches == 0, qPrintable(QStringLiteral("%1 mismatches in %2, first at %3").arg(mismatches).arg(QString::fromLatin1(zone), first)));
 }
 
 QTEST_GUILESS_MAIN(TestSlurmTime)
