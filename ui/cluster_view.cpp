@@ -16,6 +16,7 @@
 #include "models/finding_table_model.h"
 #include "models/job_table_model.h"
 #include "models/snapshot_row_model.h"
+#include "model/pool_task.h"
 
 #include <QElapsedTimer>
 #include <QHeaderView>
@@ -220,7 +221,7 @@ void ClusterView::prepareNext()
     current.workloadRows = m_workloadModel->rows();
     current.findingsSnapshot = m_findingModel->snapshot();
     current.findingRows = m_findingModel->rows();
-    whenFinished(QtConcurrent::run(&PreparedSnapshot::prepare, current, next), this,
+    whenFinished(runOnPool(nullptr, &PreparedSnapshot::prepare, current, next), this,
                  [this](const PreparedSnapshot &prepared) {
                      apply(prepared);
                      m_preparing = false;
@@ -260,7 +261,7 @@ void ClusterView::apply(const PreparedSnapshot &p)
     // The models, views and index have let go of it by now; these two are the last. Freed on
     // the global pool, off this thread (50,000 jobs take ~40 ms to free); nothing waits for it,
     // and the pool finishes it before the application exits.
-    (void)QtConcurrent::run([previous = std::move(previous), index = std::move(previousIndex)]() mutable {
+    (void)runOnPool(nullptr, [previous = std::move(previous), index = std::move(previousIndex)]() mutable {
         previous.reset();
         index = RelationIndex{};
     });

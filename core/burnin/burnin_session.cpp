@@ -7,6 +7,7 @@
 #include "model/gpu_catalog.h"
 #include "session/cluster_session.h"
 #include "model/when_finished.h"
+#include "model/pool_task.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -118,7 +119,7 @@ void BurninSession::onFinished(const QString &jobState)
     const QVector<BurninNodeRun> nodes = runs();
     const QString historyPath = m_historyPath, jobId = m_transport->jobId();
     const QDateTime startedAt = m_run.startedAt;
-    QFuture<BurninVerdict> judged = QtConcurrent::run(&m_worker, [nodes, expectation, historyPath, jobId, startedAt] {
+    QFuture<BurninVerdict> judged = runOnPool(&m_worker, [nodes, expectation, historyPath, jobId, startedAt] {
         BurninVerdict verdict = BurninJudge::judge(nodes, GpuCatalog::builtIn(), expectation);
         if (historyPath.isEmpty())
             return verdict;

@@ -9,6 +9,7 @@
 #include "kubernetes_part_builder.h"
 #include "model/refused_action.h"
 #include "ssh/remote_shell.h"
+#include "model/pool_task.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -94,7 +95,7 @@ ActionResult KubernetesSource::actionFailure(ActionResult result, const QString 
 
 QFuture<OrchestratorPart> KubernetesSource::refresh()
 {
-    return QtConcurrent::run(&m_pool, [this] { return refreshBlocking(); });
+    return runOnPool(&m_pool, [this] { return refreshBlocking(); });
 }
 
 OrchestratorPart KubernetesSource::refreshBlocking()
@@ -151,7 +152,7 @@ QFuture<ActionResult> KubernetesSource::submit(const JobSubmission &submission)
     JobSubmission tagged = submission;
     if (tagged.tag.isEmpty())
         tagged.tag = QUuid::createUuid().toString(QUuid::WithoutBraces);
-    return QtConcurrent::run(&m_pool, [this, tagged] { return submitBlocking(tagged); });
+    return runOnPool(&m_pool, [this, tagged] { return submitBlocking(tagged); });
 }
 
 ActionResult KubernetesSource::submitBlocking(const JobSubmission &submission)
@@ -187,7 +188,7 @@ ActionResult KubernetesSource::submitBlocking(const JobSubmission &submission)
 
 QFuture<ActionResult> KubernetesSource::cancel(const QString &jobId)
 {
-    return QtConcurrent::run(&m_pool, [this, jobId] { return cancelBlocking(jobId); });
+    return runOnPool(&m_pool, [this, jobId] { return cancelBlocking(jobId); });
 }
 
 ActionResult KubernetesSource::cancelBlocking(const QString &jobId)
@@ -213,7 +214,7 @@ ActionResult KubernetesSource::cancelBlocking(const QString &jobId)
 
 QFuture<ActionResult> KubernetesSource::drain(const QStringList &nodes, const QString &reason)
 {
-    return QtConcurrent::run(&m_pool, [this, nodes, reason] {
+    return runOnPool(&m_pool, [this, nodes, reason] {
         if (reason.trimmed().isEmpty())
             return refusedAction(u"drain"_s, nodes.join(u','),
                                  u"a drain needs a reason (kept in the node annotation %1)"_s.arg(
@@ -228,7 +229,7 @@ QFuture<ActionResult> KubernetesSource::drain(const QStringList &nodes, const QS
 
 QFuture<ActionResult> KubernetesSource::resume(const QStringList &nodes)
 {
-    return QtConcurrent::run(&m_pool, [this, nodes] {
+    return runOnPool(&m_pool, [this, nodes] {
         return nodeAction(u"resume"_s, nodes, m_commands.uncordon(nodes),
                           m_commands.removeNodeAnnotation(nodes, KubeNodeParser::drainReasonAnnotation()),
                           u"Uncordoned %1"_s.arg(nodes.join(u',')));
@@ -264,14 +265,14 @@ ActionResult KubernetesSource::nodeAction(const QString &action, const QStringLi
 
 QFuture<ActionResult> KubernetesSource::reconcile(const ActionResult &unknown)
 {
-    return QtConcurrent::run(&m_pool, [this, unknown] {
+    return runOnPool(&m_pool, [this, unknown] {
         return KubeActionReconciler::reconcile(*m_shell, m_commands, m_catalog, unknown, m_barePods.contains(unknown.target));
     });
 }
 
 QFuture<KubeLogResult> KubernetesSource::logs(const QString &jobId, int tailLines)
 {
-    return QtConcurrent::run(&m_pool, [this, jobId, tailLines] {
+    return runOnPool(&m_pool, [this, jobId, tailLines] {
         QString ns, name, error;
         if (!KubectlCommands::splitId(jobId, &ns, &name, &error))
             return KubeLogResult{false, jobId, {}, error};
@@ -283,7 +284,7 @@ QFuture<KubeLogResult> KubernetesSource::logs(const QString &jobId, int tailLine
 
 QFuture<KubeLogResult> KubernetesSource::podLogs(const QString &podId, const QString &container, int tailLines)
 {
-    return QtConcurrent::run(&m_pool, [this, podId, container, tailLines] {
+    return runOnPool(&m_pool, [this, podId, container, tailLines] {
         QString ns, name, error;
         if (!KubectlCommands::splitId(podId, &ns, &name, &error))
             return KubeLogResult{false, podId, {}, error};

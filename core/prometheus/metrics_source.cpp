@@ -8,6 +8,7 @@
 #include "prometheus_client.h"
 #include "model/when_finished.h"
 #include "session/cluster_profile.h"
+#include "model/pool_task.h"
 
 #include <QElapsedTimer>
 #include <QLoggingCategory>
@@ -371,7 +372,7 @@ void MetricsSource::finish(const std::shared_ptr<MetricsRefreshState> &state)
         part.usageStepSeconds = m_usageStep;
     }
     // The join of the PCIe increase into 16,000 samples is a hash pass: off this thread too.
-    (void)QtConcurrent::run(QThreadPool::globalInstance(), [state, hostLabel = m_hostLabel] {
+    (void)runOnPool(QThreadPool::globalInstance(), [state, hostLabel = m_hostLabel] {
         MetricsPart &p = state->part;
         p.queries = {state->gaugesStat, state->pcieStat, state->targetsStat, state->alertsStat, state->appStat, state->fabricStat};
         if (state->usageQueried)

@@ -1,6 +1,7 @@
 #include "prometheus_client.h"
 
 #include "session/cluster_profile.h"
+#include "model/pool_task.h"
 
 #include <QElapsedTimer>
 #include <QNetworkReply>
@@ -227,7 +228,7 @@ QFuture<PrometheusResponse> PrometheusClient::send(const QString &path, QUrlQuer
         };
         if (body.size() <= kInlineParseBytes)
             return finish(parse());
-        (void)QtConcurrent::run(QThreadPool::globalInstance(), [parse, finish] { finish(parse()); });
+        (void)runOnPool(QThreadPool::globalInstance(), [parse, finish] { finish(parse()); });
     });
     return future;
 }

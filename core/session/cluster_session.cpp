@@ -13,6 +13,7 @@
 #include "prometheus/metrics_source.h"
 #include "slurm/slurm_source.h"
 #include "ssh/ssh_remote_shell.h"
+#include "model/pool_task.h"
 
 #include <QLoggingCategory>
 #include <QPromise>
@@ -145,7 +146,7 @@ void ClusterSession::finishEarly(const OrchestratorPart &part)
         }
     }
     m_partialMerging = true;
-    const QFuture<SnapshotPtr> merged = QtConcurrent::run([part, metrics, profile, kind, statuses]() -> SnapshotPtr {
+    const QFuture<SnapshotPtr> merged = runOnPool(nullptr, [part, metrics, profile, kind, statuses]() -> SnapshotPtr {
         auto snapshot = std::make_shared<ClusterSnapshot>();
         snapshot->clusterName = profile.name;
         snapshot->orchestrator = kind;
@@ -276,7 +277,7 @@ void ClusterSession::publish()
     const ClusterProfile profile = m_profile;
     const QString kind = m_orchestrator->kind();
     const QVector<SourceStatus> statuses = m_statuses;
-    const QFuture<SnapshotPtr> merged = QtConcurrent::run([part, metrics, profile, kind, statuses]() -> SnapshotPtr {
+    const QFuture<SnapshotPtr> merged = runOnPool(nullptr, [part, metrics, profile, kind, statuses]() -> SnapshotPtr {
         auto snapshot = std::make_shared<ClusterSnapshot>();
         snapshot->clusterName = profile.name;
         snapshot->orchestrator = kind;

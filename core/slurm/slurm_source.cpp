@@ -10,6 +10,7 @@
 #include "model/string_interner.h"
 #include "ssh/remote_shell.h"
 #include "ssh/shell_quote.h"
+#include "model/pool_task.h"
 
 #include <QElapsedTimer>
 #include <QLoggingCategory>
@@ -117,7 +118,7 @@ SlurmSource::~SlurmSource()
 
 QFuture<OrchestratorPart> SlurmSource::refresh()
 {
-    return QtConcurrent::run(&m_pool, [this] { return refreshBlocking(nullptr); });
+    return runOnPool(&m_pool, [this] { return refreshBlocking(nullptr); });
 }
 
 OrchestratorSource::StagedRefresh SlurmSource::refreshStaged()
@@ -125,7 +126,7 @@ OrchestratorSource::StagedRefresh SlurmSource::refreshStaged()
     auto early = std::make_shared<QPromise<OrchestratorPart>>();
     early->start();
     QFuture<OrchestratorPart> earlyFuture = early->future();
-    QFuture<OrchestratorPart> full = QtConcurrent::run(&m_pool, [this, early] {
+    QFuture<OrchestratorPart> full = runOnPool(&m_pool, [this, early] {
         OrchestratorPart part = refreshBlocking(early.get());
         early->finish(); // without a result when the refresh failed before the nodes were read
         return part;
@@ -394,7 +395,7 @@ QFuture<ActionResult> SlurmSource::submit(const JobSubmission &submission)
     JobSubmission tagged = submission;
     if (tagged.tag.isEmpty())
         tagged.tag = QUuid::createUuid().toString(QUuid::WithoutBraces);
-    return QtConcurrent::run(&m_pool, [this, submission = std::move(tagged)] {
+    return runOnPool(&m_pool, [this, submission = std::move(tagged)] {
         QString error;
         const QStringList argv = SlurmCommands::sbatchArguments(submission, &error);
         if (argv.isEmpty())
@@ -418,7 +419,7 @@ QFuture<ActionResult> SlurmSource::submit(const JobSubmission &submission)
 
 QFuture<ActionResult> SlurmSource::cancel(const QString &jobId)
 {
-    return QtConcurrent::run(&m_pool, [this, jobId] {
+    return runOnPool(&m_pool, [this, jobId] {
         QString error;
         const QStringList argv = SlurmCommands::scancelArguments(jobId, &error);
         if (argv.isEmpty())
@@ -433,7 +434,7 @@ QFuture<ActionResult> SlurmSource::cancel(const QString &jobId)
 
 QFuture<ActionResult> SlurmSource::drain(const QStringList &nodes, const QString &reason)
 {
-    return QtConcurrent::run(&m_pool, [this, nodes, reason] {
+    return runOnPool(&m_pool, [this, nodes, reason] {
         QString error;
         const QStringList argv = SlurmCommands::drainArguments(nodes, reason, &error);
         const QString target = nodes.join(QLatin1Char(','));
@@ -449,7 +450,7 @@ QFuture<ActionResult> SlurmSource::drain(const QStringList &nodes, const QString
 
 QFuture<ActionResult> SlurmSource::resume(const QStringList &nodes)
 {
-    return QtConcurrent::run(&m_pool, [this, nodes] {
+    return runOnPool(&m_pool, [this, nodes] {
         QString error;
         const QStringList argv = SlurmCommands::resumeArguments(nodes, &error);
         const QString target = nodes.join(QLatin1Char(','));
@@ -464,7 +465,7 @@ QFuture<ActionResult> SlurmSource::resume(const QStringList &nodes)
 
 QFuture<ActionResult> SlurmSource::reconcile(const ActionResult &unknown)
 {
-    return QtConcurrent::run(&m_pool, [this, unknown] { return SlurmActionReconciler::reconcile(*m_shell, unknown); });
+    return runOnPool(&m_pool, [this, unknown] { return SlurmActionReconciler::reconcile(*m_shell, unknown); });
 }
 
 } // namespace strata

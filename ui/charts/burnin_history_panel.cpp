@@ -2,6 +2,7 @@
 
 #include "burnin/burnin_history.h"
 #include "model/when_finished.h"
+#include "model/pool_task.h"
 
 #include <QChart>
 #include <QChartView>
@@ -110,7 +111,7 @@ void BurninHistoryPanel::reload()
         return;
     }
     m_loading = true;
-    whenFinished(QtConcurrent::run(load, m_path, m_node), this, [this, serial](const Loaded &result) {
+    whenFinished(runOnPool(nullptr, load, m_path, m_node), this, [this, serial](const Loaded &result) {
         if (serial != m_serial)
             return; // another node was picked meanwhile
         m_loading = false;

@@ -3,6 +3,7 @@
 #include "add_cluster_form.h"
 #include "model/when_finished.h"
 #include "ssh/ssh_config_loader.h"
+#include "model/pool_task.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -111,7 +112,7 @@ FirstRunPage::Candidates FirstRunPage::readCandidates(const FirstRunSources &s)
 
 void FirstRunPage::reload()
 {
-    whenFinished(QtConcurrent::run(&FirstRunPage::readCandidates, m_sources), this,
+    whenFinished(runOnPool(nullptr, &FirstRunPage::readCandidates, m_sources), this,
                  [this](const Candidates &c) { showCandidates(c); });
 }
 
