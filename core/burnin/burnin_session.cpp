@@ -5,14 +5,13 @@
 #include "burnin_transport.h"
 #include "burnin_transport_factory.h"
 #include "model/gpu_catalog.h"
-#include "session/cluster_session.h"
-#include "model/when_finished.h"
 #include "model/pool_task.h"
+#include "model/when_finished.h"
+#include "session/cluster_session.h"
 
 #include <QDir>
 #include <QFileInfo>
 #include <QLoggingCategory>
-#include <QtConcurrent/QtConcurrentRun>
 
 Q_LOGGING_CATEGORY(lcBurnin, "strata.burnin")
 

@@ -18,7 +18,6 @@
 #include <QLoggingCategory>
 #include <QRandomGenerator>
 #include <QUuid>
-#include <QtConcurrent/QtConcurrentRun>
 
 Q_LOGGING_CATEGORY(lcKubernetes, "strata.kubernetes")
 

@@ -14,7 +14,6 @@
 #include <QLoggingCategory>
 #include <QPromise>
 #include <QThreadPool>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <limits>
 

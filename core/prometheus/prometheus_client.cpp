@@ -8,7 +8,6 @@
 #include <QNetworkRequest>
 #include <QPromise>
 #include <QThreadPool>
-#include <QtConcurrent/QtConcurrentRun>
 
 #if QT_CONFIG(ssl)
 #include <QSslCertificate>

@@ -17,7 +17,6 @@
 
 #include <QLoggingCategory>
 #include <QPromise>
-#include <QtConcurrent/QtConcurrentRun>
 
 Q_LOGGING_CATEGORY(lcSession, "strata.session")
 

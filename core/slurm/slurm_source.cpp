@@ -17,7 +17,6 @@
 #include <QRandomGenerator>
 #include <QSet>
 #include <QUuid>
-#include <QtConcurrent/QtConcurrentRun>
 
 Q_LOGGING_CATEGORY(lcSlurm, "strata.slurm")
 

@@ -14,7 +14,6 @@
 #include <QLineSeries>
 #include <QValueAxis>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <cmath>
 #include <limits>
