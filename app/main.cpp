@@ -2,15 +2,21 @@
 
 #include "cli/cli_runner.h"
 #include "gui_launcher.h"
+#include "model/heap_memory.h"
 
 #include <QCoreApplication>
 #include <QLoggingCategory>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 int main(int argc, char **argv)
 {
+    // Two malloc arenas, not glibc's eight per core: a large refresh parsed on a pool thread
+    // otherwise leaves its peak resident (docs/PERF.md, Scale). MALLOC_ARENA_MAX still wins.
+    if (!std::getenv("MALLOC_ARENA_MAX"))
+        strata::HeapMemory::limitArenas(2);
     const QString first = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QString();
     if (first == QLatin1String("--version") || first == QLatin1String("-v")) {
         std::printf("strata %s\n", STRATA_VERSION);

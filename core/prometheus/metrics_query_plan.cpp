@@ -42,7 +42,18 @@ QString MetricsQueryPlan::selector(const QString &nameMatcher) const
 
 QString MetricsQueryPlan::gauges() const
 {
-    const QString names = DcgmMetricCatalog::refreshMetricNames().join(QLatin1Char('|'));
+    return gauges(0, 1);
+}
+
+QString MetricsQueryPlan::gauges(int part, int parts) const
+{
+    const QStringList all = DcgmMetricCatalog::refreshMetricNames();
+    parts = std::clamp(parts, 1, int(all.size()));
+    part = std::clamp(part, 0, parts - 1);
+    QStringList mine;
+    for (int i = part; i < all.size(); i += parts)
+        mine << all[i];
+    const QString names = mine.join(QLatin1Char('|'));
     return byClause(true) + QStringLiteral("(") + selector(QStringLiteral("__name__=~\"%1\"").arg(names))
         + QStringLiteral(")");
 }

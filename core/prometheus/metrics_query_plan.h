@@ -6,7 +6,8 @@
 namespace strata {
 
 // The PromQL of one metrics refresh. Every query covers the whole cluster, never one GPU:
-//   gauges   one instant query for all sixteen DCGM gauges (a __name__ regex);
+//   gauges   one instant query for all sixteen DCGM gauges (a __name__ regex), or the same
+//            in parts of every n-th gauge (gauges(part, parts)) so no answer is too large;
 //   pcie     one instant query, increase of the PCIe replay counter over the health window;
 //   targets  one instant query, `up` of the DCGM exporter job(s);
 //   usage    one query_range for GPU utilisation and memory used of every GPU (GR engine
@@ -29,6 +30,10 @@ public:
     explicit MetricsQueryPlan(Options options);
 
     QString gauges() const;
+    // Part `part` (0-based) of `parts`: the same query over every parts-th gauge name from
+    // `part` on, so each answer is 1/parts of the whole (at 16,384 GPUs the whole is 262,144
+    // series, ~50 MB of JSON and ~400 MB of parse at once). gauges(0, 1) == gauges().
+    QString gauges(int part, int parts) const;
     QString pcieReplayIncrease(int windowMinutes) const;
     QString exporterTargets() const;
     QString usage() const; // for query_range

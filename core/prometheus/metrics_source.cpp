@@ -63,6 +63,26 @@ MetricsQueryStat statOf(const QString &name, const PrometheusResponse &r)
     return s;
 }
 
+// One query's figures from its parts: ok only if every part is; the first error; bytes and
+// series summed; the slowest part's time; the first part's PromQL.
+void mergeStat(MetricsQueryStat &into, MetricsQueryStat part, bool first)
+{
+    if (into.name.isEmpty()) {
+        into = std::move(part);
+        return;
+    }
+    if (first)
+        into.promql = part.promql;
+    if (into.ok && !part.ok) {
+        into.error = part.error;
+        into.errorKind = part.errorKind;
+    }
+    into.ok = into.ok && part.ok;
+    into.elapsedMs = std::max(into.elapsedMs, part.elapsedMs);
+    into.bytes += part.bytes;
+    into.series += part.series;
+}
+
 // Runs `convert` where the response was parsed (the pool for big bodies), then `store` on the
 // source's thread, then counts the query done.
 template <typename Response, typename Convert, typename Store>
@@ -173,19 +193,22 @@ QFuture<MetricsPart> MetricsSource::refresh(const Request &request)
         QVector<GpuSample> samples;
         int skipped = 0;
     };
-    track(this, state, m_client->query(m_plan.gauges(), vector),
-          [hostLabel](PrometheusResponse r) {
-              Gauges g{statOf(QStringLiteral("gauges"), r), {}, 0};
-              if (r.ok)
-                  g.samples = MetricsPartBuilder::gpuSamples(r, hostLabel, &g.skipped);
-              return g;
-          },
-          [](MetricsRefreshState &s, Gauges g) {
-              s.gaugesStat = std::move(g.stat);
-              s.samples = std::move(g.samples);
-              s.skippedSeries = g.skipped;
-          },
-          done);
+    const int gaugeParts = std::max(1, m_options.gaugeQueryParts);
+    for (int part = 0; part < gaugeParts; ++part)
+        track(this, state, m_client->query(m_plan.gauges(part, gaugeParts), vector),
+              [hostLabel](PrometheusResponse r) {
+                  // Where the part was parsed: its series end here, only the samples go on.
+                  Gauges g{statOf(QStringLiteral("gauges"), r), {}, 0};
+                  if (r.ok)
+                      g.samples = MetricsPartBuilder::gpuSamples(r, hostLabel, &g.skipped);
+                  return g;
+              },
+              [first = part == 0](MetricsRefreshState &s, Gauges g) {
+                  mergeStat(s.gaugesStat, std::move(g.stat), first);
+                  MetricsPartBuilder::mergeGpuSamples(s.samples, g.samples);
+                  s.skippedSeries += g.skipped;
+              },
+              done);
 
     track(this, state, m_client->query(m_plan.pcieReplayIncrease(m_options.pcieReplayWindowMinutes), vector),
           [](PrometheusResponse r) { return r; },

@@ -19,9 +19,10 @@ struct MetricsRefreshState; // one refresh in flight (metrics_source.cpp)
 
 // One whole metrics refresh: the MetricsQueryPlan queries, sent at once (they run in parallel
 // on the server and over up to six connections), each answer parsed and converted on the
-// QtConcurrent pool, combined into one MetricsPart. Per refresh that is 6 HTTP requests (gauges,
-// PCIe replays, targets, /api/v1/alerts, application metrics, fabric and storage), plus
-// a 7th (the usage range) at most once per usageRefreshSeconds while jobs run: the same at 4
+// QtConcurrent pool (answers over 4 MB one at a time, PrometheusClient::kSerialParseBytes),
+// combined into one MetricsPart. Per refresh that is 9 HTTP requests (the gauges in
+// Options::gaugeQueryParts = 4 parts, PCIe replays, targets, /api/v1/alerts, application
+// metrics, fabric and storage), plus one more (the usage range) at most once per usageRefreshSeconds while jobs run: the same at 4
 // nodes as at 2,000 nodes / 16,000 GPUs / 50,000 jobs. With an Alertmanager in the profile, 2
 // more: its /api/v2/alerts and /api/v2/silences (AlertMerge joins its alerts to Prometheus's).
 //
@@ -50,6 +51,10 @@ public:
         int usageMinStepSeconds = 60;
         qint64 usageMaxWindowSeconds = 7 * 24 * 3600;
         int timeoutMs = 20000;
+        // The gauges asked in this many queries side by side (MetricsQueryPlan::gauges(part,
+        // parts)): Prometheus answers each sooner and Strata parses one part at a time, so a
+        // refresh holds a quarter of the series at once (docs/PERF.md, Scale).
+        int gaugeQueryParts = 4;
     };
 
     struct Request

@@ -1,6 +1,7 @@
 #include "prometheus_client.h"
 
 #include "session/cluster_profile.h"
+#include "model/heap_memory.h"
 #include "model/pool_task.h"
 
 #include <QElapsedTimer>
@@ -21,6 +22,18 @@ namespace strata {
 namespace {
 
 constexpr char kAbortedProperty[] = "strataAborted";
+
+// The one thread that parses large answers (kSerialParseBytes), for every client of the process.
+QThreadPool *largeAnswerPool()
+{
+    static QThreadPool *pool = [] {
+        auto *p = new QThreadPool; // lives as long as the process, like QThreadPool::globalInstance()
+        p->setMaxThreadCount(1);
+        p->setObjectName(QStringLiteral("strata-prometheus-large-parse"));
+        return p;
+    }();
+    return pool;
+}
 // Past this a GET URL risks proxy limits; Prometheus takes the same form as a POST body.
 constexpr qsizetype kMaxGetUrl = 4000;
 
@@ -227,7 +240,15 @@ QFuture<PrometheusResponse> PrometheusClient::send(const QString &path, QUrlQuer
         };
         if (body.size() <= kInlineParseBytes)
             return finish(parse());
-        (void)runOnPool(QThreadPool::globalInstance(), [parse, finish] { finish(parse()); });
+        if (body.size() < kSerialParseBytes) {
+            (void)runOnPool(QThreadPool::globalInstance(), [parse, finish] { finish(parse()); });
+            return;
+        }
+        // Its DOM freed, the pages go back (glibc keeps them in the pool thread's arena).
+        (void)runOnPool(largeAnswerPool(), [parse, finish] {
+            finish(parse());
+            HeapMemory::releaseFree();
+        });
     });
     return future;
 }

@@ -48,6 +48,10 @@ public:
     };
 
     static constexpr qint64 kInlineParseBytes = 64 * 1024;
+    // Answers past this are parsed one at a time, on a pool of one thread of their own: a
+    // simdjson DOM holds about 9x its input (a 33 MB answer of 262,144 DCGM series: ~300 MB),
+    // and three parsed side by side made the CLI's peak 672 MB at 16,384 GPUs.
+    static constexpr qint64 kSerialParseBytes = 4 * 1024 * 1024;
 
     explicit PrometheusClient(Config config, QObject *parent = nullptr);
     ~PrometheusClient() override;

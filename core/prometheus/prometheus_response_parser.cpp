@@ -176,7 +176,9 @@ private:
         simdjson::dom::object labels;
         if (object["metric"].get(labels))
             return "a series has no \"metric\" object";
-        series.labels.reserve(qsizetype(m_keep.empty() ? labels.size() : m_keep.size()));
+        // The labels the series has (a `max by` keeps only those present), not all it could:
+        // 16 slots of 48 bytes for 7 labels was 200 MB at 262,144 series.
+        series.labels.reserve(qsizetype(m_keep.empty() ? labels.size() : std::min(labels.size(), m_keep.size())));
         size_t slot = 0;
         for (auto [name, labelValue] : labels) {
             if (!keep(name))

@@ -13,6 +13,7 @@ class TestMetricsQueryPlan : public QObject
 private Q_SLOTS:
     void defaultQueries();
     void profileHostLabelAndExtraMatchers();
+    void gaugesInParts();
     void usageRange_data();
     void usageRange();
     void escaping();
@@ -57,6 +58,37 @@ void TestMetricsQueryPlan::profileHostLabelAndExtraMatchers()
     QVERIFY(plan.gauges().endsWith(QStringLiteral("DCGM_FI_PROF_GR_ENGINE_ACTIVE\", cluster=\"a\"})")));
     QCOMPARE(plan.exporterTargets(), QStringLiteral("up{job=~\"gpu-metrics\", cluster=\"a\"}"));
     QVERIFY(plan.keptLabels().contains(QStringLiteral("kubernetes_node")));
+}
+
+// The parts of the gauge query ask every gauge of the whole exactly once, with the same labels.
+void TestMetricsQueryPlan::gaugesInParts()
+{
+    const MetricsQueryPlan plan(MetricsQueryPlan::Options{});
+    QCOMPARE(plan.gauges(0, 1), plan.gauges());
+    const auto namesOf = [](const QString &promql) {
+        const qsizetype from = promql.indexOf(QStringLiteral("__name__=~\"")) + 11;
+        return promql.mid(from, promql.indexOf(QLatin1Char('"'), from) - from).split(QLatin1Char('|'));
+    };
+    const QStringList all = namesOf(plan.gauges());
+    QCOMPARE(all.size(), 16);
+    const QString prefix = plan.gauges().left(plan.gauges().indexOf(QStringLiteral("({")));
+    QStringList seen;
+    for (int part = 0; part < 4; ++part) {
+        const QString q = plan.gauges(part, 4);
+        QVERIFY2(q.startsWith(prefix), qPrintable(q));
+        const QStringList names = namesOf(q);
+        QCOMPARE(names.size(), 4);
+        seen << names;
+    }
+    QCOMPARE(seen.size(), all.size());
+    QStringList a = all, b = seen;
+    a.sort();
+    b.sort();
+    QCOMPARE(b, a);
+    // Out-of-range arguments are clamped, never an empty or invalid selector.
+    QCOMPARE(namesOf(plan.gauges(0, 100)).size(), 1);
+    QCOMPARE(namesOf(plan.gauges(9, 4)), namesOf(plan.gauges(3, 4)));
+    QCOMPARE(plan.gauges(0, 0), plan.gauges());
 }
 
 void TestMetricsQueryPlan::usageRange_data()

@@ -1,0 +1,19 @@
+#pragma once
+
+namespace strata::HeapMemory {
+
+// glibc's allocator gives each thread that allocates under contention an arena of its own and
+// keeps what is freed there for reuse: at 16,384 GPUs a metrics parse on a pool thread makes
+// hundreds of MB of short-lived labels and DOM, and the window's resident size stayed at its
+// peak (757 MB steady where 484 MB with one arena, measured, docs/PERF.md). Both are no-ops
+// where the C library is not glibc.
+
+// At most `arenas` malloc arenas for the whole process; call once, first thing in main().
+void limitArenas(int arenas);
+
+// Hands the free pages of every arena back to the system (malloc_trim(0)): after a large
+// transient, e.g. one big answer parsed. Costs a walk of the free lists (milliseconds); call
+// it off the GUI thread.
+void releaseFree();
+
+} // namespace strata::HeapMemory
