@@ -13,6 +13,7 @@
 #include "prometheus/metrics_source.h"
 #include "slurm/slurm_source.h"
 #include "ssh/ssh_remote_shell.h"
+#include "model/heap_memory.h"
 #include "model/pool_task.h"
 
 #include <QLoggingCategory>
@@ -111,6 +112,9 @@ void ClusterSession::onTimer()
         return; // no overlapping refreshes
     m_refreshing = true;
     Q_EMIT refreshStarted();
+    // The snapshot before last has been dropped by now (the views hold the last): its pages go
+    // back to the system instead of staying in the allocator's arenas (docs/PERF.md, Scale).
+    (void)runOnPool(nullptr, [] { HeapMemory::releaseFree(); });
     const QDateTime now = QDateTime::currentDateTimeUtc();
     status(QStringLiteral("ssh")).lastAttempt = now;
     status(m_orchestrator->kind()).lastAttempt = now;
