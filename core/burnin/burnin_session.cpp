@@ -151,18 +151,6 @@ void BurninSession::onFinished(const QString &jobState)
     });
 }
 
-QString BurninSession::drainReason(const BurninVerdict &verdict, const QString &node)
-{
-    for (const BurninGpuVerdict &g : verdict.gpus) {
-        if (g.node == node && !g.passed && !g.reasons.isEmpty())
-            return QStringLiteral("strata burn-in: ") + g.reasons.first();
-    }
-    for (const QString &p : verdict.problems)
-        if (p.contains(node))
-            return QStringLiteral("strata burn-in: ") + p;
-    return QStringLiteral("strata burn-in failed");
-}
-
 void BurninSession::drainFailedNodes()
 {
     const SnapshotPtr snapshot = m_cluster->latest();
@@ -189,7 +177,7 @@ void BurninSession::drainFailedNodes()
     }
     for (const QString &node : std::as_const(toDrain)) {
         // Slurm keeps a reason short in listings; the full text stays in the history.
-        const QString reason = drainReason(m_run.verdict, node).left(250);
+        const QString reason = m_run.verdict.drainReason(node).left(250);
         whenFinished(m_cluster->drain({node}, reason), this, [this, node](const ActionResult &r) {
             if (r.ok)
                 m_run.drained << node;

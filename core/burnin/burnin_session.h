@@ -44,8 +44,6 @@ public:
     // After failed(): the launch was sent, its answer lost, and the cluster could not be read back.
     bool outcomeUnknown() const;
 
-    // The drain reason for one node from a verdict: the first failing GPU, test and figure.
-    static QString drainReason(const BurninVerdict &verdict, const QString &node);
 
 Q_SIGNALS:
     void stageChanged(const QString &stage);

@@ -19,6 +19,18 @@ QStringList BurninVerdict::failedNodes() const
     return nodes;
 }
 
+QString BurninVerdict::drainReason(const QString &node) const
+{
+    for (const BurninGpuVerdict &g : gpus)
+        if (g.node == node && !g.passed && !g.reasons.isEmpty())
+            return QStringLiteral("strata burn-in: ") + g.reasons.first();
+    const QString prefix = node + QLatin1String(": ");
+    for (const QString &p : problems)
+        if (p.startsWith(prefix))
+            return QStringLiteral("strata burn-in: ") + p;
+    return QStringLiteral("strata burn-in failed");
+}
+
 const BurninGpuVerdict *BurninVerdict::gpu(const QString &node, int index) const
 {
     for (const BurninGpuVerdict &g : gpus)

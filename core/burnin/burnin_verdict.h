@@ -54,6 +54,10 @@ struct BurninVerdict
     // Nodes with a failing GPU or a run-level problem: the ones to drain.
     QStringList failedNodes() const;
     const BurninGpuVerdict *gpu(const QString &node, int index) const;
+    // Why `node` failed, in one line for `scontrol update reason=` / the drain annotation: its
+    // first failing GPU's first reason, else its first run-level problem ("NODE: ..."), else
+    // a generic sentence. Never another node's reason (gpu-node1 is not gpu-node10).
+    QString drainReason(const QString &node) const;
 };
 
 } // namespace strata

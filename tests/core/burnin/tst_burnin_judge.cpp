@@ -122,6 +122,7 @@ private Q_SLOTS:
     void fp8IsJudgedAtTwiceTheBf16Rates();
     void errorAndSkippedResults();
     void launchErrorIsAProblem();
+    void drainReasonIsTheNodesOwn();
 };
 
 void TestBurninJudge::capturedRuns_data()
@@ -344,6 +345,28 @@ void TestBurninJudge::launchErrorIsAProblem()
     QVERIFY(problems.contains("gpu-node07: the agent did not run: sbatch: error: invalid partition"));
     QVERIFY(problems.contains("gpu-node08: agent error: no CUDA GPU to test"));
     QVERIFY(problems.contains("gpu-node08: the agent never reported its GPUs"));
+}
+
+// A node's drain reason is its own: gpu-node1 never gets gpu-node10's problem, a GPU's reason
+// wins over a run-level problem, and a node with neither gets the generic sentence.
+void TestBurninJudge::drainReasonIsTheNodesOwn()
+{
+    BurninNodeRun ten;
+    ten.node = "gpu-node10";
+    ten.launchError = "sbatch: error: invalid partition specified: gpus";
+    BurninNodeRun one;
+    one.node = "gpu-node1";
+    one.launchError = "ssh: connect to host gpu-node1 port 22: Connection refused";
+    const BurninNodeRun bitflip = capturedRun("gpu-node03", "cpu-gpu-node03-inject-bitflip-3.jsonl");
+    const BurninVerdict v = BurninJudge::judge({ten, one, bitflip}, GpuCatalog::builtIn(),
+                                               {{{"gpu-node10", 8}, {"gpu-node1", 8}, {"gpu-node03", 8}}});
+    QCOMPARE(v.drainReason("gpu-node1"),
+             QStringLiteral("strata burn-in: gpu-node1: the agent did not run: ssh: connect to host gpu-node1 port 22: "
+                            "Connection refused"));
+    QVERIFY2(v.drainReason("gpu-node10").startsWith("strata burn-in: gpu-node10: the agent did not run: sbatch"),
+             qPrintable(v.drainReason("gpu-node10")));
+    QVERIFY2(v.drainReason("gpu-node03").startsWith("strata burn-in: gpu-node03 GPU 3 "), qPrintable(v.drainReason("gpu-node03")));
+    QCOMPARE(v.drainReason("gpu-node99"), QStringLiteral("strata burn-in failed"));
 }
 
 void TestBurninJudge::fp8IsJudgedAtTwiceTheBf16Rates()
