@@ -328,7 +328,7 @@ int CliRunner::snapshot(QCoreApplication &app, QCommandLineParser &parser)
         return reportFailure(orchestrator->error, orchestrator->errorKind);
     }
     if (parser.value(kFormat) == QLatin1String("json"))
-        CliOutput::outBytes(QJsonDocument(SnapshotJson::toJson(*result)).toJson(QJsonDocument::Indented));
+        SnapshotJson::writeIndented(*result, [](const QByteArray &piece) { CliOutput::outBytes(piece); });
     else
         printOut(SnapshotTextPrinter::print(*result));
     // Partial data is still printed, but a source that failed makes the exit status say so.

@@ -1,5 +1,7 @@
 #include "burnin_transport.h"
 
+#include "burnin_protocol_parser.h"
+
 #include <utility>
 
 namespace strata {
@@ -93,8 +95,11 @@ void BurninTransport::consume(const QString &node, const QByteArray &chunk)
             lines << buffer.mid(start, nl - start);
         buffer.remove(0, start);
     }
+    // A node is done when its agent's summary record arrives: read as the protocol parser reads
+    // it (any spacing or key order), looked at only on lines that mention one.
     for (const QByteArray &line : std::as_const(lines))
-        if (line.contains("\"type\":\"summary\""))
+        if (line.contains("summary")
+            && std::holds_alternative<BurninSummary>(BurninProtocolParser::parseLine(line, 0)))
             m_run.nodesDone.insert(node);
     for (const QByteArray &line : std::as_const(lines))
         Q_EMIT lineReceived(node, line);

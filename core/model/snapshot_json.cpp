@@ -2,6 +2,7 @@
 
 #include <QDateTime>
 #include <QJsonArray>
+#include <QJsonDocument>
 
 #include <optional>
 
@@ -246,13 +247,14 @@ QJsonObject findingToJson(const Finding &f)
     return o;
 }
 
-QJsonObject toJson(const ClusterSnapshot &s)
+namespace {
+
+// Everything of toJson but the jobs.
+QJsonObject toJsonWithoutJobs(const ClusterSnapshot &s)
 {
-    QJsonArray nodes, jobs, partitions, findings, sources, instances;
+    QJsonArray nodes, partitions, findings, sources, instances;
     for (const Node &n : s.nodes)
         nodes.append(nodeToJson(n));
-    for (const Job &j : s.jobs)
-        jobs.append(jobToJson(j));
     for (const Partition &p : s.partitions)
         partitions.append(QJsonObject{{QLatin1String("name"), p.name},
                                       {QLatin1String("state"), p.state},
@@ -295,7 +297,6 @@ QJsonObject toJson(const ClusterSnapshot &s)
         {QLatin1String("workloads"), workloads},
         {QLatin1String("nodes"), nodes},
         {QLatin1String("partitions"), partitions},
-        {QLatin1String("jobs"), jobs},
         {QLatin1String("findings"), findings},
         {QLatin1String("totals"), QJsonObject{{QLatin1String("nodes"), t.nodes},
                                               {QLatin1String("gpus"), t.gpus},
@@ -305,6 +306,55 @@ QJsonObject toJson(const ClusterSnapshot &s)
                                               {QLatin1String("jobsRunning"), t.jobsRunning},
                                               {QLatin1String("jobsPending"), t.jobsPending}}},
     };
+}
+
+} // namespace
+
+QJsonObject toJson(const ClusterSnapshot &s)
+{
+    QJsonObject o = toJsonWithoutJobs(s);
+    QJsonArray jobs;
+    for (const Job &j : s.jobs)
+        jobs.append(jobToJson(j));
+    o.insert(QLatin1String("jobs"), jobs);
+    return o;
+}
+
+void writeIndented(const ClusterSnapshot &s, const std::function<void(const QByteArray &)> &sink, qsizetype chunkBytes)
+{
+    QJsonObject head = toJsonWithoutJobs(s);
+    if (s.jobs.isEmpty()) {
+        head.insert(QLatin1String("jobs"), QJsonArray());
+        sink(QJsonDocument(head).toJson(QJsonDocument::Indented));
+        return;
+    }
+    // QJsonDocument writes keys sorted: "jobs" comes right before the top-level (four-space)
+    // "metricsAvailable", which is never the last key, so the line before it ends with a comma.
+    const QByteArray text = QJsonDocument(head).toJson(QJsonDocument::Indented);
+    const qsizetype at = text.indexOf("\n    \"metricsAvailable\": ") + 1;
+    Q_ASSERT(at > 0);
+    QByteArray chunk = text.left(at);
+    chunk += "    \"jobs\": [\n";
+    for (qsizetype i = 0; i < s.jobs.size(); ++i) {
+        // A job alone is written at level 0: "{\n    \"key\": ...\n}\n"; in the array each line
+        // is two levels deeper.
+        const QByteArray job = QJsonDocument(jobToJson(s.jobs[i])).toJson(QJsonDocument::Indented);
+        qsizetype start = 0;
+        for (qsizetype nl; (nl = job.indexOf('\n', start)) >= 0; start = nl + 1) {
+            chunk += "        ";
+            chunk += QByteArrayView(job).sliced(start, nl - start);
+            if (nl + 1 < job.size())
+                chunk += '\n';
+        }
+        chunk += i + 1 < s.jobs.size() ? ",\n" : "\n";
+        if (chunk.size() >= chunkBytes) {
+            sink(chunk);
+            chunk.clear();
+        }
+    }
+    chunk += "    ],\n";
+    chunk += QByteArrayView(text).sliced(at);
+    sink(chunk);
 }
 
 } // namespace strata::SnapshotJson

@@ -148,6 +148,8 @@ private Q_SLOTS:
     void unknownValuesAreNull();
     void topLevel();
     void gpuSharing();
+    void writtenInPiecesAsTheDocumentWrites_data();
+    void writtenInPiecesAsTheDocumentWrites();
 };
 
 void TestSnapshotJson::nodeKeys_data()
@@ -402,4 +404,48 @@ void TestSnapshotJson::gpuSharing()
 }
 
 QTEST_GUILESS_MAIN(TestSnapshotJson)
+// writeIndented is QJsonDocument's indented text of toJson, byte for byte, whatever the piece
+// size: with jobs, without, and with hostile job names (quotes, newlines, unicode).
+void TestSnapshotJson::writtenInPiecesAsTheDocumentWrites_data()
+{
+    QTest::addColumn<int>("jobs");
+    QTest::addColumn<qsizetype>("chunkBytes");
+    QTest::newRow("sample, 1 MB pieces") << -1 << qsizetype(1 << 20);
+    QTest::newRow("sample, 1-byte pieces") << -1 << qsizetype(1);
+    QTest::newRow("no jobs") << 0 << qsizetype(1 << 20);
+    QTest::newRow("one job") << 1 << qsizetype(64);
+    QTest::newRow("500 jobs, 4 KB pieces") << 500 << qsizetype(4096);
+}
+
+void TestSnapshotJson::writtenInPiecesAsTheDocumentWrites()
+{
+    QFETCH(int, jobs);
+    QFETCH(qsizetype, chunkBytes);
+    ClusterSnapshot s = sampleSnapshot();
+    if (jobs >= 0) {
+        const QVector<Job> sample = s.jobs;
+        QVERIFY(!sample.isEmpty());
+        s.jobs.clear();
+        for (int i = 0; i < jobs; ++i) {
+            Job j = sample[i % sample.size()];
+            j.id = QString::number(1000 + i);
+            j.name = i % 2 ? QStringLiteral("evil \"name\"\n\t\\ with \u00e9\u4e2d") : QStringLiteral("train-%1").arg(i);
+            s.jobs << j;
+        }
+    }
+    const QByteArray expected = QJsonDocument(SnapshotJson::toJson(s)).toJson(QJsonDocument::Indented);
+    QByteArray written;
+    int pieces = 0;
+    SnapshotJson::writeIndented(s, [&](const QByteArray &piece) {
+        written += piece;
+        ++pieces;
+    }, chunkBytes);
+    QCOMPARE(written, expected);
+    QVERIFY(QJsonDocument::fromJson(written).isObject());
+    QCOMPARE(QJsonDocument::fromJson(written).object().value(QLatin1String("jobs")).toArray().size(),
+             jobs >= 0 ? jobs : sampleSnapshot().jobs.size());
+    if (chunkBytes == 1 && !s.jobs.isEmpty())
+        QCOMPARE(pieces, int(s.jobs.size()) + 1); // a piece per job, then the rest
+}
+
 #include "tst_snapshot_json.moc"
