@@ -47,6 +47,9 @@ class Api:
             if path == "/api":
                 return json_response(200, discovery.legacy_core_versions(self.options.listen))
             return json_response(200, discovery.legacy_group_list())
+        if path == "/openapi/v2":
+            return Response(200, discovery.openapi_v2_protobuf(self.options.kube_version),
+                            "application/com.github.proto-openapi.spec.v2.v1.0+protobuf")
         if path == "/openapi/v3":
             return json_response(200, discovery.openapi_root())
         if path.startswith("/openapi/v3/"):

@@ -149,3 +149,25 @@ def openapi_group(group, version):
         paths[f"{base}/{{name}}"] = {"patch": op("patch"), "put": op("put")}
     return {"openapi": "3.0.0", "info": {"title": "Kubernetes (Strata kube stand-in)", "version": "unversioned"},
             "paths": paths, "components": {"schemas": {}}}
+
+
+def _proto_field(number, payload):
+    """One length-delimited protobuf field (wire type 2): tag, varint length, bytes."""
+    def varint(n):
+        out = bytearray()
+        while True:
+            byte, n = n & 0x7F, n >> 7
+            out.append(byte | (0x80 if n else 0))
+            if not n:
+                return bytes(out)
+    return varint(number << 3 | 2) + varint(len(payload)) + payload
+
+
+def openapi_v2_protobuf(kube_version):
+    """/openapi/v2 as the real server serves it to kubectl (protobuf, gnostic's
+    openapi_v2.Document): only `swagger` and `info`, no definitions. kubectl before 1.29 (and
+    Debian 12's 1.20) fetches it for client-side validation before create/apply; with no
+    definition of a kind it skips validating it, as it does for a CRD it has no schema of."""
+    info = _proto_field(1, b"Kubernetes (Strata kube stand-in)") + _proto_field(2, kube_version.encode())
+    return _proto_field(1, b"2.0") + _proto_field(2, info)
+

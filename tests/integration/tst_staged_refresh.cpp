@@ -133,6 +133,9 @@ private Q_SLOTS:
             qWarning("the second refresh came too late to check that it skipped the pending jobs");
 
         // A job submitted through the session is pending: the next refresh reads the backlog.
+        // Counted before submitting: the refresh the session starts after the action may have
+        // read the backlog by the time the test sees the submit finish.
+        const int readsBefore = slurmSource->pendingReads();
         JobSubmission second;
         second.name = QStringLiteral("staged-refresh-second");
         second.script = QStringLiteral("#!/bin/sh\nsleep 600\n");
@@ -141,7 +144,6 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(submitted.isFinished(), 60000);
         QVERIFY2(submitted.result().ok, qPrintable(submitted.result().message));
         const QString secondId = submitted.result().jobId;
-        const int readsBefore = slurmSource->pendingReads();
         // The session refreshes after an action by itself; wait for a snapshot with the job.
         QTRY_VERIFY_WITH_TIMEOUT(session.latest() && session.latest()->job(secondId), 90000);
         QVERIFY(slurmSource->pendingReads() > readsBefore);

@@ -6,19 +6,24 @@
 help="$(python3 "$repo/lab/kube_standin/server.py" --help)"
 expect_contains "$help" "This is a STAND-IN, not a Kubernetes API server" "--help says it is a stand-in"
 
-smoke() { # VERSION DISCOVERY
+# The installed kubectl's own minor version (kubectl 1.20 has no short `version` output).
+client_minor() {
+    kubectl version --client -o json 2>/dev/null |
+        python3 -c 'import json,sys; print(json.load(sys.stdin)["clientVersion"]["minor"].rstrip("+"))'
+}
+
+smoke() { # VERSION DISCOVERY [CLIENT_MINOR: the client expected; default the server's minor]
     rm -rf "$work/cache"
     start_standin --kube-version "$1" --discovery "$2" --quiet --fresh
     local minor="${1#v1.}"; minor="${minor%%.*}"
-    expect_contains "$(k version 2>&1)" "Client Version: v1.$minor" "kubectl 1.$minor for server $1 ($2 discovery)"
+    minor="${3:-$minor}"
+    expect_contains "$(k version -o json 2>&1)" "\"minor\": \"$minor" "kubectl 1.$minor for server $1 ($2 discovery)"
     [ "$(k get nodes --no-headers | wc -l)" -eq 4 ] || fail "get nodes with kubectl 1.$minor"
-    local validate=()
-    # kubectl <= 1.28 checks for server-side validation in OpenAPI v2 (protobuf), which the
-    # stand-in does not serve: those need --validate=false (see lab/kube_standin/README.md).
-    [ "$minor" -le 28 ] && validate=(--validate=false)
+    # No --validate=false: kubectl <= 1.28 validates on the client against OpenAPI v2
+    # (protobuf), which the stand-in serves as the real server does (without definitions).
     printf '%s\n' 'apiVersion: batch/v1' 'kind: Job' 'metadata: {name: smoke}' \
         'spec: {template: {spec: {restartPolicy: Never, containers: [{name: m, image: busybox, command: [sleep, "1"], resources: {limits: {nvidia.com/gpu: 1}}}]}}}' \
-        | k create "${validate[@]}" -f - >/dev/null || fail "create with kubectl 1.$minor"
+        | k create -f - >/dev/null || fail "create with kubectl 1.$minor"
     k wait --for=condition=complete job/smoke --timeout=30s >/dev/null || fail "wait (watch) with kubectl 1.$minor"
     expect_contains "$(k get job smoke)" "Complete" "job completes, kubectl 1.$minor"
     k cordon kube-gpu-01 >/dev/null && k uncordon kube-gpu-01 >/dev/null || fail "cordon with kubectl 1.$minor"
@@ -26,9 +31,20 @@ smoke() { # VERSION DISCOVERY
     kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""
     rm -f "$work/kubeconfig"
 }
-smoke v1.33.1 aggregated
-smoke v1.29.4 legacy
-smoke v1.28.9 aggregated
+# The gcloud SDK's dispatcher runs the kubectl matching the server's minor version (1.27-1.33
+# beside it); any other kubectl (Debian 12's kubernetes-client 1.20, a single upstream binary)
+# is the one client there is, tested against servers old and new.
+if [ -x "$(dirname "$(readlink -f "$(command -v kubectl)")")/kubectl.1.33" ]; then
+    smoke v1.33.1 aggregated
+    smoke v1.29.4 legacy
+    smoke v1.28.9 aggregated
+    smoke v1.27.16 legacy
+else
+    installed="$(client_minor)"
+    [ -n "$installed" ] || fail "kubectl version --client -o json says no minor version"
+    smoke v1.31.4 aggregated "$installed"
+    smoke v1.27.16 legacy "$installed"
+fi
 
 # Watch with Table output: kubectl get -w prints the pod's transitions as they happen.
 start_standin --quiet --fresh
