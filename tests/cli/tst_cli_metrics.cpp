@@ -48,15 +48,23 @@ private Q_SLOTS:
                                          QStringLiteral("--gpus-per-node"), QStringLiteral("4"), QStringLiteral("--wrap"), QStringLiteral("sleep 300")});
         QVERIFY(!id.isEmpty());
         QJsonObject s;
-        // The stand-in polls Slurm every 2 s and Prometheus scrapes every 2 s.
-        QVERIFY2(CliLab::waitUntil(40000, [&] {
-                     s = snapshot();
-                     int busy = 0;
-                     for (const QJsonValue &g : gpusOf(s, QStringLiteral("gpu-node03")))
-                         busy += g.toObject().value(QLatin1String("util")).toDouble(0) > 50 ? 1 : 0;
-                     return busy == 4;
-                 }),
-                 "gpu-node03 never showed 4 busy GPUs");
+        // The stand-in polls Slurm every 2 s and Prometheus scrapes every 2 s. The job's usage
+        // window ends where the refresh began, the gauges where Prometheus answers them: on a
+        // busy machine a snapshot can see the GPUs busy while the window's last point (seconds
+        // earlier) still has them idle, so wait until both show the work.
+        const auto windowMean = [&](const QJsonObject &snap) {
+            const QJsonObject job = findById(snap.value(QLatin1String("jobs")).toArray(), QStringLiteral("id"), id);
+            return job.value(QLatin1String("gpuUtilMean")).toDouble(-1);
+        };
+        const bool seen = CliLab::waitUntil(40000, [&] {
+            s = snapshot();
+            int busy = 0;
+            for (const QJsonValue &g : gpusOf(s, QStringLiteral("gpu-node03")))
+                busy += g.toObject().value(QLatin1String("util")).toDouble(0) > 50 ? 1 : 0;
+            return busy == 4 && windowMean(s) >= 85;
+        });
+        QVERIFY2(seen, qPrintable(QStringLiteral("gpu-node03 never showed 4 busy GPUs with the job's window mean >= 85 (last mean %1)")
+                                .arg(windowMean(s))));
         const Placement placement = m_lab.scontrolPlacement(id);
         const QVector<int> held = placement.value(QStringLiteral("gpu-node03"));
         QCOMPARE(held.size(), 4);
