@@ -24,9 +24,11 @@ public:
     // Peer fraction used when the model is unknown to the catalog (the cpu backend).
     static constexpr double defaultPeerFraction = 0.9;
     // Simulated devices of the cpu backend share the host's cores with each other and with
-    // whatever else runs there, so their figures swing by tens of percent between peers; only a
-    // device far behind (the slow self-test runs at about a quarter) is a finding there.
-    static constexpr double cpuPeerFraction = 0.5;
+    // whatever else runs there, so their figures swing by tens of percent between peers (one
+    // healthy device under 50 % of its best peer was seen on a loaded 2-core CI machine, two
+    // agents of 8 threads each); only a device far behind is a finding there. The slow
+    // self-test runs at about a sixth (the captured one at 0.14-0.24).
+    static constexpr double cpuPeerFraction = 0.3;
 };
 
 } // namespace strata

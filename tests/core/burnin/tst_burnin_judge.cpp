@@ -143,7 +143,7 @@ void TestBurninJudge::capturedRuns_data()
     QTest::newRow("slow gpu-node04 GPU 5")
         << QStringList{"cpu-gpu-node04-inject-slow-5.jsonl"} << QStringList{"gpu-node04=8"} << false
         << QStringList{"gpu-node04"}
-        << QStringList{"gpu-node04 GPU 5 gemm: ", "of the best device on this node", "; needs 50%",
+        << QStringList{"gpu-node04 GPU 5 gemm: ", "of the best device on this node", "; needs 30%",
                        "gpu-node04 GPU 5 hbm: copy bandwidth "};
     QTest::newRow("fewer GPUs than expected")
         << QStringList{"cpu-gpu-node02-pass.jsonl"} << QStringList{"gpu-node02=10"} << false
@@ -233,9 +233,9 @@ void TestBurninJudge::simulatedDevicesArePeersOnlyOnTheirNode()
     QVERIFY(v.gpu("node-b", 0)->passed);
     QVERIFY(v.gpu("node-b", 1)->passed);
     QCOMPARE(v.gpu("node-b", 2)->reasons,
-             QStringList{"node-b GPU 2 gemm: 0.2 TFLOPS is 20% of the best device on this node (1.00); needs 50%"});
+             QStringList{"node-b GPU 2 gemm: 0.2 TFLOPS is 20% of the best device on this node (1.00); needs 30%"});
     QCOMPARE(v.notes, QStringList{"backend cpu: simulated devices, so the per-model floors, clock and temperature "
-                                  "limits do not apply; correctness and the peer fraction (50% of the best device "
+                                  "limits do not apply; correctness and the peer fraction (30% of the best device "
                                   "on the same node) do"});
 }
 
