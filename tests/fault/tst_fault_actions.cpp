@@ -149,6 +149,16 @@ std::unique_ptr<ClusterSession> TestFaultActions::connectedSession(FaultProxy &p
         QTest::qFail(qPrintable(problem), __FILE__, __LINE__);
         return nullptr;
     }
+    // The tests then arm a loss on "the next large client write", meant to be the action's exec
+    // request: let any refresh queued behind the first one run and its channels close first,
+    // or one of its writes trips the loss instead (seen once on a fresh machine: the refresh's
+    // connection went, the submit reconnected into the armed proxy and failed unsent).
+    QTest::qWait(300);
+    if (!QTest::qWaitFor([&] { return !session->isRefreshing(); }, 60000)) {
+        QTest::qFail("the session never went idle after its first refresh", __FILE__, __LINE__);
+        return nullptr;
+    }
+    QTest::qWait(200);
     return session;
 }
 
