@@ -5,7 +5,7 @@ namespace strata::HeapMemory {
 // glibc's allocator gives each thread that allocates under contention an arena of its own and
 // keeps what is freed there for reuse: at 16,384 GPUs a metrics parse on a pool thread makes
 // hundreds of MB of short-lived labels and DOM, and the window's resident size stayed at its
-// peak (757 MB steady where 484 MB with one arena, measured, docs/PERF.md). Both are no-ops
+// peak (917 MB at 60 s, 484 MB with one arena, one run each, docs/PERF.md). Both are no-ops
 // where the C library is not glibc.
 
 // At most `arenas` malloc arenas for the whole process; call once, first thing in main().
