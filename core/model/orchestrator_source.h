@@ -33,6 +33,10 @@ public:
         none.finish();
         return {none.future(), refresh()};
     }
+    // The session refreshes every intervalSeconds from now on (0: it stopped polling; a single
+    // refresh, as the CLI's, never calls this). A source may then keep a listing open on the
+    // remote side between refreshes (Slurm: one squeue --iterate). Any thread.
+    virtual void setPolling(int intervalSeconds) { Q_UNUSED(intervalSeconds); }
     virtual QFuture<ActionResult> submit(const JobSubmission &submission) = 0;
     virtual QFuture<ActionResult> cancel(const QString &jobId) = 0;
     // Slurm: drain with reason; Kubernetes: cordon and annotate with the reason.

@@ -69,6 +69,7 @@ SourceStatus &ClusterSession::status(const QString &source)
 void ClusterSession::start()
 {
     m_polling = true;
+    m_orchestrator->setPolling(qMax(1, m_profile.refreshIntervalSeconds));
     m_timer.start(0);
 }
 
@@ -76,6 +77,7 @@ void ClusterSession::stop()
 {
     m_polling = false;
     m_timer.stop();
+    m_orchestrator->setPolling(0);
 }
 
 void ClusterSession::refreshNow()
@@ -91,6 +93,8 @@ void ClusterSession::refreshNow()
 void ClusterSession::setRefreshInterval(int seconds)
 {
     m_profile.refreshIntervalSeconds = qMax(1, seconds);
+    if (m_polling)
+        m_orchestrator->setPolling(m_profile.refreshIntervalSeconds);
 }
 
 void ClusterSession::acceptHostKey(const QString &fingerprint)

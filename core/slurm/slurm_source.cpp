@@ -5,11 +5,13 @@
 #include "slurm_version.h"
 #include "slurm_commands.h"
 #include "slurm_diagnostic.h"
+#include "squeue_follower.h"
 #include "squeue_parser.h"
 #include "model/refused_action.h"
 #include "model/string_interner.h"
 #include "ssh/remote_shell.h"
 #include "ssh/shell_quote.h"
+#include "ssh/streaming_shell.h"
 #include "model/pool_task.h"
 
 #include <QElapsedTimer>
@@ -115,6 +117,13 @@ SlurmSource::~SlurmSource()
     m_pool.waitForDone();
 }
 
+void SlurmSource::setPolling(int intervalSeconds)
+{
+    m_followSeconds.store(qMax(0, intervalSeconds));
+    if (intervalSeconds <= 0) // end the remote squeue now, not at the next refresh
+        (void)runOnPool(&m_pool, [this] { m_follower.reset(); });
+}
+
 QFuture<OrchestratorPart> SlurmSource::refresh()
 {
     return runOnPool(&m_pool, [this] { return refreshBlocking(nullptr); });
@@ -138,8 +147,10 @@ OrchestratorPart SlurmSource::refreshBlocking(QPromise<OrchestratorPart> *early)
     OrchestratorPart part = refreshOnce(early);
     // A new connection may reach another login node, or the same one after an upgrade: learn
     // the release again after a transport failure, and after its node list could not be read.
-    if (part.transportFailed || m_nodeListFailed)
+    if (part.transportFailed || m_nodeListFailed) {
         m_version = SlurmVersion();
+        m_followUnusable = false;
+    }
     return part;
 }
 
@@ -182,16 +193,32 @@ OrchestratorPart SlurmSource::refreshOnce(QPromise<OrchestratorPart> *early)
     const QByteArray marker = newRecordMarker();
     const QFuture<CommandResult> partitionsRead = m_shell->run(
         {QStringLiteral("scontrol"), QStringLiteral("show"), QStringLiteral("partition"), QStringLiteral("-o")});
-    // The pending backlog at a lower rate than the running work (kPendingReadIntervalMs).
-    const bool readPending = m_pendingDue || !m_pendingReadClock.isValid()
+    // Polling (setPolling), the job list is the newest listing of one squeue --iterate kept
+    // running (SqueueFollower): the controller answers it cheaply while nothing changed. The
+    // refresh right after this source's own submit or cancel reads squeue once, so the change
+    // shows at once; so does every refresh without polling (the CLI's one) or where the login
+    // node cannot run the follower.
+    StreamingShell *streaming = dynamic_cast<StreamingShell *>(m_shell.get());
+    const int followSeconds = m_followSeconds.load();
+    const bool canFollow = followSeconds > 0 && streaming && !m_followUnusable;
+    if (m_follower && (!canFollow || m_follower->hasEnded() || m_follower->intervalSeconds() != followSeconds))
+        m_follower.reset();
+    bool follow = canFollow && !m_pendingDue;
+    if (follow && !m_follower)
+        m_follower = std::make_unique<SqueueFollower>(*streaming, followSeconds);
+    // Without it, the pending backlog at a lower rate than the running work
+    // (kPendingReadIntervalMs); with it no backlog is kept, so a single read lists all.
+    const bool readPending = canFollow || m_pendingDue || !m_pendingReadClock.isValid()
         || m_pendingReadClock.elapsed() >= kPendingReadIntervalMs;
     // TZ=UTC0: squeue prints submit and start times in its own zone, unnamed; in UTC they mean
     // the same wherever the console and the login node are (SlurmTime::parseTimestamp).
-    const QFuture<CommandResult> jobsRead = m_shell->run(
-        {QStringLiteral("env"), QStringLiteral("TZ=UTC0"),
-         QStringLiteral("squeue"), QStringLiteral("-h"), QStringLiteral("-a"), QStringLiteral("-r"),
-         QStringLiteral("--states=") + (readPending ? QStringLiteral("all") : kStatesButPending),
-         QStringLiteral("-O"), SqueueParser::formatArgument(marker)});
+    const auto readJobs = [&] {
+        return m_shell->run({QStringLiteral("env"), QStringLiteral("TZ=UTC0"),
+                             QStringLiteral("squeue"), QStringLiteral("-h"), QStringLiteral("-a"), QStringLiteral("-r"),
+                             QStringLiteral("--states=") + (readPending ? QStringLiteral("all") : kStatesButPending),
+                             QStringLiteral("-O"), SqueueParser::formatArgument(marker)});
+    };
+    QFuture<CommandResult> jobsRead = follow ? QFuture<CommandResult>() : readJobs();
     // The first refresh knows no placement: every running job is new, so their details are read
     // alongside instead of after the job list.
     const bool primePlacements = !m_placementsPrimed;
@@ -251,12 +278,59 @@ OrchestratorPart SlurmSource::refreshOnce(QPromise<OrchestratorPart> *early)
         early->finish();
     }
 
-    const CommandResult squeue = jobsRead.result();
-    if (!squeue.ok()) {
-        fail(part, QStringLiteral("squeue"), squeue);
+    QByteArray listing;
+    QByteArray listingMarker = marker;
+    const auto failJobs = [&](const CommandResult &r) {
+        fail(part, QStringLiteral("squeue"), r);
         part.nodes.clear();
         part.partitions.clear();
         return part;
+    };
+    if (follow) {
+        // A listing arrives every followSeconds; the first takes as long as a squeue does.
+        SqueueFollower::Taken taken = m_follower->takeNewest((2 * followSeconds + 30) * 1000);
+        switch (taken.status) {
+        case SqueueFollower::Taken::Status::Listing:
+            if (taken.listing.records.isEmpty() && !taken.listing.messages.trimmed().isEmpty()) {
+                // squeue could not list ("slurm_load_jobs error: ..."): it said so in place of the
+                // listing and tries again at its next interval.
+                CommandResult said;
+                said.exitStatus = 1;
+                said.stderrData = taken.listing.messages;
+                return failJobs(said);
+            }
+            if (!taken.listing.messages.trimmed().isEmpty())
+                part.warnings << QStringLiteral("squeue: %1").arg(QString::fromUtf8(taken.listing.messages).trimmed());
+            listing = std::move(taken.listing.records);
+            listingMarker = taken.marker;
+            m_followedRefreshes.fetchAndAddRelaxed(1);
+            break;
+        case SqueueFollower::Taken::Status::Ended: {
+            const bool everListed = m_follower->listingsRead() > 0;
+            m_follower.reset();
+            if (everListed || !taken.ended.hostAnswered())
+                return failJobs(taken.ended); // the next refresh starts another
+            // The login node cannot run it (no stdbuf or od there): one squeue per refresh.
+            qCWarning(lcSlurm).noquote() << "squeue --iterate cannot run here, reading squeue each refresh:"
+                                         << taken.ended.errorText();
+            m_followUnusable = true;
+            follow = false;
+            break;
+        }
+        case SqueueFollower::Taken::Status::TimedOut:
+            qCWarning(lcSlurm) << "squeue --iterate gave no listing in time; reading squeue once and starting it again";
+            m_follower.reset();
+            follow = false;
+            break;
+        }
+        if (!follow)
+            jobsRead = readJobs();
+    }
+    if (!follow) {
+        CommandResult squeue = jobsRead.result();
+        if (!squeue.ok())
+            return failJobs(squeue);
+        listing = std::move(squeue.stdoutData);
     }
     // One string per user, state, partition, node name... across the 50,000 jobs, and a job's
     // node names are its nodes' own.
@@ -265,10 +339,11 @@ OrchestratorPart SlurmSource::refreshOnce(QPromise<OrchestratorPart> *early)
         strings.intern(n.name);
     for (const Partition &p : std::as_const(part.partitions))
         strings.intern(p.name);
-    SqueueParseResult jobs = SqueueParser::parse(squeue.stdoutData, marker, strings);
+    SqueueParseResult jobs = SqueueParser::parse(listing, listingMarker, strings);
     if (!jobs.error.isEmpty())
         qCWarning(lcSlurm) << jobs.malformedRecords << "malformed squeue records:" << jobs.error;
-    bytes += squeue.stdoutData.size();
+    bytes += listing.size();
+    listing = QByteArray(); // its megabytes are parsed
 
     // Keep placements of jobs still running; fetch details only if a running job is new.
     QSet<QString> running;
@@ -333,7 +408,14 @@ OrchestratorPart SlurmSource::refreshOnce(QPromise<OrchestratorPart> *early)
     }
     m_placementsPrimed = true;
 
-    if (readPending) {
+    if (canFollow) {
+        // Every state was listed; no backlog is kept (and the next read without polling lists
+        // every state again).
+        m_pendingJobs = QVector<Job>();
+        m_pendingReadClock.invalidate();
+        m_pendingDue = false;
+        m_pendingReads.fetchAndAddRelaxed(1);
+    } else if (readPending) {
         m_pendingJobs.clear();
         m_pendingJobs.reserve(jobs.jobs.size()); // no doubling copies of 50,000 jobs on the way
         for (const Job &j : std::as_const(jobs.jobs))

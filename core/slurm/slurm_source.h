@@ -9,12 +9,14 @@
 #include <QHash>
 #include <QThreadPool>
 
+#include <atomic>
 #include <memory>
 
 namespace strata {
 
 class GpuCatalog;
 class RemoteShell;
+class SqueueFollower;
 
 // Slurm over a RemoteShell (SSH to a login node). The release is learnt once per connection
 // (`scontrol version`, again after a transport failure) and picks the node list: 22.05
@@ -37,6 +39,9 @@ public:
     QString kind() const override { return QStringLiteral("slurm"); }
     QFuture<OrchestratorPart> refresh() override;
     StagedRefresh refreshStaged() override;
+    // Polling: the job list comes from one squeue --iterate at this interval (SqueueFollower)
+    // instead of a squeue per refresh, where the shell can stream and the login node runs it.
+    void setPolling(int intervalSeconds) override;
     QFuture<ActionResult> submit(const JobSubmission &submission) override;
     QFuture<ActionResult> cancel(const QString &jobId) override;
     QFuture<ActionResult> drain(const QStringList &nodes, const QString &reason) override;
@@ -47,10 +52,14 @@ public:
     int detailFetches() const { return m_detailFetches.loadRelaxed(); }
     // Number of refreshes that read the pending jobs too (for tests and benchmarks).
     int pendingReads() const { return m_pendingReads.loadRelaxed(); }
+    // Number of refreshes whose job list was a listing of the running squeue --iterate.
+    int followedRefreshes() const { return m_followedRefreshes.loadRelaxed(); }
 
-    // The pending backlog (48,000 of 50,000 jobs on a busy cluster) is read at most this often;
-    // the refreshes between read only the other states and keep the pending jobs last read.
-    // A submit or cancel of this source's own has the next refresh read them at once.
+    // Without polling, the pending backlog (48,000 of 50,000 jobs on a busy cluster) is read at
+    // most this often; the refreshes between read only the other states and keep the pending
+    // jobs last read. A submit or cancel of this source's own has the next refresh read them at
+    // once. (While polling, squeue --iterate lists every state: the controller answers it
+    // cheaply while nothing changed, and no backlog is kept.)
     static constexpr qint64 kPendingReadIntervalMs = 30000;
 
 private:
@@ -70,6 +79,12 @@ private:
     // them all, alongside the other reads; later ones only new jobs').
     bool m_placementsPrimed = false;
     QAtomicInt m_detailFetches;
+    QAtomicInt m_followedRefreshes;
+    std::atomic_int m_followSeconds{0};        // any thread: setPolling
+    std::unique_ptr<SqueueFollower> m_follower; // pool thread only
+    // Pool thread only: squeue --iterate could not run on this login node (no stdbuf, say);
+    // learnt again with the release after a transport failure.
+    bool m_followUnusable = false;
     QAtomicInt m_pendingReads;
     // Pool thread only: the pending jobs of the last refresh that read them, and when.
     QVector<Job> m_pendingJobs;
