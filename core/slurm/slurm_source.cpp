@@ -117,6 +117,15 @@ SlurmSource::~SlurmSource()
     m_pool.waitForDone();
 }
 
+void SlurmSource::noteOwnJobChange()
+{
+    // The next refresh reads squeue once; the follower's listings from before the action would
+    // show the old state again on the refresh after it.
+    m_pendingDue = true;
+    if (m_follower)
+        m_follower->discardOlderListings();
+}
+
 void SlurmSource::setPolling(int intervalSeconds)
 {
     m_followSeconds.store(qMax(0, intervalSeconds));
@@ -483,7 +492,7 @@ QFuture<ActionResult> SlurmSource::submit(const JobSubmission &submission)
         if (argv.isEmpty())
             return refusedAction(QStringLiteral("submit"), submission.name, error);
         ActionResult r = runAction(QStringLiteral("submit"), submission.name, argv, submission.script.toUtf8());
-        m_pendingDue = true; // the new job is pending: show it on the next refresh
+        noteOwnJobChange(); // the new job is pending: show it on the next refresh
         r.tag = submission.tag;
         if (r.ok) {
             r.jobId = SlurmCommands::jobIdFromSbatchOutput(r.message.toUtf8());
@@ -507,7 +516,7 @@ QFuture<ActionResult> SlurmSource::cancel(const QString &jobId)
         if (argv.isEmpty())
             return refusedAction(QStringLiteral("cancel"), jobId, error);
         ActionResult r = runAction(QStringLiteral("cancel"), jobId, argv);
-        m_pendingDue = true; // a pending job cancelled leaves the backlog
+        noteOwnJobChange(); // a pending job cancelled leaves the backlog
         if (r.ok)
             r.message = QStringLiteral("Cancelled job %1").arg(jobId);
         return r;

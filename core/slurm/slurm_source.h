@@ -65,6 +65,7 @@ public:
 private:
     OrchestratorPart refreshBlocking(QPromise<OrchestratorPart> *early);
     OrchestratorPart refreshOnce(QPromise<OrchestratorPart> *early);
+    void noteOwnJobChange(); // pool thread: after this source's own submit or cancel
     bool learnVersion(OrchestratorPart &part, const QFuture<CommandResult> &versionRead);
     ActionResult runAction(const QString &action, const QString &target, const QStringList &argv,
                            const QByteArray &stdinData = {});

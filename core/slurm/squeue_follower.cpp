@@ -34,6 +34,7 @@ struct SqueueFollower::State
     int skipped = 0;
     int listings = 0;
     bool ended = false;
+    bool discardArriving = false; // the listing arriving when discardOlderListings was called
     CommandResult endResult;
 };
 
@@ -54,12 +55,16 @@ SqueueFollower::SqueueFollower(StreamingShell &shell, int intervalSeconds)
         if (state->ended)
             return;
         QVector<SqueueIteration> listings = state->splitter.feed(chunk);
-        if (!listings.isEmpty()) {
-            state->listings += int(listings.size());
-            state->skipped += int(listings.size()) - (state->newest ? 0 : 1);
-            state->newest = std::move(listings.last());
-            state->changed.notify_all();
+        for (SqueueIteration &listing : listings) {
+            ++state->listings;
+            if (std::exchange(state->discardArriving, false))
+                continue;
+            if (state->newest)
+                ++state->skipped;
+            state->newest = std::move(listing);
         }
+        if (!listings.isEmpty())
+            state->changed.notify_all();
         if (!state->splitter.error().isEmpty()) {
             state->ended = true;
             state->endResult.exitStatus = 1;
@@ -102,6 +107,14 @@ int SqueueFollower::listingsRead() const
 {
     std::lock_guard lock(m_state->mutex);
     return m_state->listings;
+}
+
+void SqueueFollower::discardOlderListings()
+{
+    std::lock_guard lock(m_state->mutex);
+    m_state->newest.reset();
+    m_state->skipped = 0;
+    m_state->discardArriving = !m_state->splitter.atListingStart();
 }
 
 SqueueFollower::Taken SqueueFollower::takeNewest(int timeoutMs)

@@ -47,6 +47,9 @@ public:
     // The newest listing not taken yet, waiting up to timeoutMs for one; Ended once the stream
     // has ended or could not be read on (then `ended` says why), even with a listing pending.
     Taken takeNewest(int timeoutMs);
+    // Drops the listing not taken yet and the one arriving now: the next taken starts arriving
+    // after this call. After an action, so no listing read before it shows the old state.
+    void discardOlderListings();
 
     // The command the login node runs: sh -c SCRIPT with the -O format up to the name's
     // suffix and the interval as its arguments.

@@ -34,6 +34,8 @@ public:
     // Why the stream cannot be read on: its first line is not a marker (the command failed
     // before squeue ran: its message), or a listing grew past SqueueParser::maxInputBytes.
     const QString &error() const { return m_error; }
+    // No byte of the next listing has arrived yet (the last one ended with the last chunk).
+    bool atListingStart() const { return !m_marker.isEmpty() && m_buffer.isEmpty() && m_messages.isEmpty(); }
     // What arrived after the last complete listing that is not records (a message with no
     // empty line after it yet: what a command that ended early said last), at most 1 KB.
     QByteArray unfinishedMessages() const;
