@@ -238,14 +238,34 @@ class Lab:
 
 
 # ------------------------------------------------------------------ measurements
+# Runs argv[2:] as a child of this small interpreter and writes that child's rusage (maxrss KB,
+# user s, system s) to argv[1]. A child's ru_maxrss counts from where its fork began: Linux starts
+# a forked process's high-water mark at its parent's RSS and keeps it across exec. Forked from
+# this driver, which by then holds earlier runs' outputs (hundreds of MB), a 20 MB ssh read as
+# 217-254 MB; forked from this ~10 MB wrapper, the figure is the command's own (~10 MB floor).
+RUSAGE_WRAPPER = (
+    "import os,sys\n"
+    "pid=os.fork()\n"
+    "if pid==0:\n"
+    "    os.execvp(sys.argv[2],sys.argv[2:])\n"
+    "_,st,ru=os.wait4(pid,0)\n"
+    "open(sys.argv[1],'w').write('%d %f %f' % (ru.ru_maxrss,ru.ru_utime,ru.ru_stime))\n"
+    "sys.exit(os.waitstatus_to_exitcode(st))\n")
+
+
 def measure_process(cmd, env, lab, watcher=None, timeout=900):
-    """Runs cmd to its end: wall, peak RSS (wait4), CPU, slurmctld CPU meanwhile, exit status."""
+    """Runs cmd to its end: wall, peak RSS and CPU (wait4, in RUSAGE_WRAPPER), slurmctld CPU
+    meanwhile, exit status."""
+    fd, usage_path = tempfile.mkstemp(prefix="strata-bench-rusage-")
+    os.close(fd)
+    cmd = [sys.executable, "-c", RUSAGE_WRAPPER, usage_path, *cmd]
     c0 = lab.ctld_cpu()
     rpc0 = lab.ctld_rpc()
     if watcher:
         watcher.start()
     t0 = time.monotonic()
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # Its own process group: a timeout kills the command with the wrapper.
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     # Drain the pipes on threads so a big JSON never blocks the child.
     outputs = {}
 
@@ -255,9 +275,9 @@ def measure_process(cmd, env, lab, watcher=None, timeout=900):
     threads = [threading.Thread(target=drain, args=(n, s)) for n, s in (("out", proc.stdout), ("err", proc.stderr))]
     for t in threads:
         t.start()
-    timer = threading.Timer(timeout, proc.kill)
+    timer = threading.Timer(timeout, lambda: os.killpg(proc.pid, signal.SIGKILL))
     timer.start()
-    _, status, usage = os.wait4(proc.pid, 0)
+    _, status, _ = os.wait4(proc.pid, 0)
     wall = time.monotonic() - t0
     timer.cancel()
     for t in threads:
@@ -266,11 +286,17 @@ def measure_process(cmd, env, lab, watcher=None, timeout=900):
     if watcher:
         watcher.stop()
     content = snapshot_content(outputs.get("out", b""))
+    with open(usage_path) as f:
+        fields = f.read().split()
+    os.unlink(usage_path)
+    if len(fields) != 3:
+        raise RuntimeError(f"no rusage from {cmd[4:]} (exit status {proc.returncode})")
+    maxrss_kb, user_s, system_s = int(fields[0]), float(fields[1]), float(fields[2])
     return {
         **content,
         "wall_s": wall,
-        "rss_peak_mb": usage.ru_maxrss / 1024,
-        "cpu_s": usage.ru_utime + usage.ru_stime,
+        "rss_peak_mb": maxrss_kb / 1024,
+        "cpu_s": user_s + system_s,
         "ctld_cpu_s": lab.ctld_cpu() - c0,
         **rpc_delta(rpc0, lab.ctld_rpc(), None),
         "status": proc.returncode,
