@@ -105,7 +105,8 @@ private Q_SLOTS:
         QCOMPARE(int(later.status), int(SqueueFollower::Taken::Status::Listing));
         QVERIFY(later.skipped >= 1);
         QCOMPARE(later.marker, first.marker);
-        const Job *stillHeld = findJob(SqueueParser::parse(later.listing.records, later.marker).jobs, m_heldJob);
+        const SqueueParseResult laterParsed = SqueueParser::parse(later.listing.records, later.marker);
+        const Job *stillHeld = findJob(laterParsed.jobs, m_heldJob);
         QVERIFY(stillHeld);
         QCOMPARE(stillHeld->name, kHostileName);
 
@@ -117,7 +118,8 @@ private Q_SLOTS:
         while (!gone && clock.elapsed() < 20000) {
             SqueueFollower::Taken next = follower.takeNewest(5000);
             QCOMPARE(int(next.status), int(SqueueFollower::Taken::Status::Listing));
-            const Job *j = findJob(SqueueParser::parse(next.listing.records, next.marker).jobs, m_heldJob);
+            const SqueueParseResult nextParsed = SqueueParser::parse(next.listing.records, next.marker);
+            const Job *j = findJob(nextParsed.jobs, m_heldJob);
             gone = !j || j->state == QLatin1String("CANCELLED");
         }
         QVERIFY2(gone, "the cancelled job was still pending in the listings 20 s later");
