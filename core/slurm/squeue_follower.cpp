@@ -12,15 +12,17 @@ namespace strata {
 
 namespace {
 
-// $1: squeue's -O format up to the name's suffix; $2: seconds between listings. The marker is
-// drawn here and printed first; squeue reads the format from its environment, which only its
-// own user and root can read.
+// $1: squeue's -O format up to the name's suffix; $2: seconds between listings. stderr joins
+// stdout first, so whatever fails says so on the stream (od missing: its complaint comes before
+// the empty marker, and SqueueIterationSplitter reports both). The marker is drawn here and
+// printed first; squeue reads the format from its environment, which only its own user and root
+// can read.
 const QString kScript = QStringLiteral(
+    "exec 2>&1\n"
     "m=\"<<strata:$(od -An -N8 -tx1 /dev/urandom | tr -d ' \\n')>>\"\n"
     "printf '%s\\n' \"$m\"\n"
     "unset SQUEUE_FORMAT\n"
     "SQUEUE_FORMAT2=\"$1$m\"; export SQUEUE_FORMAT2\n"
-    "exec 2>&1\n"
     "exec env TZ=UTC0 stdbuf -oL squeue -h -a -r --states=all --iterate=\"$2\"\n");
 
 } // namespace
