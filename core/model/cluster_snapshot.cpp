@@ -2,21 +2,25 @@
 
 #include <QMap>
 
+#include <utility>
+
 namespace strata {
 
 void ClusterSnapshot::finalize()
 {
+    // Read only (std::as_const): the jobs and nodes are shared with the orchestrator part the
+    // session keeps, and a non-const access would copy all 50,000 jobs.
     nodeIndexByName.clear();
     nodeIndexByName.reserve(nodes.size());
     for (int i = 0; i < nodes.size(); ++i)
-        nodeIndexByName.insert(nodes[i].name, i);
+        nodeIndexByName.insert(std::as_const(nodes)[i].name, i);
     jobIndexById.clear();
     jobIndexById.reserve(jobs.size());
     for (int i = 0; i < jobs.size(); ++i)
-        jobIndexById.insert(jobs[i].id, i);
+        jobIndexById.insert(std::as_const(jobs)[i].id, i);
 
     QMap<QString, InstanceGroup> groups;
-    for (const Node &n : nodes) {
+    for (const Node &n : std::as_const(nodes)) {
         const QString type = n.instanceType.isEmpty() ? QStringLiteral("unknown") : n.instanceType;
         InstanceGroup &g = groups[type];
         g.instanceType = type;
@@ -32,7 +36,7 @@ void ClusterSnapshot::finalize()
 void ClusterSnapshot::summarizeWorkloads()
 {
     QMap<QString, WorkloadGroup> workloads;
-    for (const Job &j : jobs) {
+    for (const Job &j : std::as_const(jobs)) {
         const bool running = j.isRunning();
         if (!running && !j.isPending())
             continue;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "error_kind.h"
+#include "finding.h"
 #include "job.h"
 #include "node.h"
 #include "partition.h"
@@ -9,6 +10,8 @@
 #include <QString>
 #include <QStringList>
 #include <QVector>
+
+#include <optional>
 
 namespace strata {
 
@@ -28,6 +31,10 @@ struct OrchestratorPart
     // Kubernetes: every listed pod bound to a node, "pod" and "namespace/pod" -> node name (the
     // metrics join finds an exporter pod's node by it).
     QHash<QString, QString> podNodes;
+    // Set by a source that ran WorkloadDetector::apply on its jobs itself (on its own thread):
+    // that call's findings. The session's merge then takes the jobs as they are, sharing them
+    // with the part it keeps, instead of copying 50,000 of them to fill the same fields.
+    std::optional<QVector<Finding>> workloadFindings;
     qint64 durationMs = 0;
     qint64 bytesRead = 0;
 };

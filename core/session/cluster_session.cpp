@@ -293,7 +293,7 @@ void ClusterSession::publish()
         snapshot->partitions = part.partitions;
         snapshot->jobs = part.jobs;
         snapshot->podNodes = part.podNodes;
-        snapshot->findings << WorkloadDetector::apply(snapshot->jobs);
+        snapshot->findings << (part.workloadFindings ? *part.workloadFindings : WorkloadDetector::apply(snapshot->jobs));
         snapshot->finalize();
         if (metrics)
             MetricsJoin::apply(*snapshot, *metrics, profile);

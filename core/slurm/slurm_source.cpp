@@ -9,6 +9,7 @@
 #include "squeue_parser.h"
 #include "model/refused_action.h"
 #include "model/string_interner.h"
+#include "model/workload_detector.h"
 #include "ssh/remote_shell.h"
 #include "ssh/shell_quote.h"
 #include "ssh/streaming_shell.h"
@@ -447,6 +448,9 @@ OrchestratorPart SlurmSource::refreshOnce(QPromise<OrchestratorPart> *early)
 
     part.jobs = std::move(jobs.jobs);
     applyPlacements(part.nodes, part.jobs, m_placementCache);
+    // What runs in each job, here on the Slurm pool, so the session's merge need not copy the
+    // jobs to fill it in (docs/PERF.md, Scale).
+    part.workloadFindings = WorkloadDetector::apply(part.jobs);
     if (!jobs.error.isEmpty())
         part.error.clear(); // malformed records are logged and counted, the rest is good data
     if (!jobs.error.isEmpty())
