@@ -1,11 +1,21 @@
-// KubePodParser on arbitrary bytes (seeds: kubectl's and the API's PodList JSON).
+// KubePodParser on arbitrary bytes (seeds: kubectl's and the API's PodList JSON, pages of it and
+// the lines of a pod watch): as a list, and each line as a watch event.
 #include "fuzz_input.h"
 #include "kubernetes/kube_pod_parser.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     using namespace strata;
-    const auto result = KubePodParser::parse(fuzz::bytes(data, size));
+    const QByteArray input = fuzz::bytes(data, size);
+    const auto result = KubePodParser::parse(input);
     STRATA_FUZZ_CHECK(result.error.isEmpty() || result.pods.isEmpty());
+    STRATA_FUZZ_CHECK(result.error.isEmpty() || (result.resourceVersion.isEmpty() && result.continueToken.isEmpty()));
+    for (const QByteArray &line : input.split('\n')) {
+        QString error;
+        const auto event = KubePodParser::parseWatchEvent(line, &error);
+        STRATA_FUZZ_CHECK(event.has_value() == error.isEmpty());
+        STRATA_FUZZ_CHECK(!event || event->type == KubePodWatchEvent::Type::Error
+                          || event->type == KubePodWatchEvent::Type::Bookmark || !event->pod.name.isEmpty());
+    }
     return 0;
 }

@@ -242,6 +242,8 @@ bool scanList(const QByteArray &s, ListScan *scan)
                 return false;
             if (key == "kind" && s[i] == '"')
                 scan->kind = QString::fromUtf8(s.constData() + i + 1, end - i - 2);
+            else if (key == "metadata" && s[i] == '{')
+                scan->metadata = QByteArrayView(s.constData() + i, end - i);
             i = end;
         }
         i = skipSpace(s, i);
@@ -249,6 +251,18 @@ bool scanList(const QByteArray &s, ListScan *scan)
             i = skipSpace(s, i + 1);
     }
     return i < s.size() && sawItems;
+}
+
+ListMetadata listMetadata(const QByteArray &json)
+{
+    ListScan scan;
+    QJsonObject metadata;
+    if (scanList(json, &scan))
+        metadata = QJsonDocument::fromJson(QByteArray::fromRawData(scan.metadata.data(), scan.metadata.size()))
+                       .object();
+    else
+        metadata = QJsonDocument::fromJson(json).object().value(QLatin1String("metadata")).toObject();
+    return {string(metadata, QLatin1StringView("resourceVersion")), string(metadata, QLatin1StringView("continue"))};
 }
 
 double containerRequest(const QJsonArray &containers, QLatin1StringView resource)

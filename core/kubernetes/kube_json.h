@@ -48,9 +48,22 @@ bool listItems(const QByteArray &json, QLatin1StringView itemKind, QJsonArray *i
 struct ListScan
 {
     QString kind;
+    QByteArrayView metadata; // the list's own metadata object, empty when it has none
     QVector<QByteArrayView> items;
 };
 bool scanList(const QByteArray &json, ListScan *scan);
+
+// A list's place in the API's sequence of changes (metadata.resourceVersion: a watch from it
+// sees every change after the list) and, for a page of a paginated list (`limit`), the token
+// that asks for the next page (metadata.continue; empty on the last page).
+struct ListMetadata
+{
+    QString resourceVersion;
+    QString continueToken;
+};
+// Empty fields when the document is not such a list or they are absent (kubectl's `kind: List`
+// carries neither). Pure.
+ListMetadata listMetadata(const QByteArray &json);
 
 // Parses every item of a list with parseOne(const QJsonObject &) -> T, item by item and in
 // parallel (plain threads): a 50,000-pod list never becomes one document, so memory stays near

@@ -1,6 +1,7 @@
 #include "kubectl_commands.h"
 
 #include <QRegularExpression>
+#include <QUrl>
 
 namespace strata {
 
@@ -57,6 +58,42 @@ QStringList KubectlCommands::getPodNamed(const QString &namespaceName, const QSt
 {
     return command({u"get"_s, u"pods"_s, u"-n"_s, namespaceName, u"--field-selector"_s, u"metadata.name="_s + name,
                     u"-o"_s, u"json"_s});
+}
+
+QStringList KubectlCommands::getRaw(const QString &uri) const
+{
+    return command({u"get"_s, u"--raw"_s, uri});
+}
+
+QStringList KubectlCommands::watchRaw(const QString &uri) const
+{
+    QStringList argv{m_kubectl};
+    if (!m_context.isEmpty())
+        argv << u"--context"_s << m_context;
+    return argv << u"get"_s << u"--raw"_s << uri;
+}
+
+QString KubectlCommands::podsPath(const QString &namespaceName)
+{
+    if (namespaceName.isEmpty())
+        return u"/api/v1/pods"_s;
+    if (!isValidNamespace(namespaceName))
+        return {};
+    return u"/api/v1/namespaces/%1/pods"_s.arg(namespaceName);
+}
+
+QString KubectlCommands::listPageUri(const QString &path, int limit, const QString &continueToken)
+{
+    QString uri = u"%1?limit=%2"_s.arg(path).arg(limit);
+    if (!continueToken.isEmpty())
+        uri += u"&continue="_s + QString::fromLatin1(QUrl::toPercentEncoding(continueToken));
+    return uri;
+}
+
+QString KubectlCommands::watchUri(const QString &path, const QString &resourceVersion, int timeoutSeconds)
+{
+    return u"%1?watch=1&allowWatchBookmarks=true&resourceVersion=%2&timeoutSeconds=%3"_s.arg(
+        path, QString::fromLatin1(QUrl::toPercentEncoding(resourceVersion))).arg(timeoutSeconds);
 }
 
 QStringList KubectlCommands::createFromStdin() const

@@ -20,6 +20,19 @@ public:
     QStringList getPods(const QString &namespaceName) const;
     QStringList getJobs(const QString &namespaceName) const;
     QStringList createFromStdin() const;
+    // `kubectl get --raw URI`: the API's own answer, passed through undecoded (kubectl brings
+    // the kubeconfig's server, TLS and credentials; decoding 50,000 pods in kubectl cost ~50 s
+    // and 1 GB on the login node).
+    QStringList getRaw(const QString &uri) const;
+    // The same for a watch: without --request-timeout, which would end the stream.
+    QStringList watchRaw(const QString &uri) const;
+    // The pods' collection: /api/v1/pods, or /api/v1/namespaces/NS/pods; empty for a namespace
+    // that is not a valid name.
+    static QString podsPath(const QString &namespaceName);
+    // A page of it: PATH?limit=N[&continue=TOKEN].
+    static QString listPageUri(const QString &path, int limit, const QString &continueToken);
+    // A watch of it from resourceVersion on, ended by the server after timeoutSeconds.
+    static QString watchUri(const QString &path, const QString &resourceVersion, int timeoutSeconds);
     // Read-backs after a lost answer: the Jobs of all namespaces with a label (key=value), and
     // one Job or pod by name as a list (empty when it does not exist).
     QStringList getJobsLabelled(const QString &selector) const;

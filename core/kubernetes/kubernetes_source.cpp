@@ -4,6 +4,7 @@
 #include "kube_job_manifest.h"
 #include "kube_job_parser.h"
 #include "kube_node_parser.h"
+#include "kube_pod_informer.h"
 #include "kube_pod_parser.h"
 #include "kube_status_parser.h"
 #include "kubernetes_part_builder.h"
@@ -60,7 +61,8 @@ void failPart(OrchestratorPart &part, const QString &message, const CommandResul
 KubernetesSource::KubernetesSource(std::shared_ptr<RemoteShell> shell, const GpuCatalog &catalog,
                                    KubernetesSourceOptions options)
     : m_shell(std::move(shell)), m_catalog(catalog), m_options(std::move(options)),
-      m_commands(m_options.kubectl, m_options.context, m_options.requestTimeoutSeconds)
+      m_commands(m_options.kubectl, m_options.context, m_options.requestTimeoutSeconds),
+      m_podInformer(std::make_unique<KubePodInformer>(*m_shell, m_commands, m_options.namespaceName))
 {
     m_pool.setMaxThreadCount(1);
 }
@@ -68,6 +70,13 @@ KubernetesSource::KubernetesSource(std::shared_ptr<RemoteShell> shell, const Gpu
 KubernetesSource::~KubernetesSource()
 {
     m_pool.waitForDone();
+}
+
+void KubernetesSource::setPolling(int intervalSeconds)
+{
+    m_pollSeconds.store(qMax(0, intervalSeconds));
+    if (intervalSeconds <= 0) // end the remote watch now, not at the next refresh
+        (void)runOnPool(&m_pool, [this] { m_podInformer->stopWatching(); });
 }
 
 QString KubernetesSource::failure(const QString &what, const CommandResult &result)
@@ -103,26 +112,36 @@ OrchestratorPart KubernetesSource::refreshBlocking()
     clock.start();
     OrchestratorPart part;
     const QString ns = m_options.namespaceName;
-    // One after the other, stopping at the first failure: an API server that stalls costs one
-    // command timeout, not one per call (the SSH transport runs its commands in turn anyway).
-    CommandResult nodesResult, podsResult, jobsResult;
-    const struct { const char *what; QStringList argv; CommandResult &result; } runs[] = {
-        {"kubectl get nodes", m_commands.getNodes(), nodesResult},
-        {"kubectl get pods", m_commands.getPods(ns), podsResult},
-        {"kubectl get jobs", m_commands.getJobs(ns), jobsResult}};
-    for (const auto &run : runs) {
-        run.result = m_shell->run(run.argv).result();
-        if (!run.result.ok()) {
-            failPart(part, failure(QString::fromLatin1(run.what), run.result), run.result);
-            return part;
-        }
+    // Side by side, each on its own channel: the refresh takes as long as its slowest read. The
+    // pods come from the informer: its list pages, or only the watch's events since last time.
+    const QFuture<CommandResult> nodesRead = m_shell->run(m_commands.getNodes());
+    const QFuture<CommandResult> jobsRead = m_shell->run(m_commands.getJobs(ns));
+    KubePodInformer::Sync pods = m_podInformer->sync(m_pollSeconds.load() > 0);
+    const CommandResult nodesResult = nodesRead.result();
+    const CommandResult jobsResult = jobsRead.result();
+    if (!nodesResult.ok()) {
+        failPart(part, failure(u"kubectl get nodes"_s, nodesResult), nodesResult);
+        return part;
     }
+    if (!pods.ok) {
+        if (pods.error.isEmpty()) {
+            failPart(part, failure(pods.failedWhat, pods.failed), pods.failed);
+        } else {
+            part.error = pods.failedWhat.isEmpty() ? pods.error : u"%1: %2"_s.arg(pods.failedWhat, pods.error);
+            part.errorKind = pods.errorKind;
+        }
+        return part;
+    }
+    if (!jobsResult.ok()) {
+        failPart(part, failure(u"kubectl get jobs"_s, jobsResult), jobsResult);
+        return part;
+    }
+    if (!pods.listedBecause.isEmpty())
+        qCInfo(lcKubernetes).noquote() << "pods listed again:" << pods.listedBecause;
 
     KubeNodeParseResult nodes = KubeNodeParser::parse(nodesResult.stdoutData, m_catalog);
-    KubePodParseResult pods = KubePodParser::parse(podsResult.stdoutData);
     KubeJobParseResult jobs = KubeJobParser::parse(jobsResult.stdoutData);
-    for (const auto &[what, error] : {std::pair{"nodes", nodes.error}, std::pair{"pods", pods.error},
-                                      std::pair{"jobs", jobs.error}})
+    for (const auto &[what, error] : {std::pair{"nodes", nodes.error}, std::pair{"jobs", jobs.error}})
         if (!error.isEmpty()) {
             part.error = u"kubectl get %1: %2"_s.arg(QLatin1String(what), error);
             part.errorKind = ErrorKind::ParseFailed;
@@ -130,6 +149,8 @@ OrchestratorPart KubernetesSource::refreshBlocking()
         }
     part = KubernetesPartBuilder::build(std::move(nodes.nodes), pods.pods, jobs.jobs,
                                         QDateTime::currentSecsSinceEpoch());
+    if (!pods.warning.isEmpty())
+        part.warnings << pods.warning;
     m_barePods.clear();
     for (const KubePod &pod : std::as_const(pods.pods))
         if (pod.ownerKind != QLatin1String("Job"))
@@ -142,7 +163,7 @@ OrchestratorPart KubernetesSource::refreshBlocking()
         part.warnings << u"pods and jobs of namespace %1 only: GPUs other namespaces hold on these nodes "
                          u"are not counted"_s.arg(ns);
     part.durationMs = clock.elapsed();
-    part.bytesRead = nodesResult.stdoutData.size() + podsResult.stdoutData.size() + jobsResult.stdoutData.size();
+    part.bytesRead = nodesResult.stdoutData.size() + pods.bytesRead + jobsResult.stdoutData.size();
     return part;
 }
 

@@ -7,12 +7,14 @@
 #include <QSet>
 #include <QThreadPool>
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 
 namespace strata {
 
 class GpuCatalog;
+class KubePodInformer;
 class RemoteShell;
 struct CommandResult;
 
@@ -26,9 +28,11 @@ struct KubernetesSourceOptions
 };
 
 // Kubernetes through kubectl over a RemoteShell (SSH to a bastion with a kubeconfig, or a
-// local runner in tests). A refresh runs `kubectl get nodes`, `get pods` and `get jobs`
-// (`-o json`, all namespaces unless a namespace is set) and joins them with
-// KubernetesPartBuilder. Actions: submit = `kubectl create -f -` of a KubeJobManifest;
+// local runner in tests). A refresh runs `kubectl get nodes` and `get jobs` (`-o json`, all
+// namespaces unless a namespace is set) side by side with the pods of KubePodInformer, and
+// joins them with KubernetesPartBuilder. The pods are the API's own list, in pages, through
+// `kubectl get --raw`; while a session polls (setPolling), a watch keeps them current and a
+// refresh reads only what changed. Actions: submit = `kubectl create -f -` of a KubeJobManifest;
 // cancel = `kubectl delete job` (pods deleted in the background; a bare pod is deleted
 // itself); drain = cordon + annotation strata.io/drain-reason; resume = uncordon + remove it.
 // Errors carry kubectl's (the API's) own words.
@@ -49,6 +53,8 @@ public:
     QFuture<ActionResult> drain(const QStringList &nodes, const QString &reason) override;
     QFuture<ActionResult> resume(const QStringList &nodes) override;
     QFuture<ActionResult> reconcile(const ActionResult &unknown) override;
+    // While polling, the pods come from a watch kept running (KubePodInformer); 0 ends it.
+    void setPolling(int intervalSeconds) override;
 
     // Last lines of a job's pods (each prefixed by its pod) or of one bare pod; id as in Job::id.
     QFuture<KubeLogResult> logs(const QString &jobId, int tailLines = 200);
@@ -78,6 +84,8 @@ private:
     KubernetesSourceOptions m_options;
     KubectlCommands m_commands;
     QThreadPool m_pool;
+    std::unique_ptr<KubePodInformer> m_podInformer; // pool thread only
+    std::atomic_int m_pollSeconds{0};               // any thread: setPolling
     QSet<QString> m_barePods; // pool thread only: ids of jobs that are bare pods
     mutable std::mutex m_publishedMutex;
     QSet<QString> m_publishedBarePods; // a copy of m_barePods after each refresh, for any thread

@@ -60,9 +60,21 @@ def watch(store, resource, namespace, query, table):
                 expired = ApiError(410, "Expired", f"too old resource version: {since} ({store.revision})")
                 chunks.append((json.dumps({"type": "ERROR", "object": expired.status}) + "\n").encode())
                 return Response(200, stream=iter(chunks))
+            # What matched at `since`, as the real watch cache knows it: the events after it
+            # are replayed below, so an object created since then must come as ADDED and one
+            # deleted since then as DELETED (a client that listed at `since` holds it).
+            first_event = {}
+            for _, kind, event_type, obj in store.events_since(since):
+                if kind == resource and in_scope(obj):
+                    first_event.setdefault((obj["metadata"].get("namespace", ""), obj["metadata"]["name"]),
+                                           (event_type, obj))
             for obj in store.items(resource, namespace):
-                if selector.matches(obj):
-                    matching.add((obj["metadata"].get("namespace", ""), obj["metadata"]["name"]))
+                key = (obj["metadata"].get("namespace", ""), obj["metadata"]["name"])
+                if key not in first_event and selector.matches(obj):
+                    matching.add(key)
+            for key, (event_type, obj) in first_event.items():
+                if event_type != "ADDED" and selector.matches(obj):
+                    matching.add(key)
 
     def stream():
         nonlocal since

@@ -128,4 +128,27 @@ if [ "${client_minor:-99}" -ge 25 ]; then
 else
     expect_contains "$err" 'Warning: unknown field "spec.template.spec.gpus"' "unknown field warned about (kubectl 1.$client_minor sends no fieldValidation)"
 fi
+
+# A paginated list and a watch from its resourceVersion through `kubectl get --raw`, as Strata
+# reads pods (KubePodInformer): a pod created after the list comes as ADDED, one deleted after
+# it as DELETED, even when the watch starts after both (the real watch cache replays them so).
+k run before-list --image=busybox --restart=Never -- sleep 300 >/dev/null
+page="$(k get --raw '/api/v1/pods?limit=1')"
+token="$(echo "$page" | python3 -c 'import json,sys,urllib.parse; print(urllib.parse.quote(json.load(sys.stdin)["metadata"]["continue"], safe=""))')"
+rv="$(echo "$page" | python3 -c 'import json,sys; print(json.load(sys.stdin)["metadata"]["resourceVersion"])')"
+[ -n "$token" ] && [ -n "$rv" ] || fail "a page of 1 carries continue and resourceVersion: $page"
+rest="$(k get --raw "/api/v1/pods?limit=500&continue=$token" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["metadata"]["resourceVersion"], "continue" in d["metadata"], len(d["items"]))')"
+[ "${rest%% *}" = "$rv" ] || fail "the next page is of the same resourceVersion: $rest (first page $rv)"
+expect_contains "$rest" " False " "the last page has no continue token"
+k run after-list --image=busybox --restart=Never -- sleep 300 >/dev/null
+k delete pod before-list --wait=false >/dev/null
+events="$(timeout 10 kubectl --kubeconfig "$work/kubeconfig" --cache-dir "$work/cache" get --raw \
+    "/api/v1/pods?watch=1&allowWatchBookmarks=true&resourceVersion=$rv&timeoutSeconds=2" \
+    | python3 -c 'import json,sys
+for line in sys.stdin:
+    e = json.loads(line); print(e["type"], e["object"]["metadata"]["name"])')"
+expect_contains "$events" "ADDED after-list" "a pod created after the list comes as ADDED"
+expect_contains "$events" "DELETED before-list" "a pod deleted after the list comes as DELETED"
+echo "$events" | grep -q "ADDED before-list" && fail "before-list was in the list: not ADDED again: $events"
+pass "the watch from a list's resourceVersion replays what changed since"
 echo "all kubectl checks passed"

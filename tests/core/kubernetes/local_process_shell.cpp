@@ -12,7 +12,7 @@ using strata::CommandResult;
 LocalProcessShell::LocalProcessShell(QProcessEnvironment environment, int timeoutMs)
     : m_environment(std::move(environment)), m_timeoutMs(timeoutMs)
 {
-    m_pool.setMaxThreadCount(4);
+    m_pool.setMaxThreadCount(8); // a stream holds one thread while it runs
 }
 
 LocalProcessShell::~LocalProcessShell()
@@ -43,6 +43,48 @@ QFuture<CommandResult> LocalProcessShell::run(const QStringList &argv, const QBy
         CommandResult r;
         r.exitStatus = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : 128 + 9;
         r.stdoutData = process.readAllStandardOutput();
+        r.stderrData = process.readAllStandardError();
+        r.durationMs = clock.elapsed();
+        return r;
+    });
+}
+
+QFuture<CommandResult> LocalProcessShell::stream(const QStringList &argv, std::function<void(const QByteArray &)> onOutput,
+                                                 std::shared_ptr<std::atomic_bool> stop)
+{
+    m_commands.fetchAndAddRelaxed(1);
+    return QtConcurrent::run(&m_pool, [this, argv, onOutput = std::move(onOutput), stop] {
+        QElapsedTimer clock;
+        clock.start();
+        QProcess process;
+        process.setProcessEnvironment(m_environment);
+        process.start(argv.value(0), argv.mid(1));
+        if (!process.waitForStarted(10000))
+            return CommandResult::transportFailure(strata::ErrorKind::ConnectFailed,
+                                                   QStringLiteral("cannot start %1: %2").arg(argv.value(0), process.errorString()));
+        process.closeWriteChannel();
+        CommandResult r;
+        while (process.state() != QProcess::NotRunning) {
+            if (stop->load()) {
+                process.terminate();
+                if (!process.waitForFinished(5000)) {
+                    process.kill();
+                    process.waitForFinished();
+                }
+                r.exitStatus = 0;
+                r.stderrData = process.readAllStandardError();
+                r.durationMs = clock.elapsed();
+                return r;
+            }
+            process.waitForReadyRead(100);
+            const QByteArray chunk = process.readAllStandardOutput();
+            if (!chunk.isEmpty())
+                onOutput(chunk);
+        }
+        const QByteArray rest = process.readAllStandardOutput();
+        if (!rest.isEmpty())
+            onOutput(rest);
+        r.exitStatus = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : 128 + 9;
         r.stderrData = process.readAllStandardError();
         r.durationMs = clock.elapsed();
         return r;

@@ -1,14 +1,16 @@
 #pragma once
 
 #include "ssh/remote_shell.h"
+#include "ssh/streaming_shell.h"
 
 #include <QProcessEnvironment>
 #include <QThreadPool>
 
 // TEST ONLY: a RemoteShell that runs commands on this machine with QProcess, so tests can
 // drive the real kubectl against the lab's kube stand-in without SSH. Not for production use:
-// it ignores hosts, keys and quoting because nothing leaves this machine.
-class LocalProcessShell : public strata::RemoteShell
+// it ignores hosts, keys and quoting because nothing leaves this machine. stream() hands on
+// stdout as it arrives (a kubectl watch), as SshRemoteShell's does.
+class LocalProcessShell : public strata::RemoteShell, public strata::StreamingShell
 {
 public:
     explicit LocalProcessShell(QProcessEnvironment environment, int timeoutMs = 60000);
@@ -17,6 +19,8 @@ public:
     QFuture<strata::CommandResult> run(const QStringList &argv, const QByteArray &stdinData = {}) override;
     QFuture<strata::CommandResult> upload(const QString &remotePath, const QByteArray &data, int mode) override;
     QString describe() const override { return QStringLiteral("local processes (test runner)"); }
+    QFuture<strata::CommandResult> stream(const QStringList &argv, std::function<void(const QByteArray &)> onOutput,
+                                          std::shared_ptr<std::atomic_bool> stop) override;
 
     int commandsRun() const { return m_commands.loadRelaxed(); }
 

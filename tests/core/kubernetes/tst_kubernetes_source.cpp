@@ -8,6 +8,7 @@
 #include "model/gpu_catalog.h"
 
 #include <QDeadlineTimer>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QTest>
 #include <QThread>
@@ -34,6 +35,19 @@ const Job *findJob(const OrchestratorPart &part, const QString &id)
     return nullptr;
 }
 
+const QByteArray kWatchedPod = R"yaml(apiVersion: v1
+kind: Pod
+metadata: {name: watched, namespace: default}
+spec:
+  restartPolicy: Never
+  tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]
+  containers:
+  - name: main
+    image: busybox:1.36
+    command: [sleep, "300"]
+    resources: {limits: {nvidia.com/gpu: "1"}}
+)yaml";
+
 } // namespace
 
 class TestKubernetesSource : public QObject
@@ -49,6 +63,7 @@ private Q_SLOTS:
     void drainAndResume();
     void errorsAreTheApisOwnWords();
     void namespaceScope();
+    void aPollingSourceWatchesThePods();
     void cleanupTestCase();
 
 private:
@@ -279,6 +294,52 @@ void TestKubernetesSource::namespaceScope()
     QCOMPARE(part.warnings.size(), 1);
     QVERIFY(part.warnings.first().contains(QStringLiteral("ml-research")));
     QVERIFY(m_source->cancel(QStringLiteral("default/elsewhere")).result().ok);
+}
+
+// Polling, the pods come from one `kubectl get --raw` watch kept running (KubePodInformer): a
+// pod created and deleted behind Strata's back shows at the next refreshes, which read nodes
+// and jobs but no pod list.
+void TestKubernetesSource::aPollingSourceWatchesThePods()
+{
+    m_source->setPolling(5);
+    OrchestratorPart part = m_source->refresh().result(); // lists, then starts the watch
+    QVERIFY2(part.error.isEmpty(), qPrintable(part.error));
+    QVERIFY(!findJob(part, QStringLiteral("default/watched")));
+
+    QElapsedTimer clock;
+    clock.start();
+    // A bare pod with a GPU (a job to Strata), created with kubectl as a colleague would.
+    const CommandResult created = m_shell->run({QStringLiteral("kubectl"), QStringLiteral("create"), QStringLiteral("-f"),
+                                                QStringLiteral("-")},
+                                               kWatchedPod)
+                                      .result();
+    QVERIFY2(created.ok(), created.stderrData.constData());
+    part = refreshUntil([](const OrchestratorPart &p) { return findJob(p, QStringLiteral("default/watched")) != nullptr; });
+    const Job *job = findJob(part, QStringLiteral("default/watched"));
+    QVERIFY2(job, qPrintable(part.error + m_standin.log()));
+    qInfo("the created pod showed %lld ms after kubectl create returned", qint64(clock.elapsed()));
+    QCOMPARE(m_source->jobObjectKind(job->id), QStringLiteral("pod"));
+
+    // Nothing changed: a refresh runs `get nodes` and `get jobs` only.
+    const int before = m_shell->commandsRun();
+    part = m_source->refresh().result();
+    QVERIFY2(part.error.isEmpty(), qPrintable(part.error));
+    QCOMPARE(m_shell->commandsRun() - before, 2);
+    QVERIFY(findJob(part, QStringLiteral("default/watched")));
+
+    const CommandResult deleted = m_shell->run({QStringLiteral("kubectl"), QStringLiteral("delete"), QStringLiteral("pod"),
+                                                QStringLiteral("watched"), QStringLiteral("--wait=false")})
+                                      .result();
+    QVERIFY2(deleted.ok(), deleted.stderrData.constData());
+    part = refreshUntil([](const OrchestratorPart &p) { return findJob(p, QStringLiteral("default/watched")) == nullptr; });
+    QVERIFY2(part.error.isEmpty() && !findJob(part, QStringLiteral("default/watched")), qPrintable(part.error));
+
+    // Not polling: the watch ends and every refresh lists the pods again.
+    m_source->setPolling(0);
+    const int listed = m_shell->commandsRun();
+    part = m_source->refresh().result();
+    QVERIFY2(part.error.isEmpty(), qPrintable(part.error));
+    QCOMPARE(m_shell->commandsRun() - listed, 3); // nodes, jobs, one page of pods
 }
 
 void TestKubernetesSource::cleanupTestCase()

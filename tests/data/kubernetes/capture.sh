@@ -59,4 +59,21 @@ curl -s -X POST -H 'Content-Type: application/json' \
 { k get pods --field-selector spec.gpu=8 2>&1 || true; } >"$here/errors/kubectl_bad_field_selector.txt"
 { kubectl --server http://127.0.0.1:1 --cache-dir "$work/cache2" get nodes 2>&1 || true; } \
     >"$here/errors/kubectl_connection_refused.txt"
+
+# The pods as Strata reads them (KubePodInformer): the API's list in pages through
+# `kubectl get --raw` (limit 5 of the 8 pods, then the continue token), and a watch from the
+# first page's resourceVersion while a pod is deleted and another one runs and ends (one event
+# per line, as the server writes them; the server ends the watch after timeoutSeconds).
+k get --raw '/api/v1/pods?limit=5' | python3 -m json.tool >"$here/standin_raw_pods_page1.json"
+meta() { python3 -c 'import json,sys,urllib.parse; print(urllib.parse.quote(json.load(open(sys.argv[1]))["metadata"][sys.argv[2]], safe=""))' "$@"; }
+k get --raw "/api/v1/pods?limit=5&continue=$(meta "$here/standin_raw_pods_page1.json" continue)" \
+    | python3 -m json.tool >"$here/standin_raw_pods_page2.json"
+rv="$(meta "$here/standin_raw_pods_page1.json" resourceVersion)"
+k get --raw "/api/v1/pods?watch=1&allowWatchBookmarks=true&resourceVersion=$rv&timeoutSeconds=3" \
+    >"$here/standin_raw_pod_watch.jsonl" &
+watch_pid=$!
+sleep 0.5
+k delete pod debug-shell --wait=false >/dev/null
+k run watch-probe --image=busybox --restart=Never -- sleep 0.5 >/dev/null
+wait "$watch_pid"
 echo "captured into $here"
