@@ -78,7 +78,7 @@ std::unique_ptr<ClusterSession> TestFaultKubernetes::newSession(quint16 apiPort)
 
 QDateTime TestFaultKubernetes::startHealthy(ClusterSession &session, Refresh *good)
 {
-    *good = refreshOnce(session);
+    *good = firstLiveRefresh(session, m_all);
     const QString problem = checkLive(*good, m_all);
     if (!problem.isEmpty()) {
         QTest::qFail(qPrintable(problem), __FILE__, __LINE__);

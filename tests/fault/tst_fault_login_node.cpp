@@ -58,7 +58,7 @@ std::unique_ptr<ClusterSession> TestFaultLoginNode::newSession(quint16 sshPort)
 void TestFaultLoginNode::stopped()
 {
     auto session = newSession();
-    const Refresh good = refreshOnce(*session);
+    const Refresh good = firstLiveRefresh(*session, m_all);
     QString problem = checkLive(good, m_all);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
     const QDateTime lastGood = good.source(QStringLiteral("ssh"))->lastSuccess;
@@ -94,7 +94,7 @@ void TestFaultLoginNode::stalled()
     QString error;
     QVERIFY2(proxy.start(&error), qPrintable(error));
     auto session = newSession(proxy.port());
-    const Refresh good = refreshOnce(*session);
+    const Refresh good = firstLiveRefresh(*session, m_all);
     QString problem = checkLive(good, m_all);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
     const QDateTime lastGood = good.source(QStringLiteral("ssh"))->lastSuccess;
@@ -123,7 +123,7 @@ void TestFaultLoginNode::cutHalfwayThroughOutput()
     QVERIFY2(proxy.start(&error), qPrintable(error));
     auto session = newSession(proxy.port());
     const qint64 before = proxy.bytesToClients();
-    const Refresh good = refreshOnce(*session);
+    const Refresh good = firstLiveRefresh(*session, m_all);
     QString problem = checkLive(good, m_all);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
     const QDateTime lastGood = good.source(QStringLiteral("ssh"))->lastSuccess;
@@ -155,7 +155,7 @@ void TestFaultLoginNode::cutHalfwayThroughOutput()
 void TestFaultLoginNode::restarted()
 {
     auto session = newSession();
-    const Refresh good = refreshOnce(*session);
+    const Refresh good = firstLiveRefresh(*session, m_all);
     QString problem = checkLive(good, m_all);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
 

@@ -59,7 +59,7 @@ std::unique_ptr<ClusterSession> TestFaultPrometheus::newSession(quint16 promethe
 
 QDateTime TestFaultPrometheus::startHealthy(ClusterSession &session, Refresh *good)
 {
-    *good = refreshOnce(session);
+    *good = firstLiveRefresh(session, m_all);
     const QString problem = checkLive(*good, m_all);
     if (!problem.isEmpty()) {
         QTest::qFail(qPrintable(problem), __FILE__, __LINE__);

@@ -57,7 +57,7 @@ void TestFaultSlurmctld::cleanup()
 
 QDateTime TestFaultSlurmctld::startHealthy(ClusterSession &session, Refresh *good)
 {
-    *good = refreshOnce(session);
+    *good = firstLiveRefresh(session, m_all);
     const QString problem = checkLive(*good, m_all);
     if (!problem.isEmpty()) {
         QTest::qFail(qPrintable(problem), __FILE__, __LINE__);

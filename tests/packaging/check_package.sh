@@ -132,7 +132,8 @@ metadata)
     [[ "$(field Homepage)" == https://* ]] || fail "$deb: Homepage not https"
     [ "$(field Section)" = admin ] || fail "$deb: Section $(field Section)"
     [ "$(field Priority)" = optional ] || fail "$deb: Priority $(field Priority)"
-    summary=$(field Description | head -n 1)
+    # sed reads to the end: head would stop early, and pipefail would end the script on dpkg-deb's SIGPIPE
+    summary=$(field Description | sed -n 1p)
     [ -n "$summary" ] && ! grep -qi "built using CMake" <<<"$summary" || fail "$deb: Description '$summary'"
     [ "$(field Description | wc -l)" -ge 3 ] || fail "$deb: Description has no long text"
     [ -n "$(field Installed-Size)" ] || fail "$deb: no Installed-Size"
