@@ -82,6 +82,20 @@ QString KubectlCommands::podsPath(const QString &namespaceName)
     return u"/api/v1/namespaces/%1/pods"_s.arg(namespaceName);
 }
 
+QString KubectlCommands::nodesPath()
+{
+    return u"/api/v1/nodes"_s;
+}
+
+QString KubectlCommands::jobsPath(const QString &namespaceName)
+{
+    if (namespaceName.isEmpty())
+        return u"/apis/batch/v1/jobs"_s;
+    if (!isValidNamespace(namespaceName))
+        return {};
+    return u"/apis/batch/v1/namespaces/%1/jobs"_s.arg(namespaceName);
+}
+
 QString KubectlCommands::listPageUri(const QString &path, int limit, const QString &continueToken)
 {
     QString uri = u"%1?limit=%2"_s.arg(path).arg(limit);

@@ -29,6 +29,11 @@ public:
     // The pods' collection: /api/v1/pods, or /api/v1/namespaces/NS/pods; empty for a namespace
     // that is not a valid name.
     static QString podsPath(const QString &namespaceName);
+    // The nodes and the Jobs as the API lists them, through getRaw (what a refresh reads):
+    // /api/v1/nodes; /apis/batch/v1/jobs or /apis/batch/v1/namespaces/NS/jobs (empty for a
+    // namespace that is not a valid name).
+    static QString nodesPath();
+    static QString jobsPath(const QString &namespaceName);
     // A page of it: PATH?limit=N[&continue=TOKEN].
     static QString listPageUri(const QString &path, int limit, const QString &continueToken);
     // A watch of it from resourceVersion on, ended by the server after timeoutSeconds.

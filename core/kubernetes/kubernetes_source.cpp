@@ -114,8 +114,16 @@ OrchestratorPart KubernetesSource::refreshBlocking()
     const QString ns = m_options.namespaceName;
     // Side by side, each on its own channel: the refresh takes as long as its slowest read. The
     // pods come from the informer: its list pages, or only the watch's events since last time.
-    const QFuture<CommandResult> nodesRead = m_shell->run(m_commands.getNodes());
-    const QFuture<CommandResult> jobsRead = m_shell->run(m_commands.getJobs(ns));
+    // The API's own lists through `kubectl get --raw`, undecoded: `kubectl get nodes -o json`
+    // decoded 2,048 nodes in kubectl for 2.4 s, and for 10 s while the API server was busy.
+    const QString jobsPath = KubectlCommands::jobsPath(ns);
+    if (jobsPath.isEmpty()) {
+        part.error = u"not a valid namespace name: %1"_s.arg(ns);
+        part.errorKind = ErrorKind::InvalidRequest;
+        return part;
+    }
+    const QFuture<CommandResult> nodesRead = m_shell->run(m_commands.getRaw(KubectlCommands::nodesPath()));
+    const QFuture<CommandResult> jobsRead = m_shell->run(m_commands.getRaw(jobsPath));
     KubePodInformer::Sync pods = m_podInformer->sync(m_pollSeconds.load() > 0);
     const CommandResult nodesResult = nodesRead.result();
     const CommandResult jobsResult = jobsRead.result();
@@ -138,6 +146,9 @@ OrchestratorPart KubernetesSource::refreshBlocking()
     }
     if (!pods.listedBecause.isEmpty())
         qCInfo(lcKubernetes).noquote() << "pods listed again:" << pods.listedBecause;
+    qCDebug(lcKubernetes).noquote() << "pods:" << pods.pods.size() << "from" << pods.pagesRead << "pages,"
+                                    << pods.eventsApplied << "watch events; nodes and jobs read in"
+                                    << nodesResult.durationMs << "and" << jobsResult.durationMs << "ms";
 
     KubeNodeParseResult nodes = KubeNodeParser::parse(nodesResult.stdoutData, m_catalog);
     KubeJobParseResult jobs = KubeJobParser::parse(jobsResult.stdoutData);

@@ -28,7 +28,7 @@ struct KubernetesSourceOptions
 };
 
 // Kubernetes through kubectl over a RemoteShell (SSH to a bastion with a kubeconfig, or a
-// local runner in tests). A refresh runs `kubectl get nodes` and `get jobs` (`-o json`, all
+// local runner in tests). A refresh reads the API's node and Job lists (`kubectl get --raw`, all
 // namespaces unless a namespace is set) side by side with the pods of KubePodInformer, and
 // joins them with KubernetesPartBuilder. The pods are the API's own list, in pages, through
 // `kubectl get --raw`; while a session polls (setPolling), a watch keeps them current and a

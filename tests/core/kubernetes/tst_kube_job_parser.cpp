@@ -1,4 +1,4 @@
-// KubeJobParser on kubectl's `get jobs -A -o json` from the lab stand-in and on Jobs written
+// KubeJobParser on kubectl's `get jobs -A -o json` and the API's JobList from the lab stand-in, and on Jobs written
 // from the API reference (DeadlineExceeded, suspended, work queue, Indexed, being deleted).
 #include "kube_test_data.h"
 #include "kubernetes/kube_job_parser.h"
@@ -44,6 +44,12 @@ void TestKubeJobParser::job_data()
                                       << 2 << 0 << false << false << false << qint64(0);
     QTest::newRow("stand-in pending pod") << s << "default/too-big" << "" << "" << 1 << 1 << 1 << 0 << 0 << 16 << false
                                           << false << false << qint64(0);
+    // The API's own JobList (`kubectl get --raw /apis/batch/v1/jobs`, what a refresh reads): the same.
+    const QString a = QStringLiteral("standin_raw_jobs.json");
+    QTest::newRow("API list, indexed, running") << a << "ml-research/train-llm" << "" << "" << 2 << 2 << 2 << 0 << 0 << 8
+                                                << false << true << false << qint64(0);
+    QTest::newRow("API list, backoff") << a << "default/fails" << "Failed" << "BackoffLimitExceeded" << 1 << 1 << 0 << 0
+                                       << 2 << 0 << false << false << false << qint64(0);
     QTest::newRow("deadline") << r << "research/deadline" << "Failed" << "DeadlineExceeded" << 1 << 1 << 0 << 0 << 1
                               << 1 << false << false << false << qint64(600);
     QTest::newRow("suspended") << r << "research/paused" << "" << "" << 1 << 1 << 0 << 0 << 0 << 1 << true << false

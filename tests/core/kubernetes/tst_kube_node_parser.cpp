@@ -119,6 +119,23 @@ void TestKubeNodeParser::wholeListsInNameOrder()
     QCOMPARE(page.nodes.size(), 2);
     QCOMPARE(page.nodes.at(1).name, QStringLiteral("kube-gpu-02"));
     QCOMPARE(page.nodes.at(1).gpuModel, QStringLiteral("H100"));
+    // The API's whole NodeList (`kubectl get --raw /api/v1/nodes`, what a refresh reads): the
+    // same nodes as kubectl's `-o json`.
+    const KubeNodeParseResult api = KubeNodeParser::parse(kubeTestData(QStringLiteral("standin_raw_nodes.json")),
+                                                          GpuCatalog::builtIn());
+    QVERIFY2(api.error.isEmpty(), qPrintable(api.error));
+    QCOMPARE(api.nodes.size(), standin.nodes.size());
+    for (int i = 0; i < api.nodes.size(); ++i) {
+        const Node &a = api.nodes.at(i), &k = standin.nodes.at(i);
+        QCOMPARE(a.name, k.name);
+        QCOMPARE(a.gpuModel, k.gpuModel);
+        QCOMPARE(a.gpuCount, k.gpuCount);
+        QCOMPARE(a.state, k.state);
+        QCOMPARE(a.reason, k.reason);
+        QCOMPARE(a.partitions, k.partitions);
+        QCOMPARE(a.memoryMiB, k.memoryMiB);
+    }
+    QCOMPARE(api.nodes.at(3).state, QStringLiteral("cordoned"));
     QCOMPARE(KubeNodeParser::parse(kubeTestData(QStringLiteral("reference_nodes.json")), GpuCatalog::builtIn()).nodes.size(), 7);
 }
 

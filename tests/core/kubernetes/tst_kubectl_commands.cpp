@@ -37,6 +37,23 @@ void TestKubectlCommands::commands()
     QCOMPARE(k.jobLogs("ns", "j", 50), (prefix + QStringList{"logs", "-n", "ns", "-l", "job-name=j", "--prefix",
                                                              "--max-log-requests=20", "--tail=50"}));
     QCOMPARE(k.podLogs("ns", "p", "c", 10), (prefix + QStringList{"logs", "-n", "ns", "p", "--tail=10", "-c", "c"}));
+    // The API's own lists and a watch, undecoded; the watch without --request-timeout.
+    QCOMPARE(k.getRaw("/api/v1/nodes"), (prefix + QStringList{"get", "--raw", "/api/v1/nodes"}));
+    QCOMPARE(k.watchRaw("/api/v1/pods?watch=1"),
+             (QStringList{"/opt/bin/kubectl", "--context", "lab", "get", "--raw", "/api/v1/pods?watch=1"}));
+    QCOMPARE(KubectlCommands::nodesPath(), QStringLiteral("/api/v1/nodes"));
+    QCOMPARE(KubectlCommands::podsPath({}), QStringLiteral("/api/v1/pods"));
+    QCOMPARE(KubectlCommands::podsPath("team-a"), QStringLiteral("/api/v1/namespaces/team-a/pods"));
+    QCOMPARE(KubectlCommands::podsPath("../x"), QString());
+    QCOMPARE(KubectlCommands::jobsPath({}), QStringLiteral("/apis/batch/v1/jobs"));
+    QCOMPARE(KubectlCommands::jobsPath("team-a"), QStringLiteral("/apis/batch/v1/namespaces/team-a/jobs"));
+    QCOMPARE(KubectlCommands::jobsPath("a/b"), QString());
+    // A continue token is base64 (+, /, =): percent-encoded into the query.
+    QCOMPARE(KubectlCommands::listPageUri("/api/v1/pods", 5000, "eyJ+/x=="),
+             QStringLiteral("/api/v1/pods?limit=5000&continue=eyJ%2B%2Fx%3D%3D"));
+    QCOMPARE(KubectlCommands::listPageUri("/api/v1/pods", 500, {}), QStringLiteral("/api/v1/pods?limit=500"));
+    QCOMPARE(KubectlCommands::watchUri("/api/v1/pods", "812", 300),
+             QStringLiteral("/api/v1/pods?watch=1&allowWatchBookmarks=true&resourceVersion=812&timeoutSeconds=300"));
     const KubectlCommands plain({}, {}, 0);
     QCOMPARE(plain.getNodes(), (QStringList{"kubectl", "get", "nodes", "-o", "json"}));
     // Followed logs carry no --request-timeout: it would end the stream.

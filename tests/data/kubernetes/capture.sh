@@ -60,7 +60,8 @@ curl -s -X POST -H 'Content-Type: application/json' \
 { kubectl --server http://127.0.0.1:1 --cache-dir "$work/cache2" get nodes 2>&1 || true; } \
     >"$here/errors/kubectl_connection_refused.txt"
 
-# The pods as Strata reads them (KubePodInformer): the API's list in pages through
+# The nodes and Jobs as a refresh reads them, the API's lists through `kubectl get --raw`; the
+# pods as Strata reads them (KubePodInformer): the API's list in pages through
 # `kubectl get --raw` (limit 5 of the 8 pods, then the continue token), and a watch from the
 # first page's resourceVersion while a pod is deleted and another one runs and ends (one event
 # per line, as the server writes them; the server ends the watch after timeoutSeconds).
@@ -68,6 +69,8 @@ k get --raw '/api/v1/pods?limit=5' | python3 -m json.tool >"$here/standin_raw_po
 meta() { python3 -c 'import json,sys,urllib.parse; print(urllib.parse.quote(json.load(open(sys.argv[1]))["metadata"][sys.argv[2]], safe=""))' "$@"; }
 k get --raw "/api/v1/pods?limit=5&continue=$(meta "$here/standin_raw_pods_page1.json" continue)" \
     | python3 -m json.tool >"$here/standin_raw_pods_page2.json"
+k get --raw /api/v1/nodes | python3 -m json.tool >"$here/standin_raw_nodes.json"
+k get --raw /apis/batch/v1/jobs | python3 -m json.tool >"$here/standin_raw_jobs.json"
 rv="$(meta "$here/standin_raw_pods_page1.json" resourceVersion)"
 k get --raw "/api/v1/pods?watch=1&allowWatchBookmarks=true&resourceVersion=$rv&timeoutSeconds=3" \
     >"$here/standin_raw_pod_watch.jsonl" &
