@@ -18,6 +18,7 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <functional>
 #include <sys/resource.h>
 
 using namespace strata;
@@ -50,6 +51,18 @@ SnapshotPtr nextSnapshot(ClusterSession &session, int timeoutMs)
     loop.exec();
     QObject::disconnect(connection);
     return got;
+}
+
+// Takes whole snapshots until one satisfies accept; false when none came within a refresh's wait.
+bool waitForSnapshots(ClusterSession &session, int interval, const std::function<bool(const SnapshotPtr &)> &accept)
+{
+    for (;;) {
+        const SnapshotPtr s = nextSnapshot(session, interval * 1000 + 600000);
+        if (!s)
+            return false;
+        if (accept(s))
+            return true;
+    }
 }
 
 bool kubectl(const QString &kubeconfig, const QStringList &args, const QByteArray &input = {})
@@ -135,25 +148,15 @@ int main(int argc, char **argv)
     if (!kubectl(kubeconfig, {QStringLiteral("create"), QStringLiteral("-f"), QStringLiteral("-")}, manifest))
         return 1;
     clock.restart();
-    for (;;) {
-        const SnapshotPtr s = nextSnapshot(session, interval * 1000 + 600000);
-        if (!s)
-            return 1;
-        if (hasJob(s, id))
-            break;
-    }
+    if (!waitForSnapshots(session, interval, [&](const SnapshotPtr &s) { return hasJob(s, id); }))
+        return 1;
     std::printf("a pod created with kubectl showed after %.2f s (refresh interval %d s)\n", clock.elapsed() / 1000.0,
                 interval);
     if (!kubectl(kubeconfig, {QStringLiteral("delete"), QStringLiteral("pod"), pod, QStringLiteral("--wait=false")}))
         return 1;
     clock.restart();
-    for (;;) {
-        const SnapshotPtr s = nextSnapshot(session, interval * 1000 + 600000);
-        if (!s)
-            return 1;
-        if (!hasJob(s, id))
-            break;
-    }
+    if (!waitForSnapshots(session, interval, [&](const SnapshotPtr &s) { return !hasJob(s, id); }))
+        return 1;
     std::printf("its deletion showed after %.2f s\n", clock.elapsed() / 1000.0);
     std::printf("RSS peak %ld MiB\n", peakRssMiB());
     session.stop();

@@ -20,6 +20,16 @@ LocalProcessShell::~LocalProcessShell()
     m_pool.waitForDone();
 }
 
+std::optional<CommandResult> LocalProcessShell::start(QProcess &process, const QStringList &argv) const
+{
+    process.setProcessEnvironment(m_environment);
+    process.start(argv.value(0), argv.mid(1));
+    if (process.waitForStarted(10000))
+        return std::nullopt;
+    return CommandResult::transportFailure(strata::ErrorKind::ConnectFailed,
+                                           QStringLiteral("cannot start %1: %2").arg(argv.value(0), process.errorString()));
+}
+
 QFuture<CommandResult> LocalProcessShell::run(const QStringList &argv, const QByteArray &stdinData)
 {
     m_commands.fetchAndAddRelaxed(1);
@@ -27,11 +37,8 @@ QFuture<CommandResult> LocalProcessShell::run(const QStringList &argv, const QBy
         QElapsedTimer clock;
         clock.start();
         QProcess process;
-        process.setProcessEnvironment(m_environment);
-        process.start(argv.value(0), argv.mid(1));
-        if (!process.waitForStarted(10000))
-            return CommandResult::transportFailure(strata::ErrorKind::ConnectFailed,
-                                                   QStringLiteral("cannot start %1: %2").arg(argv.value(0), process.errorString()));
+        if (const std::optional<CommandResult> failed = start(process, argv))
+            return *failed;
         process.write(stdinData);
         process.closeWriteChannel();
         if (!process.waitForFinished(m_timeoutMs)) {
@@ -57,11 +64,8 @@ QFuture<CommandResult> LocalProcessShell::stream(const QStringList &argv, std::f
         QElapsedTimer clock;
         clock.start();
         QProcess process;
-        process.setProcessEnvironment(m_environment);
-        process.start(argv.value(0), argv.mid(1));
-        if (!process.waitForStarted(10000))
-            return CommandResult::transportFailure(strata::ErrorKind::ConnectFailed,
-                                                   QStringLiteral("cannot start %1: %2").arg(argv.value(0), process.errorString()));
+        if (const std::optional<CommandResult> failed = start(process, argv))
+            return *failed;
         process.closeWriteChannel();
         CommandResult r;
         while (process.state() != QProcess::NotRunning) {

@@ -6,6 +6,10 @@
 #include <QProcessEnvironment>
 #include <QThreadPool>
 
+#include <optional>
+
+class QProcess;
+
 // TEST ONLY: a RemoteShell that runs commands on this machine with QProcess, so tests can
 // drive the real kubectl against the lab's kube stand-in without SSH. Not for production use:
 // it ignores hosts, keys and quoting because nothing leaves this machine. stream() hands on
@@ -25,6 +29,9 @@ public:
     int commandsRun() const { return m_commands.loadRelaxed(); }
 
 private:
+    // Starts argv in process; the failure when it could not be started.
+    std::optional<strata::CommandResult> start(QProcess &process, const QStringList &argv) const;
+
     QProcessEnvironment m_environment;
     int m_timeoutMs;
     QThreadPool m_pool;
