@@ -80,4 +80,9 @@ KubeJobParseResult KubeJobParser::parse(const QByteArray &json)
     return result;
 }
 
+KubeJob KubeJobParser::parseObject(const QJsonObject &object)
+{
+    return parseJob(object);
+}
+
 } // namespace strata

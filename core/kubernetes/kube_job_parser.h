@@ -3,6 +3,7 @@
 #include "kube_job.h"
 
 #include <QByteArray>
+#include <QJsonObject>
 #include <QString>
 #include <QVector>
 
@@ -14,11 +15,14 @@ struct KubeJobParseResult
     QVector<KubeJob> jobs;
 };
 
-// `kubectl get jobs -A -o json` (a List) or the API's JobList, into KubeJob values. Pure.
+// `kubectl get jobs -A -o json` (a List) or the API's JobList, and the objects of a Job
+// watch's events, into KubeJob values. Pure.
 class KubeJobParser
 {
 public:
     static KubeJobParseResult parse(const QByteArray &json);
+    // One Job object (an item of a list, or a watch event's object).
+    static KubeJob parseObject(const QJsonObject &object);
 };
 
 } // namespace strata

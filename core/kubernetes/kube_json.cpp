@@ -10,6 +10,8 @@
 
 namespace strata::KubeJson {
 
+using namespace Qt::StringLiterals;
+
 QString string(const QJsonObject &object, QLatin1StringView key)
 {
     return object.value(key).toString();
@@ -263,6 +265,60 @@ ListMetadata listMetadata(const QByteArray &json)
     else
         metadata = QJsonDocument::fromJson(json).object().value(QLatin1String("metadata")).toObject();
     return {string(metadata, QLatin1StringView("resourceVersion")), string(metadata, QLatin1StringView("continue"))};
+}
+
+std::optional<KubeWatchEvent> parseWatchEvent(QByteArrayView line, QLatin1StringView itemKind, const QString &noun,
+                                              QString *error)
+{
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(QByteArray::fromRawData(line.data(), line.size()), &parseError);
+    if (parseError.error != QJsonParseError::NoError || !document.isObject()) {
+        *error = parseError.error != QJsonParseError::NoError
+            ? u"a %1 watch event is not JSON (%2 at byte %3)"_s.arg(noun, parseError.errorString()).arg(parseError.offset)
+            : u"a %1 watch event is not a JSON object"_s.arg(noun);
+        return std::nullopt;
+    }
+    const QJsonObject event = document.object();
+    const QString type = string(event, "type"_L1);
+    KubeWatchEvent parsed;
+    parsed.object = event.value("object"_L1).toObject();
+    parsed.resourceVersion = string(parsed.object.value("metadata"_L1).toObject(), "resourceVersion"_L1);
+    static const std::pair<const char *, KubeWatchEvent::Type> types[] = {
+        {"ADDED", KubeWatchEvent::Type::Added}, {"MODIFIED", KubeWatchEvent::Type::Modified},
+        {"DELETED", KubeWatchEvent::Type::Deleted}, {"BOOKMARK", KubeWatchEvent::Type::Bookmark},
+        {"ERROR", KubeWatchEvent::Type::Error}};
+    const auto known = std::find_if(std::begin(types), std::end(types),
+                                    [&](const auto &t) { return type == QLatin1String(t.first); });
+    if (known == std::end(types)) {
+        *error = u"a %1 watch event of unknown type \"%2\""_s.arg(noun, type.left(40));
+        return std::nullopt;
+    }
+    parsed.type = known->second;
+    if (parsed.type == KubeWatchEvent::Type::Error) {
+        parsed.errorCode = parsed.object.value("code"_L1).toInt();
+        parsed.errorReason = string(parsed.object, "reason"_L1);
+        parsed.errorMessage = string(parsed.object, "message"_L1);
+        parsed.object = {};
+        return parsed;
+    }
+    if (parsed.type == KubeWatchEvent::Type::Bookmark) {
+        parsed.object = {};
+        return parsed;
+    }
+    const QString kind = string(parsed.object, "kind"_L1);
+    if (!kind.isEmpty() && kind != itemKind) {
+        *error = u"a %1 watch event holds a %2, not a %3"_s.arg(noun, kind.left(40), QString(itemKind));
+        return std::nullopt;
+    }
+    if (const QString problem = apiVersionProblem(string(parsed.object, "apiVersion"_L1), itemKind); !problem.isEmpty()) {
+        *error = u"a %1 watch event: %2"_s.arg(noun, problem);
+        return std::nullopt;
+    }
+    if (string(parsed.object.value("metadata"_L1).toObject(), "name"_L1).isEmpty()) {
+        *error = u"a %1 watch event holds a %1 without a name"_s.arg(noun);
+        return std::nullopt;
+    }
+    return parsed;
 }
 
 double containerRequest(const QJsonArray &containers, QLatin1StringView resource)

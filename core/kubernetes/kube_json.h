@@ -1,7 +1,9 @@
 #pragma once
 
-#include <QByteArrayView>
+#include "kube_watch_event.h"
 #include "model/input_check.h"
+
+#include <QByteArrayView>
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -16,6 +18,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <optional>
 #include <system_error>
 #include <thread>
 #include <utility>
@@ -64,6 +67,12 @@ struct ListMetadata
 // Empty fields when the document is not such a list or they are absent (kubectl's `kind: List`
 // carries neither). Pure.
 ListMetadata listMetadata(const QByteArray &json);
+
+// One line of a watch of itemKind objects ("Pod"); noun names them in errors ("pod"). nullopt
+// with *error when it is not a watch event Strata knows, or an object event holds another kind
+// or an object without a name. Pure.
+std::optional<KubeWatchEvent> parseWatchEvent(QByteArrayView line, QLatin1StringView itemKind,
+                                              const QString &noun, QString *error);
 
 // Parses every item of a list with parseOne(const QJsonObject &) -> T, item by item and in
 // parallel (plain threads): a 50,000-pod list never becomes one document, so memory stays near

@@ -156,4 +156,9 @@ KubeNodeParseResult KubeNodeParser::parse(const QByteArray &json, const GpuCatal
     return result;
 }
 
+Node KubeNodeParser::parseObject(const QJsonObject &object, const GpuCatalog &catalog)
+{
+    return parseNode(object, catalog);
+}
+
 } // namespace strata

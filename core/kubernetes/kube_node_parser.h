@@ -3,6 +3,7 @@
 #include "model/node.h"
 
 #include <QByteArray>
+#include <QJsonObject>
 #include <QString>
 #include <QVector>
 
@@ -16,7 +17,8 @@ struct KubeNodeParseResult
     QVector<Node> nodes; // sorted by name; pod-derived fields (allocations) still zero
 };
 
-// `kubectl get nodes -o json` (a List) or the API's NodeList, into Node values. Pure.
+// `kubectl get nodes -o json` (a List) or the API's NodeList, and the objects of a node watch's
+// events, into Node values. Pure.
 //  state: "ready", "notready" (Ready False or Unknown) or "cordoned" (spec.unschedulable);
 //         a node both not ready and cordoned is "notready" with the CORDONED flag.
 //  stateFlags: READY/NOTREADY/UNKNOWN, CORDONED and DRAIN when unschedulable, MEMORY_PRESSURE,
@@ -31,6 +33,8 @@ class KubeNodeParser
 {
 public:
     static KubeNodeParseResult parse(const QByteArray &json, const GpuCatalog &catalog);
+    // One node object (an item of a list, or a watch event's object).
+    static Node parseObject(const QJsonObject &object, const GpuCatalog &catalog);
     // Annotation Strata's drain writes (and resume removes) with the reason.
     static QLatin1StringView drainReasonAnnotation() { return QLatin1StringView("strata.io/drain-reason"); }
     static QLatin1StringView healthLabel()

@@ -150,52 +150,9 @@ KubePodParseResult KubePodParser::parse(const QByteArray &json)
     return result;
 }
 
-std::optional<KubePodWatchEvent> KubePodParser::parseWatchEvent(QByteArrayView line, QString *error)
+KubePod KubePodParser::parseObject(const QJsonObject &object)
 {
-    QJsonParseError parseError;
-    const QJsonDocument document =
-        QJsonDocument::fromJson(QByteArray::fromRawData(line.data(), line.size()), &parseError);
-    if (parseError.error != QJsonParseError::NoError || !document.isObject()) {
-        *error = parseError.error != QJsonParseError::NoError
-            ? u"a pod watch event is not JSON (%1 at byte %2)"_s.arg(parseError.errorString()).arg(parseError.offset)
-            : u"a pod watch event is not a JSON object"_s;
-        return std::nullopt;
-    }
-    const QJsonObject event = document.object();
-    const QString type = KubeJson::string(event, "type"_L1);
-    const QJsonObject object = event.value("object"_L1).toObject();
-    KubePodWatchEvent parsed;
-    parsed.resourceVersion = KubeJson::string(object.value("metadata"_L1).toObject(), "resourceVersion"_L1);
-    static const std::pair<const char *, KubePodWatchEvent::Type> types[] = {
-        {"ADDED", KubePodWatchEvent::Type::Added}, {"MODIFIED", KubePodWatchEvent::Type::Modified},
-        {"DELETED", KubePodWatchEvent::Type::Deleted}, {"BOOKMARK", KubePodWatchEvent::Type::Bookmark},
-        {"ERROR", KubePodWatchEvent::Type::Error}};
-    const auto known = std::find_if(std::begin(types), std::end(types),
-                                    [&](const auto &t) { return type == QLatin1String(t.first); });
-    if (known == std::end(types)) {
-        *error = u"a pod watch event of unknown type \"%1\""_s.arg(type.left(40));
-        return std::nullopt;
-    }
-    parsed.type = known->second;
-    if (parsed.type == KubePodWatchEvent::Type::Error) {
-        parsed.errorCode = object.value("code"_L1).toInt();
-        parsed.errorReason = KubeJson::string(object, "reason"_L1);
-        parsed.errorMessage = KubeJson::string(object, "message"_L1);
-        return parsed;
-    }
-    if (parsed.type == KubePodWatchEvent::Type::Bookmark)
-        return parsed;
-    const QString kind = KubeJson::string(object, "kind"_L1);
-    if (!kind.isEmpty() && kind != "Pod"_L1) {
-        *error = u"a pod watch event holds a %1, not a Pod"_s.arg(kind.left(40));
-        return std::nullopt;
-    }
-    parsed.pod = parsePod(object);
-    if (parsed.pod.name.isEmpty()) {
-        *error = u"a pod watch event holds a pod without a name"_s;
-        return std::nullopt;
-    }
-    return parsed;
+    return parsePod(object);
 }
 
 } // namespace strata

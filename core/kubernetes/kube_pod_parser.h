@@ -1,14 +1,11 @@
 #pragma once
 
 #include "kube_pod.h"
-#include "kube_pod_watch_event.h"
 
 #include <QByteArray>
-#include <QByteArrayView>
+#include <QJsonObject>
 #include <QString>
 #include <QVector>
-
-#include <optional>
 
 namespace strata {
 
@@ -21,13 +18,13 @@ struct KubePodParseResult
 };
 
 // `kubectl get pods -A -o json` (a List) or the API's PodList (or one page of it), and the
-// events of a pod watch, into KubePod values. Pure.
+// objects of a pod watch's events, into KubePod values. Pure.
 class KubePodParser
 {
 public:
     static KubePodParseResult parse(const QByteArray &json);
-    // One line of a pod watch; nullopt with *error when it is not a watch event Strata knows.
-    static std::optional<KubePodWatchEvent> parseWatchEvent(QByteArrayView line, QString *error);
+    // One pod object (an item of a list, or a watch event's object).
+    static KubePod parseObject(const QJsonObject &object);
     // The annotation the lab's kube stand-in sets with the GPU indices it gave a pod.
     static QLatin1StringView gpuIndicesAnnotation() { return QLatin1StringView("strata.lab/gpu-indices"); }
 };

@@ -4,7 +4,9 @@
 #include "kube_job_manifest.h"
 #include "kube_job_parser.h"
 #include "kube_node_parser.h"
-#include "kube_pod_informer.h"
+#include "kube_informer.h"
+#include "kube_job.h"
+#include "kube_pod.h"
 #include "kube_pod_parser.h"
 #include "kube_status_parser.h"
 #include "kubernetes_part_builder.h"
@@ -48,6 +50,16 @@ ErrorKind kindOf(const CommandResult &r)
     return r.errorKind();
 }
 
+QString failure(const QString &what, const CommandResult &result)
+{
+    if (!result.ran())
+        return result.errorText();
+    const std::optional<KubeStatus> status = KubeStatusParser::parseKubectlError(result.stderrData);
+    const QString text = status && status->origin == KubeStatus::Origin::KubectlMissing ? status->message
+                                                                                          : result.errorText();
+    return u"%1 failed: %2"_s.arg(what, text);
+}
+
 void failPart(OrchestratorPart &part, const QString &message, const CommandResult &r)
 {
     part.error = message;
@@ -56,15 +68,33 @@ void failPart(OrchestratorPart &part, const QString &message, const CommandResul
     part.hostKeyFingerprint = r.hostKeyFingerprint;
 }
 
+// A failed sync as the part's error: the command that failed in kubectl's (the API's) words, or
+// what could not be read.
+template <typename T>
+void failPart(OrchestratorPart &part, const typename KubeInformer<T>::Sync &sync)
+{
+    if (sync.error.isEmpty()) {
+        failPart(part, failure(sync.failedWhat, sync.failed), sync.failed);
+        return;
+    }
+    part.error = sync.failedWhat.isEmpty() ? sync.error : u"%1: %2"_s.arg(sync.failedWhat, sync.error);
+    part.errorKind = sync.errorKind;
+}
+
 } // namespace
 
 KubernetesSource::KubernetesSource(std::shared_ptr<RemoteShell> shell, const GpuCatalog &catalog,
                                    KubernetesSourceOptions options)
     : m_shell(std::move(shell)), m_catalog(catalog), m_options(std::move(options)),
       m_commands(m_options.kubectl, m_options.context, m_options.requestTimeoutSeconds),
-      m_podInformer(std::make_unique<KubePodInformer>(*m_shell, m_commands, m_options.namespaceName))
+      m_nodeInformer(std::make_unique<KubeInformer<Node>>(*m_shell, m_commands, KubeResources::nodes(m_catalog))),
+      m_podInformer(std::make_unique<KubeInformer<KubePod>>(*m_shell, m_commands,
+                                                             KubeResources::pods(m_options.namespaceName))),
+      m_jobInformer(std::make_unique<KubeInformer<KubeJob>>(*m_shell, m_commands,
+                                                             KubeResources::jobs(m_options.namespaceName)))
 {
     m_pool.setMaxThreadCount(1);
+    m_syncPool.setMaxThreadCount(2);
 }
 
 KubernetesSource::~KubernetesSource()
@@ -75,18 +105,12 @@ KubernetesSource::~KubernetesSource()
 void KubernetesSource::setPolling(int intervalSeconds)
 {
     m_pollSeconds.store(qMax(0, intervalSeconds));
-    if (intervalSeconds <= 0) // end the remote watch now, not at the next refresh
-        (void)runOnPool(&m_pool, [this] { m_podInformer->stopWatching(); });
-}
-
-QString KubernetesSource::failure(const QString &what, const CommandResult &result)
-{
-    if (!result.ran())
-        return result.errorText();
-    const std::optional<KubeStatus> status = KubeStatusParser::parseKubectlError(result.stderrData);
-    const QString text = status && status->origin == KubeStatus::Origin::KubectlMissing ? status->message
-                                                                                          : result.errorText();
-    return u"%1 failed: %2"_s.arg(what, text);
+    if (intervalSeconds <= 0) // end the remote watches now, not at the next refresh
+        (void)runOnPool(&m_pool, [this] {
+            m_nodeInformer->stopWatching();
+            m_podInformer->stopWatching();
+            m_jobInformer->stopWatching();
+        });
 }
 
 ActionResult KubernetesSource::actionFailure(ActionResult result, const QString &what, const CommandResult &r)
@@ -111,70 +135,56 @@ OrchestratorPart KubernetesSource::refreshBlocking()
     QElapsedTimer clock;
     clock.start();
     OrchestratorPart part;
-    const QString ns = m_options.namespaceName;
-    // Side by side, each on its own channel: the refresh takes as long as its slowest read. The
-    // pods come from the informer: its list pages, or only the watch's events since last time.
-    // The API's own lists through `kubectl get --raw`, undecoded: `kubectl get nodes -o json`
-    // decoded 2,048 nodes in kubectl for 2.4 s, and for 10 s while the API server was busy.
-    const QString jobsPath = KubectlCommands::jobsPath(ns);
-    if (jobsPath.isEmpty()) {
-        part.error = u"not a valid namespace name: %1"_s.arg(ns);
-        part.errorKind = ErrorKind::InvalidRequest;
-        return part;
-    }
-    const QFuture<CommandResult> nodesRead = m_shell->run(m_commands.getRaw(KubectlCommands::nodesPath()));
-    const QFuture<CommandResult> jobsRead = m_shell->run(m_commands.getRaw(jobsPath));
-    KubePodInformer::Sync pods = m_podInformer->sync(m_pollSeconds.load() > 0);
-    const CommandResult nodesResult = nodesRead.result();
-    const CommandResult jobsResult = jobsRead.result();
-    if (!nodesResult.ok()) {
-        failPart(part, failure(u"kubectl get nodes"_s, nodesResult), nodesResult);
+    const bool watch = m_pollSeconds.load() > 0;
+    // Side by side: nodes and Jobs on the sync pool while this thread syncs the pods, each list
+    // page and each watch on its own channel; a refresh takes as long as its slowest read, and
+    // while the watches run it reads nothing but the events that arrived.
+    QFuture<KubeInformer<Node>::Sync> nodesSync =
+        runOnPool(&m_syncPool, [this, watch] { return m_nodeInformer->sync(watch); });
+    QFuture<KubeInformer<KubeJob>::Sync> jobsSync =
+        runOnPool(&m_syncPool, [this, watch] { return m_jobInformer->sync(watch); });
+    KubeInformer<KubePod>::Sync pods = m_podInformer->sync(watch);
+    KubeInformer<Node>::Sync nodes = nodesSync.takeResult();
+    KubeInformer<KubeJob>::Sync jobs = jobsSync.takeResult();
+    if (!nodes.ok) {
+        failPart<Node>(part, nodes);
         return part;
     }
     if (!pods.ok) {
-        if (pods.error.isEmpty()) {
-            failPart(part, failure(pods.failedWhat, pods.failed), pods.failed);
-        } else {
-            part.error = pods.failedWhat.isEmpty() ? pods.error : u"%1: %2"_s.arg(pods.failedWhat, pods.error);
-            part.errorKind = pods.errorKind;
-        }
+        failPart<KubePod>(part, pods);
         return part;
     }
-    if (!jobsResult.ok()) {
-        failPart(part, failure(u"kubectl get jobs"_s, jobsResult), jobsResult);
+    if (!jobs.ok) {
+        failPart<KubeJob>(part, jobs);
         return part;
     }
-    if (!pods.listedBecause.isEmpty())
-        qCInfo(lcKubernetes).noquote() << "pods listed again:" << pods.listedBecause;
-    qCDebug(lcKubernetes).noquote() << "pods:" << pods.pods.size() << "from" << pods.pagesRead << "pages,"
-                                    << pods.eventsApplied << "watch events; nodes and jobs read in"
-                                    << nodesResult.durationMs << "and" << jobsResult.durationMs << "ms";
+    for (const QString &why : {nodes.listedBecause, pods.listedBecause, jobs.listedBecause})
+        if (!why.isEmpty())
+            qCInfo(lcKubernetes).noquote() << "listed again:" << why;
+    qCDebug(lcKubernetes).noquote() << "nodes, pods, Jobs:" << nodes.objects.size() << pods.objects.size()
+                                    << jobs.objects.size() << "from" << nodes.pagesRead + pods.pagesRead + jobs.pagesRead
+                                    << "pages and" << nodes.eventsApplied + pods.eventsApplied + jobs.eventsApplied
+                                    << "watch events";
 
-    KubeNodeParseResult nodes = KubeNodeParser::parse(nodesResult.stdoutData, m_catalog);
-    KubeJobParseResult jobs = KubeJobParser::parse(jobsResult.stdoutData);
-    for (const auto &[what, error] : {std::pair{"nodes", nodes.error}, std::pair{"jobs", jobs.error}})
-        if (!error.isEmpty()) {
-            part.error = u"kubectl get %1: %2"_s.arg(QLatin1String(what), error);
-            part.errorKind = ErrorKind::ParseFailed;
-            return part;
-        }
-    part = KubernetesPartBuilder::build(std::move(nodes.nodes), pods.pods, jobs.jobs,
+    part = KubernetesPartBuilder::build(std::move(nodes.objects), pods.objects, jobs.objects,
                                         QDateTime::currentSecsSinceEpoch());
-    if (!pods.warning.isEmpty())
-        part.warnings << pods.warning;
+    for (const QString &warning : {nodes.warning, pods.warning, jobs.warning})
+        if (!warning.isEmpty())
+            part.warnings << warning;
     m_barePods.clear();
-    for (const KubePod &pod : std::as_const(pods.pods))
+    for (const KubePod &pod : std::as_const(pods.objects))
         if (pod.ownerKind != QLatin1String("Job"))
             m_barePods.insert(pod.key());
     {
         std::lock_guard lock(m_publishedMutex);
         m_publishedBarePods = m_barePods;
     }
+    const QString &ns = m_options.namespaceName;
     if (!ns.isEmpty())
         part.warnings << u"pods and jobs of namespace %1 only: GPUs other namespaces hold on these nodes "
                          u"are not counted"_s.arg(ns);
     part.durationMs = clock.elapsed();
-    part.bytesRead = nodesResult.stdoutData.size() + pods.bytesRead + jobsResult.stdoutData.size();
+    part.bytesRead = nodes.bytesRead + pods.bytesRead + jobs.bytesRead;
     return part;
 }
 

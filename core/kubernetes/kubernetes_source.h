@@ -14,9 +14,13 @@
 namespace strata {
 
 class GpuCatalog;
-class KubePodInformer;
 class RemoteShell;
 struct CommandResult;
+struct KubeJob;
+struct KubePod;
+struct Node;
+template <typename T>
+class KubeInformer;
 
 struct KubernetesSourceOptions
 {
@@ -28,11 +32,11 @@ struct KubernetesSourceOptions
 };
 
 // Kubernetes through kubectl over a RemoteShell (SSH to a bastion with a kubeconfig, or a
-// local runner in tests). A refresh reads the API's node and Job lists (`kubectl get --raw`, all
-// namespaces unless a namespace is set) side by side with the pods of KubePodInformer, and
-// joins them with KubernetesPartBuilder. The pods are the API's own list, in pages, through
-// `kubectl get --raw`; while a session polls (setPolling), a watch keeps them current and a
-// refresh reads only what changed. Actions: submit = `kubectl create -f -` of a KubeJobManifest;
+// local runner in tests). A refresh syncs three KubeInformers side by side (nodes, pods and
+// Jobs; all namespaces unless a namespace is set) and joins them with KubernetesPartBuilder.
+// Each reads the API's own list, in pages, through `kubectl get --raw`; while a session polls
+// (setPolling), a watch of each keeps it current and a refresh reads only what changed: no
+// list at all while the watches run. Actions: submit = `kubectl create -f -` of a KubeJobManifest;
 // cancel = `kubectl delete job` (pods deleted in the background; a bare pod is deleted
 // itself); drain = cordon + annotation strata.io/drain-reason; resume = uncordon + remove it.
 // Errors carry kubectl's (the API's) own words.
@@ -53,7 +57,7 @@ public:
     QFuture<ActionResult> drain(const QStringList &nodes, const QString &reason) override;
     QFuture<ActionResult> resume(const QStringList &nodes) override;
     QFuture<ActionResult> reconcile(const ActionResult &unknown) override;
-    // While polling, the pods come from a watch kept running (KubePodInformer); 0 ends it.
+    // While polling, nodes, pods and Jobs come from watches kept running (KubeInformer); 0 ends them.
     void setPolling(int intervalSeconds) override;
 
     // Last lines of a job's pods (each prefixed by its pod) or of one bare pod; id as in Job::id.
@@ -75,7 +79,6 @@ private:
     ActionResult nodeAction(const QString &action, const QStringList &nodes, const QStringList &first,
                             const QStringList &second, const QString &done);
     KubeLogResult logsBlocking(const QString &id, const QStringList &argv);
-    static QString failure(const QString &what, const CommandResult &result);
     // A failed kubectl call as an action's result; the outcome is unknown when it was sent.
     static ActionResult actionFailure(ActionResult result, const QString &what, const CommandResult &r);
 
@@ -84,7 +87,10 @@ private:
     KubernetesSourceOptions m_options;
     KubectlCommands m_commands;
     QThreadPool m_pool;
-    std::unique_ptr<KubePodInformer> m_podInformer; // pool thread only
+    QThreadPool m_syncPool; // m_pool's refresh syncs nodes and Jobs here while it syncs the pods
+    std::unique_ptr<KubeInformer<Node>> m_nodeInformer; // m_pool's refresh only (and m_syncPool for it)
+    std::unique_ptr<KubeInformer<KubePod>> m_podInformer;
+    std::unique_ptr<KubeInformer<KubeJob>> m_jobInformer;
     std::atomic_int m_pollSeconds{0};               // any thread: setPolling
     QSet<QString> m_barePods; // pool thread only: ids of jobs that are bare pods
     mutable std::mutex m_publishedMutex;

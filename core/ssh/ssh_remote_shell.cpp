@@ -235,7 +235,7 @@ bool SshRemoteShell::startCommand(SshSession &session, Work &work)
     if (!command && !failure.mayHaveRun && session.isConnected() && !m_running.empty()) {
         // The host allows fewer channels at once than kMaxChannels (sshd's MaxSessions): use
         // as many as it took, and let this command wait for one of them.
-        m_channelLimit = int(m_running.size());
+        m_channelLimit = int(m_running.size() + m_streams.size());
         qCDebug(lcSsh) << m_options.describe() << "allows" << m_channelLimit << "channels at once:" << failure.transportError;
         return false;
     }
@@ -311,7 +311,10 @@ void SshRemoteShell::workerLoop()
             if (work.action) {
                 work.action(session);
             } else {
-                if (int(m_running.size()) >= m_channelLimit || !startCommand(session, work))
+                // Open streams hold their channels as long as they run: commands get what is
+                // left of the limit, and always one.
+                const int commandChannels = std::max(1, m_channelLimit - int(m_streams.size()));
+                if (int(m_running.size()) >= commandChannels || !startCommand(session, work))
                     break;
             }
             waiting.pop_front();

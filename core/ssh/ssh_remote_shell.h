@@ -28,8 +28,9 @@ class SshSession;
 // backoff between failed connects (1 s doubling to 30 s): inside the backoff window calls fail
 // fast with the last error instead of hammering a dead host.
 //
-// Streams (StreamingShell) share the connection: each turn of the thread also reads every open
-// stream's channel without blocking; while streams are open and nothing else runs, the thread
+// Streams (StreamingShell) share the connection and count against kMaxChannels while they run
+// (commands keep at least one channel): each turn of the thread also reads every open stream's
+// channel without blocking; while streams are open and nothing else runs, the thread
 // waits at most 50 ms for the connection or new work.
 class SshRemoteShell : public RemoteShell, public StreamingShell
 {

@@ -101,7 +101,7 @@ void TestFaultKubernetes::stopped()
 
     QString error;
     QVERIFY2(runLab({QStringLiteral("stop"), QStringLiteral("kube")}, &error), qPrintable(error));
-    static const QRegularExpression refused(QStringLiteral("kubectl get nodes failed: .*127\\.0\\.0\\.1:\\d+.*refused"));
+    static const QRegularExpression refused(QStringLiteral("kubectl get --raw /api/v1/nodes\\S* failed: .*127\\.0\\.0\\.1:\\d+.*refused"));
     const Refresh first = refreshOnce(*session);
     QString problem = checkFailing(first, m_failing, refused, lastGood);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
@@ -162,7 +162,7 @@ void TestFaultKubernetes::cutHalfwayThroughAnswer()
     // Every API answer is cut after 2 KiB: the node list (four GPU nodes with their labels,
     // capacity and conditions) stops halfway.
     proxy.cutAfter(2048);
-    static const QRegularExpression broke(QStringLiteral("kubectl get nodes failed: .*(EOF|closed|reset|unexpected|error)"));
+    static const QRegularExpression broke(QStringLiteral("kubectl get --raw /api/v1/nodes\\S* failed: .*(EOF|closed|reset|unexpected|error)"));
     const Refresh cut = refreshOnce(*session);
     QString problem = checkFailing(cut, m_failing, broke, lastGood);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));

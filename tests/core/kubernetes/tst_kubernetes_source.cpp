@@ -63,7 +63,7 @@ private Q_SLOTS:
     void drainAndResume();
     void errorsAreTheApisOwnWords();
     void namespaceScope();
-    void aPollingSourceWatchesThePods();
+    void aPollingSourceWatchesNodesPodsAndJobs();
     void cleanupTestCase();
 
 private:
@@ -296,50 +296,74 @@ void TestKubernetesSource::namespaceScope()
     QVERIFY(m_source->cancel(QStringLiteral("default/elsewhere")).result().ok);
 }
 
-// Polling, the pods come from one `kubectl get --raw` watch kept running (KubePodInformer): a
-// pod created and deleted behind Strata's back shows at the next refreshes, which read nodes
-// and jobs but no pod list.
-void TestKubernetesSource::aPollingSourceWatchesThePods()
+// Polling, nodes, pods and Jobs come from three `kubectl get --raw` watches kept running
+// (KubeInformer): a pod created and deleted, a node cordoned and a Job created behind Strata's
+// back show at the next refreshes, which run no command at all.
+void TestKubernetesSource::aPollingSourceWatchesNodesPodsAndJobs()
 {
+    const auto kubectl = [this](const QStringList &args, const QByteArray &stdinData = {}) {
+        const CommandResult r = m_shell->run(QStringList{QStringLiteral("kubectl")} + args, stdinData).result();
+        if (!r.ok())
+            qWarning("kubectl %s: %s", qPrintable(args.join(u' ')), r.stderrData.constData());
+        return r.ok();
+    };
     m_source->setPolling(5);
-    OrchestratorPart part = m_source->refresh().result(); // lists, then starts the watch
+    const int beforeFirst = m_shell->commandsRun();
+    OrchestratorPart part = m_source->refresh().result(); // lists, then starts the watches
     QVERIFY2(part.error.isEmpty(), qPrintable(part.error));
+    QCOMPARE(m_shell->commandsRun() - beforeFirst, 6); // a page of each, a watch of each
     QVERIFY(!findJob(part, QStringLiteral("default/watched")));
 
     QElapsedTimer clock;
     clock.start();
     // A bare pod with a GPU (a job to Strata), created with kubectl as a colleague would.
-    const CommandResult created = m_shell->run({QStringLiteral("kubectl"), QStringLiteral("create"), QStringLiteral("-f"),
-                                                QStringLiteral("-")},
-                                               kWatchedPod)
-                                      .result();
-    QVERIFY2(created.ok(), created.stderrData.constData());
+    QVERIFY(kubectl({QStringLiteral("create"), QStringLiteral("-f"), QStringLiteral("-")}, kWatchedPod));
     part = refreshUntil([](const OrchestratorPart &p) { return findJob(p, QStringLiteral("default/watched")) != nullptr; });
     const Job *job = findJob(part, QStringLiteral("default/watched"));
     QVERIFY2(job, qPrintable(part.error + m_standin.log()));
     qInfo("the created pod showed %lld ms after kubectl create returned", qint64(clock.elapsed()));
     QCOMPARE(m_source->jobObjectKind(job->id), QStringLiteral("pod"));
 
-    // Nothing changed: a refresh runs `get nodes` and `get jobs` only.
+    // Nothing changed: a refresh runs no command.
     const int before = m_shell->commandsRun();
     part = m_source->refresh().result();
     QVERIFY2(part.error.isEmpty(), qPrintable(part.error));
-    QCOMPARE(m_shell->commandsRun() - before, 2);
+    QCOMPARE(m_shell->commandsRun() - before, 0);
     QVERIFY(findJob(part, QStringLiteral("default/watched")));
 
-    const CommandResult deleted = m_shell->run({QStringLiteral("kubectl"), QStringLiteral("delete"), QStringLiteral("pod"),
-                                                QStringLiteral("watched"), QStringLiteral("--wait=false")})
-                                      .result();
-    QVERIFY2(deleted.ok(), deleted.stderrData.constData());
-    part = refreshUntil([](const OrchestratorPart &p) { return findJob(p, QStringLiteral("default/watched")) == nullptr; });
-    QVERIFY2(part.error.isEmpty() && !findJob(part, QStringLiteral("default/watched")), qPrintable(part.error));
+    // A node cordoned and a Job created outside Strata: from the node and Job watches.
+    QVERIFY(kubectl({QStringLiteral("cordon"), QStringLiteral("kube-gpu-03")}));
+    QVERIFY(kubectl({QStringLiteral("create"), QStringLiteral("job"), QStringLiteral("watched-job"),
+                     QStringLiteral("--image=busybox"), QStringLiteral("--"), QStringLiteral("sleep"), QStringLiteral("300")}));
+    const int beforeChanges = m_shell->commandsRun();
+    part = refreshUntil([](const OrchestratorPart &p) {
+        const Node *n = findNode(p, QStringLiteral("kube-gpu-03"));
+        return n && n->state == QStringLiteral("cordoned") && findJob(p, QStringLiteral("default/watched-job"));
+    });
+    QVERIFY2(part.error.isEmpty(), qPrintable(part.error));
+    QCOMPARE(findNode(part, QStringLiteral("kube-gpu-03"))->state, QStringLiteral("cordoned"));
+    QVERIFY(findJob(part, QStringLiteral("default/watched-job")));
+    QCOMPARE(m_shell->commandsRun() - beforeChanges, 0); // seen through the watches alone
+    QVERIFY(kubectl({QStringLiteral("uncordon"), QStringLiteral("kube-gpu-03")}));
+    QVERIFY(kubectl({QStringLiteral("delete"), QStringLiteral("job"), QStringLiteral("watched-job"), QStringLiteral("--wait=false")}));
 
-    // Not polling: the watch ends and every refresh lists the pods again.
+    QVERIFY(kubectl({QStringLiteral("delete"), QStringLiteral("pod"), QStringLiteral("watched"), QStringLiteral("--wait=false")}));
+    part = refreshUntil([](const OrchestratorPart &p) {
+        const Node *n = findNode(p, QStringLiteral("kube-gpu-03"));
+        return !findJob(p, QStringLiteral("default/watched")) && !findJob(p, QStringLiteral("default/watched-job")) && n
+            && n->state == QStringLiteral("ready");
+    });
+    QVERIFY2(part.error.isEmpty(), qPrintable(part.error));
+    QVERIFY(!findJob(part, QStringLiteral("default/watched")));
+    QVERIFY(!findJob(part, QStringLiteral("default/watched-job")));
+    QCOMPARE(findNode(part, QStringLiteral("kube-gpu-03"))->state, QStringLiteral("ready"));
+
+    // Not polling: the watches end and every refresh lists again.
     m_source->setPolling(0);
     const int listed = m_shell->commandsRun();
     part = m_source->refresh().result();
     QVERIFY2(part.error.isEmpty(), qPrintable(part.error));
-    QCOMPARE(m_shell->commandsRun() - listed, 3); // nodes, jobs, one page of pods
+    QCOMPARE(m_shell->commandsRun() - listed, 3); // one page each of nodes, pods and Jobs
 }
 
 void TestKubernetesSource::cleanupTestCase()

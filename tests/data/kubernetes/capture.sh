@@ -61,7 +61,7 @@ curl -s -X POST -H 'Content-Type: application/json' \
     >"$here/errors/kubectl_connection_refused.txt"
 
 # The nodes and Jobs as a refresh reads them, the API's lists through `kubectl get --raw`; the
-# pods as Strata reads them (KubePodInformer): the API's list in pages through
+# pods as Strata reads them (KubeInformer): the API's list in pages through
 # `kubectl get --raw` (limit 5 of the 8 pods, then the continue token), and a watch from the
 # first page's resourceVersion while a pod is deleted and another one runs and ends (one event
 # per line, as the server writes them; the server ends the watch after timeoutSeconds).
@@ -79,4 +79,22 @@ sleep 0.5
 k delete pod debug-shell --wait=false >/dev/null
 k run watch-probe --image=busybox --restart=Never -- sleep 0.5 >/dev/null
 wait "$watch_pid"
+
+# Nodes and Jobs are watched the same way (KubeInformer): a watch of each from a list's
+# resourceVersion while kube-gpu-04 is uncordoned and its reason removed, a Job runs and ends
+# and the failed Job is deleted.
+rv_nodes="$(k get --raw /api/v1/nodes | python3 -c 'import json,sys; print(json.load(sys.stdin)["metadata"]["resourceVersion"])')"
+rv_jobs="$(k get --raw /apis/batch/v1/jobs | python3 -c 'import json,sys; print(json.load(sys.stdin)["metadata"]["resourceVersion"])')"
+k get --raw "/api/v1/nodes?watch=1&allowWatchBookmarks=true&resourceVersion=$rv_nodes&timeoutSeconds=4" \
+    >"$here/standin_raw_node_watch.jsonl" &
+node_watch_pid=$!
+k get --raw "/apis/batch/v1/jobs?watch=1&allowWatchBookmarks=true&resourceVersion=$rv_jobs&timeoutSeconds=4" \
+    >"$here/standin_raw_job_watch.jsonl" &
+job_watch_pid=$!
+sleep 0.5
+k uncordon kube-gpu-04 >/dev/null
+k annotate node kube-gpu-04 strata.io/drain-reason- >/dev/null
+k create job watch-job --image=busybox -- sleep 0.3 >/dev/null
+k delete job fails --wait=false >/dev/null
+wait "$node_watch_pid" "$job_watch_pid"
 echo "captured into $here"

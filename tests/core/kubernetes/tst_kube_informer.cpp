@@ -1,16 +1,20 @@
-// KubePodInformer's own logic over a shell the test answers (ScriptedKubectl: list pages from
+// KubeInformer's own logic over a shell the test answers (ScriptedKubectl: list pages from
 // tests/data/kubernetes, real `kubectl get --raw` output of the stand-in, and a watch whose lines
 // the test writes, in pieces, as the SSH thread would hand them on): the list is read in pages
 // with the continue token and the first page's resourceVersion; the watch starts from it; its
-// events change the pods and a sync while it runs reads no page; an expired watch (410), an
+// events change the objects and a sync while it runs reads no page; an expired watch (410), an
 // error event, a line that is not an event and a watch that fails all make the next sync list
 // again, the last two with a warning; a watch the server ends is resumed from the newest
-// version; without a watch every sync lists and nothing is kept. tst_kubernetes_source runs the
-// real kubectl against the stand-in.
+// version; without a watch every sync lists and nothing is kept. Pods carry the cases; nodes
+// and Jobs are checked on their own captured watches (the same code, other parsers).
+// tst_kubernetes_source runs the real kubectl against the stand-in.
 #include "kube_test_data.h"
+#include "kubernetes/kube_informer.h"
+#include "kubernetes/kube_job.h"
 #include "kubernetes/kube_json.h"
-#include "kubernetes/kube_pod_informer.h"
-#include "kubernetes/kube_pod_parser.h"
+#include "kubernetes/kube_pod.h"
+#include "model/gpu_catalog.h"
+#include "model/node.h"
 #include "ssh/remote_shell.h"
 #include "ssh/streaming_shell.h"
 
@@ -36,7 +40,12 @@ public:
         } else {
             const bool second = QUrlQuery(QUrl(uri).query()).hasQueryItem(QStringLiteral("continue"));
             r.exitStatus = 0;
-            r.stdoutData = second ? page2 : page1;
+            if (uri.startsWith(QLatin1String("/api/v1/nodes")))
+                r.stdoutData = nodes;
+            else if (uri.startsWith(QLatin1String("/apis/batch/v1/jobs")))
+                r.stdoutData = jobs;
+            else
+                r.stdoutData = second ? page2 : page1;
         }
         return QtFuture::makeReadyFuture(r);
     }
@@ -65,6 +74,8 @@ public:
 
     QByteArray page1 = kubeTestData(QStringLiteral("standin_raw_pods_page1.json"));
     QByteArray page2 = kubeTestData(QStringLiteral("standin_raw_pods_page2.json"));
+    QByteArray nodes = kubeTestData(QStringLiteral("standin_raw_nodes.json"));
+    QByteArray jobs = kubeTestData(QStringLiteral("standin_raw_jobs.json"));
     bool failLists = false;
     QList<QStringList> runs;
     QList<QStringList> watches;
@@ -74,6 +85,13 @@ private:
     std::shared_ptr<std::atomic_bool> m_stop;
     std::unique_ptr<QPromise<CommandResult>> m_promise;
 };
+
+using PodInformer = KubeInformer<KubePod>;
+
+PodInformer podInformer(RemoteShell &shell, const QString &namespaceName = {})
+{
+    return PodInformer(shell, KubectlCommands(QStringLiteral("kubectl"), {}, 30), KubeResources::pods(namespaceName));
+}
 
 QStringList names(const QVector<KubePod> &pods)
 {
@@ -97,9 +115,9 @@ const QStringList kListed = {
     QStringLiteral("default/serve-eval-df5ll"), QStringLiteral("default/too-big-s8bqj"),
     QStringLiteral("ml-research/train-llm-0-qw42x"), QStringLiteral("ml-research/train-llm-1-hpjl8")};
 
-QByteArray watchLine(int index)
+QByteArray watchLine(int index, const QString &file = QStringLiteral("standin_raw_pod_watch.jsonl"))
 {
-    return kubeTestData(QStringLiteral("standin_raw_pod_watch.jsonl")).split('\n').value(index) + '\n';
+    return kubeTestData(file).split('\n').value(index) + '\n';
 }
 
 CommandResult exited(int status, const QByteArray &stderrData = {})
@@ -116,7 +134,7 @@ const QByteArray kExpired = R"json({"type":"ERROR","object":{"kind":"Status","ap
 
 } // namespace
 
-class TestKubePodInformer : public QObject
+class TestKubeInformer : public QObject
 {
     Q_OBJECT
 
@@ -124,10 +142,10 @@ private Q_SLOTS:
     void listsInPagesThenWatchesFromTheListsVersion()
     {
         ScriptedKubectl shell;
-        KubePodInformer informer(shell, KubectlCommands(QStringLiteral("kubectl"), {}, 30), {});
-        const KubePodInformer::Sync sync = informer.sync(true);
+        PodInformer informer = podInformer(shell);
+        const PodInformer::Sync sync = informer.sync(true);
         QVERIFY2(sync.ok, qPrintable(sync.error));
-        QCOMPARE(names(sync.pods), kListed);
+        QCOMPARE(names(sync.objects), kListed);
         QCOMPARE(sync.pagesRead, 2);
         QCOMPARE(sync.bytesRead, shell.page1.size() + shell.page2.size());
         QVERIFY(sync.warning.isEmpty());
@@ -146,19 +164,19 @@ private Q_SLOTS:
         QCOMPARE(shell.watchQuery().queryItemValue(QStringLiteral("resourceVersion")), QStringLiteral("59"));
         QCOMPARE(shell.watchQuery().queryItemValue(QStringLiteral("allowWatchBookmarks")), QStringLiteral("true"));
         QCOMPARE(shell.watchQuery().queryItemValue(QStringLiteral("timeoutSeconds")),
-                 QString::number(KubePodInformer::kWatchTimeoutSeconds));
+                 QString::number(PodInformer::kWatchTimeoutSeconds));
         QVERIFY(informer.isWatching());
     }
 
     void theWatchsEventsChangeThePodsWithoutAList()
     {
         ScriptedKubectl shell;
-        KubePodInformer informer(shell, KubectlCommands(QStringLiteral("kubectl"), {}, 30), {});
+        PodInformer informer = podInformer(shell);
         QVERIFY(informer.sync(true).ok);
         // Nothing arrived: the pods as listed, no page read.
-        KubePodInformer::Sync sync = informer.sync(true);
+        PodInformer::Sync sync = informer.sync(true);
         QVERIFY(sync.ok);
-        QCOMPARE(names(sync.pods), kListed);
+        QCOMPARE(names(sync.objects), kListed);
         QCOMPARE(sync.pagesRead, 0);
         QCOMPARE(sync.bytesRead, 0);
         QCOMPARE(shell.runs.size(), 2);
@@ -176,8 +194,8 @@ private Q_SLOTS:
         QStringList expected = kListed;
         expected.removeOne(QStringLiteral("default/debug-shell"));
         expected.insert(5, QStringLiteral("default/watch-probe"));
-        QCOMPARE(names(sync.pods), expected);
-        const KubePod *probe = find(sync.pods, QStringLiteral("default/watch-probe"));
+        QCOMPARE(names(sync.objects), expected);
+        const KubePod *probe = find(sync.objects, QStringLiteral("default/watch-probe"));
         QVERIFY(probe);
         QCOMPARE(probe->image, QStringLiteral("busybox"));
         QCOMPARE(probe->phase, QStringLiteral("Pending"));
@@ -190,14 +208,14 @@ private Q_SLOTS:
     void anExpiredWatchListsAgain()
     {
         ScriptedKubectl shell;
-        KubePodInformer informer(shell, KubectlCommands(QStringLiteral("kubectl"), {}, 30), {});
+        PodInformer informer = podInformer(shell);
         QVERIFY(informer.sync(true).ok);
         shell.write(watchLine(0) + kExpired);
         shell.end(exited(0));
-        const KubePodInformer::Sync sync = informer.sync(true);
+        const PodInformer::Sync sync = informer.sync(true);
         QVERIFY(sync.ok);
         QCOMPARE(sync.pagesRead, 2);
-        QCOMPARE(names(sync.pods), kListed); // the list's state, not the event's
+        QCOMPARE(names(sync.objects), kListed); // the list's state, not the event's
         QVERIFY(sync.warning.isEmpty());     // an ordinary turn of a long watch
         QVERIFY2(sync.listedBecause.contains(QLatin1String("410 Expired: too old resource version: 59 (812)")),
                  qPrintable(sync.listedBecause));
@@ -208,18 +226,18 @@ private Q_SLOTS:
     void aWatchTheServerEndedIsResumedFromTheNewestVersion()
     {
         ScriptedKubectl shell;
-        KubePodInformer informer(shell, KubectlCommands(QStringLiteral("kubectl"), {}, 30), {});
+        PodInformer informer = podInformer(shell);
         QVERIFY(informer.sync(true).ok);
         const QByteArray bookmark = R"json({"type":"BOOKMARK","object":{"kind":"Pod","apiVersion":"v1","metadata":)json"
                                     R"json({"resourceVersion":"907","creationTimestamp":null},"spec":{"containers":null},"status":{}}})json"
                                     "\n";
         shell.write(watchLine(0) + bookmark);
         shell.end(exited(0)); // timeoutSeconds reached: kubectl exits 0
-        const KubePodInformer::Sync sync = informer.sync(true);
+        const PodInformer::Sync sync = informer.sync(true);
         QVERIFY(sync.ok);
         QCOMPARE(sync.pagesRead, 0);
         QCOMPARE(sync.eventsApplied, 2);
-        QVERIFY(!names(sync.pods).contains(QStringLiteral("default/debug-shell")));
+        QVERIFY(!names(sync.objects).contains(QStringLiteral("default/debug-shell")));
         QCOMPARE(shell.watches.size(), 2);
         QCOMPARE(shell.watchQuery().queryItemValue(QStringLiteral("resourceVersion")), QStringLiteral("907"));
     }
@@ -227,10 +245,10 @@ private Q_SLOTS:
     void aFailedWatchListsAgainAndSaysSo()
     {
         ScriptedKubectl shell;
-        KubePodInformer informer(shell, KubectlCommands(QStringLiteral("kubectl"), {}, 30), {});
+        PodInformer informer = podInformer(shell);
         QVERIFY(informer.sync(true).ok);
         shell.end(exited(1, "error: You must be logged in to the server (Unauthorized)\n"));
-        const KubePodInformer::Sync sync = informer.sync(true);
+        const PodInformer::Sync sync = informer.sync(true);
         QVERIFY(sync.ok);
         QCOMPARE(sync.pagesRead, 2);
         QCOMPARE(sync.warning, QStringLiteral("the pod watch ended (error: You must be logged in to the server "
@@ -263,14 +281,14 @@ private Q_SLOTS:
         QFETCH(QByteArray, line);
         QFETCH(QString, warning);
         ScriptedKubectl shell;
-        KubePodInformer informer(shell, KubectlCommands(QStringLiteral("kubectl"), {}, 30), {});
+        PodInformer informer = podInformer(shell);
         QVERIFY(informer.sync(true).ok);
         shell.write(line + '\n' + watchLine(0));
-        const KubePodInformer::Sync sync = informer.sync(true);
+        const PodInformer::Sync sync = informer.sync(true);
         QVERIFY(sync.ok);
         QCOMPARE(sync.warning, warning);
         QCOMPARE(sync.pagesRead, 2);
-        QCOMPARE(names(sync.pods), kListed); // listed: neither the bad line nor what followed it
+        QCOMPARE(names(sync.objects), kListed); // listed: neither the bad line nor what followed it
         QCOMPARE(shell.watches.size(), 2);
     }
 
@@ -278,10 +296,10 @@ private Q_SLOTS:
     {
         ScriptedKubectl shell;
         shell.failLists = true;
-        KubePodInformer informer(shell, KubectlCommands(QStringLiteral("kubectl"), {}, 30), {});
-        const KubePodInformer::Sync sync = informer.sync(true);
+        PodInformer informer = podInformer(shell);
+        const PodInformer::Sync sync = informer.sync(true);
         QVERIFY(!sync.ok);
-        QVERIFY(sync.pods.isEmpty());
+        QVERIFY(sync.objects.isEmpty());
         QCOMPARE(sync.failedWhat, QStringLiteral("kubectl get --raw /api/v1/pods?limit=5000"));
         QCOMPARE(sync.failed.exitStatus, 1);
         QVERIFY(sync.failed.stderrData.contains("was refused"));
@@ -293,23 +311,23 @@ private Q_SLOTS:
     {
         ScriptedKubectl shell;
         shell.page2 = "<html>502 Bad Gateway</html>";
-        KubePodInformer informer(shell, KubectlCommands(QStringLiteral("kubectl"), {}, 30), {});
-        const KubePodInformer::Sync sync = informer.sync(true);
+        PodInformer informer = podInformer(shell);
+        const PodInformer::Sync sync = informer.sync(true);
         QVERIFY(!sync.ok);
         QCOMPARE(sync.errorKind, ErrorKind::ParseFailed);
         QVERIFY(sync.failedWhat.contains(QLatin1String("&continue=")));
         QVERIFY2(sync.error.startsWith(QLatin1String("not JSON")), qPrintable(sync.error));
-        QVERIFY(sync.pods.isEmpty());
+        QVERIFY(sync.objects.isEmpty());
         QVERIFY(!informer.isWatching());
     }
 
     void withoutAWatchEverySyncListsAndNothingIsKept()
     {
         ScriptedKubectl shell;
-        KubePodInformer informer(shell, KubectlCommands(QStringLiteral("kubectl"), {}, 30), QStringLiteral("default"));
-        KubePodInformer::Sync sync = informer.sync(false);
+        PodInformer informer = podInformer(shell, QStringLiteral("default"));
+        PodInformer::Sync sync = informer.sync(false);
         QVERIFY(sync.ok);
-        QCOMPARE(names(sync.pods), kListed);
+        QCOMPARE(names(sync.objects), kListed);
         QCOMPARE(shell.runs[0].last(), QStringLiteral("/api/v1/namespaces/default/pods?limit=5000"));
         sync = informer.sync(false);
         QCOMPARE(sync.pagesRead, 2);
@@ -322,7 +340,7 @@ private Q_SLOTS:
     {
         ScriptedKubectl shell;
         {
-            KubePodInformer informer(shell, KubectlCommands(QStringLiteral("kubectl"), {}, 30), {});
+            PodInformer informer = podInformer(shell);
             QVERIFY(informer.sync(true).ok);
             QVERIFY(!shell.stopAsked());
             informer.stopWatching();
@@ -333,22 +351,112 @@ private Q_SLOTS:
         }
         ScriptedKubectl other;
         {
-            KubePodInformer informer(other, KubectlCommands(QStringLiteral("kubectl"), {}, 30), {});
+            PodInformer informer = podInformer(other);
             QVERIFY(informer.sync(true).ok);
         }
         QVERIFY(other.stopAsked()); // going away ends it too
     }
 
+    void nodesAreListedAndWatchedTheSameWay()
+    {
+        ScriptedKubectl shell;
+        KubeInformer<Node> informer(shell, KubectlCommands(QStringLiteral("kubectl"), {}, 30),
+                                    KubeResources::nodes(GpuCatalog::builtIn()));
+        KubeInformer<Node>::Sync sync = informer.sync(true);
+        QVERIFY2(sync.ok, qPrintable(sync.error));
+        QCOMPARE(sync.pagesRead, 1);
+        QCOMPARE(shell.runs.last().last(), QStringLiteral("/api/v1/nodes?limit=5000"));
+        QStringList listed;
+        for (const Node &node : std::as_const(sync.objects))
+            listed << node.name;
+        QCOMPARE(listed, (QStringList{QStringLiteral("kube-gpu-01"), QStringLiteral("kube-gpu-02"),
+                                      QStringLiteral("kube-gpu-03"), QStringLiteral("kube-gpu-04")}));
+        QCOMPARE(sync.objects[3].state, QStringLiteral("cordoned"));
+        QCOMPARE(sync.objects[3].reason, QStringLiteral("Action:Reboot xid=79 GPU 3 fell off the bus"));
+        QCOMPARE(sync.objects[3].gpuCount, 8);
+        QCOMPARE(shell.watches.size(), 1);
+        QVERIFY(shell.watches[0].last().startsWith(QLatin1String("/api/v1/nodes?watch=1")));
+        QCOMPARE(shell.watchQuery().queryItemValue(QStringLiteral("resourceVersion")), QStringLiteral("59"));
+
+        // kube-gpu-04 uncordoned, then its drain reason removed (the captured watch).
+        const QString file = QStringLiteral("standin_raw_node_watch.jsonl");
+        shell.write(watchLine(0, file) + watchLine(1, file) + watchLine(2, file));
+        sync = informer.sync(true);
+        QVERIFY(sync.ok);
+        QCOMPARE(sync.eventsApplied, 3);
+        QCOMPARE(sync.pagesRead, 0);
+        QCOMPARE(shell.runs.size(), 1);
+        QCOMPARE(sync.objects.size(), 4);
+        const Node &uncordoned = sync.objects[3];
+        QCOMPARE(uncordoned.name, QStringLiteral("kube-gpu-04"));
+        // Schedulable again; the HyperPod health label (left as it was) is now the reason.
+        QCOMPARE(uncordoned.state, QStringLiteral("ready"));
+        QCOMPARE(uncordoned.stateFlags, (QStringList{QStringLiteral("READY"), QStringLiteral("UNHEALTHY")}));
+        QCOMPARE(uncordoned.reason, QStringLiteral("node-health-status: UnschedulablePendingReboot"));
+        QCOMPARE(uncordoned.gpuCount, 8);
+        QVERIFY(sync.warning.isEmpty());
+    }
+
+    void jobsAreListedAndWatchedTheSameWay()
+    {
+        ScriptedKubectl shell;
+        KubeInformer<KubeJob> informer(shell, KubectlCommands(QStringLiteral("kubectl"), {}, 30),
+                                       KubeResources::jobs({}));
+        KubeInformer<KubeJob>::Sync sync = informer.sync(true);
+        QVERIFY2(sync.ok, qPrintable(sync.error));
+        const auto keys = [](const QVector<KubeJob> &jobs) {
+            QStringList out;
+            for (const KubeJob &job : jobs)
+                out << job.namespaceName + u'/' + job.name;
+            return out;
+        };
+        QCOMPARE(keys(sync.objects), (QStringList{QStringLiteral("default/done-ok"), QStringLiteral("default/fails"),
+                                                  QStringLiteral("default/serve-eval"), QStringLiteral("default/too-big"),
+                                                  QStringLiteral("ml-research/train-llm")}));
+        QCOMPARE(shell.runs.last().last(), QStringLiteral("/apis/batch/v1/jobs?limit=5000"));
+        QVERIFY(shell.watches[0].last().startsWith(QLatin1String("/apis/batch/v1/jobs?watch=1")));
+
+        // watch-job created and started; the failed Job deleted.
+        const QString file = QStringLiteral("standin_raw_job_watch.jsonl");
+        shell.write(watchLine(0, file) + watchLine(1, file) + watchLine(2, file));
+        sync = informer.sync(true);
+        QVERIFY(sync.ok);
+        QCOMPARE(sync.eventsApplied, 3);
+        QCOMPARE(sync.pagesRead, 0);
+        QCOMPARE(keys(sync.objects), (QStringList{QStringLiteral("default/done-ok"), QStringLiteral("default/serve-eval"),
+                                                  QStringLiteral("default/too-big"), QStringLiteral("default/watch-job"),
+                                                  QStringLiteral("ml-research/train-llm")}));
+        const KubeJob &created = sync.objects[3];
+        QCOMPARE(created.active, 1);
+        QCOMPARE(created.image, QStringLiteral("busybox"));
+        QCOMPARE(created.command, QStringLiteral("sleep 0.3"));
+        QCOMPARE(shell.watchQuery().queryItemValue(QStringLiteral("resourceVersion")), QStringLiteral("59"));
+    }
+
+    void aWatchOfAnotherKindIsRefused()
+    {
+        ScriptedKubectl shell;
+        KubeInformer<KubeJob> informer(shell, KubectlCommands(QStringLiteral("kubectl"), {}, 30),
+                                       KubeResources::jobs({}));
+        QVERIFY(informer.sync(true).ok);
+        shell.write(watchLine(0)); // a pod's event on the Jobs' watch
+        const KubeInformer<KubeJob>::Sync sync = informer.sync(true);
+        QVERIFY(sync.ok);
+        QCOMPARE(sync.warning, QStringLiteral("the Job watch sent what Strata cannot read (a Job watch event holds a "
+                                              "Pod, not a Job); the Jobs were listed again"));
+        QCOMPARE(sync.pagesRead, 1);
+    }
+
     void anInvalidNamespaceIsRefused()
     {
         ScriptedKubectl shell;
-        KubePodInformer informer(shell, KubectlCommands(QStringLiteral("kubectl"), {}, 30), QStringLiteral("-n x"));
-        const KubePodInformer::Sync sync = informer.sync(true);
+        PodInformer informer = podInformer(shell, QStringLiteral("-n x"));
+        const PodInformer::Sync sync = informer.sync(true);
         QVERIFY(!sync.ok);
         QCOMPARE(sync.errorKind, ErrorKind::InvalidRequest);
         QCOMPARE(shell.runs.size(), 0);
     }
 };
 
-QTEST_GUILESS_MAIN(TestKubePodInformer)
-#include "tst_kube_pod_informer.moc"
+QTEST_GUILESS_MAIN(TestKubeInformer)
+#include "tst_kube_informer.moc"

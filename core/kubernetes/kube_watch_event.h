@@ -1,20 +1,20 @@
 #pragma once
 
-#include "kube_pod.h"
-
+#include <QJsonObject>
 #include <QString>
 
 namespace strata {
 
-// One event of a pod watch (`GET /api/v1/pods?watch=1`): one JSON object per line,
-// {"type": T, "object": O}. O is the pod for ADDED/MODIFIED/DELETED, a pod with only its
+// One event of a watch (`GET /api/v1/pods?watch=1`, nodes, Jobs alike): one JSON object per
+// line, {"type": T, "object": O}. O is the object for ADDED/MODIFIED/DELETED (read by its
+// resource's parser, KubeResource::parseObject), an object with only its
 // metadata.resourceVersion for BOOKMARK, and a Status for ERROR (410 Expired: the version the
-// watch started from is older than the API server keeps; list again).
-struct KubePodWatchEvent
+// watch started from is older than the API server keeps; list again). KubeJson::parseWatchEvent.
+struct KubeWatchEvent
 {
     enum class Type { Added, Modified, Deleted, Bookmark, Error };
     Type type = Type::Error;
-    KubePod pod;             // Added, Modified, Deleted
+    QJsonObject object;      // Added, Modified, Deleted: the object as the API wrote it
     QString resourceVersion; // the object's metadata.resourceVersion: where a new watch resumes
     int errorCode = 0;       // Error: the Status's code (410 for Expired)
     QString errorReason;     // Error: the Status's reason ("Expired")

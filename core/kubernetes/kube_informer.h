@@ -1,0 +1,81 @@
+#pragma once
+
+#include "kube_resource.h"
+#include "kubectl_commands.h"
+#include "model/error_kind.h"
+#include "ssh/command_result.h"
+
+#include <QMap>
+#include <QString>
+#include <QVector>
+
+#include <memory>
+
+namespace strata {
+
+class KubeWatchStream;
+class RemoteShell;
+
+// One collection of a cluster (pods, nodes or Jobs: a KubeResource), read the way client-go's
+// informers (k9s, Lens) read it: one list in pages (`limit`/`continue`; the next page is asked
+// for before the current one is parsed), then a watch from the list's resourceVersion whose
+// events are applied to the objects kept here. While a watch runs, a sync reads no list at all:
+// the API server sends only what changed. Both go through `kubectl get --raw` on the login
+// node (KubectlCommands::getRaw): kubectl brings the kubeconfig's server, TLS and credentials
+// (EKS's exec plugin included) and passes the API's JSON through without decoding it, which is
+// what made `kubectl get pods -o json` slow and large at 50,000 pods.
+//
+// Nothing is guessed: a watch that expires (410), fails, or sends what cannot be read makes the
+// next sync list again; one that the server ends in the ordinary way (timeoutSeconds) is resumed
+// from the last resourceVersion seen.
+//
+// sync() and stopWatching() are called from one thread at a time; the watch's output arrives on
+// the shell's own thread and waits, as lines, for the next sync (KubeWatchStream). Instantiated
+// for KubePod, Node and KubeJob (kube_informer.cpp).
+template <typename T>
+class KubeInformer
+{
+public:
+    KubeInformer(RemoteShell &shell, KubectlCommands commands, KubeResource<T> resource);
+    ~KubeInformer(); // ends the watch
+
+    struct Sync
+    {
+        bool ok = false;
+        QString failedWhat;     // !ok: the command that failed, or what could not be read
+        CommandResult failed;   // !ok: that command's result (empty for a parse failure)
+        QString error;          // !ok and no command failed: what was wrong
+        ErrorKind errorKind = ErrorKind::None;
+        QVector<T> objects;     // ok: every object, in key order
+        qint64 bytesRead = 0;   // list pages read by this sync (0 when the watch answered it)
+        int pagesRead = 0;
+        int eventsApplied = 0;  // watch events applied by this sync
+        QString warning;        // the watch failed and was started again: say so
+        QString listedBecause;  // why this sync listed although a watch ran (log only)
+    };
+    // watch: keep (or start) a watch after the list and answer from it; needs a StreamingShell,
+    // else every sync lists. false: list, keep nothing, end any watch.
+    Sync sync(bool watch);
+    void stopWatching();
+    bool isWatching() const { return m_watch != nullptr; }
+    const KubeResource<T> &resource() const { return m_resource; }
+
+    static constexpr int kPageSize = 5000;          // ~11 MB of pod JSON per page
+    static constexpr int kWatchTimeoutSeconds = 300; // the server ends the watch; it is resumed
+
+private:
+    Sync list(bool keep);
+    // Applies the lines that arrived; false when the objects here can no longer be trusted.
+    bool applyArrived(Sync &sync);
+
+    RemoteShell &m_shell;
+    KubectlCommands m_commands;
+    KubeResource<T> m_resource;
+
+    QMap<QString, T> m_objects; // key -> object, while a watch keeps them current
+    QString m_resourceVersion;  // of the list, then of the newest event applied
+    bool m_listed = false;      // m_objects holds a list (and the events after it)
+    std::unique_ptr<KubeWatchStream> m_watch;
+};
+
+} // namespace strata

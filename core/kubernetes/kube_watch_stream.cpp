@@ -1,0 +1,68 @@
+#include "kube_watch_stream.h"
+
+#include "ssh/streaming_shell.h"
+
+#include <mutex>
+
+namespace strata {
+
+using namespace Qt::StringLiterals;
+
+// What the stream hands over, from the shell's thread to the owner.
+struct KubeWatchStream::State
+{
+    std::mutex mutex;
+    QByteArray partial;   // the start of a line not complete yet
+    QByteArrayList lines; // complete lines not taken yet
+    bool ended = false;
+    CommandResult endResult;
+};
+
+KubeWatchStream::KubeWatchStream(StreamingShell &shell, const QStringList &argv)
+    : m_state(std::make_shared<State>()), m_stop(std::make_shared<std::atomic_bool>(false))
+{
+    const std::shared_ptr<State> state = m_state;
+    m_future = shell.stream(
+        argv,
+        [state](const QByteArray &chunk) {
+            std::lock_guard lock(state->mutex);
+            state->partial.append(chunk);
+            qsizetype start = 0;
+            for (qsizetype newline = state->partial.indexOf('\n'); newline >= 0;
+                 newline = state->partial.indexOf('\n', start)) {
+                if (newline > start)
+                    state->lines.append(state->partial.mid(start, newline - start));
+                start = newline + 1;
+            }
+            state->partial.remove(0, start);
+        },
+        m_stop);
+    // Finishes on the shell's thread; a future cancelled (the shell went first) is seen by take().
+    m_ended = m_future.then([state](const CommandResult &result) {
+        std::lock_guard lock(state->mutex);
+        state->ended = true;
+        state->endResult = result;
+        if (!state->partial.trimmed().isEmpty()) // a last event without its newline
+            state->lines.append(std::exchange(state->partial, {}));
+    });
+    m_clock.start();
+}
+
+KubeWatchStream::~KubeWatchStream()
+{
+    m_stop->store(true);
+}
+
+KubeWatchStream::Arrived KubeWatchStream::take()
+{
+    Arrived out;
+    std::lock_guard lock(m_state->mutex);
+    out.lines.swap(m_state->lines);
+    out.ended = m_state->ended || m_future.isCanceled();
+    out.endResult = m_state->ended
+        ? m_state->endResult
+        : CommandResult::transportFailure(ErrorKind::ConnectionLost, u"the SSH connection closed"_s);
+    return out;
+}
+
+} // namespace strata

@@ -1,0 +1,48 @@
+#pragma once
+
+#include "ssh/command_result.h"
+
+#include <QByteArrayList>
+#include <QElapsedTimer>
+#include <QFuture>
+#include <QStringList>
+
+#include <atomic>
+#include <memory>
+
+namespace strata {
+
+class StreamingShell;
+
+// One `kubectl get --raw '...?watch=1...'` kept running on its own channel: its output arrives
+// on the shell's thread and is cut into lines that wait here, with how the command ended, until
+// the owner takes them (KubeInformer, at its next sync). Destroying it ends the command (its
+// channel closes; the login node ends kubectl).
+class KubeWatchStream
+{
+public:
+    KubeWatchStream(StreamingShell &shell, const QStringList &argv);
+    ~KubeWatchStream();
+    KubeWatchStream(const KubeWatchStream &) = delete;
+    KubeWatchStream &operator=(const KubeWatchStream &) = delete;
+
+    struct Arrived
+    {
+        QByteArrayList lines; // complete lines, oldest first (a last one without newline once ended)
+        bool ended = false;   // the command ended (or the shell went away: endResult says so)
+        CommandResult endResult;
+    };
+    // What arrived since the last call. Any one thread at a time.
+    Arrived take();
+    qint64 ageMs() const { return m_clock.elapsed(); }
+
+private:
+    struct State;
+    std::shared_ptr<State> m_state;
+    std::shared_ptr<std::atomic_bool> m_stop;
+    QFuture<CommandResult> m_future;
+    QFuture<void> m_ended; // the continuation that records how it ended
+    QElapsedTimer m_clock;
+};
+
+} // namespace strata
