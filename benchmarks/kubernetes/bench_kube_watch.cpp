@@ -5,6 +5,7 @@
 // (one GPU, bare) created and deleted with kubectl on this machine takes to show in (and leave) the snapshots.
 // Usage: bench_kube_watch LAB_DIR [INTERVAL_SECONDS=2] [STEADY_REFRESHES=5]
 #include "model/cluster_snapshot.h"
+#include "model/heap_memory.h"
 #include "session/cluster_profile.h"
 #include "session/cluster_session.h"
 #include "session/lab_connect_args.h"
@@ -18,6 +19,7 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <sys/resource.h>
 
@@ -30,6 +32,18 @@ long peakRssMiB()
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     return usage.ru_maxrss / 1024;
+}
+
+// Resident now (VmRSS): the peak above includes a refresh's part being built beside the last.
+long currentRssMiB()
+{
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray &line : status.readAll().split('\n'))
+        if (line.startsWith("VmRSS:"))
+            return line.mid(6).trimmed().split(' ').value(0).toLong() / 1024;
+    return -1;
 }
 
 bool hasJob(const SnapshotPtr &snapshot, const QString &id)
@@ -84,6 +98,8 @@ bool kubectl(const QString &kubeconfig, const QStringList &args, const QByteArra
 
 int main(int argc, char **argv)
 {
+    if (!std::getenv("MALLOC_ARENA_MAX")) // as the app's main() does
+        HeapMemory::limitArenas(2);
     QCoreApplication app(argc, argv);
     const QStringList args = app.arguments();
     if (args.size() < 2) {
@@ -158,7 +174,7 @@ int main(int argc, char **argv)
     if (!waitForSnapshots(session, interval, [&](const SnapshotPtr &s) { return !hasJob(s, id); }))
         return 1;
     std::printf("its deletion showed after %.2f s\n", clock.elapsed() / 1000.0);
-    std::printf("RSS peak %ld MiB\n", peakRssMiB());
+    std::printf("RSS peak %ld MiB, now %ld MiB\n", peakRssMiB(), currentRssMiB());
     session.stop();
     return 0;
 }

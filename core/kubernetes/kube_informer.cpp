@@ -42,6 +42,8 @@ typename KubeInformer<T>::Sync KubeInformer<T>::sync(bool watch)
     if (!streaming) {
         stopWatching();
         m_objects.clear();
+        m_view.clear();
+        m_viewStale = true;
         m_listed = false;
         m_resourceVersion.clear();
         return list(false);
@@ -70,9 +72,14 @@ typename KubeInformer<T>::Sync KubeInformer<T>::sync(bool watch)
         out = std::move(listed);
     } else {
         out.ok = true;
-        out.objects.reserve(m_objects.size());
-        for (const T &object : std::as_const(m_objects))
-            out.objects.append(object);
+        if (m_viewStale) {
+            m_view.clear();
+            m_view.reserve(m_objects.size());
+            for (const T &object : std::as_const(m_objects))
+                m_view.append(object);
+            m_viewStale = false;
+        }
+        out.objects = m_view; // 50,000 pods are not copied for a refresh in which nothing changed
     }
     if (!m_watch)
         m_watch = std::make_unique<KubeWatchStream>(
@@ -99,10 +106,12 @@ bool KubeInformer<T>::applyArrived(Sync &sync)
             T object = m_resource.parseObject(event->object);
             const QString key = m_resource.key(object);
             m_objects.insert(key, std::move(object));
+            m_viewStale = true;
             break;
         }
         case KubeWatchEvent::Type::Deleted:
             m_objects.remove(m_resource.key(m_resource.parseObject(event->object)));
+            m_viewStale = true;
             break;
         case KubeWatchEvent::Type::Bookmark:
             break;
@@ -192,9 +201,12 @@ typename KubeInformer<T>::Sync KubeInformer<T>::list(bool keep)
         m_objects = std::move(kept);
         m_resourceVersion = resourceVersion;
         m_listed = true;
-        out.objects.reserve(m_objects.size());
+        m_view.clear();
+        m_view.reserve(m_objects.size());
         for (const T &object : std::as_const(m_objects))
-            out.objects.append(object);
+            m_view.append(object);
+        m_viewStale = false;
+        out.objects = m_view;
     } else {
         std::sort(out.objects.begin(), out.objects.end(),
                   [this](const T &a, const T &b) { return m_resource.key(a) < m_resource.key(b); });

@@ -46,7 +46,7 @@ public:
         CommandResult failed;   // !ok: that command's result (empty for a parse failure)
         QString error;          // !ok and no command failed: what was wrong
         ErrorKind errorKind = ErrorKind::None;
-        QVector<T> objects;     // ok: every object, in key order
+        QVector<T> objects;     // ok: every object, in key order (shared, not copied, while nothing changed)
         qint64 bytesRead = 0;   // list pages read by this sync (0 when the watch answered it)
         int pagesRead = 0;
         int eventsApplied = 0;  // watch events applied by this sync
@@ -73,6 +73,8 @@ private:
     KubeResource<T> m_resource;
 
     QMap<QString, T> m_objects; // key -> object, while a watch keeps them current
+    QVector<T> m_view;          // m_objects in key order, shared with each Sync until a change
+    bool m_viewStale = true;    // an event changed m_objects since m_view was made
     QString m_resourceVersion;  // of the list, then of the newest event applied
     bool m_listed = false;      // m_objects holds a list (and the events after it)
     std::unique_ptr<KubeWatchStream> m_watch;

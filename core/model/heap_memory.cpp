@@ -1,25 +1,31 @@
 #include "heap_memory.h"
 
+// Any C library header first: on glibc it defines __GLIBC__, which the checks below read. (Both
+// functions were silently no-ops while this file included no system header before them.)
+#include <cstdlib>
+
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
 
 namespace strata::HeapMemory {
 
-void limitArenas(int arenas)
+bool limitArenas(int arenas)
 {
 #if defined(__GLIBC__) && defined(M_ARENA_MAX)
-    if (arenas > 0)
-        mallopt(M_ARENA_MAX, arenas);
+    return arenas > 0 && mallopt(M_ARENA_MAX, arenas) == 1;
 #else
     (void)arenas;
+    return false;
 #endif
 }
 
-void releaseFree()
+bool releaseFree()
 {
 #if defined(__GLIBC__)
-    malloc_trim(0);
+    return malloc_trim(0) == 1;
+#else
+    return false;
 #endif
 }
 

@@ -9,11 +9,12 @@ namespace strata::HeapMemory {
 // where the C library is not glibc.
 
 // At most `arenas` malloc arenas for the whole process; call once, first thing in main().
-void limitArenas(int arenas);
+// false where it could not be set (not glibc).
+bool limitArenas(int arenas);
 
 // Hands the free pages of every arena back to the system (malloc_trim(0)): after a large
 // transient, e.g. one big answer parsed. Costs a walk of the free lists (milliseconds); call
-// it off the GUI thread.
-void releaseFree();
+// it off the GUI thread. true when memory went back to the system.
+bool releaseFree();
 
 } // namespace strata::HeapMemory

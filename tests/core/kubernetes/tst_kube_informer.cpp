@@ -172,11 +172,13 @@ private Q_SLOTS:
     {
         ScriptedKubectl shell;
         PodInformer informer = podInformer(shell);
-        QVERIFY(informer.sync(true).ok);
-        // Nothing arrived: the pods as listed, no page read.
+        const PodInformer::Sync listed = informer.sync(true);
+        QVERIFY(listed.ok);
+        // Nothing arrived: the pods as listed, no page read, and not even copied.
         PodInformer::Sync sync = informer.sync(true);
         QVERIFY(sync.ok);
         QCOMPARE(names(sync.objects), kListed);
+        QCOMPARE(sync.objects.constData(), listed.objects.constData());
         QCOMPARE(sync.pagesRead, 0);
         QCOMPARE(sync.bytesRead, 0);
         QCOMPARE(shell.runs.size(), 2);
@@ -191,6 +193,8 @@ private Q_SLOTS:
         QCOMPARE(sync.eventsApplied, 3);
         QCOMPARE(sync.pagesRead, 0);
         QCOMPARE(shell.runs.size(), 2);
+        QVERIFY(sync.objects.constData() != listed.objects.constData());
+        QCOMPARE(names(listed.objects), kListed); // what an earlier refresh holds stays as it was
         QStringList expected = kListed;
         expected.removeOne(QStringLiteral("default/debug-shell"));
         expected.insert(5, QStringLiteral("default/watch-probe"));
