@@ -135,6 +135,11 @@ OrchestratorPart KubernetesSource::refreshBlocking()
     QElapsedTimer clock;
     clock.start();
     OrchestratorPart part;
+    if (const QString &refusal = m_podInformer->resource().refusal; !refusal.isEmpty()) {
+        part.error = refusal; // an invalid namespace: nothing is read at all
+        part.errorKind = ErrorKind::InvalidRequest;
+        return part;
+    }
     const bool watch = m_pollSeconds.load() > 0;
     // Side by side: nodes and Jobs on the sync pool while this thread syncs the pods, each list
     // page and each watch on its own channel; a refresh takes as long as its slowest read, and

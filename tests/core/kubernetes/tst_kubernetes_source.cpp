@@ -294,6 +294,16 @@ void TestKubernetesSource::namespaceScope()
     QCOMPARE(part.warnings.size(), 1);
     QVERIFY(part.warnings.first().contains(QStringLiteral("ml-research")));
     QVERIFY(m_source->cancel(QStringLiteral("default/elsewhere")).result().ok);
+
+    // A namespace that is no name is refused before anything runs.
+    KubernetesSourceOptions invalid;
+    invalid.namespaceName = QStringLiteral("-n kube-system");
+    KubernetesSource refused(m_shell, GpuCatalog::builtIn(), invalid);
+    const int before = m_shell->commandsRun();
+    const OrchestratorPart none = refused.refresh().result();
+    QCOMPARE(none.error, QStringLiteral("not a valid namespace name: -n kube-system"));
+    QCOMPARE(none.errorKind, ErrorKind::InvalidRequest);
+    QCOMPARE(m_shell->commandsRun(), before);
 }
 
 // Polling, nodes, pods and Jobs come from three `kubectl get --raw` watches kept running
