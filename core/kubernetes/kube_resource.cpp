@@ -11,28 +11,33 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-template <typename T>
-void refuseInvalidNamespace(KubeResource<T> &resource, const QString &namespaceName)
+// A resource whose pages a parser returning {error, items} reads; refused when path is empty.
+template <typename T, typename Result>
+KubeResource<T> resource(const QString &noun, QLatin1StringView kind, const QString &path, const QString &namespaceName,
+                         std::function<Result(const QByteArray &)> parse, QVector<T> Result::*items)
 {
-    if (resource.path.isEmpty())
-        resource.refusal = u"not a valid namespace name: %1"_s.arg(namespaceName);
+    KubeResource<T> r;
+    r.noun = noun;
+    r.kind = kind;
+    r.path = path;
+    if (path.isEmpty())
+        r.refusal = u"not a valid namespace name: %1"_s.arg(namespaceName);
+    r.parsePage = [parse = std::move(parse), items](const QByteArray &page, QVector<T> *out, QString *error) {
+        Result parsed = parse(page);
+        *error = parsed.error;
+        *out = std::move(parsed.*items);
+        return parsed.error.isEmpty();
+    };
+    return r;
 }
 
 } // namespace
 
 KubeResource<KubePod> pods(const QString &namespaceName)
 {
-    KubeResource<KubePod> r;
-    r.noun = u"pod"_s;
-    r.kind = "Pod"_L1;
-    r.path = KubectlCommands::podsPath(namespaceName);
-    refuseInvalidNamespace(r, namespaceName);
-    r.parsePage = [](const QByteArray &page, QVector<KubePod> *out, QString *error) {
-        KubePodParseResult parsed = KubePodParser::parse(page);
-        *error = parsed.error;
-        *out = std::move(parsed.pods);
-        return parsed.error.isEmpty();
-    };
+    KubeResource<KubePod> r = resource<KubePod, KubePodParseResult>(
+        u"pod"_s, "Pod"_L1, KubectlCommands::podsPath(namespaceName), namespaceName, &KubePodParser::parse,
+        &KubePodParseResult::pods);
     r.parseObject = &KubePodParser::parseObject;
     r.key = [](const KubePod &pod) { return pod.key(); };
     return r;
@@ -40,16 +45,9 @@ KubeResource<KubePod> pods(const QString &namespaceName)
 
 KubeResource<Node> nodes(const GpuCatalog &catalog)
 {
-    KubeResource<Node> r;
-    r.noun = u"node"_s;
-    r.kind = "Node"_L1;
-    r.path = KubectlCommands::nodesPath();
-    r.parsePage = [&catalog](const QByteArray &page, QVector<Node> *out, QString *error) {
-        KubeNodeParseResult parsed = KubeNodeParser::parse(page, catalog);
-        *error = parsed.error;
-        *out = std::move(parsed.nodes);
-        return parsed.error.isEmpty();
-    };
+    KubeResource<Node> r = resource<Node, KubeNodeParseResult>(
+        u"node"_s, "Node"_L1, KubectlCommands::nodesPath(), {},
+        [&catalog](const QByteArray &page) { return KubeNodeParser::parse(page, catalog); }, &KubeNodeParseResult::nodes);
     r.parseObject = [&catalog](const QJsonObject &object) { return KubeNodeParser::parseObject(object, catalog); };
     r.key = [](const Node &node) { return node.name; };
     return r;
@@ -57,17 +55,9 @@ KubeResource<Node> nodes(const GpuCatalog &catalog)
 
 KubeResource<KubeJob> jobs(const QString &namespaceName)
 {
-    KubeResource<KubeJob> r;
-    r.noun = u"Job"_s;
-    r.kind = "Job"_L1;
-    r.path = KubectlCommands::jobsPath(namespaceName);
-    refuseInvalidNamespace(r, namespaceName);
-    r.parsePage = [](const QByteArray &page, QVector<KubeJob> *out, QString *error) {
-        KubeJobParseResult parsed = KubeJobParser::parse(page);
-        *error = parsed.error;
-        *out = std::move(parsed.jobs);
-        return parsed.error.isEmpty();
-    };
+    KubeResource<KubeJob> r = resource<KubeJob, KubeJobParseResult>(
+        u"Job"_s, "Job"_L1, KubectlCommands::jobsPath(namespaceName), namespaceName, &KubeJobParser::parse,
+        &KubeJobParseResult::jobs);
     r.parseObject = &KubeJobParser::parseObject;
     r.key = [](const KubeJob &job) { return job.namespaceName + u'/' + job.name; };
     return r;
