@@ -130,7 +130,7 @@ else
 fi
 
 # A paginated list and a watch from its resourceVersion through `kubectl get --raw`, as Strata
-# reads pods (KubePodInformer): a pod created after the list comes as ADDED, one deleted after
+# reads pods, nodes and Jobs (KubeInformer): a pod created after the list comes as ADDED, one deleted after
 # it as DELETED, even when the watch starts after both (the real watch cache replays them so).
 k run before-list --image=busybox --restart=Never -- sleep 300 >/dev/null
 page="$(k get --raw '/api/v1/pods?limit=1')"
