@@ -72,20 +72,26 @@ typename KubeInformer<T>::Sync KubeInformer<T>::sync(bool watch)
         out = std::move(listed);
     } else {
         out.ok = true;
-        if (m_viewStale) {
-            m_view.clear();
-            m_view.reserve(m_objects.size());
-            for (const T &object : std::as_const(m_objects))
-                m_view.append(object);
-            m_viewStale = false;
-        }
-        out.objects = m_view; // 50,000 pods are not copied for a refresh in which nothing changed
+        out.objects = view(); // 50,000 pods are not copied for a refresh in which nothing changed
     }
     if (!m_watch)
         m_watch = std::make_unique<KubeWatchStream>(
             *streaming, m_commands.watchRaw(KubectlCommands::watchUri(m_resource.path, m_resourceVersion,
                                                                       kWatchTimeoutSeconds)));
     return out;
+}
+
+template <typename T>
+QVector<T> KubeInformer<T>::view()
+{
+    if (m_viewStale) {
+        m_view.clear();
+        m_view.reserve(m_objects.size());
+        for (const T &object : std::as_const(m_objects))
+            m_view.append(object);
+        m_viewStale = false;
+    }
+    return m_view;
 }
 
 template <typename T>
@@ -201,12 +207,8 @@ typename KubeInformer<T>::Sync KubeInformer<T>::list(bool keep)
         m_objects = std::move(kept);
         m_resourceVersion = resourceVersion;
         m_listed = true;
-        m_view.clear();
-        m_view.reserve(m_objects.size());
-        for (const T &object : std::as_const(m_objects))
-            m_view.append(object);
-        m_viewStale = false;
-        out.objects = m_view;
+        m_viewStale = true;
+        out.objects = view();
     } else {
         std::sort(out.objects.begin(), out.objects.end(),
                   [this](const T &a, const T &b) { return m_resource.key(a) < m_resource.key(b); });

@@ -65,6 +65,8 @@ public:
 
 private:
     Sync list(bool keep);
+    // m_objects in key order, made again only after a change (shared with the caller).
+    QVector<T> view();
     // Applies the lines that arrived; false when the objects here can no longer be trusted.
     bool applyArrived(Sync &sync);
 
