@@ -16,7 +16,7 @@ QList<QCommandLineOption> ConnectionOptions::options() const
 {
     return {m_config, m_cluster, m_ssh, m_identity, m_knownHosts, m_acceptNewHostKey, m_remoteEnv,
             m_connectTimeout, m_commandTimeout, m_prometheus, m_prometheusToken, m_prometheusCa, m_alertmanager,
-            m_kubernetes, m_kubeContext, m_namespace, m_agent};
+            m_kubernetes, m_kubeContext, m_kubeApi, m_namespace, m_agent};
 }
 
 bool ConnectionOptions::namesCluster(const QCommandLineParser &parser) const
@@ -142,6 +142,14 @@ bool ConnectionOptions::resolve(const QCommandLineParser &parser, ClusterProfile
         p.kubeContext = parser.value(m_kubeContext);
     if (parser.isSet(m_namespace))
         p.kubeNamespace = parser.value(m_namespace);
+    if (parser.isSet(m_kubeApi)) {
+        const QString route = parser.value(m_kubeApi);
+        if (route != QLatin1String("auto") && route != QLatin1String("direct") && route != QLatin1String("kubectl")) {
+            *error = QStringLiteral("--kube-api \"%1\" is not auto, direct or kubectl").arg(route);
+            return false;
+        }
+        p.kubeApi = route;
+    }
     if (parser.isSet(m_agent))
         p.burninAgentPath = parser.value(m_agent);
     *profile = p;

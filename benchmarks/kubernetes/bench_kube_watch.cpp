@@ -3,7 +3,8 @@
 // Kubernetes stand-in's kubeconfig, polling every INTERVAL seconds as the window does. Prints
 // the first whole snapshot's time, each later refresh's duration, then how long a pod
 // (one GPU, bare) created and deleted with kubectl on this machine takes to show in (and leave) the snapshots.
-// Usage: bench_kube_watch LAB_DIR [INTERVAL_SECONDS=2] [STEADY_REFRESHES=5]
+// Usage: bench_kube_watch LAB_DIR [INTERVAL_SECONDS=2] [STEADY_REFRESHES=5] [ROUTE=auto|direct|kubectl]
+// (ROUTE: how lists and watches reach the API server, as the CLI's --kube-api).
 #include "model/cluster_snapshot.h"
 #include "model/heap_memory.h"
 #include "session/cluster_profile.h"
@@ -103,12 +104,14 @@ int main(int argc, char **argv)
     QCoreApplication app(argc, argv);
     const QStringList args = app.arguments();
     if (args.size() < 2) {
-        std::fprintf(stderr, "usage: bench_kube_watch LAB_DIR [INTERVAL_SECONDS=2] [STEADY_REFRESHES=5]\n");
+        std::fprintf(stderr, "usage: bench_kube_watch LAB_DIR [INTERVAL_SECONDS=2] [STEADY_REFRESHES=5] "
+                             "[ROUTE=auto|direct|kubectl]\n");
         return 2;
     }
     const QString labDir = args[1];
     const int interval = args.size() > 2 ? args[2].toInt() : 2;
     const int steady = args.size() > 3 ? args[3].toInt() : 5;
+    const QString route = args.size() > 4 ? args[4] : QStringLiteral("auto");
     QFile connectArgs(labDir + QStringLiteral("/connect.args"));
     if (!connectArgs.open(QIODevice::ReadOnly)) {
         std::fprintf(stderr, "cannot read %s\n", qPrintable(connectArgs.fileName()));
@@ -126,6 +129,7 @@ int main(int argc, char **argv)
     profile.alertmanagerUrl.clear();
     profile.refreshIntervalSeconds = interval;
     profile.commandTimeoutSeconds = 600;
+    profile.kubeApi = route;
 
     ClusterSession session(profile);
     QElapsedTimer clock;
@@ -143,6 +147,7 @@ int main(int argc, char **argv)
     }
     std::printf("first whole snapshot: %.2f s, %lld nodes, %lld jobs/pods, RSS peak %ld MiB\n", clock.elapsed() / 1000.0,
                 qint64(first->nodes.size()), qint64(first->jobs.size()), peakRssMiB());
+    std::printf("API read via %s\n", qPrintable(kube->via));
 
     for (int i = 0; i < steady; ++i) {
         const SnapshotPtr s = nextSnapshot(session, interval * 1000 + 600000);

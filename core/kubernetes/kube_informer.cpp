@@ -1,12 +1,12 @@
 #include "kube_informer.h"
 
+#include "kube_api_client.h"
+#include "kubectl_commands.h"
 #include "kube_job.h"
 #include "kube_json.h"
 #include "kube_pod.h"
 #include "kube_watch_stream.h"
 #include "model/node.h"
-#include "ssh/remote_shell.h"
-#include "ssh/streaming_shell.h"
 
 #include <algorithm>
 
@@ -15,8 +15,8 @@ namespace strata {
 using namespace Qt::StringLiterals;
 
 template <typename T>
-KubeInformer<T>::KubeInformer(RemoteShell &shell, KubectlCommands commands, KubeResource<T> resource)
-    : m_shell(shell), m_commands(std::move(commands)), m_resource(std::move(resource))
+KubeInformer<T>::KubeInformer(KubeApiClient &api, KubeResource<T> resource)
+    : m_api(api), m_resource(std::move(resource))
 {
 }
 
@@ -38,8 +38,7 @@ typename KubeInformer<T>::Sync KubeInformer<T>::sync(bool watch)
         failed.errorKind = ErrorKind::InvalidRequest;
         return failed;
     }
-    StreamingShell *streaming = watch ? dynamic_cast<StreamingShell *>(&m_shell) : nullptr;
-    if (!streaming) {
+    if (!watch || !m_api.canWatch()) {
         stopWatching();
         m_objects.clear();
         m_view.clear();
@@ -76,8 +75,7 @@ typename KubeInformer<T>::Sync KubeInformer<T>::sync(bool watch)
     }
     if (!m_watch)
         m_watch = std::make_unique<KubeWatchStream>(
-            *streaming, m_commands.watchRaw(KubectlCommands::watchUri(m_resource.path, m_resourceVersion,
-                                                                      kWatchTimeoutSeconds)));
+            m_api, KubectlCommands::watchUri(m_resource.path, m_resourceVersion, kWatchTimeoutSeconds));
     return out;
 }
 
@@ -158,11 +156,11 @@ typename KubeInformer<T>::Sync KubeInformer<T>::list(bool keep)
     QMap<QString, T> kept;
     QString resourceVersion;
     QString uri = KubectlCommands::listPageUri(m_resource.path, kPageSize, {});
-    QFuture<CommandResult> next = m_shell.run(m_commands.getRaw(uri));
+    QFuture<CommandResult> next = m_api.get(uri);
     for (;;) {
         CommandResult page = next.result();
         if (!page.ok()) {
-            out.failedWhat = u"kubectl get --raw "_s + uri;
+            out.failedWhat = m_api.describeGet(uri);
             out.failed = std::move(page);
             out.objects.clear();
             return out;
@@ -172,13 +170,13 @@ typename KubeInformer<T>::Sync KubeInformer<T>::list(bool keep)
         const QString pageUri = uri;
         if (!metadata.continueToken.isEmpty()) {
             uri = KubectlCommands::listPageUri(m_resource.path, kPageSize, metadata.continueToken);
-            next = m_shell.run(m_commands.getRaw(uri));
+            next = m_api.get(uri);
         }
         QVector<T> parsed;
         QString error;
         const bool usable = m_resource.parsePage(page.stdoutData, &parsed, &error);
         if (!usable || metadata.resourceVersion.isEmpty()) {
-            out.failedWhat = u"kubectl get --raw "_s + pageUri;
+            out.failedWhat = m_api.describeGet(pageUri);
             out.error = usable ? u"the API's %1 list has no metadata.resourceVersion"_s.arg(m_resource.noun) : error;
             out.errorKind = ErrorKind::ParseFailed;
             out.objects.clear();

@@ -1,7 +1,6 @@
 #pragma once
 
 #include "kube_resource.h"
-#include "kubectl_commands.h"
 #include "model/error_kind.h"
 #include "ssh/command_result.h"
 
@@ -14,16 +13,16 @@
 namespace strata {
 
 class KubeWatchStream;
-class RemoteShell;
+class KubeApiClient;
 
 // One collection of a cluster (pods, nodes or Jobs: a KubeResource), read the way client-go's
 // informers (k9s, Lens) read it: one list in pages (`limit`/`continue`; the next page is asked
 // for before the current one is parsed), then a watch from the list's resourceVersion whose
 // events are applied to the objects kept here. While a watch runs, a sync reads no list at all:
-// the API server sends only what changed. Both go through `kubectl get --raw` on the login
-// node (KubectlCommands::getRaw): kubectl brings the kubeconfig's server, TLS and credentials
-// (EKS's exec plugin included) and passes the API's JSON through without decoding it, which is
-// what made `kubectl get pods -o json` slow and large at 50,000 pods.
+// the API server sends only what changed. Both go through a KubeApiClient: HTTPS straight to the
+// API server through an SSH tunnel, or `kubectl get --raw` on the login node; either way the
+// API's JSON arrives undecoded (decoding it in kubectl made `kubectl get pods -o json` slow and
+// large at 50,000 pods).
 //
 // Nothing is guessed: a watch that expires (410), fails, or sends what cannot be read makes the
 // next sync list again; one that the server ends in the ordinary way (timeoutSeconds) is resumed
@@ -36,7 +35,7 @@ template <typename T>
 class KubeInformer
 {
 public:
-    KubeInformer(RemoteShell &shell, KubectlCommands commands, KubeResource<T> resource);
+    KubeInformer(KubeApiClient &api, KubeResource<T> resource); // api outlives it
     ~KubeInformer(); // ends the watch
 
     struct Sync
@@ -53,8 +52,8 @@ public:
         QString warning;        // the watch failed and was started again: say so
         QString listedBecause;  // why this sync listed although a watch ran (log only)
     };
-    // watch: keep (or start) a watch after the list and answer from it; needs a StreamingShell,
-    // else every sync lists. false: list, keep nothing, end any watch.
+    // watch: keep (or start) a watch after the list and answer from it; needs a client that
+    // can watch, else every sync lists. false: list, keep nothing, end any watch.
     Sync sync(bool watch);
     void stopWatching();
     bool isWatching() const { return m_watch != nullptr; }
@@ -70,8 +69,7 @@ private:
     // Applies the lines that arrived; false when the objects here can no longer be trusted.
     bool applyArrived(Sync &sync);
 
-    RemoteShell &m_shell;
-    KubectlCommands m_commands;
+    KubeApiClient &m_api;
     KubeResource<T> m_resource;
 
     QMap<QString, T> m_objects; // key -> object, while a watch keeps them current

@@ -1,6 +1,6 @@
 #include "kube_watch_stream.h"
 
-#include "ssh/streaming_shell.h"
+#include "kube_api_client.h"
 
 #include <mutex>
 
@@ -18,12 +18,12 @@ struct KubeWatchStream::State
     CommandResult endResult;
 };
 
-KubeWatchStream::KubeWatchStream(StreamingShell &shell, const QStringList &argv)
+KubeWatchStream::KubeWatchStream(KubeApiClient &api, const QString &uri)
     : m_state(std::make_shared<State>()), m_stop(std::make_shared<std::atomic_bool>(false))
 {
     const std::shared_ptr<State> state = m_state;
-    m_future = shell.stream(
-        argv,
+    m_future = api.watch(
+        uri,
         [state](const QByteArray &chunk) {
             std::lock_guard lock(state->mutex);
             state->partial.append(chunk);

@@ -5,23 +5,23 @@
 #include <QByteArrayList>
 #include <QElapsedTimer>
 #include <QFuture>
-#include <QStringList>
+#include <QString>
 
 #include <atomic>
 #include <memory>
 
 namespace strata {
 
-class StreamingShell;
+class KubeApiClient;
 
-// One `kubectl get --raw '...?watch=1...'` kept running on its own channel: its output arrives
-// on the shell's thread and is cut into lines that wait here, with how the command ended, until
-// the owner takes them (KubeInformer, at its next sync). Destroying it ends the command (its
-// channel closes; the login node ends kubectl).
+// One watch of the API (KubeApiClient::watch: an HTTPS answer through a tunnel, or `kubectl get
+// --raw '...?watch=1...'`) kept running on its own channel: its output arrives on the shell's
+// thread and is cut into lines that wait here, with how it ended, until the owner takes them
+// (KubeInformer, at its next sync). Destroying it ends the watch (its channel closes).
 class KubeWatchStream
 {
 public:
-    KubeWatchStream(StreamingShell &shell, const QStringList &argv);
+    KubeWatchStream(KubeApiClient &api, const QString &uri);
     ~KubeWatchStream();
     KubeWatchStream(const KubeWatchStream &) = delete;
     KubeWatchStream &operator=(const KubeWatchStream &) = delete;

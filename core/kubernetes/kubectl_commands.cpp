@@ -73,6 +73,14 @@ QStringList KubectlCommands::watchRaw(const QString &uri) const
     return argv << u"get"_s << u"--raw"_s << uri;
 }
 
+QStringList KubectlCommands::configView() const
+{
+    QStringList argv{m_kubectl};
+    if (!m_context.isEmpty())
+        argv << u"--context"_s << m_context;
+    return argv << u"config"_s << u"view"_s << u"--raw"_s << u"--minify"_s << u"--flatten"_s << u"-o"_s << u"json"_s;
+}
+
 QString KubectlCommands::podsPath(const QString &namespaceName)
 {
     if (namespaceName.isEmpty())

@@ -26,6 +26,9 @@ public:
     QStringList getRaw(const QString &uri) const;
     // The same for a watch: without --request-timeout, which would end the stream.
     QStringList watchRaw(const QString &uri) const;
+    // `kubectl [--context C] config view --raw --minify --flatten -o json`: the context's server,
+    // CA and credentials with files inlined (KubeApiCredentials::parseConfigView reads it).
+    QStringList configView() const;
     // The pods' collection: /api/v1/pods, or /api/v1/namespaces/NS/pods; empty for a namespace
     // that is not a valid name.
     static QString podsPath(const QString &namespaceName);

@@ -87,11 +87,10 @@ KubernetesSource::KubernetesSource(std::shared_ptr<RemoteShell> shell, const Gpu
                                    KubernetesSourceOptions options)
     : m_shell(std::move(shell)), m_catalog(catalog), m_options(std::move(options)),
       m_commands(m_options.kubectl, m_options.context, m_options.requestTimeoutSeconds),
-      m_nodeInformer(std::make_unique<KubeInformer<Node>>(*m_shell, m_commands, KubeResources::nodes(m_catalog))),
-      m_podInformer(std::make_unique<KubeInformer<KubePod>>(*m_shell, m_commands,
-                                                             KubeResources::pods(m_options.namespaceName))),
-      m_jobInformer(std::make_unique<KubeInformer<KubeJob>>(*m_shell, m_commands,
-                                                             KubeResources::jobs(m_options.namespaceName)))
+      m_api(*m_shell, m_commands, m_options.requestTimeoutSeconds, m_options.apiRoute),
+      m_nodeInformer(std::make_unique<KubeInformer<Node>>(m_api, KubeResources::nodes(m_catalog))),
+      m_podInformer(std::make_unique<KubeInformer<KubePod>>(m_api, KubeResources::pods(m_options.namespaceName))),
+      m_jobInformer(std::make_unique<KubeInformer<KubeJob>>(m_api, KubeResources::jobs(m_options.namespaceName)))
 {
     m_pool.setMaxThreadCount(1);
     m_syncPool.setMaxThreadCount(2);
@@ -151,6 +150,7 @@ OrchestratorPart KubernetesSource::refreshBlocking()
     KubeInformer<KubePod>::Sync pods = m_podInformer->sync(watch);
     KubeInformer<Node>::Sync nodes = nodesSync.takeResult();
     KubeInformer<KubeJob>::Sync jobs = jobsSync.takeResult();
+    const QString fallbackNotice = m_api.takeFallbackNotice();
     if (!nodes.ok) {
         failPart<Node>(part, nodes);
         return part;
@@ -173,9 +173,10 @@ OrchestratorPart KubernetesSource::refreshBlocking()
 
     part = KubernetesPartBuilder::build(std::move(nodes.objects), pods.objects, jobs.objects,
                                         QDateTime::currentSecsSinceEpoch());
-    for (const QString &warning : {nodes.warning, pods.warning, jobs.warning})
+    for (const QString &warning : {fallbackNotice, nodes.warning, pods.warning, jobs.warning})
         if (!warning.isEmpty())
             part.warnings << warning;
+    part.via = m_api.describeRoute();
     m_barePods.clear();
     for (const KubePod &pod : std::as_const(pods.objects))
         if (pod.ownerKind != QLatin1String("Job"))

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "kube_log_result.h"
+#include "kube_api_router.h"
 #include "kubectl_commands.h"
 #include "model/orchestrator_source.h"
 
@@ -29,6 +30,9 @@ struct KubernetesSourceOptions
     QString namespaceName; // pods and jobs of this namespace only; empty: all namespaces
     QString submittedBy;   // written to strata.io/submitted-by on submitted Jobs
     int requestTimeoutSeconds = 30;
+    // How lists and watches reach the API server (KubeApiRouter); actions and logs always run
+    // kubectl on the login node.
+    KubeApiRoute apiRoute = KubeApiRoute::Auto;
 };
 
 // Kubernetes through kubectl over a RemoteShell (SSH to a bastion with a kubeconfig, or a
@@ -86,6 +90,7 @@ private:
     const GpuCatalog &m_catalog;
     KubernetesSourceOptions m_options;
     KubectlCommands m_commands;
+    KubeApiRouter m_api; // the informers' way to the API server; outlives them
     QThreadPool m_pool;
     QThreadPool m_syncPool; // m_pool's refresh syncs nodes and Jobs here while it syncs the pods
     std::unique_ptr<KubeInformer<Node>> m_nodeInformer; // m_pool's refresh only (and m_syncPool for it)

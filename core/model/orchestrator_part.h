@@ -37,6 +37,9 @@ struct OrchestratorPart
     std::optional<QVector<Finding>> workloadFindings;
     qint64 durationMs = 0;
     qint64 bytesRead = 0;
+    // How the source reached its scheduler, for a person ("https://... through an SSH tunnel
+    // from ..."); empty when there is only one way.
+    QString via;
 };
 
 } // namespace strata

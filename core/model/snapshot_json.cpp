@@ -271,7 +271,8 @@ QJsonObject toJsonWithoutJobs(const ClusterSnapshot &s)
                                    {QLatin1String("error"), st.error},
                                    {QLatin1String("errorKind"), errorKindName(st.errorKind)},
                                    {QLatin1String("lastSuccess"), st.lastSuccess.isValid() ? QJsonValue(st.lastSuccess.toString(Qt::ISODate)) : QJsonValue(QJsonValue::Null)},
-                                   {QLatin1String("durationMs"), st.lastDurationMs}});
+                                   {QLatin1String("durationMs"), st.lastDurationMs},
+                                   {QLatin1String("via"), st.via}});
     for (const InstanceGroup &g : s.instanceGroups)
         instances.append(QJsonObject{{QLatin1String("instanceType"), g.instanceType},
                                      {QLatin1String("gpuModel"), g.gpuModel},

@@ -20,6 +20,7 @@ struct SourceStatus
     QDateTime lastSuccess; // UTC, null when never
     QDateTime lastAttempt;
     qint64 lastDurationMs = -1;
+    QString via; // how the source is reached, when it has more than one way (OrchestratorPart::via)
 };
 
 } // namespace strata

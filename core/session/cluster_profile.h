@@ -45,6 +45,9 @@ struct ClusterProfile
     // Kubernetes
     QString kubeContext;
     QString kubeNamespace;
+    // How lists and watches reach the API server: "auto" (empty: directly through an SSH
+    // tunnel when the kubeconfig allows it, else kubectl), "direct" or "kubectl".
+    QString kubeApi;
 
     // Burn-in
     QString burninAgentPath;  // remote path of strata-burn

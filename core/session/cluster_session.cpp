@@ -220,6 +220,7 @@ void ClusterSession::finishRefresh(const OrchestratorPart &part)
             s->lastSuccess = now;
         }
         orchestrator.lastDurationMs = part.durationMs;
+        orchestrator.via = part.via;
         // A job's utilisation since it started needs the usage history from its start, which
         // only the scheduler's answer gives: on the first refresh (the only one of a one-shot
         // `strata snapshot`) that answer comes after the metrics refresh was sent.

@@ -49,6 +49,8 @@ QJsonObject ProfileStore::toJson(const ClusterProfile &p)
     o[QLatin1String("hostRelabel")] = relabel;
     o[QLatin1String("kubeContext")] = p.kubeContext;
     o[QLatin1String("kubeNamespace")] = p.kubeNamespace;
+    if (!p.kubeApi.isEmpty())
+        o[QLatin1String("kubeApi")] = p.kubeApi;
     o[QLatin1String("burninAgentPath")] = p.burninAgentPath;
     o[QLatin1String("burninImage")] = p.burninImage;
     o[QLatin1String("refreshIntervalSeconds")] = p.refreshIntervalSeconds;
@@ -83,6 +85,7 @@ ClusterProfile ProfileStore::fromJson(const QJsonObject &o)
         p.hostRelabel.insert(it.key(), it.value().toString());
     p.kubeContext = o.value(QLatin1String("kubeContext")).toString();
     p.kubeNamespace = o.value(QLatin1String("kubeNamespace")).toString();
+    p.kubeApi = o.value(QLatin1String("kubeApi")).toString();
     p.burninAgentPath = o.value(QLatin1String("burninAgentPath")).toString();
     p.burninImage = o.value(QLatin1String("burninImage")).toString();
     p.refreshIntervalSeconds = o.value(QLatin1String("refreshIntervalSeconds")).toInt(10);

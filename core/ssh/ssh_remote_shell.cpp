@@ -3,6 +3,7 @@
 #include "shell_quote.h"
 #include "ssh_channel_command.h"
 #include "ssh_session.h"
+#include "tunnel_conversation.h"
 
 #include <QDateTime>
 #include <QLoggingCategory>
@@ -34,6 +35,14 @@ struct SshRemoteShell::ActiveStream
     std::shared_ptr<std::atomic_bool> stop;
     std::shared_ptr<QPromise<CommandResult>> promise;
     QByteArray stderrData;
+};
+
+struct SshRemoteShell::ActiveTunnel
+{
+    SshSession::Stream *channel = nullptr;
+    std::shared_ptr<TunnelConversation> conversation;
+    std::shared_ptr<std::atomic_bool> stop;
+    std::shared_ptr<QPromise<CommandResult>> promise;
 };
 
 SshRemoteShell::SshRemoteShell(const SshOptions &options) : m_options(options)
@@ -138,6 +147,83 @@ QFuture<CommandResult> SshRemoteShell::stream(const QStringList &argv, std::func
                   m_streams.push_back(std::move(active));
               }});
     return future;
+}
+
+QFuture<CommandResult> SshRemoteShell::converse(const QString &host, int port,
+                                                std::shared_ptr<TunnelConversation> conversation,
+                                                std::shared_ptr<std::atomic_bool> stop)
+{
+    auto promise = std::make_shared<QPromise<CommandResult>>();
+    QFuture<CommandResult> future = promise->future();
+    promise->start();
+    post(Work{{}, {}, {}, [this, promise, host, port, conversation = std::move(conversation), stop = std::move(stop)](SshSession &session) mutable {
+                  CommandResult failure = ensureConnected(session);
+                  SshSession::Stream *opened = failure.ran() ? session.openTunnel(host, port, &failure) : nullptr;
+                  if (!opened && failure.failure == ErrorKind::ConnectFailed && session.isConnected()) {
+                      // The host answered: it could not connect there (as `nc` exiting 1 would).
+                      CommandResult refused;
+                      refused.exitStatus = 1;
+                      refused.stderrData = failure.transportError.toUtf8();
+                      failure = refused;
+                  }
+                  if (!opened) {
+                      finish(promise, failure);
+                      return;
+                  }
+                  auto active = std::make_shared<ActiveTunnel>();
+                  active->channel = opened;
+                  active->conversation = std::move(conversation);
+                  active->stop = stop ? std::move(stop) : std::make_shared<std::atomic_bool>(false);
+                  active->promise = promise;
+                  m_tunnels.push_back(std::move(active));
+              }});
+    return future;
+}
+
+bool SshRemoteShell::pumpTunnels(SshSession &session)
+{
+    bool progressed = false;
+    for (auto it = m_tunnels.begin(); it != m_tunnels.end();) {
+        ActiveTunnel &t = **it;
+        TunnelConversation &conversation = *t.conversation;
+        CommandResult failure;
+        bool broken = false;
+        if (!t.stop->load() && !conversation.isFinished()) {
+            const QByteArray outgoing = conversation.takeOutgoing();
+            if (!outgoing.isEmpty()) {
+                broken = !session.writeTunnel(t.channel, outgoing, &failure);
+                progressed = true;
+            }
+            QByteArray in;
+            bool closed = false;
+            if (!broken)
+                broken = !session.pumpTunnel(t.channel, &in, &closed, &failure);
+            if (!in.isEmpty()) {
+                conversation.received(in);
+                progressed = true;
+            }
+            if (closed)
+                conversation.remoteClosed();
+            // What the answer asked for (a TLS record) goes out in the same turn.
+            const QByteArray reply = broken ? QByteArray() : conversation.takeOutgoing();
+            if (!reply.isEmpty())
+                broken = !session.writeTunnel(t.channel, reply, &failure);
+        }
+        if (!broken && !t.stop->load() && !conversation.isFinished()) {
+            ++it;
+            continue;
+        }
+        session.closeTunnel(t.channel);
+        CommandResult result = broken ? failure : conversation.result();
+        if (!broken && !conversation.isFinished()) { // stopped by its owner (a watch): not a failure
+            result = CommandResult{};
+            result.exitStatus = 0;
+        }
+        finish(t.promise, result);
+        it = m_tunnels.erase(it);
+        progressed = true;
+    }
+    return progressed;
 }
 
 bool SshRemoteShell::pumpStreams(SshSession &session)
@@ -325,17 +411,22 @@ void SshRemoteShell::workerLoop()
                 // Everything asked for before the destructor has its answer; streams end here.
                 for (const auto &s : m_streams)
                     s->stop->store(true);
+                for (const auto &t : m_tunnels)
+                    t->stop->store(true);
                 pumpStreams(session);
+                pumpTunnels(session);
                 return;
             }
-            if (m_streams.empty()) {
+            if (m_streams.empty() && m_tunnels.empty()) {
                 waitForWake();
-            } else if (!pumpStreams(session)) {
-                session.waitForActivity(m_wakeFd, 50);
+            } else {
+                const bool streamed = pumpStreams(session);
+                if (!pumpTunnels(session) && !streamed)
+                    session.waitForActivity(m_wakeFd, 50);
             }
             continue;
         }
-        const bool streamed = !m_streams.empty() && pumpStreams(session);
+        const bool streamed = (!m_streams.empty() && pumpStreams(session)) | (!m_tunnels.empty() && pumpTunnels(session));
         if (pumpAll(session) || streamed || m_running.empty() || progressed)
             continue;
         qint64 wait = 50; // also bounds a wait on output libssh still has to flush

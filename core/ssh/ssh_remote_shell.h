@@ -1,5 +1,6 @@
 #pragma once
 
+#include "port_forwarding_shell.h"
 #include "remote_shell.h"
 #include "ssh_options.h"
 #include "streaming_shell.h"
@@ -31,8 +32,10 @@ class SshSession;
 // Streams (StreamingShell) share the connection and count against kMaxChannels while they run
 // (commands keep at least one channel): each turn of the thread also reads every open stream's
 // channel without blocking; while streams are open and nothing else runs, the thread
-// waits at most 50 ms for the connection or new work.
-class SshRemoteShell : public RemoteShell, public StreamingShell
+// waits at most 50 ms for the connection or new work. Tunnels (PortForwardingShell: direct-tcpip
+// channels to a service the host reaches, the Kubernetes API server) are pumped the same way;
+// they do not count against the limit (sshd's MaxSessions counts sessions only).
+class SshRemoteShell : public RemoteShell, public StreamingShell, public PortForwardingShell
 {
 public:
     // OpenSSH's sshd allows 10 sessions per connection by default (MaxSessions).
@@ -45,6 +48,8 @@ public:
     QFuture<CommandResult> upload(const QString &remotePath, const QByteArray &data, int mode) override;
     QFuture<CommandResult> stream(const QStringList &argv, std::function<void(const QByteArray &)> onOutput,
                                   std::shared_ptr<std::atomic_bool> stop) override;
+    QFuture<CommandResult> converse(const QString &host, int port, std::shared_ptr<TunnelConversation> conversation,
+                                    std::shared_ptr<std::atomic_bool> stop) override;
     QString describe() const override { return m_options.describe(); }
 
     void trustFingerprint(const QString &fingerprint) override;
@@ -64,6 +69,7 @@ private:
         std::function<void(SshSession &)> action;
     };
     struct ActiveStream;
+    struct ActiveTunnel;
     struct Running
     {
         std::unique_ptr<SshChannelCommand> command;
@@ -77,6 +83,8 @@ private:
     bool pumpAll(SshSession &session);
     // Reads every open stream once; true when any had output or ended.
     bool pumpStreams(SshSession &session);
+    // Moves every open tunnel's bytes once; true when any moved something or finished.
+    bool pumpTunnels(SshSession &session);
     CommandResult ensureConnected(SshSession &session);
     void waitForWake() const;
 
@@ -91,6 +99,7 @@ private:
     // Touched by the worker thread only.
     std::vector<Running> m_running;
     std::vector<std::shared_ptr<ActiveStream>> m_streams;
+    std::vector<std::shared_ptr<ActiveTunnel>> m_tunnels;
     // kMaxChannels, or fewer once the host refused a channel (MaxSessions set lower); per connection.
     int m_channelLimit = kMaxChannels;
     qint64 m_nextConnectAllowedMs = 0;

@@ -421,6 +421,84 @@ void SshSession::closeStream(Stream *stream)
     delete stream;
 }
 
+SshSession::Stream *SshSession::openTunnel(const QString &host, int port, CommandResult *failure)
+{
+    if (!isConnected()) {
+        *failure = CommandResult::transportFailure(ErrorKind::ConnectionLost, QStringLiteral("not connected to %1").arg(m_options.describe()));
+        return nullptr;
+    }
+    ssh_channel channel = ssh_channel_new(m_session);
+    const QByteArray target = host.toUtf8();
+    // The originator address is only informative for sshd (logged); the loopback says "this client".
+    if (!channel || ssh_channel_open_forward(channel, target.constData(), port, "127.0.0.1", 0) != SSH_OK) {
+        const QString error = lastError();
+        if (channel)
+            ssh_channel_free(channel);
+        // A refused open (AllowTcpForwarding no, nothing listening) keeps the connection.
+        m_connected = m_session && ssh_is_connected(m_session);
+        *failure = CommandResult::transportFailure(
+            m_connected ? ErrorKind::ConnectFailed : ErrorKind::ConnectionLost,
+            QStringLiteral("%1 could not open a tunnel to %2:%3: %4").arg(m_options.describe(), host).arg(port).arg(error));
+        return nullptr;
+    }
+    auto *tunnel = new Stream;
+    tunnel->channel = channel;
+    tunnel->generation = m_generation;
+    tunnel->clock.start();
+    return tunnel;
+}
+
+bool SshSession::writeTunnel(Stream *tunnel, const QByteArray &data, CommandResult *failure)
+{
+    if (tunnel->generation != m_generation || !m_session) {
+        *failure = CommandResult::transportFailure(ErrorKind::ConnectionLost, QStringLiteral("the connection to %1 was lost").arg(m_options.describe()));
+        return false;
+    }
+    qint64 written = 0;
+    while (written < data.size()) {
+        const int n = ssh_channel_write(tunnel->channel, data.constData() + written,
+                                        uint32_t(qMin<qint64>(data.size() - written, 32768)));
+        if (n == SSH_ERROR) {
+            m_connected = ssh_is_connected(m_session);
+            *failure = CommandResult::transportFailure(ErrorKind::ConnectionLost, QStringLiteral("writing through the tunnel on %1 failed: %2").arg(m_options.describe(), lastError()));
+            return false;
+        }
+        written += n;
+    }
+    return true;
+}
+
+bool SshSession::pumpTunnel(Stream *tunnel, QByteArray *in, bool *closed, CommandResult *failure)
+{
+    if (tunnel->generation != m_generation || !m_session) {
+        *failure = CommandResult::transportFailure(ErrorKind::ConnectionLost, QStringLiteral("the connection to %1 was lost").arg(m_options.describe()));
+        return false;
+    }
+    char buffer[65536];
+    int n = 0;
+    // A bound per pump, so one fast tunnel cannot starve the other channels.
+    for (int rounds = 0; rounds < 32 && (n = ssh_channel_read_nonblocking(tunnel->channel, buffer, sizeof buffer, 0)) > 0; ++rounds)
+        in->append(buffer, n);
+    if (n == SSH_ERROR) {
+        m_connected = false;
+        *failure = CommandResult::transportFailure(ErrorKind::ConnectionLost, QStringLiteral("the connection to %1 broke: %2").arg(m_options.describe(), lastError()));
+        return false;
+    }
+    *closed = n == SSH_EOF || (n == 0 && (ssh_channel_is_eof(tunnel->channel) || ssh_channel_is_closed(tunnel->channel)));
+    return true;
+}
+
+void SshSession::closeTunnel(Stream *tunnel)
+{
+    if (!tunnel)
+        return;
+    if (tunnel->generation == m_generation && m_session) {
+        ssh_channel_close(tunnel->channel);
+        ssh_channel_free(tunnel->channel);
+    }
+    delete tunnel;
+}
+
 CommandResult SshSession::upload(const QString &remotePath, const QByteArray &data, int mode)
 {
     QElapsedTimer clock;

@@ -57,6 +57,18 @@ public:
     // stream. The command's stdin stays open until then.
     void closeStream(Stream *stream);
 
+    // A direct-tcpip channel: the host connects to host:port and relays (PortForwardingShell).
+    // Pumped like a stream, without exit status. Null with *failure (ErrorKind::ConnectFailed
+    // when the host refused or could not connect) on failure.
+    Stream *openTunnel(const QString &host, int port, CommandResult *failure);
+    // Sends data (blocking until libssh took it all); false with *failure when the connection broke.
+    bool writeTunnel(Stream *tunnel, const QByteArray &data, CommandResult *failure);
+    // Appends what arrived to *in without waiting; *closed once the far end closed. False with
+    // *failure when the connection broke.
+    bool pumpTunnel(Stream *tunnel, QByteArray *in, bool *closed, CommandResult *failure);
+    // Closes and frees the tunnel's channel.
+    void closeTunnel(Stream *tunnel);
+
     // Reads a private key file: ErrorKind::PassphraseNeeded when it is encrypted and the
     // passphrase is empty or wrong (libssh asked for one), AuthenticationFailed when the file
     // is missing or no key. With key non-null the caller owns the key loaded (ssh_key_free).

@@ -2,18 +2,21 @@
 """Strata kube stand-in: a STAND-IN for a Kubernetes API server, NOT a Kubernetes API server.
 
 No Kubernetes API server can be installed on the lab machines, so the Strata lab serves this
-small HTTP server on loopback instead. It answers the requests the real /usr/bin/kubectl makes
+small HTTP(S) server on loopback instead. It answers the requests the real /usr/bin/kubectl makes
 for nodes, pods and batch/v1 Jobs with the shapes the real API uses, and simulates the
 controllers behind them (scheduler, Job controller, kubelets) for a four-node GPU cluster.
 What it implements is listed in lab/kube_standin/README.md and by --help. Python 3 stdlib only.
 """
 
 import argparse
+import hmac
 import ipaddress
 import json
 import os
 import shlex
 import signal
+import socket
+import ssl
 import sys
 import tempfile
 import threading
@@ -29,14 +32,16 @@ from api import Api  # noqa: E402
 from api_errors import ApiError  # noqa: E402
 from container_runner import BurnAgent  # noqa: E402
 from controller_loop import ControllerLoop  # noqa: E402
+import kubeconfigs  # noqa: E402
 import store as store_module  # noqa: E402
-from store import Store, write_atomically  # noqa: E402
+from store import Store  # noqa: E402
+import tls_files  # noqa: E402
 
 DESCRIPTION = """\
-Strata kube stand-in. This is a STAND-IN, not a Kubernetes API server: an HTTP server on
-loopback that answers the requests real kubectl makes, with the real API's object shapes,
-for a simulated four-node GPU cluster (kube-gpu-01..04: 2x p5.48xlarge with 8 H100 each,
-2x p5en.48xlarge with 8 H200 each).
+Strata kube stand-in. This is a STAND-IN, not a Kubernetes API server: an HTTP server (HTTPS
+with --tls-dir) on loopback that answers the requests real kubectl makes, with the real API's
+object shapes, for a simulated four-node GPU cluster (kube-gpu-01..04: 2x p5.48xlarge with
+8 H100 each, 2x p5en.48xlarge with 8 H200 each).
 
 Implements: /version; discovery (aggregated v2/v2beta1 and legacy /api/v1, /apis/batch/v1);
 a minimal /openapi/v3 (fieldValidation only, no schemas); nodes, namespaces, pods, events
@@ -47,8 +52,11 @@ sinceSeconds, limitBytes, previous, follow); Status errors (400, 404, 405, 409, 
 Simulated: scheduling (taints, nodeSelector, node affinity, pod anti-affinity, resources incl.
 nvidia.com/gpu with GPU indices in the pod annotation strata.lab/gpu-indices), the Job
 controller, kubelets that "run" containers (sleep/echo/exit/... and the real strata-burn agent).
-Not implemented: authentication, server-side apply, protobuf, other resource kinds, admission
-webhooks, NoExecute eviction, graceful termination (deletes are immediate).
+Authentication: with --token or --token-file, one bearer token (Authorization: Bearer; else 401
+Unauthorized as the real API answers; /healthz, /livez and /readyz stay open); no RBAC: the
+token may do everything. Not implemented: other authentication, RBAC, server-side apply,
+protobuf, other resource kinds, admission webhooks, NoExecute eviction, graceful termination
+(deletes are immediate).
 Lab-only endpoint: GET /strata-lab/v1/gpu-allocations (also DIR/gpu-allocations.json)."""
 
 
@@ -61,7 +69,26 @@ def parse_listen(text):
     return address, int(port)
 
 
-def make_handler(api, quiet):
+# What the API server answers a request without valid credentials when anonymous requests are
+# off (k8s.io/apiserver's Unauthorized handler), byte for byte.
+UNAUTHORIZED = (b'{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",'
+                b'"message":"Unauthorized","reason":"Unauthorized","code":401}\n')
+# Open without credentials, as AnonymousAuthConfigurableEndpoints leaves them on a real cluster.
+OPEN_PATHS = ("/healthz", "/livez", "/readyz")
+HANDSHAKE_TIMEOUT_S = 10
+# What Go's crypto/tls takes for plain HTTP at the start of a TLS connection.
+PLAIN_HTTP_STARTS = (b"GET /", b"HEAD ", b"POST ", b"PUT /", b"OPTIO")
+
+
+def authorized(header, token):
+    """k8s.io/apiserver's bearer token authenticator: scheme case-insensitive, one token."""
+    parts = (header or "").split()
+    if len(parts) != 2 or parts[0].lower() != "bearer":
+        return False
+    return hmac.compare_digest(parts[1].encode(), token.encode())
+
+
+def make_handler(api, quiet, token):
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
         server_version = "strata-kube-standin"
@@ -74,6 +101,10 @@ def make_handler(api, quiet):
             url = urlsplit(self.path)
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length) if length else b""
+            if token and url.path not in OPEN_PATHS and not authorized(self.headers.get("Authorization"),
+                                                                       token):
+                self.send_body(401, UNAUTHORIZED, "application/json", [])
+                return
             try:
                 response = api.handle(self.command, url.path, parse_qs(url.query), self.headers, body)
             except ApiError as e:
@@ -116,7 +147,7 @@ def make_handler(api, quiet):
                         self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
                         self.wfile.flush()
                 self.wfile.write(b"0\r\n\r\n")
-            except (BrokenPipeError, ConnectionResetError):
+            except (BrokenPipeError, ConnectionResetError, ssl.SSLError):  # the client went away
                 self.close_connection = True
 
         do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = handle_method
@@ -124,27 +155,79 @@ def make_handler(api, quiet):
     return Handler
 
 
-def kubeconfig(server, context, namespace):
-    return f"""\
-# Written by the Strata kube stand-in (not a Kubernetes API server).
-apiVersion: v1
-kind: Config
-clusters:
-- cluster:
-    server: {server}
-  name: {context}
-contexts:
-- context:
-    cluster: {context}
-    namespace: {namespace}
-    user: {context}
-  name: {context}
-current-context: {context}
-preferences: {{}}
-users:
-- name: {context}
-  user: {{}}
-"""
+class TlsHttpServer(ThreadingHTTPServer):
+    """HTTPS. The accept loop only accepts; the handshake runs in the connection's own thread,
+    with a timeout, so a client that connects and says nothing (or does not trust us) holds up
+    no one else. Plain HTTP sent to it gets Go's net/http answer, as kubectl would see it."""
+
+    def __init__(self, address, handler, context, quiet):
+        self.context = context
+        self.quiet = quiet
+        super().__init__(address, handler)
+
+    def finish_request(self, request, client_address):
+        try:
+            request.settimeout(HANDSHAKE_TIMEOUT_S)
+            if request.recv(5, socket.MSG_PEEK) in PLAIN_HTTP_STARTS:
+                request.sendall(b"HTTP/1.0 400 Bad Request\r\n\r\n"
+                                b"Client sent an HTTP request to an HTTPS server.\n")
+                return
+            # wrap_socket takes the descriptor over: closed here, not by shutdown_request.
+            tls = self.context.wrap_socket(request, server_side=True, do_handshake_on_connect=False)
+        except OSError as e:  # socket.timeout is an OSError
+            self.log_failure(client_address, e)
+            return
+        try:
+            tls.do_handshake()
+            tls.settimeout(None)
+        except OSError as e:  # ssl.SSLError too
+            self.log_failure(client_address, e)
+            tls.close()
+            return
+        try:
+            super().finish_request(tls, client_address)
+        finally:
+            try:
+                tls.shutdown(socket.SHUT_WR)
+            except OSError:
+                pass
+            tls.close()
+
+    def log_failure(self, client_address, error):
+        if not self.quiet:
+            sys.stderr.write(f"kube stand-in: {client_address[0]} TLS handshake failed: {error}\n")
+
+
+def read_token(options):
+    token = options.token
+    if options.token_file:
+        try:
+            with open(options.token_file, encoding="utf-8") as f:
+                token = f.read().strip()
+        except OSError as e:
+            raise SystemExit(f"kube stand-in: cannot read --token-file: {e}")
+    if token is not None and not kubeconfigs.TOKEN_PATTERN.fullmatch(token):
+        raise SystemExit("kube stand-in: the token must be a bearer token (RFC 6750 b64token: "
+                         "letters, digits, -._~+/ and trailing =)")
+    return token
+
+
+def write_kubeconfigs(options, url, tls_paths, token):
+    """The kubeconfig is written last, once the server listens: tests wait for the file."""
+    ca_pem = None
+    if tls_paths:
+        with open(tls_paths[tls_files.CA_CERT], "rb") as f:
+            ca_pem = f.read()
+    if options.write_exec_kubeconfig:
+        token_file = options.token_file
+        if not token_file:
+            token_file = options.write_exec_kubeconfig + ".token"
+            kubeconfigs.write_private(token_file, token + "\n")
+        kubeconfigs.write_exec_kubeconfig(options.write_exec_kubeconfig, url, options.context,
+                                          options.namespace, ca_pem, token_file)
+    if options.write_kubeconfig:
+        kubeconfigs.write_kubeconfig(options.write_kubeconfig, url, options.context, options.namespace,
+                                     ca_pem, token)
 
 
 def main(argv=None):
@@ -155,7 +238,20 @@ def main(argv=None):
     parser.add_argument("--state-dir", help="keep state.json, gpu-allocations.json and logs/ here; "
                         "state.json is reloaded on start")
     parser.add_argument("--fresh", action="store_true", help="ignore a saved state.json")
-    parser.add_argument("--write-kubeconfig", metavar="PATH", help="write a kubeconfig for this server")
+    parser.add_argument("--write-kubeconfig", metavar="PATH", help="write a kubeconfig for this server "
+                        "(with --tls-dir: https, certificate-authority-data and the token)")
+    parser.add_argument("--write-exec-kubeconfig", metavar="PATH",
+                        help="write a kubeconfig whose user runs an exec credential plugin (the script "
+                        f"{kubeconfigs.PLUGIN_NAME}, written beside it) that prints the token as an "
+                        "ExecCredential, as `aws eks get-token` does; needs --token or --token-file")
+    parser.add_argument("--tls-dir", metavar="DIR",
+                        help="serve HTTPS with the CA and serving certificate kept in DIR (ca.crt, ca.key, "
+                        "server.crt, server.key; made with openssl if missing, invalid or naming another "
+                        "address)")
+    token = parser.add_mutually_exclusive_group()
+    token.add_argument("--token", help="require Authorization: Bearer TOKEN on every request but "
+                       "/healthz, /livez, /readyz (else 401 Unauthorized)")
+    token.add_argument("--token-file", metavar="FILE", help="as --token, read from FILE (not seen in ps)")
     parser.add_argument("--context", default="strata-lab", help="context/cluster/user name in it")
     parser.add_argument("--namespace", default="default", help="the context's namespace")
     parser.add_argument("--burn-agent", default=os.environ.get("STRATA_BURN_AGENT", ""),
@@ -182,6 +278,16 @@ def main(argv=None):
     options = parser.parse_args(argv)
 
     host, port = parse_listen(options.listen)
+    token = read_token(options)
+    if options.write_exec_kubeconfig and not token:
+        parser.error("--write-exec-kubeconfig needs --token or --token-file")
+    tls_paths = None
+    if options.tls_dir:
+        try:
+            tls_paths = tls_files.ensure(options.tls_dir, host)
+            context = tls_files.server_context(tls_paths)
+        except (tls_files.TlsError, ssl.SSLError, OSError) as e:
+            raise SystemExit(f"kube stand-in: no TLS files in {options.tls_dir}: {e}")
     state_dir = options.state_dir
     if state_dir:
         os.makedirs(state_dir, exist_ok=True)
@@ -202,7 +308,11 @@ def main(argv=None):
                            shlex.split(options.burn_agent_args))
     api = Api(store, None, options)
     # Port 0 picks a free port (for tests running in parallel); the kubeconfig names it.
-    server = ThreadingHTTPServer((host, port), make_handler(api, options.quiet))
+    handler = make_handler(api, options.quiet, token)
+    if tls_paths:
+        server = TlsHttpServer((host, port), handler, context, options.quiet)
+    else:
+        server = ThreadingHTTPServer((host, port), handler)
     server.daemon_threads = True
     port = server.server_address[1]
     options.listen = f"{host}:{port}"
@@ -211,9 +321,8 @@ def main(argv=None):
     if loaded:
         with store.lock:
             loop.kubelets.recover_after_restart(time.time())
-    if options.write_kubeconfig:
-        write_atomically(options.write_kubeconfig,
-                         kubeconfig(f"http://{host}:{port}", options.context, options.namespace))
+    url = kubeconfigs.server_url("https" if tls_paths else "http", host, port)
+    write_kubeconfigs(options, url, tls_paths, token)
     loop.start()
 
     def shutdown(signum, frame):
@@ -221,7 +330,8 @@ def main(argv=None):
 
     signal.signal(signal.SIGTERM, shutdown)
     signal.signal(signal.SIGINT, shutdown)
-    print(f"kube stand-in (not a Kubernetes API server) serving http://{host}:{port} "
+    print(f"kube stand-in (not a Kubernetes API server) serving {url} "
+          f"({'bearer token' if token else 'no authentication'}) "
           f"as Kubernetes {options.kube_version}; state {'loaded from' if loaded else 'new'} "
           f"{state_dir or '(memory only)'}", flush=True)
     try:

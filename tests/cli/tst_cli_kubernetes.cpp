@@ -4,6 +4,8 @@
 
 #include "../integration/cli_lab.h"
 
+#include <QTemporaryDir>
+
 using namespace strata::lab;
 
 class TestCliKubernetes : public QObject
@@ -95,6 +97,82 @@ private Q_SLOTS:
         QVERIFY(CliLab::waitUntil(20000, [&] {
             return kubectl({QStringLiteral("get"), QStringLiteral("job"), QStringLiteral("-n"), QStringLiteral("default"), m_jobs.last(), QStringLiteral("--ignore-not-found")}).trimmed().isEmpty();
         }));
+    }
+
+    // The default reads the API server directly through an SSH tunnel with the kubeconfig's CA
+    // and token; --kube-api kubectl reads the same through kubectl on the login node.
+    void theApiIsReadDirectlyOrThroughKubectlAlike()
+    {
+        const QJsonObject direct = snapshot();
+        const QJsonObject source = findById(direct.value(QLatin1String("sources")).toArray(), QStringLiteral("source"),
+                                            QStringLiteral("kubernetes"));
+        const QString via = source.value(QLatin1String("via")).toString();
+        QVERIFY2(via.startsWith(QLatin1String("https://127.0.0.1:")) && via.contains(QLatin1String("(v1.31.4) through an SSH tunnel from ")),
+                 qPrintable(via));
+        QCOMPARE(source.value(QLatin1String("error")).toString(), QString()); // no fallback, no warning
+
+        const Run r = strata(QStringLiteral("snapshot"), {QStringLiteral("--kube-api"), QStringLiteral("kubectl"),
+                                                          QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject throughKubectl = QJsonDocument::fromJson(r.out).object();
+        const QString kubectlVia = findById(throughKubectl.value(QLatin1String("sources")).toArray(), QStringLiteral("source"),
+                                            QStringLiteral("kubernetes")).value(QLatin1String("via")).toString();
+        QVERIFY2(kubectlVia.startsWith(QLatin1String("kubectl on ")), qPrintable(kubectlVia));
+        const auto names = [](const QJsonObject &s, const char *list, const char *key) {
+            QStringList out;
+            for (const QJsonValue &v : s.value(QLatin1String(list)).toArray())
+                out << v.toObject().value(QLatin1String(key)).toString();
+            out.sort();
+            return out;
+        };
+        QCOMPARE(names(direct, "nodes", "name"), names(throughKubectl, "nodes", "name"));
+        QCOMPARE(names(direct, "nodes", "state"), names(throughKubectl, "nodes", "state"));
+        QCOMPARE(names(direct, "jobs", "id"), names(throughKubectl, "jobs", "id"));
+
+        const Run bad = strata(QStringLiteral("snapshot"), {QStringLiteral("--kube-api"), QStringLiteral("sideways")});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains("--kube-api \"sideways\" is not auto, direct or kubectl"), bad.err.constData());
+    }
+
+    // A kubeconfig the direct route cannot use (a token file on the login node): kubectl reads
+    // the API instead, and the person is told why; --kube-api direct fails saying the same.
+    void aKubeconfigTheDirectRouteCannotUseFallsBackToKubectl()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString config = dir.filePath(QStringLiteral("kubeconfig"));
+        const QString tokenFile = dir.filePath(QStringLiteral("token"));
+        QVERIFY(QFile::copy(kubeconfig(), config));
+        const QString token = QString::fromUtf8(runProcess(QStringLiteral("kubectl"),
+            {QStringLiteral("--kubeconfig"), config, QStringLiteral("config"), QStringLiteral("view"), QStringLiteral("--raw"),
+             QStringLiteral("-o"), QStringLiteral("jsonpath={.users[0].user.token}")}, QProcessEnvironment::systemEnvironment(), 30000).out);
+        QVERIFY(!token.isEmpty());
+        QFile file(tokenFile);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(token.toUtf8());
+        file.close();
+        for (const QStringList &change : {QStringList{QStringLiteral("unset"), QStringLiteral("users.strata-lab.token")},
+                                          QStringList{QStringLiteral("set"), QStringLiteral("users.strata-lab.tokenFile"), tokenFile}})
+            runProcess(QStringLiteral("kubectl"), QStringList{QStringLiteral("--kubeconfig"), config, QStringLiteral("config")} + change,
+                       QProcessEnvironment::systemEnvironment(), 30000);
+        const QStringList kubeArgs{QStringLiteral("--kubernetes"), QStringLiteral("--remote-env"), QStringLiteral("KUBECONFIG=") + config};
+
+        const Run r = m_lab.strata(QStringLiteral("snapshot"), kubeArgs + QStringList{QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject source = findById(QJsonDocument::fromJson(r.out).object().value(QLatin1String("sources")).toArray(),
+                                            QStringLiteral("source"), QStringLiteral("kubernetes"));
+        QCOMPARE(source.value(QLatin1String("ok")).toBool(), true);
+        QVERIFY2(source.value(QLatin1String("via")).toString().startsWith(QLatin1String("kubectl on ")), r.out.left(2000).constData());
+        const QString warning = source.value(QLatin1String("error")).toString();
+        QVERIFY2(warning.startsWith(QLatin1String("the API server is read through kubectl on the login node, not directly: "))
+                     && warning.contains(QLatin1String("tokenFile ") + tokenFile),
+                 qPrintable(warning));
+        QCOMPARE(QJsonDocument::fromJson(r.out).object().value(QLatin1String("nodes")).toArray().size(), 4);
+
+        const Run direct = m_lab.strata(QStringLiteral("snapshot"), kubeArgs + QStringList{QStringLiteral("--kube-api"), QStringLiteral("direct")});
+        QVERIFY(direct.exitCode != 0);
+        QVERIFY2(direct.err.contains("the API server cannot be reached directly: ") || direct.out.contains("the API server cannot be reached directly: "),
+                 (direct.out + direct.err).left(2000).constData());
     }
 
     void cordonAndUncordon()

@@ -1,8 +1,10 @@
-// The Kubernetes API (the lab's stand-in, reached by the real kubectl on the login node) stopped,
-// stalled, cut halfway through an answer, and restarted, under a live ClusterSession: the
-// kubernetes source fails with kubectl's reason or the command timeout over stale data, the
-// login node and Prometheus stay live, and the session recovers by itself. The stalls and cuts
-// come from a FaultProxy named as the API server in a copy of the lab's kubeconfig.
+// The Kubernetes API (the lab's stand-in, in HTTPS with a token) stopped, stalled, cut halfway
+// through an answer, and restarted, under a live ClusterSession, on both routes to it: directly
+// through an SSH tunnel from the login node (the default) and through the real kubectl on the
+// login node. The kubernetes source fails with the reason (the tunnel's or kubectl's words) or
+// the time limit over stale data, the login node and Prometheus stay live, and the session
+// recovers by itself. The stalls and cuts come from a FaultProxy named as the API server in a
+// copy of the lab's kubeconfig; TLS passes through it untouched.
 #include "fault_lab.h"
 #include "fault_proxy.h"
 
@@ -19,12 +21,28 @@ class TestFaultKubernetes : public QObject
 private Q_SLOTS:
     void initTestCase();
     void cleanup();
+    void stopped_data() { routes(); }
     void stopped();
+    void stalled_data() { routes(); }
     void stalled();
+    void cutHalfwayThroughAnswer_data() { routes(); }
     void cutHalfwayThroughAnswer();
+    void restarted_data() { routes(); }
     void restarted();
 
 private:
+    static void routes()
+    {
+        QTest::addColumn<QString>("route");
+        QTest::newRow("direct") << QStringLiteral("direct");
+        QTest::newRow("kubectl") << QStringLiteral("kubectl");
+    }
+    // How the route names a failed list of the nodes, up to "failed: ".
+    static QString failedNodeList(const QString &route)
+    {
+        return route == QLatin1String("direct") ? QStringLiteral("GET https://127\\.0\\.0\\.1:\\d+/api/v1/nodes\\S* failed: ")
+                                                : QStringLiteral("kubectl get --raw /api/v1/nodes\\S* failed: ");
+    }
     std::unique_ptr<ClusterSession> newSession(quint16 apiPort = 0);
     QDateTime startHealthy(ClusterSession &session, Refresh *good);
     ClusterProfile m_profile;
@@ -45,9 +63,11 @@ void TestFaultKubernetes::initTestCase()
     m_kubeconfig = labDir() + QStringLiteral("/kube/kubeconfig");
     QFile kubeconfig(m_kubeconfig);
     QVERIFY2(kubeconfig.open(QIODevice::ReadOnly), "the lab wrote no kubeconfig: is the Kubernetes stand-in up?");
-    static const QRegularExpression server(QStringLiteral("server: http://127\\.0\\.0\\.1:(\\d+)"));
+    // https (the lab's): the proxy forwards TLS untouched, and the copy still names 127.0.0.1,
+    // which the serving certificate is for.
+    static const QRegularExpression server(QStringLiteral("server: https?://127\\.0\\.0\\.1:(\\d+)"));
     const auto m = server.match(QString::fromUtf8(kubeconfig.readAll()));
-    QVERIFY2(m.hasMatch(), "the kubeconfig names no http://127.0.0.1:PORT server");
+    QVERIFY2(m.hasMatch(), "the kubeconfig names no https://127.0.0.1:PORT server");
     m_apiPort = quint16(m.captured(1).toUInt());
 }
 
@@ -60,6 +80,8 @@ void TestFaultKubernetes::cleanup()
 std::unique_ptr<ClusterSession> TestFaultKubernetes::newSession(quint16 apiPort)
 {
     ClusterProfile p = m_profile;
+    QFETCH(QString, route);
+    p.kubeApi = route;
     QString kubeconfig = m_kubeconfig;
     if (apiPort) {
         QFile lab(m_kubeconfig);
@@ -101,7 +123,8 @@ void TestFaultKubernetes::stopped()
 
     QString error;
     QVERIFY2(runLab({QStringLiteral("stop"), QStringLiteral("kube")}, &error), qPrintable(error));
-    static const QRegularExpression refused(QStringLiteral("kubectl get --raw /api/v1/nodes\\S* failed: .*127\\.0\\.0\\.1:\\d+.*refused"));
+    QFETCH(QString, route);
+    const QRegularExpression refused(failedNodeList(route) + QStringLiteral(".*127\\.0\\.0\\.1:\\d+.*refused"));
     const Refresh first = refreshOnce(*session);
     QString problem = checkFailing(first, m_failing, refused, lastGood);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
@@ -133,7 +156,10 @@ void TestFaultKubernetes::stalled()
     QVERIFY2(proxy.bytesToClients() > 0, "kubectl did not go through the proxy");
 
     proxy.stall();
-    static const QRegularExpression timedOut(QStringLiteral("(did not finish within %1 s|[Tt]imeout)").arg(kCommandTimeoutSeconds));
+    // kubectl's command ends with the command timeout; a direct GET with the request timeout
+    // (half of it, at least 5 s: kubernetesProfileOptions).
+    static const QRegularExpression timedOut(
+        QStringLiteral("(did not finish within %1 s|[Tt]imeout|the server did not answer within \\d+ s)").arg(kCommandTimeoutSeconds));
     const Refresh stalled = refreshOnce(*session);
     QString problem = checkFailing(stalled, m_failing, timedOut, lastGood);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
@@ -159,10 +185,12 @@ void TestFaultKubernetes::cutHalfwayThroughAnswer()
     const QDateTime lastGood = startHealthy(*session, &good);
     QVERIFY(lastGood.isValid());
 
-    // Every API answer is cut after 2 KiB: the node list (four GPU nodes with their labels,
-    // capacity and conditions) stops halfway.
-    proxy.cutAfter(2048);
-    static const QRegularExpression broke(QStringLiteral("kubectl get --raw /api/v1/nodes\\S* failed: .*(EOF|closed|reset|unexpected|error)"));
+    // Every API answer is cut after 8 KiB: past the TLS handshake (about 2 KiB from the
+    // server), the node list (four GPU nodes with their labels, capacity and conditions, 23 KiB)
+    // stops in the middle.
+    proxy.cutAfter(8192);
+    QFETCH(QString, route);
+    const QRegularExpression broke(failedNodeList(route) + QStringLiteral(".*(EOF|closed|reset|unexpected|error)"));
     const Refresh cut = refreshOnce(*session);
     QString problem = checkFailing(cut, m_failing, broke, lastGood);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));

@@ -3,8 +3,12 @@
 # T4 node and the MIG "mixed" A100 node with the labels and capacity GPU feature discovery gives
 # them, selects them by those labels, schedules shares and MIG devices onto them (no GPU index
 # recorded for a share), and refuses a share too many with the scheduler's own message.
+# Over plain HTTP without authentication (the stand-in without --tls-dir/--token), which the
+# other scripts here do not cover.
 . "$(dirname "$0")/lib.sh"
+KUBE_TEST_PLAIN=1
 start_standin --gpu-sharing
+case "$server_url" in http://*) pass "plain http without --tls-dir" ;; *) fail "plain http expected: $server_url" ;; esac
 
 nodes="$(k get nodes)"
 [ "$(echo "$nodes" | tail -n +2 | wc -l)" -eq 6 ] || fail "6 nodes expected: $nodes"

@@ -55,7 +55,7 @@ case "$node" in kube-gpu-03|kube-gpu-04) pass "pod on a p5en node ($node)" ;; *)
 indices="$(k get pod -n ml-research "$pod" -o jsonpath='{.metadata.annotations.strata\.lab/gpu-indices}')"
 [ "$indices" = "0,1,2,3,4,5" ] || fail "GPU indices annotation: $indices"
 pass "6 GPUs allocated (indices $indices)"
-alloc="$(curl -sf "$server_url/strata-lab/v1/gpu-allocations")"
+alloc="$(api /strata-lab/v1/gpu-allocations -f)"
 expect_contains "$alloc" "\"pod\": \"$pod\"" "GPU allocation export names the pod"
 
 # A second job asking 6 GPUs of the same pool fits only on the other p5en node; a third stays Pending.

@@ -19,6 +19,12 @@ smoke() { # VERSION DISCOVERY [CLIENT_MINOR: the client expected; default the se
     minor="${3:-$minor}"
     expect_contains "$(k version -o json 2>&1)" "\"minor\": \"$minor" "kubectl 1.$minor for server $1 ($2 discovery)"
     [ "$(k get nodes --no-headers | wc -l)" -eq 4 ] || fail "get nodes with kubectl 1.$minor"
+    # The exec credential plugin (client.authentication.k8s.io/v1: kubectl >= 1.22).
+    if [ "$minor" -ge 22 ]; then
+        [ "$(kubectl --kubeconfig "$work/kubeconfig-exec" --cache-dir "$work/cache" get nodes --no-headers | wc -l)" -eq 4 ] ||
+            fail "get nodes through the exec plugin with kubectl 1.$minor"
+        pass "exec credential plugin with kubectl 1.$minor"
+    fi
     # No --validate=false: kubectl <= 1.28 validates on the client against OpenAPI v2
     # (protobuf), which the stand-in serves as the real server does (without definitions).
     printf '%s\n' 'apiVersion: batch/v1' 'kind: Job' 'metadata: {name: smoke}' \

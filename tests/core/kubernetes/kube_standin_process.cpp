@@ -2,6 +2,7 @@
 
 #include <QDeadlineTimer>
 #include <QFile>
+#include <QRandomGenerator>
 #include <QThread>
 
 KubeStandinProcess::KubeStandinProcess() = default;
@@ -23,11 +24,22 @@ bool KubeStandinProcess::start(const QStringList &extraArguments, QString *error
         *error = QStringLiteral("no temporary directory");
         return false;
     }
+    QFile token(tokenFile());
+    const QByteArray secret = QByteArray::number(QRandomGenerator::system()->generate64(), 16)
+                              + QByteArray::number(QRandomGenerator::system()->generate64(), 16);
+    if (!token.open(QIODevice::WriteOnly) || !token.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)
+        || token.write(secret) != secret.size()) {
+        *error = QStringLiteral("cannot write %1: %2").arg(tokenFile(), token.errorString());
+        return false;
+    }
+    token.close();
     m_process.setProcessChannelMode(QProcess::MergedChannels);
     m_process.setStandardOutputFile(m_dir.filePath(QStringLiteral("server.log")));
     QStringList args{QStringLiteral(STRATA_SOURCE_DIR "/lab/kube_standin/server.py"),
                      QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"),
                      QStringLiteral("--state-dir"), stateDir(),
+                     QStringLiteral("--tls-dir"), m_dir.filePath(QStringLiteral("tls")),
+                     QStringLiteral("--token-file"), tokenFile(),
                      QStringLiteral("--write-kubeconfig"), kubeconfig(),
                      QStringLiteral("--quiet")};
     m_process.start(QStringLiteral("python3"), args + extraArguments);

@@ -7,7 +7,9 @@
 
 // TEST ONLY: a private instance of the lab's kube stand-in (lab/kube_standin/server.py, not a
 // Kubernetes API server) on a free loopback port, with its own state directory, kubeconfig
-// and kubectl cache. Stopped (SIGTERM, by its own PID) when destroyed.
+// and kubectl cache. It serves HTTPS with a CA of its own and a random bearer token, as the
+// lab runs it, so kubectl goes through TLS verification and authentication. Stopped (SIGTERM,
+// by its own PID) when destroyed.
 class KubeStandinProcess
 {
 public:
@@ -18,6 +20,9 @@ public:
     bool start(const QStringList &extraArguments, QString *error);
     QString kubeconfig() const { return m_dir.filePath(QStringLiteral("kubeconfig")); }
     QString stateDir() const { return m_dir.filePath(QStringLiteral("state")); }
+    // The CA the kubeconfig carries (PEM) and the bearer token, for clients other than kubectl.
+    QString caFile() const { return m_dir.filePath(QStringLiteral("tls/ca.crt")); }
+    QString tokenFile() const { return m_dir.filePath(QStringLiteral("token")); }
     // PATH, HOME, KUBECONFIG and a fresh KUBECACHEDIR, for running kubectl against it.
     QProcessEnvironment kubectlEnvironment() const;
     QString log() const;

@@ -15,6 +15,7 @@
 #include "kubernetes/kube_pod.h"
 #include "model/gpu_catalog.h"
 #include "model/node.h"
+#include "kubernetes/kubectl_api_client.h"
 #include "ssh/remote_shell.h"
 #include "ssh/streaming_shell.h"
 
@@ -79,6 +80,8 @@ public:
     bool failLists = false;
     QList<QStringList> runs;
     QList<QStringList> watches;
+    // The informers' way to the API: kubectl (`get --raw`) through this shell.
+    KubectlApiClient api{*this, KubectlCommands(QStringLiteral("kubectl"), {}, 30)};
 
 private:
     std::function<void(const QByteArray &)> m_onOutput;
@@ -88,9 +91,9 @@ private:
 
 using PodInformer = KubeInformer<KubePod>;
 
-PodInformer podInformer(RemoteShell &shell, const QString &namespaceName = {})
+PodInformer podInformer(ScriptedKubectl &shell, const QString &namespaceName = {})
 {
-    return PodInformer(shell, KubectlCommands(QStringLiteral("kubectl"), {}, 30), KubeResources::pods(namespaceName));
+    return PodInformer(shell.api, KubeResources::pods(namespaceName));
 }
 
 QStringList names(const QVector<KubePod> &pods)
@@ -364,8 +367,7 @@ private Q_SLOTS:
     void nodesAreListedAndWatchedTheSameWay()
     {
         ScriptedKubectl shell;
-        KubeInformer<Node> informer(shell, KubectlCommands(QStringLiteral("kubectl"), {}, 30),
-                                    KubeResources::nodes(GpuCatalog::builtIn()));
+        KubeInformer<Node> informer(shell.api, KubeResources::nodes(GpuCatalog::builtIn()));
         KubeInformer<Node>::Sync sync = informer.sync(true);
         QVERIFY2(sync.ok, qPrintable(sync.error));
         QCOMPARE(sync.pagesRead, 1);
@@ -404,8 +406,7 @@ private Q_SLOTS:
     void jobsAreListedAndWatchedTheSameWay()
     {
         ScriptedKubectl shell;
-        KubeInformer<KubeJob> informer(shell, KubectlCommands(QStringLiteral("kubectl"), {}, 30),
-                                       KubeResources::jobs({}));
+        KubeInformer<KubeJob> informer(shell.api, KubeResources::jobs({}));
         KubeInformer<KubeJob>::Sync sync = informer.sync(true);
         QVERIFY2(sync.ok, qPrintable(sync.error));
         const auto keys = [](const QVector<KubeJob> &jobs) {
@@ -440,8 +441,7 @@ private Q_SLOTS:
     void aWatchOfAnotherKindIsRefused()
     {
         ScriptedKubectl shell;
-        KubeInformer<KubeJob> informer(shell, KubectlCommands(QStringLiteral("kubectl"), {}, 30),
-                                       KubeResources::jobs({}));
+        KubeInformer<KubeJob> informer(shell.api, KubeResources::jobs({}));
         QVERIFY(informer.sync(true).ok);
         shell.write(watchLine(0)); // a pod's event on the Jobs' watch
         const KubeInformer<KubeJob>::Sync sync = informer.sync(true);

@@ -97,4 +97,9 @@ k annotate node kube-gpu-04 strata.io/drain-reason- >/dev/null
 k create job watch-job --image=busybox -- sleep 0.3 >/dev/null
 k delete job fails --wait=false >/dev/null
 wait "$node_watch_pid" "$job_watch_pid"
+
+# One watch answer as the bytes go over the wire (status line, header, chunk framing): what
+# Strata's own HTTP reader meets through the tunnel (tst_http_response_reader). Without a
+# resourceVersion the server first sends every node as ADDED, then ends after timeoutSeconds.
+curl -s -i --raw "$server/api/v1/nodes?watch=1&timeoutSeconds=2" >"$here/standin_http_watch_answer.bin"
 echo "captured into $here"

@@ -1,0 +1,66 @@
+#pragma once
+
+#include "kube_api_client.h"
+#include "kubectl_commands.h"
+
+#include <QString>
+
+#include <memory>
+#include <mutex>
+
+namespace strata {
+
+class KubeDirectApiClient;
+class KubectlApiClient;
+class RemoteShell;
+
+// Which way a KubernetesSource reaches the API server's lists and watches.
+enum class KubeApiRoute {
+    Auto,    // directly through an SSH tunnel when the kubeconfig allows it, else kubectl
+    Direct,  // directly only: a context that cannot be reached that way fails, saying why
+    Kubectl, // `kubectl get --raw` on the login node only
+};
+
+// The KubeApiClient a source's informers share: on first use it decides the route once for the
+// source's life (KubeDirectApiClient::connect; with Auto, kubectl when that fails, and the
+// reason is kept for the part's warnings) and then hands every call to that client. The
+// decision blocks the first caller (it runs remote commands); the others wait for it.
+class KubeApiRouter : public KubeApiClient
+{
+public:
+    KubeApiRouter(RemoteShell &shell, KubectlCommands commands, int requestTimeoutSeconds, KubeApiRoute route);
+    ~KubeApiRouter() override;
+
+    QFuture<CommandResult> get(const QString &uri) override;
+    QFuture<CommandResult> watch(const QString &uri, std::function<void(const QByteArray &)> onOutput,
+                                 std::shared_ptr<std::atomic_bool> stop) override;
+    bool canWatch() const override;
+    QString describeGet(const QString &uri) const override;
+
+    // How the API is read, for a person: "https://host:6443 (v1.31.4) through an SSH tunnel"
+    // or "kubectl on the login node (why not directly)". Empty before the first call.
+    QString describeRoute() const;
+    // Why the direct route failed, once (Auto: the part's warning), then empty.
+    QString takeFallbackNotice();
+    bool isDirect() const;
+
+private:
+    KubeApiClient &chosen() const;
+
+    const KubeApiRoute m_route;
+    RemoteShell &m_shell;
+    KubectlCommands m_commands;
+    const int m_requestTimeoutSeconds;
+    std::unique_ptr<KubectlApiClient> m_kubectl;
+    mutable std::unique_ptr<KubeDirectApiClient> m_direct; // made by the decision
+
+    mutable std::mutex m_mutex; // the decision; after it the clients are read only
+    mutable bool m_decided = false;
+    mutable bool m_useDirect = false;
+    mutable QString m_directFailure;   // Direct route: every call fails with it
+    mutable ErrorKind m_directFailureKind = ErrorKind::None;
+    mutable QString m_routeText;
+    mutable QString m_notice;
+};
+
+} // namespace strata
