@@ -25,6 +25,10 @@ KubeApiRouter::~KubeApiRouter() = default;
 KubeApiClient &KubeApiRouter::chosen() const
 {
     std::lock_guard lock(m_mutex);
+    if (m_decided && m_sinceFailedDirect.isValid() && m_sinceFailedDirect.elapsed() > kRetryDirectSeconds * 1000LL) {
+        m_decided = false; // the API server may answer through the tunnel now
+        m_sinceFailedDirect.invalidate();
+    }
     if (!m_decided) {
         m_decided = true;
         auto *tunnels = dynamic_cast<PortForwardingShell *>(&m_shell);
@@ -56,6 +60,8 @@ KubeApiClient &KubeApiRouter::chosen() const
                 m_directFailureKind = kind == ErrorKind::None ? ErrorKind::SourceUnsupported : kind;
             } else if (m_route == KubeApiRoute::Auto && tunnels) {
                 m_notice = u"the API server is read through kubectl on the login node, not directly: %1"_s.arg(why);
+                if (kind != ErrorKind::SourceUnsupported && kind != ErrorKind::ParseFailed)
+                    m_sinceFailedDirect.start(); // not a refusal of the kubeconfig: try again later
             }
         }
         qCInfo(lcKubernetes).noquote() << "Kubernetes API:" << m_routeText;

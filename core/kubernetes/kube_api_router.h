@@ -3,6 +3,7 @@
 #include "kube_api_client.h"
 #include "kubectl_commands.h"
 
+#include <QElapsedTimer>
 #include <QString>
 
 #include <memory>
@@ -21,13 +22,17 @@ enum class KubeApiRoute {
     Kubectl, // `kubectl get --raw` on the login node only
 };
 
-// The KubeApiClient a source's informers share: on first use it decides the route once for the
-// source's life (KubeDirectApiClient::connect; with Auto, kubectl when that fails, and the
-// reason is kept for the part's warnings) and then hands every call to that client. The
-// decision blocks the first caller (it runs remote commands); the others wait for it.
+// The KubeApiClient a source's informers share: on first use it decides the route
+// (KubeDirectApiClient::connect; with Auto, kubectl when that fails, and the reason is kept for
+// the part's warnings) and then hands every call to that client. A kubeconfig the direct client
+// refuses keeps kubectl for the source's life; a direct route that failed (the API server did not
+// answer /version through the tunnel) is tried again after kRetryDirectSeconds. The decision
+// blocks the first caller (it runs remote commands); the others wait for it.
 class KubeApiRouter : public KubeApiClient
 {
 public:
+    static constexpr int kRetryDirectSeconds = 300;
+
     KubeApiRouter(RemoteShell &shell, KubectlCommands commands, int requestTimeoutSeconds, KubeApiRoute route);
     ~KubeApiRouter() override;
 
@@ -56,6 +61,7 @@ private:
 
     mutable std::mutex m_mutex; // the decision; after it the clients are read only
     mutable bool m_decided = false;
+    mutable QElapsedTimer m_sinceFailedDirect; // valid: Auto fell back after a failure (not a refusal)
     mutable bool m_useDirect = false;
     mutable QString m_directFailure;   // Direct route: every call fails with it
     mutable ErrorKind m_directFailureKind = ErrorKind::None;

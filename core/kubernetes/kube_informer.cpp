@@ -15,8 +15,8 @@ namespace strata {
 using namespace Qt::StringLiterals;
 
 template <typename T>
-KubeInformer<T>::KubeInformer(KubeApiClient &api, KubeResource<T> resource)
-    : m_api(api), m_resource(std::move(resource))
+KubeInformer<T>::KubeInformer(KubeApiClient &api, KubeResource<T> resource, std::shared_ptr<std::atomic_bool> changed)
+    : m_api(api), m_changed(std::move(changed)), m_resource(std::move(resource))
 {
 }
 
@@ -75,7 +75,7 @@ typename KubeInformer<T>::Sync KubeInformer<T>::sync(bool watch)
     }
     if (!m_watch)
         m_watch = std::make_unique<KubeWatchStream>(
-            m_api, KubectlCommands::watchUri(m_resource.path, m_resourceVersion, kWatchTimeoutSeconds));
+            m_api, KubectlCommands::watchUri(m_resource.path, m_resourceVersion, kWatchTimeoutSeconds), m_changed);
     return out;
 }
 

@@ -8,6 +8,7 @@
 #include <QString>
 #include <QVector>
 
+#include <atomic>
 #include <memory>
 
 namespace strata {
@@ -35,7 +36,8 @@ template <typename T>
 class KubeInformer
 {
 public:
-    KubeInformer(KubeApiClient &api, KubeResource<T> resource); // api outlives it
+    // api outlives it; changed (may be null) is set when the watch sends an event (any thread).
+    KubeInformer(KubeApiClient &api, KubeResource<T> resource, std::shared_ptr<std::atomic_bool> changed = nullptr);
     ~KubeInformer(); // ends the watch
 
     struct Sync
@@ -70,6 +72,7 @@ private:
     bool applyArrived(Sync &sync);
 
     KubeApiClient &m_api;
+    std::shared_ptr<std::atomic_bool> m_changed;
     KubeResource<T> m_resource;
 
     QMap<QString, T> m_objects; // key -> object, while a watch keeps them current

@@ -18,20 +18,24 @@ struct KubeWatchStream::State
     CommandResult endResult;
 };
 
-KubeWatchStream::KubeWatchStream(KubeApiClient &api, const QString &uri)
+KubeWatchStream::KubeWatchStream(KubeApiClient &api, const QString &uri, std::shared_ptr<std::atomic_bool> changed)
     : m_state(std::make_shared<State>()), m_stop(std::make_shared<std::atomic_bool>(false))
 {
     const std::shared_ptr<State> state = m_state;
     m_future = api.watch(
         uri,
-        [state](const QByteArray &chunk) {
+        [state, changed = std::move(changed)](const QByteArray &chunk) {
             std::lock_guard lock(state->mutex);
             state->partial.append(chunk);
             qsizetype start = 0;
             for (qsizetype newline = state->partial.indexOf('\n'); newline >= 0;
                  newline = state->partial.indexOf('\n', start)) {
-                if (newline > start)
+                if (newline > start) {
                     state->lines.append(state->partial.mid(start, newline - start));
+                    // {"type":"BOOKMARK",...} (any spacing) only moves the version on.
+                    if (changed && !state->lines.last().left(32).contains("BOOKMARK"))
+                        changed->store(true);
+                }
                 start = newline + 1;
             }
             state->partial.remove(0, start);

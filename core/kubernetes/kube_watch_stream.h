@@ -21,7 +21,8 @@ class KubeApiClient;
 class KubeWatchStream
 {
 public:
-    KubeWatchStream(KubeApiClient &api, const QString &uri);
+    // changed (may be null) is set when an event other than a bookmark arrives.
+    KubeWatchStream(KubeApiClient &api, const QString &uri, std::shared_ptr<std::atomic_bool> changed = nullptr);
     ~KubeWatchStream();
     KubeWatchStream(const KubeWatchStream &) = delete;
     KubeWatchStream &operator=(const KubeWatchStream &) = delete;

@@ -88,9 +88,11 @@ KubernetesSource::KubernetesSource(std::shared_ptr<RemoteShell> shell, const Gpu
     : m_shell(std::move(shell)), m_catalog(catalog), m_options(std::move(options)),
       m_commands(m_options.kubectl, m_options.context, m_options.requestTimeoutSeconds),
       m_api(*m_shell, m_commands, m_options.requestTimeoutSeconds, m_options.apiRoute),
-      m_nodeInformer(std::make_unique<KubeInformer<Node>>(m_api, KubeResources::nodes(m_catalog))),
-      m_podInformer(std::make_unique<KubeInformer<KubePod>>(m_api, KubeResources::pods(m_options.namespaceName))),
-      m_jobInformer(std::make_unique<KubeInformer<KubeJob>>(m_api, KubeResources::jobs(m_options.namespaceName)))
+      m_nodeInformer(std::make_unique<KubeInformer<Node>>(m_api, KubeResources::nodes(m_catalog), m_changesWaiting)),
+      m_podInformer(std::make_unique<KubeInformer<KubePod>>(m_api, KubeResources::pods(m_options.namespaceName),
+                                                             m_changesWaiting)),
+      m_jobInformer(std::make_unique<KubeInformer<KubeJob>>(m_api, KubeResources::jobs(m_options.namespaceName),
+                                                             m_changesWaiting))
 {
     m_pool.setMaxThreadCount(1);
     m_syncPool.setMaxThreadCount(2);
@@ -140,6 +142,7 @@ OrchestratorPart KubernetesSource::refreshBlocking()
         return part;
     }
     const bool watch = m_pollSeconds.load() > 0;
+    m_changesWaiting->store(false); // what arrives from here on is for the next refresh
     // Side by side: nodes and Jobs on the sync pool while this thread syncs the pods, each list
     // page and each watch on its own channel; a refresh takes as long as its slowest read, and
     // while the watches run it reads nothing but the events that arrived.

@@ -63,6 +63,8 @@ public:
     QFuture<ActionResult> reconcile(const ActionResult &unknown) override;
     // While polling, nodes, pods and Jobs come from watches kept running (KubeInformer); 0 ends them.
     void setPolling(int intervalSeconds) override;
+    // A watch sent an event since the last refresh began.
+    bool hasChangesWaiting() const override { return m_changesWaiting->load(); }
 
     // Last lines of a job's pods (each prefixed by its pod) or of one bare pod; id as in Job::id.
     QFuture<KubeLogResult> logs(const QString &jobId, int tailLines = 200);
@@ -91,6 +93,8 @@ private:
     KubernetesSourceOptions m_options;
     KubectlCommands m_commands;
     KubeApiRouter m_api; // the informers' way to the API server; outlives them
+    // Set by the watches' events (SSH thread), cleared as a refresh begins (any thread reads it).
+    std::shared_ptr<std::atomic_bool> m_changesWaiting = std::make_shared<std::atomic_bool>(false);
     QThreadPool m_pool;
     QThreadPool m_syncPool; // m_pool's refresh syncs nodes and Jobs here while it syncs the pods
     std::unique_ptr<KubeInformer<Node>> m_nodeInformer; // m_pool's refresh only (and m_syncPool for it)

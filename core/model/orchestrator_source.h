@@ -37,6 +37,9 @@ public:
     // refresh, as the CLI's, never calls this). A source may then keep a listing open on the
     // remote side between refreshes (Slurm: one squeue --iterate). Any thread.
     virtual void setPolling(int intervalSeconds) { Q_UNUSED(intervalSeconds); }
+    // While polling: changes arrived (a watch's events) that no refresh has taken yet, so a
+    // refresh now would show something new. Any thread; false for sources that cannot tell.
+    virtual bool hasChangesWaiting() const { return false; }
     virtual QFuture<ActionResult> submit(const JobSubmission &submission) = 0;
     virtual QFuture<ActionResult> cancel(const QString &jobId) = 0;
     // Slurm: drain with reason; Kubernetes: cordon and annotate with the reason.

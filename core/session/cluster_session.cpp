@@ -43,6 +43,8 @@ ClusterSession::ClusterSession(const ClusterProfile &profile, std::shared_ptr<Re
 {
     m_timer.setSingleShot(true);
     connect(&m_timer, &QTimer::timeout, this, &ClusterSession::onTimer);
+    m_changeCheck.setInterval(kChangeCheckMs);
+    connect(&m_changeCheck, &QTimer::timeout, this, &ClusterSession::onChangeCheck);
     status(QStringLiteral("ssh")).configured = true;
     status(m_orchestrator->kind()).configured = true;
     if (m_profile.hasPrometheus()) {
@@ -71,12 +73,14 @@ void ClusterSession::start()
     m_polling = true;
     m_orchestrator->setPolling(qMax(1, m_profile.refreshIntervalSeconds));
     m_timer.start(0);
+    m_changeCheck.start();
 }
 
 void ClusterSession::stop()
 {
     m_polling = false;
     m_timer.stop();
+    m_changeCheck.stop();
     m_orchestrator->setPolling(0);
 }
 
@@ -110,11 +114,24 @@ void ClusterSession::setPassphrase(const QString &passphrase)
     refreshNow();
 }
 
+// A watched change shows within kChangeRefreshGapMs instead of at the next interval (10 s by
+// default); a source that changes all the time is refreshed at most that often. Not while the
+// orchestrator fails (its back-off stands).
+void ClusterSession::onChangeCheck()
+{
+    if (!m_polling || m_refreshing || m_failures > 0 || !m_orchestrator->hasChangesWaiting())
+        return;
+    if (m_sinceRefreshStart.isValid() && m_sinceRefreshStart.elapsed() < kChangeRefreshGapMs)
+        return;
+    m_timer.start(0);
+}
+
 void ClusterSession::onTimer()
 {
     if (m_refreshing)
         return; // no overlapping refreshes
     m_refreshing = true;
+    m_sinceRefreshStart.start();
     Q_EMIT refreshStarted();
     // The snapshot before last has been dropped by now (the views hold the last): its pages go
     // back to the system instead of staying in the allocator's arenas (docs/PERF.md, Scale).

@@ -8,6 +8,7 @@
 #include <QFuture>
 #include <QObject>
 #include <QVector>
+#include <QElapsedTimer>
 #include <QTimer>
 
 #include <memory>
@@ -92,8 +93,15 @@ Q_SIGNALS:
     void hostKeyUnknown(const QString &host, const QString &fingerprint);
     void actionFinished(const strata::ActionResult &result);
 
+public:
+    // While polling, a source whose watches saw a change (Kubernetes) is refreshed this soon
+    // after its last refresh began instead of at the interval, and looked at this often.
+    static constexpr int kChangeRefreshGapMs = 1500;
+    static constexpr int kChangeCheckMs = 250;
+
 private:
     void onTimer();
+    void onChangeCheck();
     void finishRefresh(const OrchestratorPart &part);
     void finishEarly(const OrchestratorPart &part);
     void finishMetrics(const MetricsPart &part);
@@ -112,6 +120,8 @@ private:
     std::unique_ptr<OrchestratorSource> m_orchestrator;
     SnapshotPtr m_latest;
     QTimer m_timer;
+    QTimer m_changeCheck;           // while polling: hasChangesWaiting() looked at
+    QElapsedTimer m_sinceRefreshStart;
     bool m_refreshing = false;
     bool m_polling = false;
     bool m_refreshQueued = false;

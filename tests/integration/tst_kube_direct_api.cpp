@@ -3,11 +3,14 @@
 // listens; then KubeDirectApiClient over it to the lab's Kubernetes stand-in in HTTPS with the
 // kubeconfig's CA and bearer token, and with its exec-plugin kubeconfig: /version, a list page,
 // a watch that shows a change made with the real kubectl, and the failures a person must be
-// told about (a token the server refuses, a server name its certificate does not carry).
+// told about (a token the server refuses, a server name its certificate does not carry); and a
+// polling ClusterSession that shows a watched change long before its refresh interval.
 
 #include "kubernetes/kube_direct_api_client.h"
 #include "kubernetes/kubectl_commands.h"
 #include "lab_profile.h"
+#include "model/cluster_snapshot.h"
+#include "session/cluster_session.h"
 #include "ssh/ssh_options.h"
 #include "ssh/ssh_remote_shell.h"
 #include "ssh/tunnel_conversation.h"
@@ -202,6 +205,44 @@ private Q_SLOTS:
         stop->store(true);
         const CommandResult ended = watch.result();
         QVERIFY2(ended.ok(), qPrintable(ended.errorText())); // ended by its owner: not a failure
+    }
+
+    // A polling session (a window) with a one-minute interval shows a node cordoned with kubectl
+    // within seconds: the watch's event makes it refresh early (ClusterSession::onChangeCheck).
+    void aWatchedChangeShowsBeforeTheInterval()
+    {
+        ClusterProfile profile = m_profile;
+        const QString kubeconfig = kubeDir() + QStringLiteral("/kubeconfig");
+        profile.orchestrator = QStringLiteral("kubernetes");
+        profile.remoteEnvironment.append({QStringLiteral("KUBECONFIG"), kubeconfig});
+        profile.prometheusUrl.clear();
+        profile.alertmanagerUrl.clear();
+        profile.refreshIntervalSeconds = 60;
+        ClusterSession session(profile);
+        SnapshotPtr latest;
+        connect(&session, &ClusterSession::snapshotReady, this, [&latest](const SnapshotPtr &s) { latest = s; });
+        session.start();
+        QTRY_VERIFY_WITH_TIMEOUT(latest != nullptr, 30000);
+        const SourceStatus *kube = latest->source(QStringLiteral("kubernetes"));
+        QVERIFY2(kube && kube->ok, kube ? qPrintable(kube->error) : "no kubernetes source");
+        QVERIFY2(kube->via.contains(QLatin1String("through an SSH tunnel")), qPrintable(kube->via));
+        const auto state = [&latest](const QString &node) {
+            for (const Node &n : latest->nodes)
+                if (n.name == node)
+                    return n.state;
+            return QString();
+        };
+        QCOMPARE(state(QStringLiteral("kube-gpu-01")), QStringLiteral("ready"));
+        QTest::qWait(2000); // the watches run
+        QVERIFY(kubectl(kubeconfig, {QStringLiteral("cordon"), QStringLiteral("kube-gpu-01")}).contains(QLatin1String("cordoned")));
+        QElapsedTimer clock;
+        clock.start();
+        // Half the interval: without the early refresh it would take up to 60 s.
+        QTRY_COMPARE_WITH_TIMEOUT(state(QStringLiteral("kube-gpu-01")), QStringLiteral("cordoned"), 30000);
+        const qint64 shownAfterMs = clock.elapsed();
+        kubectl(kubeconfig, {QStringLiteral("uncordon"), QStringLiteral("kube-gpu-01")});
+        qInfo("the cordon showed after %lld ms (refresh interval 60 s)", shownAfterMs);
+        session.stop();
     }
 
     void whatThePersonMustFixIsSaid_data()

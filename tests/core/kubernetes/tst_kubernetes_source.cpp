@@ -341,8 +341,10 @@ void TestKubernetesSource::aPollingSourceWatchesNodesPodsAndJobs()
     QCOMPARE(m_shell->commandsRun() - before, 0);
     QVERIFY(findJob(part, QStringLiteral("default/watched")));
 
-    // A node cordoned and a Job created outside Strata: from the node and Job watches.
+    // A node cordoned and a Job created outside Strata: from the node and Job watches, which
+    // say that a refresh would show something new (a polling session refreshes early on it).
     QVERIFY(kubectl({QStringLiteral("cordon"), QStringLiteral("kube-gpu-03")}));
+    QTRY_VERIFY_WITH_TIMEOUT(m_source->hasChangesWaiting(), 10000);
     QVERIFY(kubectl({QStringLiteral("create"), QStringLiteral("job"), QStringLiteral("watched-job"),
                      QStringLiteral("--image=busybox"), QStringLiteral("--"), QStringLiteral("sleep"), QStringLiteral("300")}));
     const int beforeChanges = m_shell->commandsRun();
