@@ -49,6 +49,7 @@ QFuture<OrchestratorPart> SyntheticOrchestrator::refresh()
     part.nodes = m_state.nodes;
     part.partitions = m_state.partitions;
     part.jobs = m_state.jobs;
+    part.via = QStringLiteral("the synthetic cluster (a test stand-in)");
     return QtFuture::makeReadyFuture(part);
 }
 

@@ -199,6 +199,11 @@ private Q_SLOTS:
         QTRY_COMPARE(view->nodesPage()->countText(), QStringLiteral("4 nodes"));
         QTRY_VERIFY(m_window->connections()->sourceTree()->topLevelItemCount() >= 2);
         QCOMPARE(m_window->connections()->sourceTree()->topLevelItem(0)->text(1), QStringLiteral("ok"));
+        // How the orchestrator was reached (OrchestratorPart::via) is the tooltip of its row.
+        QStringList tips;
+        for (int row = 0; row < m_window->connections()->sourceTree()->topLevelItemCount(); ++row)
+            tips << m_window->connections()->sourceTree()->topLevelItem(row)->toolTip(1);
+        QVERIFY2(tips.contains(QStringLiteral("Read from the synthetic cluster (a test stand-in)")), qPrintable(tips.join(u'|')));
     }
 
     void selectingAJobHighlightsItsGpus()

@@ -216,6 +216,11 @@ void ConnectionsPanel::renderSources()
         if (s.configured && s.lastDurationMs >= 0)
             age += tr(" (took %1 ms)").arg(s.lastDurationMs);
         item->setText(2, age);
+        // How the source is reached, where it has more than one way (Kubernetes: the API server
+        // directly through an SSH tunnel, or kubectl on the login node).
+        const QString via = s.via.isEmpty() ? QString() : tr("Read from %1").arg(s.via);
+        for (int column = 0; column < 3; ++column)
+            item->setToolTip(column, via);
         if (!s.error.isEmpty())
             problems << QStringLiteral("%1: %2").arg(sourceTitle(s.source), s.error);
     }
