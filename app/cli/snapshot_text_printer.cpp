@@ -69,6 +69,8 @@ QString SnapshotTextPrinter::print(const ClusterSnapshot &s)
         QString line = st.source + QLatin1Char(' ') + (st.ok ? QStringLiteral("ok") : QStringLiteral("FAILED"));
         if (st.stale)
             line += QStringLiteral(" (stale)");
+        if (!st.via.isEmpty())
+            line += QStringLiteral(" (read from %1)").arg(st.via);
         if (!st.error.isEmpty())
             line += QStringLiteral(": ") + st.error;
         sources << line;

@@ -64,7 +64,7 @@ KubeApiClient &KubeApiRouter::chosen() const
                     m_sinceFailedDirect.start(); // not a refusal of the kubeconfig: try again later
             }
         }
-        qCInfo(lcKubernetes).noquote() << "Kubernetes API:" << m_routeText;
+        qCDebug(lcKubernetes).noquote() << "Kubernetes API:" << m_routeText; // shown as the part's via
     }
     if (m_useDirect)
         return *m_direct;
