@@ -12,7 +12,9 @@ Run through scripts/bench-scale, which puts it in a network namespace. It starts
   cli          strata snapshot --format json (Slurm only), then with --prometheus
   window       the window under Xvfb for --window-seconds, without and with metrics
   sview        Slurm's sview under the same Xvfb on its Nodes page, same duration
-and once per invocation the CLI against the Kubernetes stand-in (kubectl on the login node).
+and the CLI against the Kubernetes stand-in (--kube-runs times) on both routes: the API server
+read directly through an SSH tunnel (the default, --kube-api auto) and through kubectl on the
+login node (--kube-api kubectl).
 
 Every figure is measured, none estimated: wall clocks around the processes, RSS and CPU from
 /proc/PID (and wait4's rusage for short processes), the window's own timing log
@@ -478,7 +480,7 @@ ROWS = [
 ]
 COLUMNS = [("squeue", "squeue (ssh)"), ("cli", "CLI"), ("cli_metrics", "CLI+metrics"),
            ("window", "window"), ("window_metrics", "window+metrics"), ("sview", "sview Nodes"),
-           ("cli_kube", "CLI kube")]
+           ("cli_kube", "CLI kube"), ("cli_kube_kubectl", "CLI kube (kubectl)")]
 
 
 def fmt_stats(values):
@@ -697,14 +699,15 @@ def main():
             if run <= o.kube_runs:
                 kube_flags = [a for a in slurm_flags if not a.startswith("SLURM_CONF=") and a != "--remote-env"]
                 kubeconfig = os.path.join(o.dir, "kube/kubeconfig")
-                cmd = [strata, "snapshot", "--format", "json", "--kubernetes", "--command-timeout", "600",
-                       *kube_flags, "--remote-env", f"KUBECONFIG={kubeconfig}"]
-                r["cli_kube"] = measure_process(cmd, base_env, lab, ProcessWatcher("kubectl", kubeconfig))
-                r["cli_kube"]["ctld_cpu_s"] = None
-                log(f"run {run}: CLI on Kubernetes {r['cli_kube']['wall_s']:.1f} s "
-                    f"{r['cli_kube']['rss_peak_mb']:.0f} MB, kubectl {r['cli_kube']['helper_rss_peak_mb']:.0f} MB")
-                if r["cli_kube"]["status"] != 0:
-                    failures.append(f"run {run} cli_kube: exit {r['cli_kube']['status']}: {r['cli_kube']['stderr']}")
+                for key, route in (("cli_kube", "auto"), ("cli_kube_kubectl", "kubectl")):
+                    cmd = [strata, "snapshot", "--format", "json", "--kubernetes", "--command-timeout", "600",
+                           "--kube-api", route, *kube_flags, "--remote-env", f"KUBECONFIG={kubeconfig}"]
+                    r[key] = measure_process(cmd, base_env, lab, ProcessWatcher("kubectl", kubeconfig))
+                    r[key]["ctld_cpu_s"] = None
+                    log(f"run {run}: CLI on Kubernetes ({route}) {r[key]['wall_s']:.1f} s "
+                        f"{r[key]['rss_peak_mb']:.0f} MB, kubectl {r[key]['helper_rss_peak_mb']:.0f} MB")
+                    if r[key]["status"] != 0:
+                        failures.append(f"run {run} {key}: exit {r[key]['status']}: {r[key]['stderr']}")
             runs.append(r)
     finally:
         xvfb.stop()
