@@ -229,11 +229,11 @@ OrchestratorPart SlurmSource::refreshOnce(QPromise<OrchestratorPart> *early)
                              QStringLiteral("-O"), SqueueParser::formatArgument(marker)});
     };
     QFuture<CommandResult> jobsRead = follow ? QFuture<CommandResult>() : readJobs();
-    // The first refresh knows no placement: every running job is new, so their details are read
-    // alongside instead of after the job list.
-    const bool primePlacements = !m_placementsPrimed;
-    const QFuture<CommandResult> allDetailsRead = primePlacements ? m_shell->runScript(kRunningJobDetailsScript)
-                                                                  : QFuture<CommandResult>();
+    // Placements are read after the job list, never alongside it: the read of all running jobs'
+    // details packs every job with its details in slurmctld (3.9 s alone at 50,000 jobs, more
+    // than the job list's 2.2 s) and, sent beside the job list and the node list, slowed both
+    // (job list 5.3 s, node list 3.5 s on 2 cores, docs/PERF.md) even where few jobs run and
+    // its answer was dropped unread.
     if (!learnVersion(part, versionRead))
         return part;
     if (m_version.support() != SlurmVersion::Support::Supported) {
@@ -367,13 +367,12 @@ OrchestratorPart SlurmSource::refreshOnce(QPromise<OrchestratorPart> *early)
     for (auto it = m_placementCache.begin(); it != m_placementCache.end();)
         it = running.contains(it.key()) ? std::next(it) : m_placementCache.erase(it);
     // Reads placements into the cache: `scontrol show job -d -o` for the given jobs one by one
-    // (each after a marker), or for all running jobs filtered on the login node (ids empty;
-    // `ready`: that read, sent alongside the others on the first refresh).
-    const auto readDetails = [&](const QStringList &ids, const QFuture<CommandResult> *ready) -> bool {
+    // (each after a marker), or for all running jobs filtered on the login node (ids empty).
+    const auto readDetails = [&](const QStringList &ids) -> bool {
         const bool perJob = !ids.isEmpty();
         const QByteArray detailMarker = newRecordMarker();
-        const CommandResult details = ready ? ready->result()
-            : m_shell->runScript(perJob ? perJobDetailsScript(ids, detailMarker) : kRunningJobDetailsScript).result();
+        const CommandResult details =
+            m_shell->runScript(perJob ? perJobDetailsScript(ids, detailMarker) : kRunningJobDetailsScript).result();
         m_detailFetches.fetchAndAddRelaxed(1);
         if (!details.ok()) {
             fail(part, QStringLiteral("scontrol show job"), details);
@@ -403,20 +402,18 @@ OrchestratorPart SlurmSource::refreshOnce(QPromise<OrchestratorPart> *early)
     };
     // New running jobs: up to kPerJobDetailLimit one by one (a record after each marker, so no
     // job name can hide a record or pass a forged one for another job, as the line filter of
-    // the bulk read allows); more from the bulk read, which the first refresh sent alongside
-    // the others (it is dropped unread when few are new), and then, one by one, those it could
-    // not place (a name that holds a newline) or that started after it.
+    // the bulk read allows); more from the bulk read, and then, one by one, those it could not
+    // place (a name that holds a newline) or that started after it.
     QStringList missing = missingPlacements();
     if (missing.size() > kPerJobDetailLimit) {
-        if (!readDetails({}, primePlacements ? &allDetailsRead : nullptr))
+        if (!readDetails({}))
             return part;
         missing = missingPlacements();
     }
     if (!missing.isEmpty() && missing.size() <= kPerJobDetailLimit) {
-        if (!readDetails(missing, nullptr))
+        if (!readDetails(missing))
             return part;
     }
-    m_placementsPrimed = true;
 
     if (canFollow) {
         // Every state was listed; no backlog is kept (and the next read without polling lists

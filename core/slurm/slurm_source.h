@@ -78,7 +78,6 @@ private:
     bool m_nodeListFailed = false;                    // pool thread only
     // Pool thread only: every running job's placement was read once (the first refresh reads
     // them all, alongside the other reads; later ones only new jobs').
-    bool m_placementsPrimed = false;
     QAtomicInt m_detailFetches;
     QAtomicInt m_followedRefreshes;
     std::atomic_int m_followSeconds{0};        // any thread: setPolling

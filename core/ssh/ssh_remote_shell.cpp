@@ -337,7 +337,7 @@ bool SshRemoteShell::startCommand(SshSession &session, Work &work)
         finish(work.promise, failure);
         return true;
     }
-    m_running.push_back(Running{std::move(command), std::move(work.promise)});
+    m_running.push_back(Running{std::move(command), std::move(work.promise), work.line});
     std::lock_guard lock(m_mutex);
     m_mostChannels = qMax(m_mostChannels, int(m_running.size()));
     return true;
@@ -351,6 +351,9 @@ bool SshRemoteShell::pumpAll(SshSession &session)
         if (r.command->pump()) {
             if (r.command->brokeConnection())
                 session.markBroken();
+            qCDebug(lcSsh).noquote() << "took" << r.command->result().durationMs << "ms, exit"
+                                     << r.command->result().exitStatus << "," << r.command->result().stdoutData.size()
+                                     << "bytes:" << r.line.left(100);
             finish(r.promise, r.command->result());
             r.promise.reset();
             progressed = true;

@@ -74,6 +74,7 @@ private:
     {
         std::unique_ptr<SshChannelCommand> command;
         std::shared_ptr<QPromise<CommandResult>> promise;
+        QString line; // for the debug log of how long each command took
     };
     void post(Work work);
     void wake();
