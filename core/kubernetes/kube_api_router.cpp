@@ -113,10 +113,4 @@ QString KubeApiRouter::takeFallbackNotice()
     return std::exchange(m_notice, {});
 }
 
-bool KubeApiRouter::isDirect() const
-{
-    std::lock_guard lock(m_mutex);
-    return m_useDirect;
-}
-
 } // namespace strata

@@ -47,7 +47,6 @@ public:
     QString describeRoute() const;
     // Why the direct route failed, once (Auto: the part's warning), then empty.
     QString takeFallbackNotice();
-    bool isDirect() const;
 
 private:
     KubeApiClient &chosen() const;

@@ -20,10 +20,10 @@ namespace {
 // An exec credential is renewed this long before it expires (client-go renews at expiry).
 constexpr qint64 kRenewBeforeExpirySeconds = 60;
 
+// What a failed command or GET said, bounded for a message.
 QString commandWords(const CommandResult &r)
 {
-    const QString err = QString::fromUtf8(r.stderrData).trimmed();
-    return err.isEmpty() ? r.errorText() : err.left(400);
+    return r.errorText().left(400);
 }
 
 } // namespace
