@@ -1,4 +1,5 @@
 #include "connection_options.h"
+#include "kubernetes/kubectl_commands.h"
 
 #include "session/profile_store.h"
 #include "ssh/shell_quote.h"
@@ -140,8 +141,15 @@ bool ConnectionOptions::resolve(const QCommandLineParser &parser, ClusterProfile
         p.orchestrator = QStringLiteral("kubernetes");
     if (parser.isSet(m_kubeContext))
         p.kubeContext = parser.value(m_kubeContext);
-    if (parser.isSet(m_namespace))
+    if (parser.isSet(m_namespace)) {
+        // It becomes a segment of the API's URL path and a kubectl argument: refused here, before
+        // anything runs, as the API server would refuse it.
+        if (const QString problem = KubectlCommands::namespaceProblem(parser.value(m_namespace)); !problem.isEmpty()) {
+            *error = QStringLiteral("--namespace: ") + problem;
+            return false;
+        }
         p.kubeNamespace = parser.value(m_namespace);
+    }
     if (parser.isSet(m_kubeApi)) {
         const QString route = parser.value(m_kubeApi);
         if (route != QLatin1String("auto") && route != QLatin1String("direct") && route != QLatin1String("kubectl")) {

@@ -10,6 +10,8 @@
 #include <QRegularExpression>
 #include <QUrl>
 
+#include <algorithm>
+
 namespace strata::KubeApiCredentials {
 
 using namespace Qt::StringLiterals;
@@ -63,6 +65,13 @@ QString serverUrlText(const QString &server, bool hasTlsSettings)
     if (server.contains("://"_L1))
         return server;
     return (hasTlsSettings ? "https://"_L1 : "http://"_L1) + server;
+}
+
+// A value that goes into an HTTP header field (a bearer token) may hold no control character:
+// a CR or LF would end the field and add others of the kubeconfig writer's choosing.
+bool hasControlCharacter(const QString &text)
+{
+    return std::any_of(text.begin(), text.end(), [](QChar c) { return c.unicode() < 0x20 || c.unicode() == 0x7f; });
 }
 
 bool isLoopbackHost(const QString &host)
@@ -241,6 +250,12 @@ std::optional<KubeApiEndpoint> parseConfigView(const QByteArray &json, QString *
     }
 
     endpoint.token = user.value("token"_L1).toString();
+    if (hasControlCharacter(endpoint.token)) {
+        *error = u"%1's token holds a control character (CR, LF or another below 0x20), which would add "
+                 "HTTP header fields to every request; nothing was sent. Set the token again (e.g. `kubectl "
+                 "config set-credentials %2 --token=...`)"_s.arg(userOwner, endpoint.userName);
+        return std::nullopt;
+    }
     if (const QJsonObject exec = user.value("exec"_L1).toObject(); !exec.isEmpty())
         endpoint.exec = parseExecPlugin(exec);
     endpoint.unsupportedAuth = unsupportedAuthOf(user).join("; "_L1);
@@ -333,6 +348,11 @@ std::optional<ExecCredential> parseExecCredential(const QByteArray &json, QStrin
             credential.clientCertPem.isEmpty() ? u"certificate"_s : u"key"_s);
         return std::nullopt;
     }
+    if (hasControlCharacter(credential.token)) {
+        *error = u"the exec plugin's ExecCredential status.token holds a control character (CR, LF or another "
+                 "below 0x20), which would add HTTP header fields to every request; nothing was sent"_s;
+        return std::nullopt;
+    }
     if (credential.token.isEmpty() && credential.clientCertPem.isEmpty()) {
         *error =
             u"the exec plugin's ExecCredential holds neither a token nor a client certificate and key"_s;
@@ -362,7 +382,13 @@ QStringList execArgv(const KubeApiEndpoint &endpoint, QString *error)
         *error = u"the exec plugin of user \"%1\" names no command"_s.arg(endpoint.userName);
         return {};
     }
-    // `env` takes a word with '=' for one more setting, not for the command.
+    // `env` takes a word with '=' for one more setting, and one starting with '-' for an option
+    // (`-S ...` runs a command line of the kubeconfig writer's choosing), not for the command.
+    if (plugin.command.startsWith(u'-')) {
+        *error = u"the exec plugin's command \"%1\" (user \"%2\", exec.command) starts with '-', which env "
+                 "would take for an option"_s.arg(plugin.command, endpoint.userName);
+        return {};
+    }
     if (plugin.command.contains(u'=')) {
         *error =
             u"the exec plugin's command \"%1\" holds '=', which env would take for a setting"_s.arg(

@@ -19,7 +19,8 @@ namespace KubeApiCredentials {
 // stdout of `kubectl config view --raw --minify --flatten -o json [--context C]`. nullopt with
 // *error (what is missing or wrong, in words a person can act on) when it is not such output
 // (kubectl prints nothing when there is no current context or C does not exist), has no current
-// context / cluster / server, the server is not a URL, or base64 is broken.
+// context / cluster / server, the server is not a URL, base64 is broken, or the user's token
+// holds a control character (it goes into an HTTP header field).
 std::optional<KubeApiEndpoint> parseConfigView(const QByteArray &json, QString *error);
 
 // Why Strata cannot talk to this endpoint directly (then it falls back to kubectl); empty when
@@ -45,7 +46,8 @@ struct ExecCredential
 
 // stdout of an exec plugin: apiVersion client.authentication.k8s.io/v1 or v1beta1, kind
 // ExecCredential, status.token and/or status.clientCertificateData + clientKeyData (PEM text),
-// optional status.expirationTimestamp (RFC 3339). nullopt with *error otherwise.
+// optional status.expirationTimestamp (RFC 3339). nullopt with *error otherwise, and when the
+// token holds a control character.
 std::optional<ExecCredential> parseExecCredential(const QByteArray &json, QString *error);
 
 // The argv that runs the endpoint's exec plugin on the login node through RemoteShell (which
@@ -53,7 +55,8 @@ std::optional<ExecCredential> parseExecCredential(const QByteArray &json, QStrin
 //   {"env", "KUBERNETES_EXEC_INFO=<ExecCredential JSON, spec.interactive false, plus
 //    spec.cluster when provideClusterInfo>", "NAME=VALUE" for each plugin env, command, args...}
 // Empty with *error when the endpoint has no exec plugin, an env name is not
-// [A-Za-z_][A-Za-z0-9_]*, or the command is empty or holds '=' (env would take it for a setting).
+// [A-Za-z_][A-Za-z0-9_]*, or the command is empty, starts with '-' (env would take it for an
+// option) or holds '=' (env would take it for a setting).
 QStringList execArgv(const KubeApiEndpoint &endpoint, QString *error);
 
 } // namespace KubeApiCredentials

@@ -50,9 +50,18 @@ KubeApiClient &KubeApiRouter::chosen() const
                 return *m_kubectl;
             }
         }
+        m_routeWarning.clear();
         if (m_useDirect) {
             m_routeText = u"%1 (%2) through an SSH tunnel from %3"_s.arg(m_direct->server(), m_direct->serverVersion(),
                                                                         m_shell.describe());
+            if (!m_direct->tlsVerified()) {
+                // The kubeconfig's choice, honoured as kubectl does, but never silently: the token
+                // and every answer are open to whoever sits between the login node and the server.
+                m_routeText += u", TLS NOT VERIFIED (insecure-skip-tls-verify)"_s;
+                m_routeWarning = u"the API server's certificate is not verified (the kubeconfig says "
+                                 "insecure-skip-tls-verify): anyone between %1 and %2 can read the token and "
+                                 "change what Strata shows"_s.arg(m_shell.describe(), m_direct->server());
+            }
         } else {
             m_routeText = u"kubectl on %1 (%2)"_s.arg(m_shell.describe(), why);
             if (m_route == KubeApiRoute::Direct) {
@@ -105,6 +114,12 @@ QString KubeApiRouter::describeRoute() const
 {
     std::lock_guard lock(m_mutex);
     return m_routeText;
+}
+
+QString KubeApiRouter::routeWarning() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_routeWarning;
 }
 
 QString KubeApiRouter::takeFallbackNotice()

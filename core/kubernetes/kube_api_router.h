@@ -43,8 +43,12 @@ public:
     QString describeGet(const QString &uri) const override;
 
     // How the API is read, for a person: "https://host:6443 (v1.31.4) through an SSH tunnel"
-    // or "kubectl on the login node (why not directly)". Empty before the first call.
+    // (", TLS NOT VERIFIED (insecure-skip-tls-verify)" after it when so) or "kubectl on the
+    // login node (why not directly)". Empty before the first call.
     QString describeRoute() const;
+    // What a person must know about the route on every refresh (the part's warning): the
+    // server's certificate is not verified. Empty when there is nothing to say.
+    QString routeWarning() const;
     // Why the direct route failed, once (Auto: the part's warning), then empty.
     QString takeFallbackNotice();
 
@@ -65,6 +69,7 @@ private:
     mutable QString m_directFailure;   // Direct route: every call fails with it
     mutable ErrorKind m_directFailureKind = ErrorKind::None;
     mutable QString m_routeText;
+    mutable QString m_routeWarning;
     mutable QString m_notice;
 };
 

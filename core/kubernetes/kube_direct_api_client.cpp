@@ -166,6 +166,10 @@ QFuture<CommandResult> KubeDirectApiClient::exchange(const QString &uri, int tim
     field("Accept", "application/json");
     field("User-Agent", "strata/" + QCoreApplication::applicationVersion().toUtf8());
     request.timeoutMs = timeoutMs;
+    // Checked here too (HttpExchange refuses such a request itself) so that no tunnel is opened.
+    if (const QString problem = HttpExchange::requestProblem(request); !problem.isEmpty())
+        return ready(CommandResult::transportFailure(ErrorKind::InvalidRequest,
+                                                     u"GET %1 was not sent: %2"_s.arg(m_endpoint.server, problem)));
     // Plain http only to a loopback server (`kubectl proxy` on the login node; directRefusal).
     const std::optional<TlsClientConfig> tls =
         m_endpoint.scheme == QLatin1String("http") ? std::nullopt : std::optional<TlsClientConfig>(credentials.tls);

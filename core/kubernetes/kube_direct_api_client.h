@@ -38,6 +38,10 @@ public:
     // https://host:port as the kubeconfig says, and the server's gitVersion (after connect).
     QString server() const { return m_endpoint.server; }
     QString serverVersion() const { return m_serverVersion; }
+    // The kubeconfig says insecure-skip-tls-verify: the server's certificate is not checked
+    // (after connect). Said wherever the route is shown.
+    // Plain http (a loopback `kubectl proxy` on the login node) has no certificate to verify.
+    bool tlsVerified() const { return m_endpoint.scheme == QLatin1String("http") || !m_endpoint.insecureSkipTlsVerify; }
 
     QFuture<CommandResult> get(const QString &uri) override;
     QFuture<CommandResult> watch(const QString &uri, std::function<void(const QByteArray &)> onOutput,

@@ -21,7 +21,7 @@ KubeResource<T> resource(const QString &noun, QLatin1StringView kind, const QStr
     r.kind = kind;
     r.path = path;
     if (path.isEmpty())
-        r.refusal = u"not a valid namespace name: %1"_s.arg(namespaceName);
+        r.refusal = KubectlCommands::namespaceProblem(namespaceName);
     r.parsePage = [parse = std::move(parse), items](const QByteArray &page, QVector<T> *out, QString *error) {
         Result parsed = parse(page);
         *error = parsed.error;

@@ -16,6 +16,7 @@ struct KubeWatchStream::State
     QByteArrayList lines; // complete lines not taken yet
     bool ended = false;
     CommandResult endResult;
+    QString overflow; // set when a line passed kMaxLineBytes: how the watch ended, whatever it said
 };
 
 KubeWatchStream::KubeWatchStream(KubeApiClient &api, const QString &uri, std::shared_ptr<std::atomic_bool> changed)
@@ -24,8 +25,10 @@ KubeWatchStream::KubeWatchStream(KubeApiClient &api, const QString &uri, std::sh
     const std::shared_ptr<State> state = m_state;
     m_future = api.watch(
         uri,
-        [state, changed = std::move(changed)](const QByteArray &chunk) {
+        [state, changed = std::move(changed), stop = m_stop](const QByteArray &chunk) {
             std::lock_guard lock(state->mutex);
+            if (!state->overflow.isEmpty())
+                return; // stopping: the rest is not read
             state->partial.append(chunk);
             qsizetype start = 0;
             for (qsizetype newline = state->partial.indexOf('\n'); newline >= 0;
@@ -39,6 +42,12 @@ KubeWatchStream::KubeWatchStream(KubeApiClient &api, const QString &uri, std::sh
                 start = newline + 1;
             }
             state->partial.remove(0, start);
+            if (state->partial.size() > kMaxLineBytes) {
+                state->overflow = u"the watch sent a line longer than %1 MiB without its end; Strata stopped it"_s.arg(
+                    kMaxLineBytes / (1024 * 1024));
+                state->partial = {};
+                stop->store(true);
+            }
         },
         m_stop);
     // Finishes on the shell's thread; a future cancelled (the shell went first) is seen by take().
@@ -46,6 +55,11 @@ KubeWatchStream::KubeWatchStream(KubeApiClient &api, const QString &uri, std::sh
         std::lock_guard lock(state->mutex);
         state->ended = true;
         state->endResult = result;
+        if (!state->overflow.isEmpty()) { // stopped here: a failure, whatever the stop made of it
+            state->endResult = CommandResult{};
+            state->endResult.exitStatus = 1;
+            state->endResult.stderrData = state->overflow.toUtf8();
+        }
         if (!state->partial.trimmed().isEmpty()) // a last event without its newline
             state->lines.append(std::exchange(state->partial, {}));
     });

@@ -21,6 +21,11 @@ class KubeApiClient;
 class KubeWatchStream
 {
 public:
+    // One watch event (one line: an object of at most ~1.5 MiB, etcd's request limit, in its
+    // envelope) at most this; a line that grows past it without its newline ends the watch as a
+    // failure (the owner lists again), so a server that never ends a line cannot fill memory.
+    static constexpr qsizetype kMaxLineBytes = qsizetype(16) * 1024 * 1024;
+
     // changed (may be null) is set when an event other than a bookmark arrives.
     KubeWatchStream(KubeApiClient &api, const QString &uri, std::shared_ptr<std::atomic_bool> changed = nullptr);
     ~KubeWatchStream();

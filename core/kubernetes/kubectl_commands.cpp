@@ -7,6 +7,17 @@ namespace strata {
 
 using namespace Qt::StringLiterals;
 
+namespace {
+
+// One segment of a URL path, percent-encoded: a valid name needs none, and whatever slipped past
+// a check can then never add a segment, a query or a second request line.
+QString pathSegment(const QString &name)
+{
+    return QString::fromLatin1(QUrl::toPercentEncoding(name));
+}
+
+} // namespace
+
 KubectlCommands::KubectlCommands(QString kubectl, QString context, int requestTimeoutSeconds)
     : m_kubectl(kubectl.isEmpty() ? u"kubectl"_s : std::move(kubectl)), m_context(std::move(context)),
       m_requestTimeoutSeconds(requestTimeoutSeconds)
@@ -87,7 +98,7 @@ QString KubectlCommands::podsPath(const QString &namespaceName)
         return u"/api/v1/pods"_s;
     if (!isValidNamespace(namespaceName))
         return {};
-    return u"/api/v1/namespaces/%1/pods"_s.arg(namespaceName);
+    return u"/api/v1/namespaces/%1/pods"_s.arg(pathSegment(namespaceName));
 }
 
 QString KubectlCommands::nodesPath()
@@ -101,7 +112,7 @@ QString KubectlCommands::jobsPath(const QString &namespaceName)
         return u"/apis/batch/v1/jobs"_s;
     if (!isValidNamespace(namespaceName))
         return {};
-    return u"/apis/batch/v1/namespaces/%1/jobs"_s.arg(namespaceName);
+    return u"/apis/batch/v1/namespaces/%1/jobs"_s.arg(pathSegment(namespaceName));
 }
 
 QString KubectlCommands::listPageUri(const QString &path, int limit, const QString &continueToken)
@@ -190,14 +201,27 @@ QStringList KubectlCommands::followLogs(const QString &namespaceName, const QStr
 
 bool KubectlCommands::isValidObjectName(const QString &name)
 {
-    static const QRegularExpression re(u"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"_s);
+    // anchoredPattern (\A...\z): "$" alone also matches before a final newline ("a\n").
+    static const QRegularExpression re(
+        QRegularExpression::anchoredPattern(u"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*"_s));
     return name.size() <= 253 && re.match(name).hasMatch();
 }
 
 bool KubectlCommands::isValidNamespace(const QString &name)
 {
-    static const QRegularExpression re(u"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"_s);
+    static const QRegularExpression re(QRegularExpression::anchoredPattern(u"[a-z0-9]([-a-z0-9]*[a-z0-9])?"_s));
     return name.size() <= 63 && re.match(name).hasMatch();
+}
+
+QString KubectlCommands::namespaceProblem(const QString &name)
+{
+    if (isValidNamespace(name))
+        return {};
+    QString shown;
+    for (const QChar c : name.left(100))
+        shown += c.unicode() < 0x20 || c.unicode() == 0x7f ? u"\\x%1"_s.arg(c.unicode(), 2, 16, u'0') : QString(c);
+    return u"the namespace \"%1\" is not a valid namespace name (a DNS-1123 label: at most 63 lower-case letters, "
+           "digits and '-', starting and ending with a letter or digit)"_s.arg(shown);
 }
 
 bool KubectlCommands::splitId(const QString &id, QString *namespaceName, QString *name, QString *error)

@@ -67,6 +67,8 @@ public:
     static bool splitId(const QString &id, QString *namespaceName, QString *name, QString *error);
     static bool isValidObjectName(const QString &name); // RFC 1123 subdomain, at most 253
     static bool isValidNamespace(const QString &name);  // RFC 1123 label, at most 63
+    // Empty for a valid namespace; else why not, naming it (control characters shown as \xNN).
+    static QString namespaceProblem(const QString &name);
     static bool validNodes(const QStringList &nodes, QString *error);
 
 private:

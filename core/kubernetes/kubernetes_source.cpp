@@ -176,7 +176,7 @@ OrchestratorPart KubernetesSource::refreshBlocking()
 
     part = KubernetesPartBuilder::build(std::move(nodes.objects), pods.objects, jobs.objects,
                                         QDateTime::currentSecsSinceEpoch());
-    for (const QString &warning : {fallbackNotice, nodes.warning, pods.warning, jobs.warning})
+    for (const QString &warning : {m_api.routeWarning(), fallbackNotice, nodes.warning, pods.warning, jobs.warning})
         if (!warning.isEmpty())
             part.warnings << warning;
     part.via = m_api.describeRoute();

@@ -1,5 +1,7 @@
 #include "http_exchange.h"
 
+#include <algorithm>
+
 namespace strata {
 
 using namespace Qt::StringLiterals;
@@ -8,11 +10,45 @@ HttpExchange::HttpExchange(const std::optional<TlsClientConfig> &tls, Request re
                            std::function<void(const QByteArray &)> onBody)
     : m_tls(tls ? std::make_unique<TlsClient>(*tls) : nullptr), m_request(std::move(request)), m_onBody(std::move(onBody))
 {
+    m_refusal = requestProblem(m_request);
     m_clock.start();
+}
+
+namespace {
+
+// A control character (CR, LF, NUL...) anywhere; HTAB allowed where a field value has it.
+bool hasControl(const QByteArray &bytes, bool tabAllowed)
+{
+    return std::any_of(bytes.begin(), bytes.end(),
+                       [tabAllowed](char c) { return (uchar(c) < 0x20 && !(tabAllowed && c == '\t')) || uchar(c) == 0x7f; });
+}
+
+} // namespace
+
+QString HttpExchange::requestProblem(const Request &request)
+{
+    if (request.method.isEmpty() || hasControl(request.method, false) || request.method.contains(' '))
+        return u"the request's method is not a token"_s;
+    if (request.target.isEmpty() || hasControl(request.target, false) || request.target.contains(' '))
+        return u"the request's target %1 holds a space or a control character"_s.arg(
+            QString::fromLatin1(request.target.left(200).toPercentEncoding("/?&=:;,")));
+    if (request.host.isEmpty() || hasControl(request.host, false) || request.host.contains(' '))
+        return u"the request's Host %1 holds a space or a control character"_s.arg(
+            QString::fromLatin1(request.host.left(200).toPercentEncoding("[]:.")));
+    for (const auto &[name, value] : request.headers) {
+        if (name.isEmpty() || hasControl(name, false) || name.contains(' ') || name.contains(':'))
+            return u"a header field name of the request is not a token"_s;
+        if (hasControl(value, true))
+            return u"the request's %1 header value holds a control character (CR, LF or another below 0x20), "
+                   "which would end the field and add others"_s.arg(QString::fromLatin1(name));
+    }
+    return {};
 }
 
 QByteArray HttpExchange::takeOutgoing()
 {
+    if (!m_refusal.isEmpty())
+        return {};
     if (!m_requestSent) {
         QByteArray head = m_request.method + ' ' + m_request.target + " HTTP/1.1\r\nHost: " + m_request.host + "\r\n";
         for (const auto &[name, value] : std::as_const(m_request.headers))
@@ -32,13 +68,22 @@ QByteArray HttpExchange::takeOutgoing()
 void HttpExchange::deliverBody()
 {
     QByteArray body = m_reader.takeBody();
-    if (body.isEmpty())
+    if (body.isEmpty() || !m_error.isEmpty())
         return;
     const bool success = m_reader.statusCode() >= 200 && m_reader.statusCode() < 300;
-    if (success && m_onBody)
+    if (success && m_onBody) {
         m_onBody(body);
-    else
-        m_body.append(body);
+        return;
+    }
+    // Counted as it streams in: the answer is refused before it is all in memory.
+    const qsizetype limit = success ? kMaxKeptBodyBytes : kMaxFailureBodyBytes;
+    if (success && m_body.size() + body.size() > limit) {
+        m_error = u"the server's answer is larger than %1 MiB; Strata stopped reading it"_s.arg(limit / (1024 * 1024));
+        m_body.clear();
+        return;
+    }
+    // A failure's body is only read for its message: the rest is dropped.
+    m_body.append(body.left(qMax<qsizetype>(0, limit - m_body.size())));
 }
 
 void HttpExchange::received(const QByteArray &data)
@@ -61,23 +106,32 @@ void HttpExchange::received(const QByteArray &data)
 void HttpExchange::remoteClosed()
 {
     m_closed = true;
+    // Over TLS, only close_notify says the server ended its answer; a TCP close without it
+    // before the framing said "complete" may be an attacker cutting the answer short.
+    if (m_tls && !m_reader.isComplete() && !m_reader.hasError())
+        m_tls->transportClosed();
     m_reader.endOfInput();
     deliverBody();
 }
 
 bool HttpExchange::isFinished() const
 {
-    return (m_tls && m_tls->failed()) || m_reader.isComplete() || m_reader.hasError() || m_closed
+    return !m_refusal.isEmpty() || !m_error.isEmpty() || (m_tls && m_tls->failed()) || m_reader.isComplete() || m_reader.hasError() || m_closed
         || (m_request.timeoutMs > 0 && m_clock.elapsed() > m_request.timeoutMs);
 }
 
 CommandResult HttpExchange::result() const
 {
     CommandResult out;
-    if ((m_tls && m_tls->failed()) || m_reader.hasError()) {
+    if (!m_refusal.isEmpty()) {
+        out = CommandResult::transportFailure(ErrorKind::InvalidRequest, u"the request was not sent: "_s + m_refusal);
+    } else if (!m_error.isEmpty() || (m_tls && m_tls->failed()) || m_reader.hasError()) {
         // The tunnel worked and the service failed: as a command that ran and failed.
         out.exitStatus = 1;
-        out.stderrData = (m_tls && m_tls->failed() ? m_tls->error() : m_reader.error()).toUtf8();
+        out.stderrData = (!m_error.isEmpty()          ? m_error
+                          : m_tls && m_tls->failed() ? m_tls->error()
+                                                     : m_reader.error())
+                             .toUtf8();
     } else if (!m_reader.isComplete() && !m_closed) {
         out = CommandResult::transportFailure(ErrorKind::Timeout,
                                               u"the server did not answer within %1 s"_s.arg(m_request.timeoutMs / 1000));

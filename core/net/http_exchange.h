@@ -23,9 +23,18 @@ namespace strata {
 // by the caller). A TLS failure (an untrusted certificate) or a truncated or unreadable answer is
 // the same, with the reason in stderrData: the tunnel carried it, the service failed. Only the
 // time limit is a transport failure (ErrorKind::Timeout; the request may have been acted on).
+// A request whose line or header fields hold a control character (a CR/LF would add header
+// fields or a second request) is never sent: it fails at once (not ran, InvalidRequest). A kept
+// body larger than kMaxKeptBodyBytes, and an answer over TLS that ends without close_notify
+// before its framing said it was complete (a truncation), fail as the service's failure.
 class HttpExchange : public TunnelConversation
 {
 public:
+    // A kept body (a list page of 500 objects is a few MB; 500 large nodes some 25 MB) at most
+    // this; a failure's body (read for its Status message) at most kMaxFailureBodyBytes.
+    static constexpr qsizetype kMaxKeptBodyBytes = qsizetype(256) * 1024 * 1024;
+    static constexpr qsizetype kMaxFailureBodyBytes = 64 * 1024;
+
     struct Request
     {
         QByteArray method = "GET";
@@ -47,6 +56,11 @@ public:
 
     int statusCode() const { return m_reader.statusCode(); }
 
+    // Empty when every byte of the request line and header fields may go on the wire (RFC 9110:
+    // no control character but HTAB inside a value, none at all in a target or name); else
+    // which part holds what, without the value (it may be a token).
+    static QString requestProblem(const Request &request);
+
 private:
     void deliverBody();
 
@@ -55,6 +69,8 @@ private:
     std::function<void(const QByteArray &)> m_onBody;
     HttpResponseReader m_reader;
     QByteArray m_body;       // kept body (2xx without onBody) or the failure's body
+    QString m_refusal;       // the request was not sent: requestProblem's words
+    QString m_error;         // the answer failed here (too large, truncated)
     bool m_requestSent = false;
     bool m_closed = false;
     QElapsedTimer m_clock;

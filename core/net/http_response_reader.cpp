@@ -1,5 +1,8 @@
 #include "http_response_reader.h"
 
+#include <algorithm>
+#include <cctype>
+
 namespace strata {
 
 using namespace Qt::StringLiterals;
@@ -156,37 +159,59 @@ void HttpResponseReader::process()
             break;
         }
         case State::ChunkSize: {
-            if (!readLine(&line)) {
-                if (m_buffer.size() - m_consumed > 1024)
-                    fail(u"the server sent a chunk size line longer than 1 KiB"_s);
+            // Every line state is bounded: a server that never ends a line must not grow the
+            // buffer without end (a watch runs for minutes).
+            const bool complete = readLine(&line);
+            if ((complete ? line.size() : m_buffer.size() - m_consumed) > kMaxChunkSizeLineBytes) {
+                fail(u"the server sent a chunk size line longer than %1 KiB"_s.arg(kMaxChunkSizeLineBytes / 1024));
                 return;
             }
+            if (!complete)
+                return;
             const qsizetype extension = line.indexOf(';'); // chunk extensions are ignored
             const QByteArray size = (extension < 0 ? line : line.left(extension)).trimmed();
             bool ok = false;
             m_remaining = size.toLongLong(&ok, 16);
-            if (!ok || m_remaining < 0 || size.isEmpty()) {
+            // toLongLong would take "0x10", "+10" and " 10"; the grammar is HEXDIG only.
+            const bool hexDigitsOnly = std::all_of(size.begin(), size.end(), [](char c) { return std::isxdigit(uchar(c)); });
+            if (!ok || m_remaining < 0 || size.isEmpty() || !hexDigitsOnly) {
                 fail(u"the server sent an invalid chunk size"_s);
                 return;
             }
             m_state = m_remaining == 0 ? State::Trailers : State::ChunkData;
             break;
         }
-        case State::ChunkDataEnd:
-            if (!readLine(&line))
+        case State::ChunkDataEnd: {
+            // Only CRLF (or LF) may follow a chunk's data: any other byte is an error at once,
+            // not after a line that may never end.
+            const qsizetype waiting = m_buffer.size() - m_consumed;
+            const bool onlyCr = waiting == 1 && m_buffer.at(m_consumed) == '\r';
+            if (!readLine(&line)) {
+                if (waiting > 0 && !onlyCr)
+                    fail(u"the server's chunk is longer than its size says"_s);
                 return;
+            }
             if (!line.isEmpty()) {
                 fail(u"the server's chunk is longer than its size says"_s);
                 return;
             }
             m_state = State::ChunkSize;
             break;
-        case State::Trailers:
-            if (!readLine(&line))
+        }
+        case State::Trailers: {
+            const qsizetype before = m_consumed;
+            const bool complete = readLine(&line);
+            if (m_trailerBytes + (complete ? m_consumed - before : m_buffer.size() - m_consumed) > kMaxHeaderBytes) {
+                fail(u"the server's trailer is larger than %1 KiB"_s.arg(kMaxHeaderBytes / 1024));
                 return;
+            }
+            if (!complete)
+                return;
+            m_trailerBytes += m_consumed - before;
             if (line.isEmpty())
                 m_state = State::Done;
             break;
+        }
         case State::UntilClose:
             m_body.append(m_buffer.constData() + m_consumed, m_buffer.size() - m_consumed);
             m_consumed = m_buffer.size();

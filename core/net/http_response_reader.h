@@ -14,7 +14,10 @@ namespace strata {
 class HttpResponseReader
 {
 public:
+    // The header, and the trailer after a chunked body, each at most this (all lines together).
     static constexpr qsizetype kMaxHeaderBytes = 64 * 1024;
+    // A chunk-size line (a hex number and extensions Strata ignores) at most this.
+    static constexpr qsizetype kMaxChunkSizeLineBytes = 1024;
 
     void feed(const QByteArray &data);
     // The connection ended: a body read to the end of the connection is complete; anything
@@ -50,6 +53,7 @@ private:
     QByteArray m_reason;
     QList<QPair<QByteArray, QByteArray>> m_headers;
     qsizetype m_headerBytes = 0;
+    qsizetype m_trailerBytes = 0;
     qint64 m_remaining = 0; // of the Content-Length body, or of the current chunk
 };
 

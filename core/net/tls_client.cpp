@@ -51,6 +51,9 @@ TlsClient::TlsClient(const TlsClientConfig &config) : m_serverName(config.server
         return;
     }
     SSL_CTX_set_min_proto_version(m_context, TLS1_2_VERSION);
+    // TLS 1.2 renegotiation has carried attacks (CVE-2009-3555, CPU exhaustion); an API server
+    // never needs it. OpenSSL answers a HelloRequest with a no_renegotiation alert.
+    SSL_CTX_set_options(m_context, SSL_OP_NO_RENEGOTIATION);
     if (config.verifyPeer) {
         SSL_CTX_set_verify(m_context, SSL_VERIFY_PEER, nullptr);
         if (config.caPem.isEmpty()) {
@@ -95,6 +98,8 @@ TlsClient::TlsClient(const TlsClientConfig &config) : m_serverName(config.server
         SSL_set_tlsext_host_name(m_ssl, name.constData()); // SNI carries names, never addresses
     if (config.verifyPeer && !name.isEmpty()) {
         X509_VERIFY_PARAM *param = SSL_get0_param(m_ssl);
+        // RFC 6125 6.4.3: a wildcard only as the whole left-most label (as Go, and so kubectl).
+        X509_VERIFY_PARAM_set_hostflags(param, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
         const int set = isAddress ? X509_VERIFY_PARAM_set1_ip_asc(param, name.constData())
                                   : X509_VERIFY_PARAM_set1_host(param, name.constData(), size_t(name.size()));
         if (set != 1)
@@ -175,6 +180,12 @@ void TlsClient::advance()
             fail(u"reading from %1 over TLS failed: %2"_s.arg(m_serverName, openSslError()));
         break;
     }
+}
+
+void TlsClient::transportClosed()
+{
+    if (!m_closedByServer)
+        fail(u"the connection to %1 closed without TLS close_notify: the answer may have been cut short"_s.arg(m_serverName));
 }
 
 QByteArray TlsClient::takeCiphertext()

@@ -22,8 +22,10 @@ struct TlsClientConfig
 
 // The client side of one TLS session (OpenSSL) that owns no socket: ciphertext goes in and out
 // through memory buffers, so any transport can carry it (an SSH tunnel's channel). The server's
-// chain is verified against the configured CAs and its name or IP checked (RFC 6125), TLS 1.2
-// or newer, ALPN http/1.1. One thread at a time; never blocks.
+// chain is verified against the configured CAs and its name or IP checked (RFC 6125; a wildcard
+// only as a whole left-most label: f*.example.com matches nothing), TLS 1.2 or newer, ALPN
+// http/1.1, no renegotiation (a server asking for one ends the session). One thread at a time;
+// never blocks.
 class TlsClient
 {
 public:
@@ -47,6 +49,10 @@ public:
     // Why the session failed: setup, handshake (with the certificate check's reason) or a record.
     QString error() const { return m_error; }
     bool closedByServer() const { return m_closedByServer; } // close_notify received
+    // The connection under the session closed. Without close_notify before it, what was read
+    // may have been cut short by anyone on the path: the session fails (the caller decides
+    // whether that matters: an answer whose length was known and complete is not affected).
+    void transportClosed();
 
 private:
     void fail(const QString &what);

@@ -5,8 +5,9 @@
 namespace strata {
 
 SshChannelCommand::SshChannelCommand(ssh_channel_struct *channel, const QString &host, int timeoutSeconds,
-                                     const QElapsedTimer &started)
-    : m_channel(channel), m_host(host), m_deadlineMs(qint64(qMax(1, timeoutSeconds)) * 1000), m_clock(started)
+                                     const QElapsedTimer &started, qsizetype maxOutputBytes)
+    : m_channel(channel), m_host(host), m_deadlineMs(qint64(qMax(1, timeoutSeconds)) * 1000),
+      m_maxOutputBytes(maxOutputBytes), m_clock(started)
 {
 }
 
@@ -29,12 +30,12 @@ qint64 SshChannelCommand::msUntilDeadline() const
     return qMax<qint64>(0, m_deadlineMs - m_clock.elapsed());
 }
 
-void SshChannelCommand::fail(ErrorKind kind, const QString &message)
+void SshChannelCommand::fail(ErrorKind kind, const QString &message, bool connectionBroken)
 {
     m_result = CommandResult::transportFailure(kind, message);
     m_result.mayHaveRun = true; // every failure here follows the exec request
     m_result.durationMs = m_clock.elapsed();
-    m_brokeConnection = kind != ErrorKind::Timeout;
+    m_brokeConnection = connectionBroken;
     m_finished = true;
     release();
 }
@@ -43,12 +44,12 @@ void SshChannelCommand::abandon(const QString &why)
 {
     if (m_finished)
         return;
-    fail(ErrorKind::ConnectionLost, why);
+    fail(ErrorKind::ConnectionLost, why, true);
 }
 
 // Reads stdout and stderr in turn, each until nothing more is there, so neither pipe can fill
 // and stall the command. False with *error when the connection broke.
-bool SshChannelCommand::readAvailable(bool *error)
+bool SshChannelCommand::readAvailable(bool *error, bool *overflow)
 {
     char buffer[65536];
     bool more = false;
@@ -64,6 +65,10 @@ bool SshChannelCommand::readAvailable(bool *error)
                 break;
             (isStderr ? m_result.stderrData : m_result.stdoutData).append(buffer, n);
             more = true;
+            if (m_result.stdoutData.size() + m_result.stderrData.size() > m_maxOutputBytes) {
+                *overflow = true;
+                return more;
+            }
         }
     }
     return more;
@@ -75,20 +80,38 @@ bool SshChannelCommand::pump()
     if (m_finished)
         return true;
     bool error = false;
-    m_progressed = readAvailable(&error);
+    bool overflow = false;
+    m_progressed = readAvailable(&error, &overflow);
+    // Not a broken connection: the channel is closed and the others go on.
+    const auto failTooLarge = [this] {
+        fail(ErrorKind::ParseFailed,
+             QStringLiteral("the command on %1 wrote more than %2 MiB; Strata stopped reading it (no real answer is that large)")
+                 .arg(m_host)
+                 .arg(m_maxOutputBytes / (1024 * 1024)),
+             false);
+    };
+    if (overflow) {
+        failTooLarge();
+        return true;
+    }
     if (error) {
         const QString why = QString::fromUtf8(ssh_get_error(ssh_channel_get_session(m_channel)));
-        fail(ErrorKind::ConnectionLost, QStringLiteral("the connection to %1 broke while the command ran: %2").arg(m_host, why));
+        fail(ErrorKind::ConnectionLost, QStringLiteral("the connection to %1 broke while the command ran: %2").arg(m_host, why), true);
         return true;
     }
     if (!m_progressed && ssh_channel_is_eof(m_channel)) {
         // What arrived with the EOF (while the other stream was read) is still to be read.
-        if (readAvailable(&error)) {
+        const bool more = readAvailable(&error, &overflow);
+        if (overflow) {
+            failTooLarge();
+            return true;
+        }
+        if (more) {
             m_progressed = true;
             return false;
         }
         if (error) {
-            fail(ErrorKind::ConnectionLost, QStringLiteral("the connection to %1 broke while the command ran").arg(m_host));
+            fail(ErrorKind::ConnectionLost, QStringLiteral("the connection to %1 broke while the command ran").arg(m_host), true);
             return true;
         }
         // All read; the exit status follows the EOF.
@@ -105,7 +128,7 @@ bool SshChannelCommand::pump()
         return true;
     }
     if (m_clock.elapsed() > m_deadlineMs) {
-        fail(ErrorKind::Timeout, QStringLiteral("the command on %1 did not finish within %2 s").arg(m_host).arg(m_deadlineMs / 1000));
+        fail(ErrorKind::Timeout, QStringLiteral("the command on %1 did not finish within %2 s").arg(m_host).arg(m_deadlineMs / 1000), false);
         return true;
     }
     return false;

@@ -378,8 +378,15 @@ bool SshSession::pumpStream(Stream *stream, QByteArray *out, QByteArray *err, Co
     char buffer[65536];
     for (int isStderr = 0; isStderr <= 1; ++isStderr) {
         int n;
-        while ((n = ssh_channel_read_nonblocking(stream->channel, buffer, sizeof buffer, isStderr)) > 0)
-            (isStderr ? err : out)->append(buffer, n);
+        // stdout goes to the caller as it comes; stderr is kept for the message at the end, so
+        // only its start (a stream runs for minutes and may write without end).
+        constexpr qsizetype maxStderrBytes = 64 * 1024;
+        while ((n = ssh_channel_read_nonblocking(stream->channel, buffer, sizeof buffer, isStderr)) > 0) {
+            if (!isStderr)
+                out->append(buffer, n);
+            else if (err->size() < maxStderrBytes)
+                err->append(buffer, int(qMin<qsizetype>(n, maxStderrBytes - err->size())));
+        }
         if (n == SSH_ERROR) {
             m_connected = false;
             *result = CommandResult::transportFailure(ErrorKind::ConnectionLost, QStringLiteral("the connection to %1 broke while the command ran: %2").arg(m_options.describe(), lastError()));

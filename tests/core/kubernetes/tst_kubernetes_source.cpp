@@ -301,7 +301,8 @@ void TestKubernetesSource::namespaceScope()
     KubernetesSource refused(m_shell, GpuCatalog::builtIn(), invalid);
     const int before = m_shell->commandsRun();
     const OrchestratorPart none = refused.refresh().result();
-    QCOMPARE(none.error, QStringLiteral("not a valid namespace name: -n kube-system"));
+    QCOMPARE(none.error, QStringLiteral("the namespace \"-n kube-system\" is not a valid namespace name (a DNS-1123 label: at "
+                                        "most 63 lower-case letters, digits and '-', starting and ending with a letter or digit)"));
     QCOMPARE(none.errorKind, ErrorKind::InvalidRequest);
     QCOMPARE(m_shell->commandsRun(), before);
 }
