@@ -219,7 +219,7 @@ QString KubectlCommands::namespaceProblem(const QString &name)
         return {};
     QString shown;
     for (const QChar c : name.left(100))
-        shown += c.unicode() < 0x20 || c.unicode() == 0x7f ? u"\\x%1"_s.arg(c.unicode(), 2, 16, u'0') : QString(c);
+        shown += c.unicode() < 0x20 || c.unicode() == 0x7f ? u"\\x%1"_s.arg(uint(c.unicode()), 2, 16, QLatin1Char('0')) : QString(c);
     return u"the namespace \"%1\" is not a valid namespace name (a DNS-1123 label: at most 63 lower-case letters, "
            "digits and '-', starting and ending with a letter or digit)"_s.arg(shown);
 }

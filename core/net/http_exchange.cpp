@@ -76,7 +76,7 @@ void HttpExchange::deliverBody()
         return;
     }
     // Counted as it streams in: the answer is refused before it is all in memory.
-    const qsizetype limit = success ? kMaxKeptBodyBytes : kMaxFailureBodyBytes;
+    const qsizetype limit = success ? m_request.maxBodyBytes : kMaxFailureBodyBytes;
     if (success && m_body.size() + body.size() > limit) {
         m_error = u"the server's answer is larger than %1 MiB; Strata stopped reading it"_s.arg(limit / (1024 * 1024));
         m_body.clear();
@@ -116,8 +116,8 @@ void HttpExchange::remoteClosed()
 
 bool HttpExchange::isFinished() const
 {
-    return !m_refusal.isEmpty() || !m_error.isEmpty() || (m_tls && m_tls->failed()) || m_reader.isComplete() || m_reader.hasError() || m_closed
-        || (m_request.timeoutMs > 0 && m_clock.elapsed() > m_request.timeoutMs);
+    return !m_refusal.isEmpty() || !m_error.isEmpty() || (m_tls && m_tls->failed()) || m_reader.isComplete()
+        || m_reader.hasError() || m_closed || (m_request.timeoutMs > 0 && m_clock.elapsed() > m_request.timeoutMs);
 }
 
 CommandResult HttpExchange::result() const

@@ -42,6 +42,7 @@ public:
         QByteArray host;      // the Host field: host[:port] as the server is addressed
         QList<QPair<QByteArray, QByteArray>> headers; // Authorization, Accept, User-Agent
         int timeoutMs = 0;    // the whole exchange; 0: none (a watch ended by its owner)
+        qsizetype maxBodyBytes = kMaxKeptBodyBytes; // of a kept 2xx body
     };
 
     // tls empty: plain HTTP.

@@ -5,7 +5,7 @@
 namespace strata {
 
 SshChannelCommand::SshChannelCommand(ssh_channel_struct *channel, const QString &host, int timeoutSeconds,
-                                     const QElapsedTimer &started, qsizetype maxOutputBytes)
+                                     const QElapsedTimer &started, qint64 maxOutputBytes)
     : m_channel(channel), m_host(host), m_deadlineMs(qint64(qMax(1, timeoutSeconds)) * 1000),
       m_maxOutputBytes(maxOutputBytes), m_clock(started)
 {

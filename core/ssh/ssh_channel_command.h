@@ -19,16 +19,12 @@ namespace strata {
 class SshChannelCommand
 {
 public:
-    // A command's stdout and stderr together at most this. The largest real output is some
-    // hundreds of MB (measured at 2,048 nodes and 50,000 jobs: `squeue --json` 168 MB, `scontrol
-    // show job -d -o` 53 MB; `kubectl get pods -A -o json` of 50,000 pods near 750 MB); past it
-    // the command fails as unreadable and its channel is closed, so a login node that writes
-    // without end cannot exhaust this machine's memory.
-    static constexpr qsizetype kMaxOutputBytes = qsizetype(1024) * 1024 * 1024;
-
-    // maxOutputBytes: kMaxOutputBytes but in tests.
+    // maxOutputBytes: stdout and stderr together at most this (SshOptions::maxCommandOutputBytes);
+    // past it the command fails as unreadable (ParseFailed, may have run) and its channel is
+    // closed, so a login node that writes without end cannot exhaust this machine's memory; the
+    // connection and the other commands go on.
     SshChannelCommand(ssh_channel_struct *channel, const QString &host, int timeoutSeconds, const QElapsedTimer &started,
-                      qsizetype maxOutputBytes = kMaxOutputBytes);
+                      qint64 maxOutputBytes);
     ~SshChannelCommand();
     SshChannelCommand(const SshChannelCommand &) = delete;
     SshChannelCommand &operator=(const SshChannelCommand &) = delete;
@@ -58,7 +54,7 @@ private:
     ssh_channel_struct *m_channel;
     const QString m_host;
     const qint64 m_deadlineMs;
-    const qsizetype m_maxOutputBytes;
+    const qint64 m_maxOutputBytes;
     QElapsedTimer m_clock;
     CommandResult m_result;
     bool m_progressed = false;

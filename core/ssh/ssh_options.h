@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QList>
+#include <QtGlobal>
 #include <QPair>
 #include <QString>
 
@@ -22,6 +23,11 @@ struct SshOptions
     bool readSshConfig = true;  // honour ~/.ssh/config (HostName, Port, User, IdentityFile)
     int connectTimeoutSeconds = 10;
     int commandTimeoutSeconds = 60;
+    // A command's stdout and stderr together at most this (SshChannelCommand). The largest real
+    // output is some hundreds of MB (measured at 2,048 nodes and 50,000 jobs: `squeue --json`
+    // 168 MB, `scontrol show job -d -o` 53 MB; `kubectl get pods -A -o json` of 50,000 pods near
+    // 750 MB): 1 GiB. Lower only in tests.
+    qint64 maxCommandOutputBytes = qint64(1024) * 1024 * 1024;
     QList<QPair<QString, QString>> remoteEnvironment;
 
     static SshOptions fromProfile(const ClusterProfile &profile);

@@ -309,7 +309,8 @@ std::unique_ptr<SshChannelCommand> SshSession::start(const QString &commandLine,
         written += n;
     }
     ssh_channel_send_eof(channel);
-    return std::make_unique<SshChannelCommand>(channel, m_options.describe(), m_options.commandTimeoutSeconds, clock);
+    return std::make_unique<SshChannelCommand>(channel, m_options.describe(), m_options.commandTimeoutSeconds, clock,
+                                               m_options.maxCommandOutputBytes);
 }
 
 void SshSession::waitForActivity(int wakeFd, int timeoutMs) const
