@@ -123,7 +123,7 @@ QFuture<CommandResult> LoopbackTunnelShell::run(const QStringList &argv, const Q
     if (argv.contains(QStringLiteral("config")) && argv.contains(QStringLiteral("view")))
         result.stdoutData = configView;
     else if (argv.value(0) == QStringLiteral("env"))
-        result.stdoutData = execCredential;
+        result.stdoutData = execCredential, ++execRuns;
     else
         result = CommandResult::transportFailure(ErrorKind::InvalidRequest, QStringLiteral("not a command of this test"));
     return QtConcurrent::run([result] { return result; });

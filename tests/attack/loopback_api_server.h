@@ -56,6 +56,7 @@ class LoopbackTunnelShell : public RemoteShell, public PortForwardingShell
 public:
     QByteArray configView;     // stdout of `kubectl config view ...`
     QByteArray execCredential; // stdout of the exec plugin (argv starting with env)
+    std::atomic_int execRuns{0};  // how often the exec plugin was run
 
     QFuture<CommandResult> run(const QStringList &argv, const QByteArray &stdinData = {}) override;
     QFuture<CommandResult> upload(const QString &remotePath, const QByteArray &data, int mode) override;

@@ -5,6 +5,7 @@
 // every request's bytes as they came off the wire.
 //  - a token with CR/LF (kubeconfig, exec plugin): no header is injected, nothing is even sent,
 //    and the error names the kubeconfig field;
+//  - an exec plugin command starting with '-' (env would take it for an option): never run;
 //  - a namespace with '/', '?', a space, CR/LF or a final newline: refused where it enters
 //    (--namespace, the resource's path), with the same words;
 //  - a watch whose line never ends: the watch ends as a failure at 16 MiB;
@@ -156,6 +157,28 @@ private Q_SLOTS:
         QCOMPARE(said, why);
         QCOMPARE(saidKind, kind);
         QCOMPARE(server.connections(), 0); // not even a connection: nothing was sent
+    }
+
+    void anExecCommandThatEnvWouldTakeForAnOptionIsNeverRun()
+    {
+        ApiAnswers answers;
+        LoopbackApiServer server(std::ref(answers));
+        LoopbackTunnelShell shell;
+        shell.configView = kubeconfig(QStringLiteral("http://127.0.0.1:%1").arg(server.port()),
+                                      "{\"exec\":{\"apiVersion\":\"client.authentication.k8s.io/v1\","
+                                      "\"command\":\"-S\",\"args\":[\"sh -c 'touch /tmp/owned' #\"]}}");
+        shell.execCredential = "{\"apiVersion\":\"client.authentication.k8s.io/v1\",\"kind\":\"ExecCredential\","
+                               "\"status\":{\"token\":\"t\"}}";
+        KubeDirectApiClient client(shell, shell, KubectlCommands({}, {}, 30), 5);
+        QString why;
+        ErrorKind kind = ErrorKind::None;
+        bool unreachable = false;
+        QCOMPARE(client.connect(&why, &kind, &unreachable), false);
+        QCOMPARE(why, QStringLiteral("the exec plugin's command \"-S\" (user \"u\", exec.command) starts with '-', which "
+                                     "env would take for an option"));
+        QCOMPARE(kind, ErrorKind::SourceUnsupported);
+        QCOMPARE(shell.execRuns.load(), 0);
+        QCOMPARE(server.connections(), 0);
     }
 
     void aNamespaceThatIsNoLabelIsRefused_data()
