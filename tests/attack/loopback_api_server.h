@@ -1,8 +1,5 @@
 #pragma once
 
-#include "ssh/port_forwarding_shell.h"
-#include "ssh/remote_shell.h"
-
 #include <QByteArray>
 #include <QByteArrayList>
 #include <QString>
@@ -12,12 +9,10 @@
 #include <mutex>
 #include <thread>
 
-// TEST ONLY: the two ends of the direct Kubernetes route without a lab. LoopbackApiServer is an
-// HTTP(S) server on 127.0.0.1 (an ephemeral port, its own thread, OpenSSL over the socket when
-// given a certificate) that records every request's bytes as they came off the wire and answers
-// through a handler; LoopbackTunnelShell is the login node: run() answers `kubectl config view`
-// and an exec plugin with what the test sets, converse() opens a real TCP connection to the
-// server and drives the conversation over it, as SshRemoteShell does over a direct-tcpip channel.
+// TEST ONLY: the API server end of the direct Kubernetes route without a lab (the login node is
+// LoopbackTunnelShell): an HTTP(S) server on 127.0.0.1 (an ephemeral port, its own thread,
+// OpenSSL over the socket when given a certificate) that records every request's bytes as they
+// came off the wire and answers through a handler.
 namespace strata::attack {
 
 class LoopbackApiServer
@@ -50,24 +45,5 @@ private:
     QByteArrayList m_requests;
     std::thread m_thread;
 };
-
-class LoopbackTunnelShell : public RemoteShell, public PortForwardingShell
-{
-public:
-    QByteArray configView;     // stdout of `kubectl config view ...`
-    QByteArray execCredential; // stdout of the exec plugin (argv starting with env)
-    std::atomic_int execRuns{0};  // how often the exec plugin was run
-
-    QFuture<CommandResult> run(const QStringList &argv, const QByteArray &stdinData = {}) override;
-    QFuture<CommandResult> upload(const QString &remotePath, const QByteArray &data, int mode) override;
-    QString describe() const override { return QStringLiteral("loopback login node"); }
-    QFuture<CommandResult> converse(const QString &host, int port, std::shared_ptr<TunnelConversation> conversation,
-                                    std::shared_ptr<std::atomic_bool> stop) override;
-};
-
-// A kubeconfig as `kubectl config view --raw --minify --flatten -o json` prints it: cluster k at
-// server (and the cluster's other fields, JSON members: "insecure-skip-tls-verify":true), user u
-// with the given user object (token, exec...).
-QByteArray kubeconfig(const QString &server, const QByteArray &userJson, const QByteArray &clusterFields = {});
 
 } // namespace strata::attack

@@ -18,6 +18,7 @@
 #include "kubernetes/kube_watch_stream.h"
 #include "kubernetes/kubectl_commands.h"
 #include "loopback_api_server.h"
+#include "loopback_tunnel_shell.h"
 
 #include <QCommandLineParser>
 #include <QProcess>
