@@ -172,7 +172,7 @@ void HttpResponseReader::process()
             const QByteArray size = (extension < 0 ? line : line.left(extension)).trimmed();
             bool ok = false;
             m_remaining = size.toLongLong(&ok, 16);
-            // toLongLong would take "0x10", "+10" and " 10"; the grammar is HEXDIG only.
+            // toLongLong would take "0x10" and "+10"; the grammar (RFC 9112 7.1) is HEXDIG only.
             const bool hexDigitsOnly = std::all_of(size.begin(), size.end(), [](char c) { return std::isxdigit(uchar(c)); });
             if (!ok || m_remaining < 0 || size.isEmpty() || !hexDigitsOnly) {
                 fail(u"the server sent an invalid chunk size"_s);
