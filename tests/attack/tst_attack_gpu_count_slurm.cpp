@@ -3,14 +3,16 @@
 // no slurmd, listed through the lab's PrivateData=cloud, room from its MaxNodeCount) whose Gres
 // is the row's, and a ClusterSession reads the lab over real SSH exactly as `strata snapshot`
 // does (one refresh, then SnapshotTextPrinter); the node is deleted after each row, so no other
-// test sees it. What the real 22.05 lists: 2000000000 as "gpu:h100:1953125K", 4000000000 as
-// "gpu:h100:3906250K", 2^63 clamped to "gpu:h100:9223372036854775807", "1e9" kept as
-// "gpu:h100:1e9"; "-3" becomes a GPU type ("gpu:h100:1,gpu:-3:1"), so no negative count comes
-// from it; and `scontrol update Gres=gpu:h100:N` of a node whose gres.conf names device files is
-// refused ("Attempt to change gres/gpu Count ... invalid with File configuration"), hence the
-// extra node. Promise: the refresh ends well within its timeout, a finding names gpu-hostile and
-// what it reported, its GPUs show as "?/?", the four real nodes' GPUs as before. Before the fix
-// the refresh never ended (std::bad_alloc lost inside its pool task).
+// test sees it. What the real 22.05 lists: 2000000001 as given; 2000000000 as
+// "gpu:h100:1953125K" (a multiple of 1024 gets a binary suffix: 4000000000 is "3906250K"); 2^63
+// clamped to "gpu:h100:9223372036854775807"; "1e9" kept as "gpu:h100:1e9"; "-3" becomes a GPU
+// type ("gpu:h100:1,gpu:-3:1"), so no negative count comes from it. `scontrol update
+// Gres=gpu:h100:N` of a node whose gres.conf names device files is refused ("Attempt to change
+// gres/gpu Count ... invalid with File configuration"), hence the extra node. Promise: the
+// refresh ends well within its timeout, a finding names gpu-hostile and what it reported, its
+// GPUs show as "?/?", the four real nodes' GPUs as before. Before the fix the refresh never
+// ended on 2000000001 (std::bad_alloc lost inside its pool task); the suffixed and malformed
+// counts were dropped as unreadable and the node shown with 0 GPUs.
 #include "cli/snapshot_text_printer.h"
 #include "lab_profile.h"
 #include "model/cluster_snapshot.h"
@@ -49,6 +51,7 @@ void TestAttackGpuCountSlurm::initTestCase()
     m_profile = LabProfile::fromDirectory(LabProfile::directory(), &error);
     QVERIFY2(!m_profile.name.isEmpty(), qPrintable(error));
     m_profile.commandTimeoutSeconds = 10;
+    m_profile.prometheusUrl.clear(); // the scheduler's answer is under attack here, not the metrics
     QFile env(LabProfile::directory() + QStringLiteral("/lab.env"));
     QVERIFY2(env.open(QIODevice::ReadOnly), qPrintable(env.fileName()));
     static const QRegularExpression exported(QStringLiteral("^export ([A-Z_]+)=(.*)$"));
@@ -85,8 +88,9 @@ void TestAttackGpuCountSlurm::hostileNode_data()
 {
     QTest::addColumn<QString>("gres");    // given to scontrol create
     QTest::addColumn<QString>("listed");  // what slurmctld then lists, and the finding names
+    // Listed as given (no multiple of 1024): before the fix the refresh never ended on it.
+    QTest::newRow("absurd 2000000001") << "gpu:h100:2000000001" << "gpu:h100:2000000001";
     QTest::newRow("absurd 2000000000") << "gpu:h100:2000000000" << "gpu:h100:1953125K";
-    QTest::newRow("past int 4000000000") << "gpu:h100:4000000000" << "gpu:h100:3906250K";
     QTest::newRow("2^63") << "gpu:h100:9223372036854775808" << "gpu:h100:9223372036854775807";
     QTest::newRow("exponent 1e9") << "gpu:h100:1e9" << "gpu:h100:1e9";
 }
