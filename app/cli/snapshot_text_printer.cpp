@@ -99,7 +99,8 @@ QString SnapshotTextPrinter::print(const ClusterSnapshot &s)
             idx << QString::number(i);
         nodes.addRow({n.name, n.state, n.instanceType.isEmpty() ? QStringLiteral("-") : n.instanceType,
                       n.partitions.join(QLatin1Char(',')), n.gpuModel.isEmpty() ? QStringLiteral("-") : n.gpuModel,
-                      n.gpuSharing.isShared()
+                      !n.gpuCountKnown() ? QStringLiteral("?/?") // refused: a finding names what it said
+                      : n.gpuSharing.isShared()
                           ? QStringLiteral("%1/%2 (%3)").arg(n.gpusAllocated).arg(n.gpuCount).arg(n.gpuSharing.summary())
                           : QStringLiteral("%1/%2").arg(n.gpusAllocated).arg(n.gpuCount),
                       idx.isEmpty() ? QStringLiteral("-") : idx.join(QLatin1Char(',')), printable(n.reason)});

@@ -17,6 +17,9 @@ struct KubeGpuInfo
     QString model;     // catalog model ("" unknown)
     int gpuCount = 0;  // physical GPUs
     GpuSharing sharing;
+    // What the node said when a count was refused (negative, not whole, past GpuCount's bounds),
+    // e.g. "capacity nvidia.com/gpu \"2000000000\"": gpuCount is then 0 and sharing empty.
+    QString refused;
 };
 
 // Sources, in order of trust:

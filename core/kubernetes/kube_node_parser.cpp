@@ -71,6 +71,7 @@ Node parseNode(const QJsonObject &object, const GpuCatalog &catalog)
         node.memoryMiB = qint64(*memory / 1048576.0);
     const KubeGpuInfo gpus = KubeGpuLabels::read(labels, capacity, node.instanceType, catalog);
     node.gpuCount = gpus.gpuCount;
+    node.gpuCountRefused = gpus.refused;
     node.gpuModel = gpus.model;
     node.gpuSharing = gpus.sharing;
 

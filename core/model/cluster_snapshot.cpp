@@ -1,5 +1,9 @@
 #include "cluster_snapshot.h"
 
+#include "gpu_count.h"
+
+#include <algorithm>
+
 #include <QMap>
 
 #include <utility>
@@ -31,6 +35,12 @@ void ClusterSnapshot::finalize()
     }
     instanceGroups = QVector<InstanceGroup>(groups.begin(), groups.end());
     summarizeWorkloads();
+    // A node whose GPU count was refused says so here, whichever source read it; once, however
+    // often this runs.
+    findings.erase(std::remove_if(findings.begin(), findings.end(),
+                                  [](const Finding &f) { return f.code == QLatin1String("gpu-count-refused"); }),
+                   findings.end());
+    findings << GpuCount::findings(nodes);
 }
 
 void ClusterSnapshot::summarizeWorkloads()

@@ -46,7 +46,7 @@ struct MigInstance
         const qsizetype g = profile.indexOf(QLatin1Char('g'));
         bool ok = false;
         const int n = g > 0 ? profile.left(g).toInt(&ok) : 0;
-        return ok && n > 0 ? n : 1;
+        return ok && n > 0 && n <= 7 ? n : 1; // 7 is the most a GPU has; more is no profile
     }
 };
 

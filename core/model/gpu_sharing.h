@@ -38,7 +38,9 @@ struct GpuSharing
             return 0;
         bool ok = false;
         const int slices = profile.left(g).toInt(&ok);
-        return ok && slices > 0 ? slices : 0;
+        // No GPU has more than 7 ("7g.80gb"): a larger number is no profile, and would multiply
+        // a device count past int.
+        return ok && slices > 0 && slices <= 7 ? slices : 0;
     }
     // Physical GPUs that hold at least one allocated share or MIG device: a lower bound (which
     // GPU a share lands on is the device plugin's secret).
@@ -53,13 +55,14 @@ inline int GpuSharing::gpusInUseAtLeast(int gpuCount) const
 {
     int atLeast = 0;
     if (replicas > 0 && sharesAllocated > 0)
-        atLeast = (sharesAllocated + replicas - 1) / replicas;
+        atLeast = int((qint64(sharesAllocated) + replicas - 1) / replicas);
     if (isMig()) {
-        int slices = 0;
+        qint64 slices = 0; // requests of many pods: summed past int, clamped below by gpuCount
         for (auto it = migDevicesAllocated.constBegin(); it != migDevicesAllocated.constEnd(); ++it)
-            slices += it.value() * std::max(1, profileSlices(it.key()));
+            slices += qint64(std::max(0, it.value())) * std::max(1, profileSlices(it.key()));
         if (slices > 0)
-            atLeast = migSlicesPerGpu > 0 ? (slices + migSlicesPerGpu - 1) / migSlicesPerGpu : 1;
+            atLeast = int(std::min<qint64>(migSlicesPerGpu > 0 ? (slices + migSlicesPerGpu - 1) / migSlicesPerGpu : 1,
+                                           std::max(0, gpuCount)));
     }
     return std::min(atLeast, gpuCount);
 }

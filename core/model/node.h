@@ -32,7 +32,11 @@ struct Node
     qint64 memoryMiB = 0;
     QString gpuModel;        // catalog model, e.g. "H100"; empty when the node has no GPUs
     int gpuCount = 0;        // physical GPUs, from GRES / GPU feature discovery / capacity (else
-                             // from the instance type)
+                             // from the instance type); 0 when refused (below)
+    // What the node reported for its GPUs when Strata refused it (GpuCount: negative, past
+    // what a machine holds, not a count), e.g. "GRES gpu:h100:2000000000"; its GPUs are then
+    // unknown: gpuCount 0 and no Gpu entries, shown as "?", never filled from the instance type.
+    QString gpuCountRefused;
     int gpusAllocated = 0;   // physical GPUs held; with sharing, those known to hold a share
     GpuSharing gpuSharing;   // time-slicing, MPS or MIG (Kubernetes); empty: whole GPUs
     QVector<int> gpuIndicesAllocated;
@@ -42,6 +46,7 @@ struct Node
     bool isDrained() const;   // drain flag set or state drained/draining
     bool isDown() const;      // down / not responding / not ready
     bool isUnavailable() const { return isDrained() || isDown(); }
+    bool gpuCountKnown() const { return gpuCountRefused.isEmpty(); }
 };
 
 } // namespace strata

@@ -181,8 +181,10 @@ QJsonObject nodeToJson(const Node &n)
         {QLatin1String("cpusAllocated"), n.cpusAllocated},
         {QLatin1String("memoryMiB"), n.memoryMiB},
         {QLatin1String("gpuModel"), n.gpuModel.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(n.gpuModel)},
-        {QLatin1String("gpuCount"), n.gpuCount},
-        {QLatin1String("gpusAllocated"), n.gpusAllocated},
+        // Unknown when refused (GpuCount): null, and what the node said beside it.
+        {QLatin1String("gpuCount"), n.gpuCountKnown() ? QJsonValue(n.gpuCount) : QJsonValue(QJsonValue::Null)},
+        {QLatin1String("gpuCountRefused"), n.gpuCountKnown() ? QJsonValue(QJsonValue::Null) : QJsonValue(n.gpuCountRefused)},
+        {QLatin1String("gpusAllocated"), n.gpuCountKnown() ? QJsonValue(n.gpusAllocated) : QJsonValue(QJsonValue::Null)},
         {QLatin1String("gpuIndicesAllocated"), allocated},
         {QLatin1String("gpuSharing"), sharingToJson(n.gpuSharing)},
         {QLatin1String("gpus"), gpus},

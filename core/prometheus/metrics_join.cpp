@@ -182,7 +182,7 @@ void MetricsJoin::apply(ClusterSnapshot &snapshot, const MetricsPart &part, cons
     QVector<int> expected(nodes.size());
     for (int i = 0; i < nodes.size(); ++i) {
         Node &node = nodes[i];
-        if (node.gpuCount == 0 && !node.instanceType.isEmpty())
+        if (node.gpuCount == 0 && node.gpuCountKnown() && !node.instanceType.isEmpty())
             if (const InstanceTypeSpec *spec = catalog.instanceType(node.instanceType)) {
                 node.gpuCount = spec->gpuCount;
                 if (node.gpuModel.isEmpty())
@@ -298,8 +298,8 @@ void MetricsJoin::apply(ClusterSnapshot &snapshot, const MetricsPart &part, cons
     } else {
         for (int n = 0; n < nodes.size(); ++n) {
             Node &node = nodes[n];
-            if (!expectsMetrics(node) || exporterDown.contains(n))
-                continue;
+            if (!expectsMetrics(node) || exporterDown.contains(n) || !node.gpuCountKnown())
+                continue; // a refused count has its own finding; nothing to compare with
             QVector<int> missing, extra;
             int seen = 0;
             for (const Gpu &gpu : std::as_const(node.gpus)) {

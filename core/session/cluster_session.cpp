@@ -145,11 +145,33 @@ void ClusterSession::onTimer()
         status(QStringLiteral("prometheus")).lastAttempt = now;
         const auto request = m_latest ? MetricsSource::Request::forJobs(m_latest->jobs) : MetricsSource::Request{};
         m_metricsKnewNoJobs = !m_latest;
-        whenFinished(m_metrics->refresh(request), this, [this](const MetricsPart &part) { finishMetrics(part); });
+        whenFinished(m_metrics->refresh(request), this, [this](const MetricsPart &part) { finishMetrics(part); },
+                     [this](const QString &why) {
+                         MetricsPart failed;
+                         failed.error = taskFailure(QStringLiteral("metrics"), why);
+                         failed.errorKind = ErrorKind::ParseFailed;
+                         finishMetrics(failed);
+                     });
     }
     const OrchestratorSource::StagedRefresh refresh = m_orchestrator->refreshStaged();
     whenFinished(refresh.early, this, [this](const OrchestratorPart &part) { finishEarly(part); });
-    whenFinished(refresh.full, this, [this](const OrchestratorPart &part) { finishRefresh(part); });
+    // A task that threw (std::bad_alloc on a hostile answer, say) ends this refresh with an
+    // error like any other failure, and the next one tries again: never a session that waits.
+    whenFinished(refresh.full, this, [this](const OrchestratorPart &part) { finishRefresh(part); },
+                 [this](const QString &why) {
+                     OrchestratorPart failed;
+                     failed.error = taskFailure(m_orchestrator->kind(), why);
+                     failed.errorKind = ErrorKind::ParseFailed;
+                     finishRefresh(failed);
+                 });
+}
+
+QString ClusterSession::taskFailure(const QString &what, const QString &why) const
+{
+    qCCritical(lcSession) << m_profile.name << what << "task failed:" << why;
+    return QStringLiteral("reading %1 of %2 failed inside Strata (%3), most likely on an answer too large "
+                          "or too strange to hold; the next refresh tries again")
+        .arg(what, m_profile.name, why);
 }
 
 void ClusterSession::finishEarly(const OrchestratorPart &part)
@@ -183,13 +205,15 @@ void ClusterSession::finishEarly(const OrchestratorPart &part)
         snapshot->sources = statuses;
         return snapshot;
     });
-    whenFinished(merged, this, [this](const SnapshotPtr &snapshot) {
+    const auto partialDone = [this](const SnapshotPtr &snapshot) {
         // The whole snapshot whose merge finished first waited for this one: never after it.
         m_partialMerging = false;
-        Q_EMIT partialSnapshotReady(snapshot);
+        if (snapshot)
+            Q_EMIT partialSnapshotReady(snapshot);
         if (SnapshotPtr whole = std::exchange(m_heldWhole, nullptr))
             finishPublish(whole);
-    });
+    };
+    whenFinished(merged, this, partialDone, [partialDone](const QString &) { partialDone(nullptr); });
 }
 
 void ClusterSession::finishMetrics(const MetricsPart &part)
@@ -248,6 +272,9 @@ void ClusterSession::finishRefresh(const OrchestratorPart &part)
             whenFinished(m_metrics->refreshUsage(usage), this, [this](const MetricsPart &usagePart) {
                 m_usageFollowUp = std::make_shared<const MetricsPart>(usagePart);
                 partDone();
+            }, [this](const QString &why) {
+                taskFailure(QStringLiteral("job usage"), why);
+                partDone(); // the snapshot goes out without the usage
             });
         }
         reconcileUnknownActions(); // the cluster answers again: settle what was lost
@@ -318,12 +345,26 @@ void ClusterSession::publish()
         snapshot->sources = statuses;
         return snapshot;
     });
-    whenFinished(merged, this, [this](const SnapshotPtr &snapshot) {
+    const auto wholeDone = [this](const SnapshotPtr &snapshot) {
         if (m_partialMerging) {
             m_heldWhole = snapshot; // published right after the partial one
             return;
         }
         finishPublish(snapshot);
+    };
+    whenFinished(merged, this, wholeDone, [this, wholeDone](const QString &why) {
+        // The merge threw: publish what was shown last (or nothing) with the error on the
+        // orchestrator's status, so the refresh ends and whoever waits for it hears why.
+        SourceStatus &orchestrator = status(m_orchestrator->kind());
+        orchestrator.ok = false;
+        orchestrator.stale = m_latest != nullptr;
+        orchestrator.error = taskFailure(QStringLiteral("the snapshot"), why);
+        orchestrator.errorKind = ErrorKind::ParseFailed;
+        auto snapshot = m_latest ? std::make_shared<ClusterSnapshot>(*m_latest) : std::make_shared<ClusterSnapshot>();
+        snapshot->clusterName = m_profile.name;
+        snapshot->orchestrator = m_orchestrator->kind();
+        snapshot->sources = m_statuses;
+        wholeDone(snapshot);
     });
 }
 

@@ -106,6 +106,8 @@ private:
     void finishEarly(const OrchestratorPart &part);
     void finishMetrics(const MetricsPart &part);
     void partDone();
+    // The error text for a pool task of this session that threw (logged at critical).
+    QString taskFailure(const QString &what, const QString &why) const;
     QFuture<ActionResult> watchAction(const QFuture<ActionResult> &future);
     static QFuture<ActionResult> noAlertmanager(ActionResult result);
     void reconcileUnknownActions();

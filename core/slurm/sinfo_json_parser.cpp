@@ -115,15 +115,20 @@ SinfoParseResult parse(const QByteArray &json, const GpuCatalog &catalog)
         n.memoryMiB = SlurmJson::number(o.value(QLatin1String("real_memory"))).value_or(0);
 
         QString gresError;
-        const GresEntry total = Gres::gpuTotal(Gres::parseList(SlurmJson::text(o.value(QLatin1String("gres"))), &gresError));
-        const GresEntry used = Gres::gpuTotal(Gres::parseList(SlurmJson::text(o.value(QLatin1String("gres_used"))), &gresError));
+        const GresGpus total = Gres::nodeGpus(SlurmJson::text(o.value(QLatin1String("gres"))), &gresError);
+        const GresGpus used = Gres::nodeGpus(SlurmJson::text(o.value(QLatin1String("gres_used"))), &gresError);
         if (!gresError.isEmpty())
             unknownGres << n.name + QLatin1String(": ") + gresError;
-        n.gpuCount = total.count;
-        n.gpusAllocated = used.count;
-        n.gpuIndicesAllocated = used.indices;
-        n.gpuModel = strings.intern(catalog.resolveModel(total.type, n.instanceType));
-        if (n.gpuCount == 0 && !n.instanceType.isEmpty())
+        // A refused count leaves the GPUs unknown (a finding names it), not taken from the
+        // instance type: the node said something else, and which is right is for a person.
+        n.gpuCountRefused = total.refused;
+        n.gpuCount = total.total.count;
+        if (total.ok() && used.ok()) {
+            n.gpusAllocated = std::min(used.total.count, n.gpuCount);
+            n.gpuIndicesAllocated = used.total.indices;
+        }
+        n.gpuModel = strings.intern(catalog.resolveModel(total.total.type, n.instanceType));
+        if (n.gpuCount == 0 && total.ok() && !n.instanceType.isEmpty())
             n.gpuCount = catalog.instanceType(n.instanceType)->gpuCount;
         result.nodes.append(std::move(n));
     }

@@ -1,5 +1,7 @@
 #include "slurm_source.h"
 
+#include "model/gpu_count.h"
+
 #include "sinfo_json_parser.h"
 #include "slurm_action_reconciler.h"
 #include "slurm_version.h"
@@ -7,6 +9,7 @@
 #include "slurm_diagnostic.h"
 #include "squeue_follower.h"
 #include "squeue_parser.h"
+#include "model/gpu_count.h"
 #include "model/refused_action.h"
 #include "model/string_interner.h"
 #include "model/workload_detector.h"
@@ -271,10 +274,17 @@ OrchestratorPart SlurmSource::refreshOnce(QPromise<OrchestratorPart> *early)
     part.partitions = std::move(parsedPartitions.partitions);
     applyPlacements(part.nodes, part.jobs, {}); // one Gpu per index; the jobs' come below
     for (Partition &p : part.partitions) {
-        if (p.totalGpus == 0)
+        // slurmctld's own total counts a node's GPUs as the node reported them: with a count
+        // refused (GpuCount) it is the sum of the known ones instead.
+        bool refusedInside = false;
+        for (const Node &n : std::as_const(part.nodes))
+            refusedInside = refusedInside || (!n.gpuCountKnown() && n.partitions.contains(p.name));
+        if (p.totalGpus <= 0 || refusedInside || p.totalGpus > qint64(GpuCount::kMaxPerNode) * p.nodes.size()) {
+            p.totalGpus = 0;
             for (const Node &n : std::as_const(part.nodes))
                 if (n.partitions.contains(p.name))
                     p.totalGpus += n.gpuCount;
+        }
     }
     if (!nodes.warning.isEmpty())
         part.warnings << nodes.warning;

@@ -11,7 +11,7 @@ namespace {
 bool sameRow(const Node &a, const Node &b, const NodeSummary &sa, const NodeSummary &sb)
 {
     return a.state == b.state && a.reason == b.reason && a.gpusAllocated == b.gpusAllocated
-           && a.cpusAllocated == b.cpusAllocated && a.gpuCount == b.gpuCount && a.gpuSharing == b.gpuSharing
+           && a.cpusAllocated == b.cpusAllocated && a.gpuCount == b.gpuCount && a.gpuCountRefused == b.gpuCountRefused && a.gpuSharing == b.gpuSharing
            && a.partitions == b.partitions && a.instanceType == b.instanceType
            && a.gpuModel == b.gpuModel && a.cpus == b.cpus && a.memoryMiB == b.memoryMiB
            && sa == sb;
@@ -104,6 +104,8 @@ QString NodeTableModel::text(int row, int column) const
     case InstanceType: return n.instanceType.isEmpty() ? UnitFormatter::dash() : n.instanceType;
     case GpuModel: return n.gpuModel.isEmpty() ? UnitFormatter::dash() : n.gpuModel;
     case Gpus:
+        if (!n.gpuCountKnown())
+            return QStringLiteral("? / ?"); // refused: a finding names what the node said
         return n.gpuSharing.isShared()
                    ? QStringLiteral("%1 / %2 (%3)").arg(n.gpusAllocated).arg(n.gpuCount).arg(n.gpuSharing.summary())
                    : QStringLiteral("%1 / %2").arg(n.gpusAllocated).arg(n.gpuCount);

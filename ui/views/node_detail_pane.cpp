@@ -130,12 +130,13 @@ void NodeDetailPane::showNode(const SnapshotPtr &snapshot, const QString &name)
     m_partitions->setText(node->partitions.join(QStringLiteral(", ")));
     m_hardware->setText(tr("%1 \u00b7 %2 \u00d7 %3 \u00b7 %4 CPUs \u00b7 %5 memory")
                             .arg(node->instanceType.isEmpty() ? tr("instance type unknown") : node->instanceType)
-                            .arg(node->gpuCount)
+                            .arg(node->gpuCountKnown() ? QString::number(node->gpuCount) : QStringLiteral("?"))
                             .arg(node->gpuModel.isEmpty() ? tr("GPU") : node->gpuModel)
                             .arg(node->cpus)
                             .arg(m_formatter.memoryMiB(double(node->memoryMiB))));
     m_usage->setText(tr("%1 of %2 GPUs, %3 of %4 CPUs")
-                         .arg(node->gpusAllocated).arg(node->gpuCount)
+                         .arg(node->gpuCountKnown() ? QString::number(node->gpusAllocated) : QStringLiteral("?"))
+                         .arg(node->gpuCountKnown() ? QString::number(node->gpuCount) : node->gpuCountRefused)
                          .arg(node->cpusAllocated).arg(node->cpus)
                      + (node->gpuSharing.isShared() ? QStringLiteral(" \u00b7 ") + node->gpuSharing.summary() : QString()));
     const QString fabric = WorkloadText::fabric(node->fabric);
