@@ -82,6 +82,8 @@ int MetricsCommand::run(QCoreApplication &app, QCommandLineParser &parser, const
         *target = *seconds;
     }
     PrometheusClient client(PrometheusClient::Config::fromProfile(profile));
+    if (!client.credentialsWarning().isEmpty())
+        write(stderr, QStringLiteral("strata: warning: %1\n").arg(client.credentialsWarning()));
     MetricSeriesResult result;
     whenFinished(MetricSeriesQuery::run(client, request, profile), &app, [&](const MetricSeriesResult &r) {
         result = r;

@@ -148,6 +148,8 @@ int SilenceCommand::run(QCoreApplication &app, QCommandLineParser &parser, const
     AlertmanagerClient client(AlertmanagerClient::Config::fromProfile(profile));
     if (!client.configError().isEmpty())
         return fail(client.configError(), ErrorKind::InvalidRequest);
+    if (!client.credentialsWarning().isEmpty())
+        CliOutput::line(QStringLiteral("strata: warning: %1").arg(client.credentialsWarning()));
     if (verb == QLatin1String("list") && words.size() <= 1)
         return list(app, parser, client);
     if (verb == QLatin1String("add") && words.size() == 1)

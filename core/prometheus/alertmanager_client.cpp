@@ -1,5 +1,7 @@
 #include "alertmanager_client.h"
 
+#include "http_origin.h"
+#include "http_reply_guard.h"
 #include "session/cluster_profile.h"
 
 #include <QBuffer>
@@ -53,6 +55,7 @@ AlertmanagerClient::Config AlertmanagerClient::Config::fromProfile(const Cluster
     c.user = profile.prometheusUser;
     c.password = profile.prometheusPassword;
     c.caFile = profile.prometheusCaFile;
+    c.timeoutMs = qMin(c.timeoutMs, qMax(1, profile.commandTimeoutSeconds) * 1000);
     return c;
 }
 
@@ -70,6 +73,8 @@ AlertmanagerClient::AlertmanagerClient(Config config, QObject *parent)
         m_configError = u"this build has no TLS support, so the CA file %1 cannot be used"_s.arg(m_config.caFile);
 #endif
     }
+    m_credentialsWarning = HttpOrigin::clearTextCredentialsWarning(
+        u"Alertmanager", url, HttpReplyGuard::credentialsName(m_config.bearerToken, m_config.user));
 }
 
 AlertmanagerClient::~AlertmanagerClient()
@@ -83,7 +88,7 @@ AlertmanagerClient::~AlertmanagerClient()
 
 QString AlertmanagerClient::displayUrl() const
 {
-    return m_config.baseUrl.toString(QUrl::RemoveUserInfo | QUrl::RemoveQuery | QUrl::StripTrailingSlash);
+    return HttpOrigin::display(m_config.baseUrl);
 }
 
 QFuture<AlertsResult> AlertmanagerClient::alerts()
@@ -154,14 +159,8 @@ QFuture<AlertmanagerClient::Reply> AlertmanagerClient::send(const QByteArray &ve
     url.setPath(basePath + path);
 
     QNetworkRequest request(url);
-    request.setTransferTimeout(m_config.timeoutMs);
     request.setRawHeader("Accept", "application/json");
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::NoLessSafeRedirectPolicy);
-    if (!m_config.bearerToken.isEmpty())
-        request.setRawHeader("Authorization", "Bearer " + m_config.bearerToken.toUtf8());
-    else if (!m_config.user.isEmpty())
-        request.setRawHeader("Authorization",
-                             "Basic " + (m_config.user + u':' + m_config.password).toUtf8().toBase64());
+    HttpReplyGuard::prepare(request, m_config.bearerToken, m_config.user, m_config.password);
 #if QT_CONFIG(ssl)
     if (!m_config.caFile.isEmpty()) {
         QSslConfiguration ssl = QSslConfiguration::defaultConfiguration();
@@ -178,6 +177,7 @@ QFuture<AlertmanagerClient::Reply> AlertmanagerClient::send(const QByteArray &ve
     } else {
         reply = m_network.get(request);
     }
+    new HttpReplyGuard(reply, {m_config.timeoutMs, m_config.maxResponseBytes});
     m_replies.insert(reply);
 
     auto promise = std::make_shared<QPromise<Reply>>();
@@ -191,8 +191,15 @@ QFuture<AlertmanagerClient::Reply> AlertmanagerClient::send(const QByteArray &ve
         Reply r;
         r.httpStatus = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         const QNetworkReply::NetworkError error = reply->error();
-        // Network-layer errors are 1-99 in QNetworkReply's enum; HTTP error statuses are answers.
-        if (r.httpStatus == 0 || (error > QNetworkReply::NoError && error < 100)) {
+        const HttpReplyGuard *guard = HttpReplyGuard::of(reply);
+        const HttpReplyGuard::Stop stop = guard ? guard->stop() : HttpReplyGuard::Stop::None;
+        if (stop != HttpReplyGuard::Stop::None && !reply->property(kAbortedProperty).toBool()) {
+            r.error = guard->describe(u"Alertmanager", where);
+            r.errorKind = stop == HttpReplyGuard::Stop::Deadline   ? ErrorKind::Timeout
+                          : stop == HttpReplyGuard::Stop::TooLarge ? ErrorKind::ParseFailed
+                                                                   : ErrorKind::SourceUnsupported;
+        } else if (r.httpStatus == 0 || (error > QNetworkReply::NoError && error < 100)) {
+            // Network-layer errors are 1-99 in QNetworkReply's enum; HTTP error statuses are answers.
             if (reply->property(kAbortedProperty).toBool()) {
                 r.error = u"request to Alertmanager at %1 canceled: the client was closed"_s.arg(where);
                 r.errorKind = ErrorKind::Cancelled;

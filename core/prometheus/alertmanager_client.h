@@ -1,6 +1,7 @@
 #pragma once
 
 #include "alertmanager_parser.h"
+#include "prometheus_response_parser.h"
 #include "silence_request.h"
 
 #include <QFuture>
@@ -22,6 +23,9 @@ struct ClusterProfile;
 // failures are values (transport: ConnectFailed or Timeout; the server's refusal:
 // CommandFailed; an unreadable answer: ParseFailed; a request refused before sending:
 // InvalidRequest). Destroying the client aborts what is in flight (those finish Cancelled).
+// Every request keeps HttpReplyGuard's limits: timeoutMs for the whole request (Timeout),
+// maxResponseBytes read at most (ParseFailed), no redirect to another origin
+// (SourceUnsupported).
 class AlertmanagerClient : public QObject
 {
     Q_OBJECT
@@ -33,7 +37,8 @@ public:
         QString user;
         QString password;
         QString caFile;
-        int timeoutMs = 20000;
+        int timeoutMs = 20000; // the whole request; fromProfile: no longer than the command timeout
+        qint64 maxResponseBytes = PrometheusResponseParser::maxInputBytes;
 
         // The profile's alertmanagerUrl, with its Prometheus credentials and CA file.
         static Config fromProfile(const ClusterProfile &profile);
@@ -52,6 +57,8 @@ public:
 
     QString configError() const { return m_configError; }
     QString displayUrl() const;
+    // As PrometheusClient::credentialsWarning: set when the credentials would go in clear.
+    QString credentialsWarning() const { return m_credentialsWarning; }
 
     // The transport's answer before any parse: HTTP status and body, or why there is none.
     struct Reply
@@ -67,6 +74,7 @@ private:
 
     Config m_config;
     QString m_configError;
+    QString m_credentialsWarning;
     QNetworkAccessManager m_network;
     QSet<QNetworkReply *> m_replies;
 };

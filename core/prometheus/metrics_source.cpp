@@ -134,6 +134,14 @@ MetricsSource::MetricsSource(const ClusterProfile &profile, Options options, QOb
         alertmanager.timeoutMs = m_options.timeoutMs;
         m_alertmanager = std::make_unique<AlertmanagerClient>(alertmanager);
     }
+    // Known from the configuration alone: logged here once, shown with every part (a status).
+    for (const QString &warning : {m_client->credentialsWarning(),
+                                   m_alertmanager ? m_alertmanager->credentialsWarning() : QString()}) {
+        if (warning.isEmpty())
+            continue;
+        m_credentialsWarnings << warning;
+        qCWarning(lcPrometheus).noquote() << profile.name << warning;
+    }
 }
 
 MetricsSource::~MetricsSource()
@@ -394,7 +402,7 @@ void MetricsSource::finish(const std::shared_ptr<MetricsRefreshState> &state)
         part.usageStepSeconds = m_usageStep;
     }
     // The join of the PCIe increase into 16,000 samples is a hash pass: off this thread too.
-    (void)runOnPool(QThreadPool::globalInstance(), [state, hostLabel = m_hostLabel] {
+    (void)runOnPool(QThreadPool::globalInstance(), [state, hostLabel = m_hostLabel, credentialsWarnings = m_credentialsWarnings] {
         MetricsPart &p = state->part;
         p.queries = {state->gaugesStat, state->pcieStat, state->targetsStat, state->alertsStat, state->appStat, state->fabricStat};
         if (state->usageQueried)
@@ -461,6 +469,7 @@ void MetricsSource::finish(const std::shared_ptr<MetricsRefreshState> &state)
             qCWarning(lcPrometheus).noquote() << p.error;
         for (const QString &w : std::as_const(p.warnings))
             qCWarning(lcPrometheus).noquote() << w;
+        p.warnings << credentialsWarnings; // after the log: the constructor logged them once
         qCDebug(lcPrometheus) << "refresh:" << p.gpus.size() << "GPUs," << p.bytesRead << "bytes in" << p.durationMs << "ms";
         state->promise.addResult(p);
         state->promise.finish();

@@ -93,6 +93,7 @@ private:
     MetricsQueryPlan m_plan;
     std::unique_ptr<PrometheusClient> m_client;
     std::unique_ptr<AlertmanagerClient> m_alertmanager;
+    QStringList m_credentialsWarnings; // the clients' credentialsWarning(), each part's warnings
     std::optional<QFuture<MetricsPart>> m_running;
 
     // The last usage answer, reused until it is usageRefreshSeconds old.

@@ -1,5 +1,7 @@
 #include "prometheus_client.h"
 
+#include "http_origin.h"
+#include "http_reply_guard.h"
 #include "session/cluster_profile.h"
 #include "model/heap_memory.h"
 #include "model/pool_task.h"
@@ -66,6 +68,7 @@ PrometheusClient::Config PrometheusClient::Config::fromProfile(const ClusterProf
     c.user = profile.prometheusUser;
     c.password = profile.prometheusPassword;
     c.caFile = profile.prometheusCaFile;
+    c.timeoutMs = qMin(c.timeoutMs, qMax(1, profile.commandTimeoutSeconds) * 1000);
     return c;
 }
 
@@ -87,6 +90,8 @@ PrometheusClient::PrometheusClient(Config config, QObject *parent)
                             .arg(m_config.caFile);
 #endif
     }
+    m_credentialsWarning = HttpOrigin::clearTextCredentialsWarning(
+        u"Prometheus", url, HttpReplyGuard::credentialsName(m_config.bearerToken, m_config.user));
 }
 
 PrometheusClient::~PrometheusClient()
@@ -102,7 +107,7 @@ PrometheusClient::~PrometheusClient()
 
 QString PrometheusClient::displayUrl() const
 {
-    return m_config.baseUrl.toString(QUrl::RemoveUserInfo | QUrl::RemoveQuery | QUrl::StripTrailingSlash);
+    return HttpOrigin::display(m_config.baseUrl);
 }
 
 QFuture<PrometheusResponse> PrometheusClient::query(const QString &promql,
@@ -151,14 +156,8 @@ QFuture<PrometheusResponse> PrometheusClient::send(const QString &path, QUrlQuer
     const QByteArray encoded = parameters.toString(QUrl::FullyEncoded).replace('+', "%2B").toUtf8();
 
     QNetworkRequest request;
-    request.setTransferTimeout(m_config.timeoutMs);
     request.setRawHeader("Accept", "application/json");
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::NoLessSafeRedirectPolicy);
-    if (!m_config.bearerToken.isEmpty())
-        request.setRawHeader("Authorization", "Bearer " + m_config.bearerToken.toUtf8());
-    else if (!m_config.user.isEmpty())
-        request.setRawHeader("Authorization",
-                             "Basic " + (m_config.user + QLatin1Char(':') + m_config.password).toUtf8().toBase64());
+    HttpReplyGuard::prepare(request, m_config.bearerToken, m_config.user, m_config.password);
 #if QT_CONFIG(ssl)
     if (!m_config.caFile.isEmpty()) {
         QSslConfiguration ssl = QSslConfiguration::defaultConfiguration();
@@ -178,6 +177,7 @@ QFuture<PrometheusResponse> PrometheusClient::send(const QString &path, QUrlQuer
         request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/x-www-form-urlencoded"));
         reply = m_network.post(request, encoded);
     }
+    new HttpReplyGuard(reply, {m_config.timeoutMs, m_config.maxResponseBytes});
     m_replies.insert(reply);
 
     auto promise = std::make_shared<QPromise<PrometheusResponse>>();
@@ -197,11 +197,19 @@ QFuture<PrometheusResponse> PrometheusClient::send(const QString &path, QUrlQuer
             promise->addResult(std::move(r));
             promise->finish();
         };
+        if (reply->property(kAbortedProperty).toBool())
+            return finish(failed(promql, QStringLiteral("canceled"),
+                                 QStringLiteral("request to Prometheus at %1 canceled: the client was closed").arg(where)));
+        if (const HttpReplyGuard *guard = HttpReplyGuard::of(reply); guard && guard->stop() != HttpReplyGuard::Stop::None) {
+            const HttpReplyGuard::Stop stop = guard->stop();
+            return finish(failed(promql,
+                                 stop == HttpReplyGuard::Stop::Deadline   ? QStringLiteral("timeout")
+                                 : stop == HttpReplyGuard::Stop::TooLarge ? QStringLiteral("too_large")
+                                                                          : QStringLiteral("redirect"),
+                                 guard->describe(u"Prometheus", where), status));
+        }
         if (status == 0) {
             const QNetworkReply::NetworkError error = reply->error();
-            if (reply->property(kAbortedProperty).toBool())
-                return finish(failed(promql, QStringLiteral("canceled"),
-                                     QStringLiteral("request to Prometheus at %1 canceled: the client was closed").arg(where)));
             if (error == QNetworkReply::OperationCanceledError || error == QNetworkReply::TimeoutError)
                 return finish(failed(promql, QStringLiteral("timeout"),
                                      QStringLiteral("Prometheus at %1 did not answer within %2 s")

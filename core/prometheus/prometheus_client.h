@@ -27,7 +27,9 @@ struct ClusterProfile;
 // whenFinished(future, context, ...) (model/when_finished.h) without checks. Failures are
 // values: ok=false with an errorType and a sentence (transport errors such as "Prometheus at
 // URL not reachable: Connection refused", timeouts, HTTP 401/403, the API's own 400/422/503
-// errors, malformed JSON). Bodies over kInlineParseBytes are parsed on the QtConcurrent pool,
+// errors, malformed JSON). Every request keeps HttpReplyGuard's limits: timeoutMs for the
+// whole request ("timeout"), maxResponseBytes read at most ("too_large"), no redirect to
+// another origin ("redirect"). Bodies over kInlineParseBytes are parsed on the QtConcurrent pool,
 // so the future may finish on a pool thread: come back with whenFinished, never
 // QFuture::then(context) (see when_finished.h). Destroying the client aborts what is in
 // flight; those futures finish with errorType "canceled".
@@ -42,8 +44,11 @@ public:
         QString user;          // basic auth, with password
         QString password;
         QString caFile;        // PEM file of CAs to trust in addition to the system's
-        int timeoutMs = 20000; // whole transfer, QNetworkRequest::setTransferTimeout
+        int timeoutMs = 20000; // the whole request, however slowly the answer comes
+        qint64 maxResponseBytes = PrometheusResponseParser::maxInputBytes;
 
+        // timeoutMs no longer than the profile's command timeout: a stalled Prometheus must not
+        // hold a refresh or a CLI command longer than a stalled login node would.
         static Config fromProfile(const ClusterProfile &profile);
     };
 
@@ -72,6 +77,10 @@ public:
     // fails at once with this message.
     QString configError() const { return m_configError; }
     int inFlight() const { return int(m_replies.size()); }
+    // Set when the token or password would cross the network in clear (plain http to a host
+    // that is not loopback, HttpOrigin::clearTextCredentialsWarning); requests still go. The
+    // owner shows it once: MetricsSource in the source's status, the CLI on stderr.
+    QString credentialsWarning() const { return m_credentialsWarning; }
 
 private:
     QFuture<PrometheusResponse> send(const QString &path, QUrlQuery parameters, const QString &promql,
@@ -80,6 +89,7 @@ private:
 
     Config m_config;
     QString m_configError;
+    QString m_credentialsWarning;
     QNetworkAccessManager m_network;
     QSet<QNetworkReply *> m_replies;
 };

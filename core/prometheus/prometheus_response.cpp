@@ -20,8 +20,11 @@ ErrorKind PrometheusResponse::errorKind() const
         return ErrorKind::Cancelled;
     if (errorType == QLatin1String("transport") || errorType == QLatin1String("truncated"))
         return ErrorKind::ConnectFailed;
-    if (errorType == QLatin1String("json") || errorType == QLatin1String("unexpected"))
+    if (errorType == QLatin1String("json") || errorType == QLatin1String("unexpected")
+        || errorType == QLatin1String("too_large"))
         return ErrorKind::ParseFailed;
+    if (errorType == QLatin1String("redirect"))
+        return ErrorKind::SourceUnsupported; // an answer elsewhere, where the credentials may not go
     if (httpStatus == 401 || httpStatus == 403)
         return ErrorKind::AuthenticationFailed;
     if (errorType == QLatin1String("http"))

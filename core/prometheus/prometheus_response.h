@@ -62,7 +62,9 @@ struct PrometheusResponse
     // Filled when !ok: errorType is the API's own ("bad_data", "execution", "timeout", ...) or
     // one of ours: "transport" (no HTTP answer), "http" (an answer that is not the API's JSON),
     // "json" (malformed JSON), "truncated" (a body cut off mid-JSON: the connection broke),
-    // "unexpected" (JSON, but not the shape the API documents).
+    // "unexpected" (JSON, but not the shape the API documents), "timeout" (the whole request
+    // took longer than allowed), "too_large" (more bytes than Strata reads), "redirect" (sent
+    // to another origin: not followed).
     QString errorType;
     QString error;       // a sentence a person can act on
     int httpStatus = 0;  // 0: no HTTP answer (refused, timeout, TLS)
