@@ -190,13 +190,13 @@ QStringList KubectlCommands::followLogs(const QString &namespaceName, const QStr
 
 bool KubectlCommands::isValidObjectName(const QString &name)
 {
-    static const QRegularExpression re(u"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"_s);
+    static const QRegularExpression re(u"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\\z"_s);
     return name.size() <= 253 && re.match(name).hasMatch();
 }
 
 bool KubectlCommands::isValidNamespace(const QString &name)
 {
-    static const QRegularExpression re(u"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"_s);
+    static const QRegularExpression re(u"^[a-z0-9]([-a-z0-9]*[a-z0-9])?\\z"_s);
     return name.size() <= 63 && re.match(name).hasMatch();
 }
 
