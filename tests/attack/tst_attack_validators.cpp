@@ -56,7 +56,7 @@ private Q_SLOTS:
             if (validator == QLatin1String("kubeJob")) return KubeJobManifest::isValidName(v);
             if (validator == QLatin1String("burninHost")) return BurninSshTransport::isValidHostName(v);
             if (validator == QLatin1String("dcgm")) return DcgmMetricCatalog::looksLikeDcgmName(v);
-            if (validator == QLatin1String("jobSeries")) return !AppMetricsQuery::jobSeriesPromql(QStringLiteral("gpu"), v).isEmpty();
+            if (validator == QLatin1String("jobSeries")) return !AppMetricsQuery::jobSeriesPromql(QStringLiteral("tokens"), v).isEmpty();
             ClusterProfile p;
             p.name = QStringLiteral("c");
             p.sshHost = QStringLiteral("login");
@@ -76,13 +76,13 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("json");
         QTest::addColumn<QString>("error");
-        QTest::newRow("option") << QByteArray(R"({"clusters":[{"name":"a"},{"name":"x","remoteEnvironment":[{"name":"PATH","value":"/bin"},{"name":"X","value":"1"},{"name":"-S sh -c \"id\" #","value":"v"}]}]})")
+        QTest::newRow("option") << QByteArray("{\"clusters\":[{\"name\":\"a\"},{\"name\":\"x\",\"remoteEnvironment\":[{\"name\":\"PATH\",\"value\":\"/bin\"},{\"name\":\"X\",\"value\":\"1\"},{\"name\":\"-S sh -c \\\"id\\\" #\",\"value\":\"v\"}]}]}")
                                 << QStringLiteral("profile \"x\": remoteEnvironment[2].name \"-S sh -c \"id\" #\" is not an environment variable name ([A-Za-z_][A-Za-z0-9_]*)");
-        QTest::newRow("trailing newline") << QByteArray(R"({"clusters":[{"name":"n","remoteEnvironment":[{"name":"SLURM_CONF\n","value":"/x"}]}]})")
+        QTest::newRow("trailing newline") << QByteArray("{\"clusters\":[{\"name\":\"n\",\"remoteEnvironment\":[{\"name\":\"SLURM_CONF\\n\",\"value\":\"/x\"}]}]}")
                                           << QStringLiteral("profile \"n\": remoteEnvironment[0].name \"SLURM_CONF\n\" is not an environment variable name ([A-Za-z_][A-Za-z0-9_]*)");
-        QTest::newRow("not a string") << QByteArray(R"({"clusters":[{"name":"t","remoteEnvironment":[{"name":7,"value":"/x"}]}]})")
+        QTest::newRow("not a string") << QByteArray("{\"clusters\":[{\"name\":\"t\",\"remoteEnvironment\":[{\"name\":7,\"value\":\"/x\"}]}]}")
                                       << QStringLiteral("profile \"t\": remoteEnvironment[0].name \"\" is not an environment variable name ([A-Za-z_][A-Za-z0-9_]*)");
-        QTest::newRow("missing name") << QByteArray(R"({"clusters":[{"name":"m","remoteEnvironment":[{"value":"/x"}]}]})")
+        QTest::newRow("missing name") << QByteArray("{\"clusters\":[{\"name\":\"m\",\"remoteEnvironment\":[{\"value\":\"/x\"}]}]}")
                                       << QStringLiteral("profile \"m\": remoteEnvironment[0].name \"\" is not an environment variable name ([A-Za-z_][A-Za-z0-9_]*)");
     }
     void profileLoaderNamesProfileAndField()
@@ -99,7 +99,7 @@ private Q_SLOTS:
     {
         QString error;
         const QVector<ClusterProfile> profiles = ProfileStore::parse(
-            R"({"clusters":[{"name":"a","remoteEnvironment":[{"name":"_X1","value":"-S x"},{"name":"PATH","value":"/opt/bin:$PATH"}]}]})", &error);
+            "{\"clusters\":[{\"name\":\"a\",\"remoteEnvironment\":[{\"name\":\"_X1\",\"value\":\"-S x\"},{\"name\":\"PATH\",\"value\":\"/opt/bin:$PATH\"}]}]}", &error);
         QCOMPARE(error, QString());
         QCOMPARE(profiles.size(), 1);
         QCOMPARE(profiles[0].remoteEnvironment.size(), 2);
