@@ -117,15 +117,15 @@ private Q_SLOTS:
             {QStringLiteral("version"), 1},
             {QStringLiteral("clusters"),
              QJsonArray{profile(QStringLiteral("good"), QJsonArray{variable(QStringLiteral("SLURM_CONF"), QStringLiteral("/etc/slurm/slurm.conf"))}),
-                        profile(QStringLiteral("evil"), QJsonArray{variable(QStringLiteral("SLURM_CONF"), QStringLiteral("/etc/slurm/slurm.conf")),
-                                                                   variable(hostileName, QStringLiteral("v"))})}}};
+                        profile(QStringLiteral("evil"), QJsonArray{variable(hostileName, QStringLiteral("v")),
+                                                                   variable(QStringLiteral("SLURM_CONF"), QStringLiteral("/etc/slurm/slurm.conf"))})}}};
         const QString path = m_home.filePath(QStringLiteral("shared/clusters.json"));
         QVERIFY(write(path, QJsonDocument(file).toJson()));
         const Run r = strata({QStringLiteral("snapshot"), QStringLiteral("--config"), path, QStringLiteral("--cluster"), cluster,
                               QStringLiteral("--accept-new-host-key"), QStringLiteral("--format"), QStringLiteral("json")});
         QVERIFY2(!QFile::exists(marker()), "the profile's remote environment ran a command on the login node");
         QVERIFY2(r.exitCode == 2, qPrintable(QStringLiteral("exit %1: %2").arg(r.exitCode).arg(r.err)));
-        const QString expected = QStringLiteral("strata: %1 is not a valid profile file: profile \"evil\": remoteEnvironment[1].name \"%2\" "
+        const QString expected = QStringLiteral("strata: %1 is not a valid profile file: profile \"evil\": remoteEnvironment[0].name \"%2\" "
                                                 "is not an environment variable name ([A-Za-z_][A-Za-z0-9_]*)\n")
                                      .arg(path, hostileName);
         QCOMPARE(r.err, expected);

@@ -78,9 +78,10 @@ private Q_SLOTS:
         QFETCH(QString, name);
         name.replace(QLatin1String("@M@"), marker());
         const ShellQuote::CommandLine line = ShellQuote::withEnvironment(
-            {{QStringLiteral("SLURM_CONF"), QStringLiteral("/etc/slurm/slurm.conf")}, {name, QStringLiteral("v")}},
+            {{name, QStringLiteral("v")}, {QStringLiteral("SLURM_CONF"), QStringLiteral("/etc/slurm/slurm.conf")}},
             {QStringLiteral("true")});
-        // Whatever came back goes to the real sh, as the login node would run it.
+        // Whatever came back goes to the real sh, as the login node would run it. First, as env
+        // reads options only before its first operand.
         const ShellRun r = runSh(line.text, m_dir.path());
         QVERIFY2(!QFile::exists(marker()), qPrintable(QStringLiteral("ran: %1").arg(line.text)));
         QVERIFY2(!line.ok(), qPrintable(line.text));
