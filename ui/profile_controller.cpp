@@ -23,12 +23,14 @@ ProfileController::ProfileController(ProfileStore *store, QWidget *dialogParent,
 
 void ProfileController::load()
 {
-    QString error;
-    m_profiles = m_store ? m_store->load(&error) : QVector<ClusterProfile>{};
-    if (!error.isEmpty())
-        m_log->append(LogPanel::Level::Error, tr("Cannot read the cluster profiles: %1").arg(error));
+    m_loadError.clear();
+    m_profiles = m_store ? m_store->load(&m_loadError) : QVector<ClusterProfile>{};
+    if (!m_loadError.isEmpty())
+        m_log->append(LogPanel::Level::Error, tr("Cannot read the cluster profiles: %1").arg(m_loadError));
     m_connections->setProfiles(m_profiles);
-    if (m_profiles.isEmpty())
+    if (!m_loadError.isEmpty())
+        m_connections->setMessage(tr("Cannot read the cluster profiles: %1").arg(m_loadError));
+    else if (m_profiles.isEmpty())
         m_connections->setMessage(tr("No clusters yet: pick one on the left, or Add… one (Ctrl+Shift+N)."));
     Q_EMIT profilesChanged();
 }
@@ -44,6 +46,13 @@ bool ProfileController::save()
 {
     if (!m_store)
         return false;
+    // The file was refused as a whole: writing this session's list over it would lose every
+    // profile in it. It is fixed by hand first (the error names the profile and the field).
+    if (!m_loadError.isEmpty()) {
+        m_log->append(LogPanel::Level::Error,
+                      tr("Cluster profiles not saved: %1 could not be read (%2)").arg(m_store->path(), m_loadError));
+        return false;
+    }
     QString error;
     if (!m_store->save(m_profiles, &error)) {
         m_log->append(LogPanel::Level::Error, tr("Cannot save the cluster profiles: %1").arg(error));

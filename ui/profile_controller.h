@@ -60,6 +60,7 @@ private:
     LogPanel *m_log;
     SecretStore *m_secrets;
     QVector<ClusterProfile> m_profiles;
+    QString m_loadError; // the file's error at load(): then nothing is saved over it
 };
 
 } // namespace strata

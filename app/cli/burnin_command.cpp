@@ -65,9 +65,12 @@ int durationSeconds(const QString &text, bool *ok)
         t.chop(1);
         factor = 60;
     }
+    // A week per test at most, checked before multiplying (v * 60 past int would wrap): a
+    // burn-in longer than that is a typo, not a test.
+    constexpr int maxSeconds = 7 * 86400;
     const int v = t.toInt(ok);
-    *ok = *ok && v > 0;
-    return v * factor;
+    *ok = *ok && v > 0 && v <= maxSeconds / factor;
+    return *ok ? v * factor : 0;
 }
 
 QJsonObject verdictToJson(const BurninVerdict &v, const QString &jobId, const QStringList &drained, const QStringList &notDrained)
@@ -160,7 +163,7 @@ int BurninCommand::run(QCoreApplication &app, QCommandLineParser &parser, const 
         bool ok = false;
         request.durationSeconds = durationSeconds(parser.value(kDuration), &ok);
         if (!ok) {
-            err(QStringLiteral("strata: --duration \"%1\" is not 60s or 2m").arg(parser.value(kDuration)));
+            err(QStringLiteral("strata: --duration \"%1\" is not 60s or 2m (at most 7 days)").arg(parser.value(kDuration)));
             return 2;
         }
     }

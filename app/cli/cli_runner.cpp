@@ -1,4 +1,5 @@
 #include "cli_runner.h"
+#include "model/display_url.h"
 
 #include "cli/burnin_command.h"
 #include "cli/burnin_history_command.h"
@@ -557,7 +558,7 @@ int CliRunner::profile(QCoreApplication &app, QCommandLineParser &parser)
         }
         for (const ClusterProfile &p : profiles)
             printOut(QStringLiteral("%1\t%2\t%3%4\n").arg(p.name, p.orchestrator, p.sshTarget(),
-                                                        p.prometheusUrl.isEmpty() ? QString() : QStringLiteral("\t") + p.prometheusUrl));
+                                                        p.prometheusUrl.isEmpty() ? QString() : QStringLiteral("\t") + DisplayUrl::withoutPassword(p.prometheusUrl)));
         return 0;
     }
     const QString name = words.value(1);

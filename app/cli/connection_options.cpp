@@ -32,7 +32,7 @@ QString ConnectionOptions::profileStorePath(const QCommandLineParser &parser) co
 
 bool ConnectionOptions::parseSshTarget(const QString &target, ClusterProfile *profile, QString *error)
 {
-    static const QRegularExpression re(QStringLiteral("^(?:([^@\\s]+)@)?(\\[[^\\]]+\\]|[^:@\\s\\[\\]]+)(?::(\\d{1,5}))?$"));
+    static const QRegularExpression re(QStringLiteral("^(?:([^@\\s]+)@)?(\\[[^\\]]+\\]|[^:@\\s\\[\\]]+)(?::(\\d{1,5}))?\\z"));
     const auto m = re.match(target);
     if (!m.hasMatch()) {
         *error = QStringLiteral("--ssh \"%1\" is not [user@]host[:port]").arg(target);

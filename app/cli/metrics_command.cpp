@@ -75,7 +75,7 @@ int MetricsCommand::run(QCoreApplication &app, QCommandLineParser &parser, const
             continue;
         const auto seconds = MetricSeriesQuery::parseDuration(parser.value(*option));
         if (!seconds || *seconds <= 0) {
-            write(stderr, QStringLiteral("strata: --%1 \"%2\" is not a duration such as 90s, 30m, 1h, 2d\n")
+            write(stderr, QStringLiteral("strata: --%1 \"%2\" is not a duration such as 90s, 30m, 1h, 2d (at most 3650d)\n")
                               .arg(option->names().first(), parser.value(*option)));
             return 2;
         }

@@ -1,4 +1,5 @@
 #include "profile_command.h"
+#include "model/display_url.h"
 
 #include "cli/cli_output.h"
 #include "model/error_kind.h"
@@ -33,7 +34,10 @@ QString addCommandFor(const LocalLab &lab)
 int ProfileCommand::hosts(QCommandLineParser &parser)
 {
     const SshConfigLoader::Result ssh = SshConfigLoader::loadUserConfig();
-    const QVector<LocalLab> labs = LocalLabFinder::find(LocalLabFinder::defaultDirectories());
+    QStringList labProblems;
+    const QVector<LocalLab> labs = LocalLabFinder::find(LocalLabFinder::defaultDirectories(), &labProblems);
+    for (const QString &problem : std::as_const(labProblems))
+        CliOutput::error(QStringLiteral("lab left out: %1").arg(problem));
     if (parser.value(QStringLiteral("format")) == QLatin1String("json")) {
         QJsonArray hosts, labList, notes;
         for (const SshConfigHost &h : ssh.hosts)
@@ -50,7 +54,7 @@ int ProfileCommand::hosts(QCommandLineParser &parser)
                                        {QLatin1String("slurmVersion"), lab.slurmVersion},
                                        {QLatin1String("running"), lab.running},
                                        {QLatin1String("ssh"), lab.profile.sshTarget()},
-                                       {QLatin1String("prometheus"), lab.profile.prometheusUrl},
+                                       {QLatin1String("prometheus"), DisplayUrl::withoutPassword(lab.profile.prometheusUrl)},
                                        {QLatin1String("add"), addCommandFor(lab)}});
         for (const SshConfigNote &n : ssh.notes)
             notes.append(QJsonObject{{QLatin1String("file"), n.file}, {QLatin1String("line"), n.line}, {QLatin1String("text"), n.text}});

@@ -107,7 +107,7 @@ int add(QCoreApplication &app, QCommandLineParser &parser, AlertmanagerClient &c
     if (parser.isSet(kDuration)) {
         const auto parsed = MetricSeriesQuery::parseDuration(parser.value(kDuration));
         if (!parsed || *parsed <= 0)
-            return fail(QStringLiteral("--duration \"%1\" is not a duration such as 30m, 2h, 1d").arg(parser.value(kDuration)),
+            return fail(QStringLiteral("--duration \"%1\" is not a duration such as 30m, 2h, 1d (at most 3650d)").arg(parser.value(kDuration)),
                         ErrorKind::InvalidRequest);
         seconds = *parsed;
     }

@@ -56,7 +56,7 @@ QStringList sbatchArguments(const BurninRequest &request, int gpusPerNode, QStri
         argv << QStringLiteral("--reservation=") + request.reservation;
     if (!request.tag.isEmpty()) {
         // Finds the job again when sbatch's answer is lost (SlurmActionReconciler).
-        static const QRegularExpression tag(QStringLiteral("^[0-9a-f-]{1,64}$"));
+        static const QRegularExpression tag(QStringLiteral("^[0-9a-f-]{1,64}\\z"));
         if (!tag.match(request.tag).hasMatch()) {
             *error = QStringLiteral("\"%1\" is not a submission tag (hex digits and dashes)").arg(request.tag);
             return {};

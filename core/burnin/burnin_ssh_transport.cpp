@@ -14,7 +14,7 @@ namespace {
 
 const QRegularExpression &processId()
 {
-    static const QRegularExpression digits(QStringLiteral("^[1-9][0-9]{0,9}$"));
+    static const QRegularExpression digits(QStringLiteral("^[1-9][0-9]{0,9}\\z"));
     return digits;
 }
 
@@ -27,7 +27,7 @@ BurninSshTransport::BurninSshTransport(std::shared_ptr<RemoteShell> shell, QObje
 
 bool BurninSshTransport::isValidHostName(const QString &name)
 {
-    static const QRegularExpression re(QStringLiteral("^[A-Za-z0-9_][A-Za-z0-9_.\\-]{0,252}$"));
+    static const QRegularExpression re(QStringLiteral("^[A-Za-z0-9_][A-Za-z0-9_.\\-]{0,252}\\z"));
     return re.match(name).hasMatch();
 }
 

@@ -76,7 +76,7 @@ bool hasControlCharacter(const QString &text)
 
 bool isLoopbackHost(const QString &host)
 {
-    static const QRegularExpression ipv4Loopback(u"^127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}$"_s);
+    static const QRegularExpression ipv4Loopback(u"^127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}\\z"_s);
     return host.compare("localhost"_L1, Qt::CaseInsensitive) == 0 || host == "::1"_L1 ||
            ipv4Loopback.match(host).hasMatch();
 }
@@ -382,25 +382,12 @@ QStringList execArgv(const KubeApiEndpoint &endpoint, QString *error)
         *error = u"the exec plugin of user \"%1\" names no command"_s.arg(endpoint.userName);
         return {};
     }
-    // `env` takes a word with '=' for one more setting, and one starting with '-' for an option
-    // (`-S ...` runs a command line of the kubeconfig writer's choosing), not for the command.
-    if (plugin.command.startsWith(u'-')) {
-        *error = u"the exec plugin's command \"%1\" (user \"%2\", exec.command) starts with '-', which env "
-                 "would take for an option"_s.arg(plugin.command, endpoint.userName);
+    // The same rule as the profile's remote environment: env reads a name or a command starting
+    // with '-' as an option and a command holding '=' as one more setting.
+    if (const QString problem = ShellQuote::environmentProblem(plugin.env, QStringList{plugin.command});
+        !problem.isEmpty()) {
+        *error = u"the exec plugin of user \"%1\": %2"_s.arg(endpoint.userName, problem);
         return {};
-    }
-    if (plugin.command.contains(u'=')) {
-        *error =
-            u"the exec plugin's command \"%1\" holds '=', which env would take for a setting"_s.arg(
-                plugin.command);
-        return {};
-    }
-    for (const auto &[name, value] : plugin.env) {
-        if (!ShellQuote::isValidVariableName(name)) {
-            *error = u"the exec plugin's environment variable name \"%1\" is not a valid name "
-                     "([A-Za-z_][A-Za-z0-9_]*)"_s.arg(name);
-            return {};
-        }
     }
     // client-go's ExecCredential for the plugin: never interactive (there is no terminal), with
     // the cluster's details when the plugin asks for them (omitempty fields left out, as there).
@@ -422,7 +409,7 @@ QStringList execArgv(const KubeApiEndpoint &endpoint, QString *error)
     }
     const QJsonObject info{
         {u"apiVersion"_s, plugin.apiVersion}, {u"kind"_s, u"ExecCredential"_s}, {u"spec"_s, spec}};
-    QStringList argv{u"env"_s,
+    QStringList argv{u"env"_s, u"--"_s,
                      u"KUBERNETES_EXEC_INFO="_s +
                          QString::fromUtf8(QJsonDocument(info).toJson(QJsonDocument::Compact))};
     for (const auto &[name, value] : plugin.env)

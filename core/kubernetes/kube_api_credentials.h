@@ -52,11 +52,11 @@ std::optional<ExecCredential> parseExecCredential(const QByteArray &json, QStrin
 
 // The argv that runs the endpoint's exec plugin on the login node through RemoteShell (which
 // quotes each element; no command line is ever built here):
-//   {"env", "KUBERNETES_EXEC_INFO=<ExecCredential JSON, spec.interactive false, plus
+//   {"env", "--", "KUBERNETES_EXEC_INFO=<ExecCredential JSON, spec.interactive false, plus
 //    spec.cluster when provideClusterInfo>", "NAME=VALUE" for each plugin env, command, args...}
 // Empty with *error when the endpoint has no exec plugin, an env name is not
-// [A-Za-z_][A-Za-z0-9_]*, or the command is empty, starts with '-' (env would take it for an
-// option) or holds '=' (env would take it for a setting).
+// [A-Za-z_][A-Za-z0-9_]*, or the command is empty, starts with '-' or holds '=' (env would take
+// it for an option or a setting): ShellQuote::environmentProblem.
 QStringList execArgv(const KubeApiEndpoint &endpoint, QString *error);
 
 } // namespace KubeApiCredentials

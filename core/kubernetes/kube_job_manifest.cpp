@@ -58,7 +58,7 @@ QString KubeJobManifest::submissionLabel()
 
 bool KubeJobManifest::isValidName(const QString &name)
 {
-    static const QRegularExpression re(u"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"_s);
+    static const QRegularExpression re(u"^[a-z0-9]([-a-z0-9]*[a-z0-9])?\\z"_s);
     return name.size() <= 63 && re.match(name).hasMatch();
 }
 
@@ -97,7 +97,7 @@ QByteArray KubeJobManifest::build(const JobSubmission &submission, const QString
 
     QJsonObject labels{{u"app.kubernetes.io/managed-by"_s, u"strata"_s}};
     if (!submission.tag.isEmpty()) {
-        static const QRegularExpression tag(u"^[0-9a-f-]{1,63}$"_s);
+        static const QRegularExpression tag(u"^[0-9a-f-]{1,63}\\z"_s);
         if (!tag.match(submission.tag).hasMatch()) {
             *error = u"\"%1\" is not a submission tag (hex digits and dashes)"_s.arg(submission.tag);
             return {};

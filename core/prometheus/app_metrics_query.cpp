@@ -89,8 +89,8 @@ QString promql(int rateWindowSeconds)
 
 QString jobSeriesPromql(const QString &figure, const QString &jobId, int rateWindowSeconds)
 {
-    static const QRegularExpression slurmId(u"^[0-9]+(_[0-9]+)?$"_s);
-    static const QRegularExpression kubeId(u"^[a-z0-9]([-a-z0-9]*[a-z0-9])?/[a-z0-9]([-.a-z0-9]*[a-z0-9])?$"_s);
+    static const QRegularExpression slurmId(u"^[0-9]+(_[0-9]+)?\\z"_s);
+    static const QRegularExpression kubeId(u"^[a-z0-9]([-a-z0-9]*[a-z0-9])?/[a-z0-9]([-.a-z0-9]*[a-z0-9])?\\z"_s);
     QStringList selectors;
     if (slurmId.match(jobId).hasMatch()) {
         selectors << u"hpc_job=\"%1\""_s.arg(jobId);

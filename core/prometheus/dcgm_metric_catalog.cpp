@@ -73,7 +73,7 @@ QStringList DcgmMetricCatalog::refreshMetricNames()
 
 bool DcgmMetricCatalog::looksLikeDcgmName(QStringView name)
 {
-    static const QRegularExpression pattern(QStringLiteral("^DCGM_FI_[A-Z0-9_]+$"));
+    static const QRegularExpression pattern(QStringLiteral("^DCGM_FI_[A-Z0-9_]+\\z"));
     return pattern.match(name).hasMatch();
 }
 

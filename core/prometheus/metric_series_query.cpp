@@ -42,7 +42,7 @@ qint64 MetricSeriesQuery::stepFor(const Request &request)
 
 std::optional<qint64> MetricSeriesQuery::parseDuration(const QString &text)
 {
-    static const QRegularExpression pattern(QStringLiteral("^(\\d+)([smhdw]?)$"));
+    static const QRegularExpression pattern(QStringLiteral("^(\\d+)([smhdw]?)\\z"));
     const QRegularExpressionMatch m = pattern.match(text.trimmed());
     if (!m.hasMatch())
         return std::nullopt;
@@ -56,6 +56,9 @@ std::optional<qint64> MetricSeriesQuery::parseDuration(const QString &text)
         : unit == QLatin1String("d")                 ? 86400
         : unit == QLatin1String("w")                 ? 7 * 86400
                                                      : 1;
+    // Checked before multiplying: n * factor past qint64 would wrap to a negative or small span.
+    if (n > maxDurationSeconds / factor)
+        return std::nullopt;
     return n * factor;
 }
 

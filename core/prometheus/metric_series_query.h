@@ -56,8 +56,12 @@ public:
     // relabelled exporter name of the node, FQDN or short; one series per GPU.
     static QString promql(const Request &request, const QString &metricName, const ClusterProfile &profile);
     static qint64 stepFor(const Request &request);
-    // "90s", "30m", "1h", "2d", "1w" -> seconds; nullopt when malformed.
+    // "90s", "30m", "1h", "2d", "1w" -> seconds; nullopt when malformed or longer than
+    // maxDurationSeconds.
     static std::optional<qint64> parseDuration(const QString &text);
+    // Ten years (3650d): longer than any Prometheus retention or silence a person means, and
+    // small enough that a time plus it, in milliseconds, never overflows.
+    static constexpr qint64 maxDurationSeconds = 3650LL * 86400;
 
     static MetricSeriesResult fromResponse(const PrometheusResponse &response, const Request &request);
     // resolve + promql + query_range ending now; the future finishes as the client's does.

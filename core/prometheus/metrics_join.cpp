@@ -1,4 +1,5 @@
 #include "metrics_join.h"
+#include "model/display_url.h"
 
 #include "alert_findings.h"
 #include "dcgm_metric_catalog.h"
@@ -294,7 +295,7 @@ void MetricsJoin::apply(ClusterSnapshot &snapshot, const MetricsPart &part, cons
         findings << finding(Severity::Warning, QString(), -1, QStringLiteral("no-dcgm-metrics"),
                             QStringLiteral("Prometheus at %1 has no DCGM GPU metrics: is dcgm-exporter "
                                            "deployed on the GPU nodes and scraped by this Prometheus?")
-                                .arg(part.prometheusUrl));
+                                .arg(DisplayUrl::withoutPassword(part.prometheusUrl)));
     } else {
         for (int n = 0; n < nodes.size(); ++n) {
             Node &node = nodes[n];

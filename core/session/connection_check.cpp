@@ -1,4 +1,5 @@
 #include "connection_check.h"
+#include "model/display_url.h"
 
 #include "cluster_session.h"
 #include "model/orchestrator_part.h"
@@ -129,7 +130,7 @@ void ConnectionCheck::checkScheduler(quint64 generation)
 
 void ConnectionCheck::checkPrometheus(quint64 generation)
 {
-    Q_EMIT progress(3, m_steps, tr("Asking Prometheus at %1…").arg(m_profile.prometheusUrl));
+    Q_EMIT progress(3, m_steps, tr("Asking Prometheus at %1…").arg(DisplayUrl::withoutPassword(m_profile.prometheusUrl)));
     PrometheusClient::Config config = PrometheusClient::Config::fromProfile(m_profile);
     config.timeoutMs = qMin(config.timeoutMs, qMax(1, m_profile.connectTimeoutSeconds) * 1000 * 2);
     m_prometheus = new PrometheusClient(config, this);

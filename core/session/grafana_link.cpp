@@ -1,4 +1,5 @@
 #include "grafana_link.h"
+#include "model/display_url.h"
 
 #include <QRegularExpression>
 #include <QStringList>
@@ -25,7 +26,7 @@ QString checkUrl(const QString &text)
     const QUrl url(text, QUrl::StrictMode);
     if (!url.isValid() || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https"))
         || url.host().isEmpty())
-        return QStringLiteral("\"%1\" is not an http(s) URL with a host").arg(text);
+        return QStringLiteral("\"%1\" is not an http(s) URL with a host").arg(DisplayUrl::withoutPassword(text));
     return {};
 }
 

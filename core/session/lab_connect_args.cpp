@@ -1,5 +1,7 @@
 #include "lab_connect_args.h"
 
+#include "model/environment_variable.h"
+
 #include <QRegularExpression>
 
 namespace strata {
@@ -22,7 +24,7 @@ ClusterProfile LabConnectArgs::parse(const QByteArray &text, QString *error)
             break;
         const QString &value = words[i + 1];
         if (flag == QLatin1String("--ssh")) {
-            static const QRegularExpression target(QStringLiteral("^(?:([^@]+)@)?([^:]+)(?::(\\d+))?$"));
+            static const QRegularExpression target(QStringLiteral("^(?:([^@]+)@)?([^:]+)(?::(\\d+))?\\z"));
             const auto m = target.match(value);
             if (!m.hasMatch()) {
                 *error = QStringLiteral("connect.args: cannot read --ssh %1").arg(value);
@@ -37,7 +39,14 @@ ClusterProfile LabConnectArgs::parse(const QByteArray &text, QString *error)
         } else if (flag == QLatin1String("--known-hosts")) {
             p.knownHostsFile = value;
         } else if (flag == QLatin1String("--remote-env")) {
-            p.remoteEnvironment.append({value.section(QLatin1Char('='), 0, 0), value.section(QLatin1Char('='), 1)});
+            const QString name = value.section(QLatin1Char('='), 0, 0);
+            // As for a profile file: env on the login node reads a name starting with '-' as an option.
+            if (!value.contains(QLatin1Char('=')) || !EnvironmentVariable::isValidName(name)) {
+                *error = QStringLiteral("connect.args: --remote-env \"%1\": \"%2\" is not an environment variable name")
+                             .arg(value, name);
+                return {};
+            }
+            p.remoteEnvironment.append({name, value.section(QLatin1Char('='), 1)});
         } else if (flag == QLatin1String("--prometheus")) {
             p.prometheusUrl = value;
         } else if (flag == QLatin1String("--alertmanager")) {

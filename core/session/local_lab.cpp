@@ -58,14 +58,19 @@ bool LocalLabFinder::read(const QString &directory, LocalLab *lab, QString *erro
     return true;
 }
 
-QVector<LocalLab> LocalLabFinder::find(const QStringList &directories)
+QVector<LocalLab> LocalLabFinder::find(const QStringList &directories, QStringList *problems)
 {
     QVector<LocalLab> labs;
     for (const QString &d : directories) {
         LocalLab lab;
         QString error;
-        if (QFileInfo::exists(d + QStringLiteral("/connect.args")) && read(d, &lab, &error))
+        const QString args = d + QStringLiteral("/connect.args");
+        if (!QFileInfo::exists(args))
+            continue;
+        if (read(d, &lab, &error))
             labs << lab;
+        else if (problems)
+            *problems << QStringLiteral("%1: %2").arg(args, error);
     }
     return labs;
 }

@@ -24,7 +24,9 @@ class LocalLabFinder
 {
 public:
     static QStringList defaultDirectories();
-    static QVector<LocalLab> find(const QStringList &directories);
+    // A lab whose connect.args cannot be read as a profile (a hostile --remote-env among them)
+    // is left out, and why goes to *problems when given ("DIR/connect.args: ...").
+    static QVector<LocalLab> find(const QStringList &directories, QStringList *problems = nullptr);
     static bool read(const QString &directory, LocalLab *lab, QString *error);
 };
 

@@ -1,5 +1,6 @@
 #include "profile_store.h"
 
+#include "model/environment_variable.h"
 #include "model/input_check.h"
 
 #include <QDir>
@@ -92,6 +93,21 @@ ClusterProfile ProfileStore::fromJson(const QJsonObject &o)
     return p;
 }
 
+QString ProfileStore::problem(const ClusterProfile &profile)
+{
+    // The names go to env(1) on the login node, where one starting with '-' is an option
+    // (`-S sh -c ...` runs anything). ShellQuote refuses them too; here the person learns which.
+    for (qsizetype i = 0; i < profile.remoteEnvironment.size(); ++i) {
+        const QString &name = profile.remoteEnvironment[i].first;
+        if (!EnvironmentVariable::isValidName(name))
+            return QStringLiteral("remoteEnvironment[%1].name \"%2\" is not an environment variable name "
+                                  "([A-Za-z_][A-Za-z0-9_]*)")
+                .arg(i)
+                .arg(name);
+    }
+    return {};
+}
+
 QVector<ClusterProfile> ProfileStore::load(QString *error) const
 {
     QFile file(m_path);
@@ -139,8 +155,15 @@ QVector<ClusterProfile> ProfileStore::parse(const QByteArray &json, QString *err
         return {};
     }
     QVector<ClusterProfile> profiles;
-    for (const QJsonValue &v : clusters.toArray())
+    for (const QJsonValue &v : clusters.toArray()) {
         profiles.append(fromJson(v.toObject()));
+        if (const QString why = problem(profiles.last()); !why.isEmpty()) {
+            // The whole file, as for any other error in it: a file that carries one hostile
+            // profile is not trusted for the others either, and the person fixes it in one place.
+            *error = QStringLiteral("profile \"%1\": %2").arg(profiles.last().name, why);
+            return {};
+        }
+    }
     return profiles;
 }
 

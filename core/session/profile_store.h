@@ -24,12 +24,16 @@ public:
 
     // The file's bytes to profiles, pure (load() adds the reading). A file that is not a JSON
     // object, is larger than maxFileBytes (a thousand profiles take about a megabyte) or carries
-    // a "version" other than fileVersion is one error and no profiles.
+    // a "version" other than fileVersion, or holds a profile that problem() refuses, is one
+    // error and no profiles.
     static constexpr int fileVersion = 1;
     static constexpr qsizetype maxFileBytes = 16 * 1024 * 1024;
     static QVector<ClusterProfile> parse(const QByteArray &json, QString *error);
     static QJsonObject toJson(const ClusterProfile &profile);
     static ClusterProfile fromJson(const QJsonObject &object);
+    // Why a profile read from a file cannot be used, naming the field
+    // (`remoteEnvironment[2].name "-S sh" is not an environment variable name`), or empty.
+    static QString problem(const ClusterProfile &profile);
 
 private:
     QString m_path;

@@ -1,6 +1,7 @@
 #include "shell_command.h"
 
 #include "kubernetes/kubectl_commands.h"
+#include "session/profile_store.h"
 #include "slurm/slurm_commands.h"
 #include "ssh/shell_quote.h"
 
@@ -25,14 +26,14 @@ Result refused(const QString &why)
 // ssh's own %-expansion would read. The login host may be an IPv6 literal.
 bool isValidHost(const QString &host, bool allowColon)
 {
-    static const QRegularExpression plain(QStringLiteral("^[A-Za-z0-9][A-Za-z0-9._-]*$"));
-    static const QRegularExpression withColon(QStringLiteral("^[A-Za-z0-9:][A-Za-z0-9._:-]*$"));
+    static const QRegularExpression plain(QStringLiteral("^[A-Za-z0-9][A-Za-z0-9._-]*\\z"));
+    static const QRegularExpression withColon(QStringLiteral("^[A-Za-z0-9:][A-Za-z0-9._:-]*\\z"));
     return host.size() <= 253 && (allowColon ? withColon : plain).match(host).hasMatch();
 }
 
 bool isValidUser(const QString &user)
 {
-    static const QRegularExpression re(QStringLiteral("^[A-Za-z0-9_][A-Za-z0-9._-]*$"));
+    static const QRegularExpression re(QStringLiteral("^[A-Za-z0-9_][A-Za-z0-9._-]*\\z"));
     return user.size() <= 64 && re.match(user).hasMatch();
 }
 
@@ -80,22 +81,23 @@ QString checkProfile(const ClusterProfile &p)
         return QStringLiteral("the identity file's path holds a control character or a double quote");
     if (!p.knownHostsFile.isEmpty() && !isUsablePath(p.knownHostsFile))
         return QStringLiteral("the known_hosts path holds a control character or a double quote");
-    for (const auto &[key, value] : p.remoteEnvironment) {
-        Q_UNUSED(value);
-        if (!ShellQuote::isValidVariableName(key))
-            return QStringLiteral("\"%1\" is not an environment variable name").arg(key);
-    }
+    // Every target, the node's too (it sends no environment): a profile with such a name is hostile.
+    if (const QString why = ProfileStore::problem(p); !why.isEmpty())
+        return QStringLiteral("profile \"%1\": %2").arg(p.name, why);
     return {};
 }
 
 // ssh to the login node running one remote command line (srun, kubectl).
 Result onLoginNode(const ClusterProfile &p, const Options &o, const QStringList &remote)
 {
+    const ShellQuote::CommandLine line = ShellQuote::withEnvironment(p.remoteEnvironment, remote);
+    if (!line.ok())
+        return refused(QStringLiteral("profile \"%1\": %2").arg(p.name, line.error));
     Result r;
     r.argv << QStringLiteral("ssh") << commonOptions(p, o) << QStringLiteral("-p") << QString::number(p.sshPort);
     if (o.command.isEmpty())
         r.argv << QStringLiteral("-t");
-    r.argv << QStringLiteral("--") << p.sshHost << ShellQuote::withEnvironment(p.remoteEnvironment, remote);
+    r.argv << QStringLiteral("--") << p.sshHost << line.text;
     return r;
 }
 

@@ -9,14 +9,14 @@ namespace strata::SlurmCommands {
 
 bool isValidJobId(const QString &jobId)
 {
-    static const QRegularExpression re(QStringLiteral("^\\d+(_\\d+)?$"));
+    static const QRegularExpression re(QStringLiteral("^\\d+(_\\d+)?\\z"));
     return re.match(jobId).hasMatch();
 }
 
 bool isValidNodeName(const QString &name)
 {
     // Host names and host-list expressions; never anything an option parser could take.
-    static const QRegularExpression re(QStringLiteral("^[A-Za-z0-9_][A-Za-z0-9_.\\-\\[\\],]*$"));
+    static const QRegularExpression re(QStringLiteral("^[A-Za-z0-9_][A-Za-z0-9_.\\-\\[\\],]*\\z"));
     return re.match(name).hasMatch();
 }
 
@@ -39,7 +39,7 @@ bool validateNodes(const QStringList &nodes, QString *error)
 
 bool isValidPlainWord(const QString &word)
 {
-    static const QRegularExpression re(QStringLiteral("^[A-Za-z0-9_][A-Za-z0-9_.\\-]*$"));
+    static const QRegularExpression re(QStringLiteral("^[A-Za-z0-9_][A-Za-z0-9_.\\-]*\\z"));
     return re.match(word).hasMatch();
 }
 
@@ -86,7 +86,7 @@ QStringList sbatchArguments(const JobSubmission &s, QString *error)
         argv << QStringLiteral("--output=") + s.outputPath;
     if (!s.tag.isEmpty()) {
         // The tag finds the job again when sbatch's answer is lost: it must be the job's comment.
-        static const QRegularExpression tag(QStringLiteral("^[0-9a-f-]{1,64}$"));
+        static const QRegularExpression tag(QStringLiteral("^[0-9a-f-]{1,64}\\z"));
         if (!tag.match(s.tag).hasMatch()) {
             *error = QStringLiteral("\"%1\" is not a submission tag (hex digits and dashes)").arg(s.tag);
             return {};

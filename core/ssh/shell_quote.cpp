@@ -1,5 +1,7 @@
 #include "shell_quote.h"
 
+#include "model/environment_variable.h"
+
 namespace strata::ShellQuote {
 
 namespace {
@@ -93,27 +95,47 @@ QString join(const QStringList &argv)
 
 bool isValidVariableName(const QString &name)
 {
-    if (name.isEmpty())
-        return false;
-    for (int i = 0; i < name.size(); ++i) {
-        const ushort u = name[i].unicode();
-        const bool letter = (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || u == '_';
-        const bool digit = u >= '0' && u <= '9';
-        if (!(letter || (i > 0 && digit)))
-            return false;
-    }
-    return true;
+    return EnvironmentVariable::isValidName(name);
 }
 
-QString withEnvironment(const QList<QPair<QString, QString>> &environment, const QStringList &argv)
+QString environmentProblem(const QList<QPair<QString, QString>> &environment, const QStringList &argv)
 {
-    if (environment.isEmpty())
-        return join(argv);
-    QStringList parts{QStringLiteral("env")};
-    for (const auto &[key, value] : environment)
+    for (const auto &[name, value] : environment) {
+        Q_UNUSED(value);
+        if (!isValidVariableName(name))
+            return QStringLiteral("\"%1\" is not an environment variable name "
+                                  "([A-Za-z_][A-Za-z0-9_]*)")
+                .arg(name);
+    }
+    if (argv.isEmpty() || argv.first().isEmpty())
+        return QStringLiteral("no command to run");
+    if (argv.first().startsWith(QLatin1Char('-')))
+        return QStringLiteral("the command \"%1\" starts with '-', which env would take for an option").arg(argv.first());
+    if (argv.first().contains(QLatin1Char('=')))
+        return QStringLiteral("the command \"%1\" holds '=', which env would take for a setting").arg(argv.first());
+    return {};
+}
+
+CommandLine withEnvironment(const QList<QPair<QString, QString>> &environment, const QStringList &argv)
+{
+    CommandLine line;
+    line.error = environmentProblem(environment, argv);
+    if (!line.ok())
+        return line;
+    if (environment.isEmpty()) {
+        line.text = line.forLog = join(argv);
+        return line;
+    }
+    QStringList parts{QStringLiteral("env"), QStringLiteral("--")};
+    QStringList shown = parts;
+    for (const auto &[key, value] : environment) {
         parts << quoteAssignment(key, value);
-    // env(1) has no "--" before the command in POSIX; a command never starts with '-' here.
-    return parts.join(QLatin1Char(' ')) + QLatin1Char(' ') + join(argv);
+        shown << key + QStringLiteral("=\u2026");
+    }
+    const QString command = join(argv);
+    line.text = parts.join(QLatin1Char(' ')) + QLatin1Char(' ') + command;
+    line.forLog = shown.join(QLatin1Char(' ')) + QLatin1Char(' ') + command;
+    return line;
 }
 
 } // namespace strata::ShellQuote

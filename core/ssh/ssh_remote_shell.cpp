@@ -85,7 +85,7 @@ int SshRemoteShell::mostChannelsAtOnce() const
     return m_mostChannels;
 }
 
-QString SshRemoteShell::commandLine(const QStringList &argv) const
+ShellQuote::CommandLine SshRemoteShell::commandLine(const QStringList &argv) const
 {
     return ShellQuote::withEnvironment(m_options.remoteEnvironment, argv);
 }
@@ -95,7 +95,12 @@ QFuture<CommandResult> SshRemoteShell::run(const QStringList &argv, const QByteA
     auto promise = std::make_shared<QPromise<CommandResult>>();
     QFuture<CommandResult> future = promise->future();
     promise->start();
-    post(Work{commandLine(argv), stdinData, promise, {}});
+    const ShellQuote::CommandLine line = commandLine(argv);
+    if (!line.ok()) {
+        finish(promise, CommandResult::transportFailure(ErrorKind::InvalidRequest, line.error));
+        return future;
+    }
+    post(Work{line.text, line.forLog, stdinData, promise, {}});
     return future;
 }
 
@@ -104,7 +109,7 @@ QFuture<CommandResult> SshRemoteShell::upload(const QString &remotePath, const Q
     auto promise = std::make_shared<QPromise<CommandResult>>();
     QFuture<CommandResult> future = promise->future();
     promise->start();
-    post(Work{{}, {}, {}, [this, promise, remotePath, data, mode](SshSession &session) {
+    post(Work{{}, {}, {}, {}, [this, promise, remotePath, data, mode](SshSession &session) {
                   // SFTP blocks this thread; what the running commands send meanwhile is kept
                   // in their channels' buffers by libssh and read on the next pump.
                   CommandResult result = ensureConnected(session);
@@ -130,9 +135,14 @@ QFuture<CommandResult> SshRemoteShell::stream(const QStringList &argv, std::func
     static const QString watchdog = QStringLiteral(
         "exec 3<&0; \"$@\" 3<&- & pid=$!; (cat <&3 >/dev/null; kill $pid 2>/dev/null) >/dev/null 2>&1 & "
         "exec 3<&-; wait $pid");
-    const QString line = commandLine(QStringList{QStringLiteral("sh"), QStringLiteral("-c"), watchdog,
-                                                 QStringLiteral("strata-stream")} + argv);
-    post(Work{{}, {}, {}, [this, promise, line, onOutput = std::move(onOutput), stop = std::move(stop)](SshSession &session) mutable {
+    const ShellQuote::CommandLine made = commandLine(
+        QStringList{QStringLiteral("sh"), QStringLiteral("-c"), watchdog, QStringLiteral("strata-stream")} + argv);
+    if (!made.ok()) {
+        finish(promise, CommandResult::transportFailure(ErrorKind::InvalidRequest, made.error));
+        return future;
+    }
+    const QString line = made.text;
+    post(Work{{}, {}, {}, {}, [this, promise, line, onOutput = std::move(onOutput), stop = std::move(stop)](SshSession &session) mutable {
                   CommandResult failure = ensureConnected(session);
                   SshSession::Stream *opened = failure.ran() ? session.openStream(line, &failure) : nullptr;
                   if (!opened) {
@@ -156,7 +166,7 @@ QFuture<CommandResult> SshRemoteShell::converse(const QString &host, int port,
     auto promise = std::make_shared<QPromise<CommandResult>>();
     QFuture<CommandResult> future = promise->future();
     promise->start();
-    post(Work{{}, {}, {}, [this, promise, host, port, conversation = std::move(conversation), stop = std::move(stop)](SshSession &session) mutable {
+    post(Work{{}, {}, {}, {}, [this, promise, host, port, conversation = std::move(conversation), stop = std::move(stop)](SshSession &session) mutable {
                   CommandResult failure = ensureConnected(session);
                   SshSession::Stream *opened = failure.ran() ? session.openTunnel(host, port, &failure) : nullptr;
                   if (!opened && failure.failure == ErrorKind::ConnectFailed && session.isConnected()) {
@@ -258,7 +268,7 @@ bool SshRemoteShell::pumpStreams(SshSession &session)
 
 void SshRemoteShell::trustFingerprint(const QString &fingerprint)
 {
-    post(Work{{}, {}, {}, [this, fingerprint](SshSession &session) {
+    post(Work{{}, {}, {}, {}, [this, fingerprint](SshSession &session) {
                   session.setTrustedFingerprint(fingerprint);
                   m_nextConnectAllowedMs = 0; // the person just answered: try at once
                   m_backoffSeconds = 0;
@@ -267,7 +277,7 @@ void SshRemoteShell::trustFingerprint(const QString &fingerprint)
 
 void SshRemoteShell::setPassphrase(const QString &passphrase)
 {
-    post(Work{{}, {}, {}, [this, passphrase](SshSession &session) {
+    post(Work{{}, {}, {}, {}, [this, passphrase](SshSession &session) {
                   session.setPassphrase(passphrase);
                   m_nextConnectAllowedMs = 0;
                   m_backoffSeconds = 0;
@@ -337,7 +347,7 @@ bool SshRemoteShell::startCommand(SshSession &session, Work &work)
         finish(work.promise, failure);
         return true;
     }
-    m_running.push_back(Running{std::move(command), std::move(work.promise), work.line});
+    m_running.push_back(Running{std::move(command), std::move(work.promise), work.logLine});
     std::lock_guard lock(m_mutex);
     m_mostChannels = qMax(m_mostChannels, int(m_running.size()));
     return true;

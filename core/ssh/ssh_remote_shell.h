@@ -2,6 +2,7 @@
 
 #include "port_forwarding_shell.h"
 #include "remote_shell.h"
+#include "shell_quote.h"
 #include "ssh_options.h"
 #include "streaming_shell.h"
 
@@ -54,8 +55,9 @@ public:
 
     void trustFingerprint(const QString &fingerprint) override;
     void setPassphrase(const QString &passphrase) override;
-    // The command line that run() sends for argv, with the remote environment (for logs, tests).
-    QString commandLine(const QStringList &argv) const;
+    // The command line that run() sends for argv, with the remote environment, or why it
+    // refuses to send one (for logs, tests).
+    ShellQuote::CommandLine commandLine(const QStringList &argv) const;
     // The most commands that ran at the same time so far (for tests).
     int mostChannelsAtOnce() const;
 
@@ -64,6 +66,7 @@ private:
     struct Work
     {
         QString line;
+        QString logLine; // line without the environment's values
         QByteArray stdinData;
         std::shared_ptr<QPromise<CommandResult>> promise;
         std::function<void(SshSession &)> action;
@@ -74,7 +77,7 @@ private:
     {
         std::unique_ptr<SshChannelCommand> command;
         std::shared_ptr<QPromise<CommandResult>> promise;
-        QString line; // for the debug log of how long each command took
+        QString line; // for the debug log of how long each command took (no environment values)
     };
     void post(Work work);
     void wake();

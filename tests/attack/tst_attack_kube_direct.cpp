@@ -175,8 +175,8 @@ private Q_SLOTS:
         ErrorKind kind = ErrorKind::None;
         bool unreachable = false;
         QCOMPARE(client.connect(&why, &kind, &unreachable), false);
-        QCOMPARE(why, QStringLiteral("the exec plugin's command \"-S\" (user \"u\", exec.command) starts with '-', which "
-                                     "env would take for an option"));
+        QCOMPARE(why, QStringLiteral("the exec plugin of user \"u\": the command \"-S\" starts with '-', which env "
+                                     "would take for an option"));
         QCOMPARE(kind, ErrorKind::SourceUnsupported);
         QCOMPARE(shell.execRuns.load(), 0);
         QCOMPARE(server.connections(), 0);

@@ -105,7 +105,8 @@ FirstRunPage::Candidates FirstRunPage::readCandidates(const FirstRunSources &s)
     c.sshConfigFound = r.found;
     c.hosts = r.hosts;
     c.notes = r.notes;
-    c.labs = LocalLabFinder::find(s.labDirectories.isEmpty() ? LocalLabFinder::defaultDirectories() : s.labDirectories);
+    c.labs = LocalLabFinder::find(s.labDirectories.isEmpty() ? LocalLabFinder::defaultDirectories() : s.labDirectories,
+                                  &c.labProblems);
     return c;
 }
 
@@ -154,6 +155,8 @@ void FirstRunPage::showCandidates(const Candidates &c)
                                                 .arg(version, lab.directory));
         m_useLab->setEnabled(true);
     }
+    for (const QString &problem : c.labProblems)
+        m_labSummary->setText(m_labSummary->text() + QLatin1Char('\n') + tr("Left out: %1").arg(problem));
     Q_EMIT candidatesLoaded();
 }
 

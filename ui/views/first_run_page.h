@@ -64,6 +64,7 @@ private:
         QVector<SshConfigHost> hosts;
         QVector<SshConfigNote> notes;
         QVector<LocalLab> labs;
+        QStringList labProblems; // labs left out: their connect.args refused (a hostile --remote-env)
     };
     static Candidates readCandidates(const FirstRunSources &sources);
     void showCandidates(const Candidates &candidates);

@@ -44,11 +44,11 @@ KubeApiEndpoint endpointOf(const QString &file)
 QJsonObject execInfo(const QStringList &argv)
 {
     const QString prefix = u"KUBERNETES_EXEC_INFO="_s;
-    if (argv.size() < 2 || !argv[1].startsWith(prefix))
+    if (argv.size() < 3 || argv[1] != "--"_L1 || !argv[2].startsWith(prefix))
         return {};
     QJsonParseError parseError;
     const QJsonDocument document =
-        QJsonDocument::fromJson(argv[1].mid(prefix.size()).toUtf8(), &parseError);
+        QJsonDocument::fromJson(argv[2].mid(prefix.size()).toUtf8(), &parseError);
     return parseError.error == QJsonParseError::NoError ? document.object() : QJsonObject{};
 }
 
@@ -473,7 +473,7 @@ void TestKubeApiCredentials::execArgvEks()
     QCOMPARE(
         argv,
         QStringList(
-            {u"env"_s,
+            {u"env"_s, u"--"_s,
              uR"(KUBERNETES_EXEC_INFO={"apiVersion":"client.authentication.k8s.io/v1beta1",)"
              uR"("kind":"ExecCredential","spec":{"interactive":false}})"_s,
              u"AWS_PROFILE=strata-test-profile"_s, u"aws"_s, u"--region"_s, u"us-east-1"_s,
@@ -489,9 +489,9 @@ void TestKubeApiCredentials::execArgvClusterInfo()
     QString error;
     const QStringList argv = KubeApiCredentials::execArgv(endpoint, &error);
     QVERIFY2(error.isEmpty(), qPrintable(error));
-    QCOMPARE(argv.size(), 6);
+    QCOMPARE(argv.size(), 7);
     QCOMPARE(argv.first(), u"env"_s);
-    QCOMPARE(argv.mid(2),
+    QCOMPARE(argv.mid(3),
              QStringList({u"PLUGIN_MODE=batch job"_s, u"/opt/strata-test/bin/credential-plugin"_s,
                           u"token"_s, u"--audience=strata"_s}));
     const QJsonObject info = execInfo(argv);
@@ -518,19 +518,22 @@ void TestKubeApiCredentials::execArgvRejects_data()
     QTest::addColumn<QString>("mentions");
     QTest::newRow("name with a space") << "AWS PROFILE"
                                        << "aws"
-                                       << "\"AWS PROFILE\" is not a valid name";
+                                       << "\"AWS PROFILE\" is not an environment variable name";
     QTest::newRow("name starting with a digit") << "1X"
                                                 << "aws"
-                                                << "\"1X\" is not a valid name";
+                                                << "\"1X\" is not an environment variable name";
     QTest::newRow("name with '='") << "A=B"
                                    << "aws"
-                                   << "\"A=B\" is not a valid name";
+                                   << "\"A=B\" is not an environment variable name";
     QTest::newRow("empty name") << ""
                                 << "aws"
-                                << "\"\" is not a valid name";
+                                << "\"\" is not an environment variable name";
     QTest::newRow("command with '='") << "AWS_PROFILE"
                                       << "X=1"
                                       << "holds '='";
+    QTest::newRow("command starting with '-'") << "AWS_PROFILE"
+                                               << "-S sh -c id"
+                                               << "starts with '-'";
     QTest::newRow("no command") << "AWS_PROFILE"
                                 << ""
                                 << "names no command";

@@ -113,7 +113,7 @@ private Q_SLOTS:
         QCOMPARE(r.argv, (QStringList{QStringLiteral("ssh"), QStringLiteral("-l"), QStringLiteral("alice"),
                                       QStringLiteral("-p"), QStringLiteral("2222"), QStringLiteral("-t"),
                                       QStringLiteral("--"), QStringLiteral("login.example.org"),
-                                      QStringLiteral("env SLURM_CONF='/etc/slurm lab/slurm.conf' srun "
+                                      QStringLiteral("env -- SLURM_CONF='/etc/slurm lab/slurm.conf' srun "
                                                      "--jobid=1234_7 --overlap --nodes=1 --ntasks=1 "
                                                      "--nodelist=gpu-node02 --pty bash")}));
     }

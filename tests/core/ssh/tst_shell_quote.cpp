@@ -228,7 +228,8 @@ void TestShellQuote::assignmentExpandsOnlyVariables()
     expected.replace(QLatin1String("@HOME@"), home);
     // The remote side: env(1) sets the variable, printenv shows exactly what the command sees.
     const QString line = ShellQuote::withEnvironment({{QStringLiteral("STRATA_VALUE"), value}},
-                                                     {QStringLiteral("printenv"), QStringLiteral("STRATA_VALUE")});
+                                                     {QStringLiteral("printenv"), QStringLiteral("STRATA_VALUE")})
+                             .text;
     const ShellRun r = runShell(shell, line, m_dir->path(), fixedEnvironment(home));
     QCOMPARE(r.err, QByteArray());
     QCOMPARE(r.exitCode, 0);
@@ -239,13 +240,14 @@ void TestShellQuote::assignmentExpandsOnlyVariables()
 void TestShellQuote::withEnvironmentPrefixesEnv()
 {
     const QStringList argv{QStringLiteral("squeue"), QStringLiteral("-o"), QStringLiteral("%i %j")};
-    QCOMPARE(ShellQuote::withEnvironment({}, argv), ShellQuote::join(argv));
+    QCOMPARE(ShellQuote::withEnvironment({}, argv).text, ShellQuote::join(argv));
     // Several variables, each its own word, the command quoted as join() does.
     const QString line = ShellQuote::withEnvironment({{QStringLiteral("A"), QStringLiteral("1 2")},
                                                       {QStringLiteral("B"), QStringLiteral("$A")}},
                                                      {QStringLiteral("sh"), QStringLiteral("-c"),
-                                                      QStringLiteral("printf '%s|%s' \"$A\" \"$B\"")});
-    QVERIFY(line.startsWith(QLatin1String("env ")));
+                                                      QStringLiteral("printf '%s|%s' \"$A\" \"$B\"")})
+                             .text;
+    QVERIFY(line.startsWith(QLatin1String("env -- ")));
     QProcessEnvironment env = fixedEnvironment(m_dir->path());
     env.insert(QStringLiteral("A"), QStringLiteral("outer"));
     const ShellRun r = runShell(QStringLiteral("/bin/sh"), line, m_dir->path(), env);
