@@ -2,6 +2,7 @@
 
 #include "http_origin.h"
 #include "http_reply_guard.h"
+#include "model/display_url.h"
 #include "session/cluster_profile.h"
 
 #include <QBuffer>
@@ -64,7 +65,8 @@ AlertmanagerClient::AlertmanagerClient(Config config, QObject *parent)
 {
     const QUrl &url = m_config.baseUrl;
     if (!url.isValid() || url.host().isEmpty() || (url.scheme() != "http"_L1 && url.scheme() != "https"_L1))
-        m_configError = u"Alertmanager URL \"%1\" is not an http(s) URL with a host"_s.arg(url.toString());
+        m_configError = u"Alertmanager URL \"%1\" is not an http(s) URL with a host"_s.arg(
+            DisplayUrl::withoutPassword(url.toString()));
     if (!m_config.caFile.isEmpty()) {
 #if QT_CONFIG(ssl)
         if (QSslCertificate::fromPath(m_config.caFile).isEmpty())
@@ -73,6 +75,9 @@ AlertmanagerClient::AlertmanagerClient(Config config, QObject *parent)
         m_configError = u"this build has no TLS support, so the CA file %1 cannot be used"_s.arg(m_config.caFile);
 #endif
     }
+    if (const QString problem = HttpReplyGuard::credentialsProblem(u"Alertmanager", m_config.bearerToken);
+        !problem.isEmpty())
+        m_configError = problem;
     m_credentialsWarning = HttpOrigin::clearTextCredentialsWarning(
         u"Alertmanager", url, HttpReplyGuard::credentialsName(m_config.bearerToken, m_config.user));
 }
@@ -124,7 +129,7 @@ QFuture<SilenceIdResult> AlertmanagerClient::createSilence(const SilenceRequest 
 
 QFuture<SilenceIdResult> AlertmanagerClient::expireSilence(const QString &id)
 {
-    static const QRegularExpression uuid(u"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"_s);
+    static const QRegularExpression uuid(u"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\\z"_s);
     if (!uuid.match(id).hasMatch()) {
         SilenceIdResult r;
         r.error = u"\"%1\" is not a silence id (a UUID, as `strata silence list` shows)"_s.arg(id);

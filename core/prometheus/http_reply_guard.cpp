@@ -32,6 +32,20 @@ void HttpReplyGuard::prepare(QNetworkRequest &request, const QString &bearerToke
         request.setRawHeader("Authorization", "Basic " + (user + QLatin1Char(':') + password).toUtf8().toBase64());
 }
 
+QString HttpReplyGuard::credentialsProblem(QStringView service, const QString &bearerToken)
+{
+    for (qsizetype i = 0; i < bearerToken.size(); ++i) {
+        const char16_t c = bearerToken.at(i).unicode();
+        if (c <= 0x20 || c == 0x7f)
+            return QStringLiteral("the %1 token holds a control character or a space (character %2, code %3): "
+                                  "not sent, since it would change the request's headers; copy the token again")
+                .arg(service)
+                .arg(i + 1)
+                .arg(int(c));
+    }
+    return {};
+}
+
 QString HttpReplyGuard::credentialsName(const QString &bearerToken, const QString &user)
 {
     if (!bearerToken.isEmpty())

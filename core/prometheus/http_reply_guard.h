@@ -38,6 +38,10 @@ public:
     // token" when a token is set, else basic auth when a user is.
     static void prepare(QNetworkRequest &request, const QString &bearerToken, const QString &user,
                         const QString &password);
+    // Empty, or why these credentials cannot go into a header: a token holding a control
+    // character or a space (CR/LF would add header lines of the token writer's choosing; RFC
+    // 6750's token has neither). The request is then never sent. `service`: "Prometheus".
+    static QString credentialsProblem(QStringView service, const QString &bearerToken);
     // "token", "user and password" or empty, for HttpOrigin::clearTextCredentialsWarning.
     static QString credentialsName(const QString &bearerToken, const QString &user);
 

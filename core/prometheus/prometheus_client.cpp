@@ -3,6 +3,7 @@
 #include "http_origin.h"
 #include "http_reply_guard.h"
 #include "session/cluster_profile.h"
+#include "model/display_url.h"
 #include "model/heap_memory.h"
 #include "model/pool_task.h"
 
@@ -79,7 +80,7 @@ PrometheusClient::PrometheusClient(Config config, QObject *parent)
     if (!url.isValid() || url.host().isEmpty()
         || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https")))
         m_configError = QStringLiteral("Prometheus URL \"%1\" is not an http(s) URL with a host")
-                            .arg(url.toString());
+                            .arg(DisplayUrl::withoutPassword(url.toString()));
     if (!m_config.caFile.isEmpty()) {
 #if QT_CONFIG(ssl)
         if (QSslCertificate::fromPath(m_config.caFile).isEmpty())
@@ -90,6 +91,9 @@ PrometheusClient::PrometheusClient(Config config, QObject *parent)
                             .arg(m_config.caFile);
 #endif
     }
+    if (const QString problem = HttpReplyGuard::credentialsProblem(u"Prometheus", m_config.bearerToken);
+        !problem.isEmpty())
+        m_configError = problem;
     m_credentialsWarning = HttpOrigin::clearTextCredentialsWarning(
         u"Prometheus", url, HttpReplyGuard::credentialsName(m_config.bearerToken, m_config.user));
 }

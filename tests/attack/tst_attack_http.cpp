@@ -238,6 +238,9 @@ private Q_SLOTS:
     void tricklingServerStopsTheCli();
     void endlessBodyIsCutAtTheCap_data();
     void endlessBodyIsCutAtTheCap();
+    void tokenWithLineBreakIsNeverSent_data();
+    void tokenWithLineBreakIsNeverSent();
+    void urlPasswordIsNeverShown();
 };
 
 void TestAttackHttp::crossOriginRedirectKeepsTheCredentials_data()
@@ -522,6 +525,61 @@ void TestAttackHttp::endlessBodyIsCutAtTheCap()
                                                "was cut off and not read")
                                     .arg(service, flood.url()));
     }
+}
+
+void TestAttackHttp::tokenWithLineBreakIsNeverSent_data()
+{
+    QTest::addColumn<bool>("alertmanager");
+    QTest::newRow("prometheus") << false;
+    QTest::newRow("alertmanager") << true;
+}
+
+// Finding 6 on this route: a token with CR/LF (a pasted file's line end, or a writer's choice)
+// would add header lines; the request is never sent and the error says why.
+void TestAttackHttp::tokenWithLineBreakIsNeverSent()
+{
+    QFETCH(bool, alertmanager);
+    HostileHttpServer server([](const QByteArray &) { return HostileHttpServer::Action{}; });
+    QVERIFY(server.listen());
+    const QString token = QStringLiteral("abc\r\nX-Injected: yes");
+    Outcome outcome;
+    if (alertmanager) {
+        AlertmanagerClient::Config c = alertmanagerConfig(server.url());
+        c.bearerToken = token;
+        outcome = askAlertmanager(c, 5000);
+    } else {
+        PrometheusClient::Config c = prometheusConfig(server.url());
+        c.bearerToken = token;
+        outcome = askPrometheus(c, 5000);
+    }
+    QVERIFY(outcome.finished);
+    QTest::qWait(100);
+    QCOMPARE(server.received(), QByteArray());
+    QCOMPARE(outcome.error,
+             QStringLiteral("the %1 token holds a control character or a space (character 4, code 13): not sent, "
+                            "since it would change the request's headers; copy the token again")
+                 .arg(alertmanager ? QStringLiteral("Alertmanager") : QStringLiteral("Prometheus")));
+}
+
+// Finding 6: a URL's password never appears in an error, from the clients or the CLI.
+void TestAttackHttp::urlPasswordIsNeverShown()
+{
+    const QString secret = QStringLiteral("hunter2-url-secret");
+    const QString url = QStringLiteral("ftp://strata:%1@prom.example:9090").arg(secret);
+    const Outcome prometheus = askPrometheus(prometheusConfig(url), 5000);
+    QCOMPARE(prometheus.error, QStringLiteral("Prometheus URL \"ftp://strata@prom.example:9090\" is not an http(s) URL "
+                                              "with a host"));
+    const Outcome alertmanager = askAlertmanager(alertmanagerConfig(url), 5000);
+    QCOMPARE(alertmanager.error, QStringLiteral("Alertmanager URL \"ftp://strata@prom.example:9090\" is not an http(s) "
+                                                "URL with a host"));
+    const test::StrataRun r = runStrata({QStringLiteral("metrics"), QStringLiteral("--prometheus"), url,
+                                         QStringLiteral("--node"), QStringLiteral("gpu-node01"), QStringLiteral("--metric"),
+                                         QStringLiteral("util"), QStringLiteral("--command-timeout"), QStringLiteral("2")},
+                                        10000);
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains(QStringLiteral("ftp://strata@prom.example:9090")), qPrintable(r.err));
+    QVERIFY2(!r.err.contains(secret), qPrintable(r.err));
+    QVERIFY2(!r.out.contains(secret), qPrintable(r.out));
 }
 
 QTEST_GUILESS_MAIN(TestAttackHttp)
