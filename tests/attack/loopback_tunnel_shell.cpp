@@ -36,7 +36,7 @@ QFuture<CommandResult> LoopbackTunnelShell::converse(const QString &host, int po
                                                      std::shared_ptr<TunnelConversation> conversation,
                                                      std::shared_ptr<std::atomic_bool> stop)
 {
-    return QtConcurrent::run([host, port, conversation, stop] {
+    return QtConcurrent::run(&m_conversations, [host, port, conversation, stop] {
         const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
         sockaddr_in address{};
         address.sin_family = AF_INET;
