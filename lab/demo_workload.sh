@@ -15,14 +15,14 @@ set -euo pipefail
 lab_dir=${1:?usage: demo_workload.sh LAB_DIR [clear]}
 repo=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck disable=SC1090
-eval "$("$repo/scripts/lab" env --dir "$lab_dir")"
+eval "$("$repo/lab/lab" env --dir "$lab_dir")"
 names=llama3-70b-pretrain,vllm-serve-llama3-8b,eval-mmlu-ckpt-4200,llama3-405b-sft,rlhf-ppo-actor,ckpt-convert-hf
 
 if [ "${2:-}" = clear ]; then
   ids=$(squeue -h -n "$names" -o %i)
   # shellcheck disable=SC2086
   [ -z "$ids" ] || scancel $ids
-  "$repo/scripts/lab" fault clear --dir "$lab_dir" >/dev/null
+  "$repo/lab/lab" fault clear --dir "$lab_dir" >/dev/null
   exit 0
 fi
 if [ -n "$(squeue -h -n llama3-70b-pretrain -o %i)" ]; then
@@ -49,6 +49,6 @@ sbatch -Q -J rlhf-ppo-actor -p train -N 2 --gres=gpu:8 -t 12:00:00 \
     "$job" $day accelerate launch --num_machines 2 --num_processes 16 ppo_actor.py
 sbatch -Q -J ckpt-convert-hf -p train -N 1 --gres=gpu:1 -t 01:00:00 -d "afterok:$train" \
     "$job" 600 python convert_llama_weights_to_hf.py --input_dir ckpt/step-4200
-"$repo/scripts/lab" fault --dir "$lab_dir" gpu-node04 3 xid 79 >/dev/null
-"$repo/scripts/lab" fault --dir "$lab_dir" gpu-node04 5 hot 91 >/dev/null
+"$repo/lab/lab" fault --dir "$lab_dir" gpu-node04 3 xid 79 >/dev/null
+"$repo/lab/lab" fault --dir "$lab_dir" gpu-node04 5 hot 91 >/dev/null
 echo "demo workload: 3 jobs running, 3 pending, XID 79 and a hot GPU on gpu-node04"

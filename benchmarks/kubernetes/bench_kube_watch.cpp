@@ -1,4 +1,4 @@
-// An open window's Kubernetes refreshes, measured against a running lab (scripts/lab up, or the
+// An open window's Kubernetes refreshes, measured against a running lab (lab/lab up, or the
 // scale lab with --kube-scale 2048:50000): a ClusterSession on the lab's SSH login node with the
 // Kubernetes stand-in's kubeconfig, polling every INTERVAL seconds as the window does. Prints
 // the first whole snapshot's time, each later refresh's duration, then how long a pod

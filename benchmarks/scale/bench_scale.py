@@ -4,7 +4,7 @@ with thousands of nodes and tens of thousands of jobs, its DCGM series in Promet
 Kubernetes stand-in with as many pods, side by side with Slurm's own tools.
 
 Run through scripts/bench-scale, which puts it in a network namespace. It starts the lab
-(scripts/lab up --scale ...), tops the job queue up to --jobs (the controller state is kept in
+(lab/lab up --scale ...), tops the job queue up to --jobs (the controller state is kept in
 --cache between runs, so only the first run pays for submitting), then measures --runs times:
 
   baseline     slurmctld CPU with no client attached (subtracted from the others)
@@ -116,7 +116,7 @@ class Lab:
         self.connect = []
 
     def script(self, *args, check=True):
-        cmd = [os.path.join(REPO, "scripts/lab"), *args, "--dir", self.dir]
+        cmd = [os.path.join(REPO, "lab/lab"), *args, "--dir", self.dir]
         return subprocess.run(cmd, env=self.env, check=check)
 
     def up(self):

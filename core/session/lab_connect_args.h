@@ -7,7 +7,7 @@
 
 namespace strata {
 
-// DIR/connect.args of a lab started by scripts/lab up: the CLI's connection flags, one word a
+// DIR/connect.args of a lab started by lab/lab up: the CLI's connection flags, one word a
 // line (--ssh user@host:port, --identity FILE, --known-hosts FILE, --remote-env K=V,
 // --prometheus URL, --alertmanager URL, --kubernetes, --namespace NS). Pure.
 class LabConnectArgs

@@ -8,7 +8,7 @@
 
 namespace strata {
 
-// A lab that scripts/lab set up on this machine: its directory, whether its login sshd runs,
+// A lab that lab/lab set up on this machine: its directory, whether its login sshd runs,
 // and the profile that reaches it (from DIR/connect.args). Value.
 struct LocalLab
 {
@@ -18,7 +18,7 @@ struct LocalLab
     ClusterProfile profile;
 };
 
-// Finds the labs of scripts/lab: $STRATA_LAB_DIR, /tmp/strata-lab and /tmp/strata-lab-2411
+// Finds the labs of lab/lab: $STRATA_LAB_DIR, /tmp/strata-lab and /tmp/strata-lab-2411
 // (its defaults). Reads small local files: call it off the GUI thread. Plain functions.
 class LocalLabFinder
 {

@@ -4,7 +4,7 @@
 
 namespace strata::lab {
 
-// A fault injected by `scripts/lab fault NODE GPU KIND [VALUE]`.
+// A fault injected by `lab/lab fault NODE GPU KIND [VALUE]`.
 struct GpuFault
 {
     enum class Kind {

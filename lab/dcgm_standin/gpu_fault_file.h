@@ -15,7 +15,7 @@ struct GpuFaultList
     QString error; // empty when the file was read (a missing file is no faults, not an error)
 };
 
-// The fault file written by scripts/lab: {"faults": [{"node": "gpu-node01", "gpu": 3,
+// The fault file written by lab/lab: {"faults": [{"node": "gpu-node01", "gpu": 3,
 // "kind": "xid", "value": 79}, ...]}.
 GpuFaultList parseGpuFaults(const QByteArray &json);
 GpuFaultList readGpuFaultFile(const QString &path);

@@ -59,7 +59,7 @@ int main(int argc, char *argv[])
         "no GPUs. It is not DCGM and measures nothing: it serves dcgm-exporter's metric names and "
         "labels (21 default fields) for simulated GPUs, one HTTP endpoint per node, busy where "
         "the real Slurm says a running job holds the GPU (GRES IDX in 'scontrol show job -d'), "
-        "idle elsewhere, plus faults injected through a JSON file (scripts/lab fault)."));
+        "idle elsewhere, plus faults injected through a JSON file (lab/lab fault)."));
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption node(QStringLiteral("node"),

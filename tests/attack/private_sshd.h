@@ -4,7 +4,7 @@
 // with a fresh host key and a client key in a scratch directory, running commands as the
 // current user through the user's login shell, as a cluster's login node does. Needs
 // /usr/sbin/sshd and ssh-keygen, and root (sshd wants /run/sshd and its own user switch), as
-// scripts/lab does; start() says why not otherwise, for QSKIP.
+// lab/lab does; start() says why not otherwise, for QSKIP.
 
 #include <QDir>
 #include <QFile>
@@ -39,7 +39,7 @@ public:
         if (!QFile::exists(QStringLiteral("/usr/sbin/sshd")))
             return QStringLiteral("no /usr/sbin/sshd");
         if (::geteuid() != 0)
-            return QStringLiteral("sshd needs root here (as scripts/lab does)");
+            return QStringLiteral("sshd needs root here (as lab/lab does)");
         if (!m_dir.isValid())
             return QStringLiteral("no scratch directory");
         QDir().mkpath(QStringLiteral("/run/sshd"));

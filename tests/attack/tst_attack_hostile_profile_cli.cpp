@@ -1,7 +1,7 @@
 // A shared profile file and a lab's connect.args as an attacker writes them (issue 23, finding
 // 1), given to the real strata binary: a remote-environment name `-S sh -c "touch MARKER" #`
 // was an option of env(1) on the login node. Where this machine can run sshd (root, as
-// scripts/lab), the login node is a real sshd on loopback, so before the fix the marker
+// lab/lab), the login node is a real sshd on loopback, so before the fix the marker
 // appeared; now the file is refused, the error names the profile and the field, and nothing
 // runs. Also: the debug log (strata.* on) shows the remote environment's names, never its
 // values; --since/--duration past their bound are refused, not wrapped.

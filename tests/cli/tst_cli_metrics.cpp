@@ -1,8 +1,8 @@
 // GPU observability end to end: the lab's real Slurm and Prometheus, the DCGM exporter stand-in
 // following Slurm's GRES, and `strata snapshot` joining them, each lab node's exporter in another
-// deployment style (scripts/lab DCGM_STYLE: classic; GPU Operator with a pod-name Hostname;
-// `hostname` with DCGM blank codes; a GPU in MIG mode). Then each injected fault shows as its
-// finding, and a stopped Prometheus shows as "metrics unavailable" with Slurm data kept.
+// deployment style (lab/lib/prometheus.sh DCGM_STYLE: classic; GPU Operator with a pod-name
+// Hostname; `hostname` with DCGM blank codes; a GPU in MIG mode). Then each injected fault shows
+// as its finding, and a stopped Prometheus shows as "metrics unavailable" with Slurm data kept.
 
 #include "../integration/cli_lab.h"
 

@@ -194,7 +194,7 @@ inline Refresh firstLiveRefresh(ClusterSession &session, const QStringList &sour
 inline bool runLab(const QStringList &args, QString *output = nullptr)
 {
     QProcess p;
-    p.start(QStringLiteral(STRATA_SOURCE_DIR "/scripts/lab"), args + QStringList{QStringLiteral("--dir"), labDir()});
+    p.start(QStringLiteral(STRATA_SOURCE_DIR "/lab/lab"), args + QStringList{QStringLiteral("--dir"), labDir()});
     const bool ok = p.waitForFinished(90000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
     if (output)
         *output = QString::fromUtf8(p.readAllStandardOutput() + p.readAllStandardError());
@@ -262,7 +262,7 @@ inline QList<qint64> childrenOf(qint64 pid)
     return children;
 }
 
-// The login node goes away: sshd stops (scripts/lab stop sshd) and the sessions it had forked
+// The login node goes away: sshd stops (lab/lab stop sshd) and the sessions it had forked
 // end with it, as when the host or its whole ssh service (systemd's control group) stops.
 inline bool stopLoginNode(QString *error)
 {

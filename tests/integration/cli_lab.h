@@ -47,7 +47,7 @@ inline QString strataBinary()
 
 inline QString labScript()
 {
-    return QStringLiteral(STRATA_SOURCE_DIR "/scripts/lab");
+    return QStringLiteral(STRATA_SOURCE_DIR "/lab/lab");
 }
 
 inline QStringList readLines(const QString &path)
@@ -93,7 +93,7 @@ public:
     {
         m_connectArgs = readLines(labDir() + QStringLiteral("/connect.args"));
         if (m_connectArgs.isEmpty()) {
-            *error = QStringLiteral("no %1/connect.args: is the lab up (scripts/lab up --dir %1)?").arg(labDir());
+            *error = QStringLiteral("no %1/connect.args: is the lab up (lab/lab up --dir %1)?").arg(labDir());
             return false;
         }
         m_env = QProcessEnvironment::systemEnvironment();

@@ -4,7 +4,7 @@ set -euo pipefail
 
 : "${STRATA_LAB_DIR:?set by ctest (strata_add_script_test)}"
 : "${STRATA_SOURCE_DIR:?set by ctest (strata_add_script_test)}"
-LAB="$STRATA_SOURCE_DIR/scripts/lab"
+LAB="$STRATA_SOURCE_DIR/lab/lab"
 eval "$("$LAB" env --dir "$STRATA_LAB_DIR")"
 
 # Debian's interpreter directly: a pyenv shim first in PATH costs ~0.5 s per call.

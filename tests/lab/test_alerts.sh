@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `strata alerts` against the lab's real Prometheus and its rule file (scripts/lab:
+# `strata alerts` against the lab's real Prometheus and its rule file (lab/lab:
 # GpuTemperatureHigh = DCGM_FI_DEV_GPU_TEMP > 85, severity critical): none firing in a healthy
 # lab; after 'fault gpu-node03 6 hot 95' the alert fires and shows as a critical finding on
 # gpu-node03 GPU 6, in `strata alerts` and in the snapshot's findings (code

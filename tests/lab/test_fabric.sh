@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Per-node fabric and shared storage in the lab: one real node exporter per node (scripts/lab
+# Per-node fabric and shared storage in the lab: one real node exporter per node (lab/lab
 # fabric@NODE) reading that node's fixture /sys/class/infiniband (4 EFA ports) and mount table
 # (FSx for Lustre on /fsx), scraped by the lab's Prometheus. Asked with NodeFabricQuery's own
 # query (tests/data/prometheus/fabric/query.promql; tst_node_fabric checks the code sends it):

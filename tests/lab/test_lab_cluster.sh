@@ -2,7 +2,7 @@
 # The lab's Slurm cluster, SSH login and status, checked with the real client tools.
 source "$(dirname "$0")/lib.sh"
 
-# What each release's lab is declared to be (scripts/lab): the same names and partitions; the
+# What each release's lab is declared to be (lab/lab): the same names and partitions; the
 # 24.11 cluster has B200 nodes where 22.05 has H200, its own ports and no Prometheus.
 case "${STRATA_LAB_SLURM_VERSION:-22.05}" in
     22.05) late_gres=gpu:h200:8 late_feature=p5en.48xlarge ssh_port=22022 connect_lines=12 ;;

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Prometheus, the node exporter and the DCGM stand-in of the lab, checked through Prometheus's
-# real HTTP API: targets up, 32 GPUs, each node's exporter label style (scripts/lab DCGM_STYLE:
-# classic; GPU Operator with a pod-name Hostname; `hostname` with DCGM blank codes; MIG), GPUs
-# held by a real Slurm job turn busy, every fault kind shows up and `fault clear` clears it.
+# real HTTP API: targets up, 32 GPUs, each node's exporter label style (lab/lib/prometheus.sh
+# DCGM_STYLE: classic; GPU Operator with a pod-name Hostname; `hostname` with DCGM blank codes;
+# MIG), GPUs held by a real Slurm job turn busy, every fault kind shows up and `fault clear`
+# clears it.
 source "$(dirname "$0")/lib.sh"
 
 PROM="$STRATA_LAB_PROMETHEUS_URL"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `scripts/lab stop SERVICE` / `start SERVICE` round trip, as failure tests use it.
+# `lab/lab stop SERVICE` / `start SERVICE` round trip, as failure tests use it.
 source "$(dirname "$0")/lib.sh"
 
 ssh_ok() {

@@ -1,5 +1,5 @@
 // The DCGM stand-in's values: busy where a holder is, idle elsewhere, faults applied, stable
-// identities, the fault file format scripts/lab writes, and the exposition it renders.
+// identities, the fault file format lab/lab writes, and the exposition it renders.
 #include "gpu_fault_file.h"
 #include "gpu_simulator.h"
 #include "merged_metrics.h"
@@ -154,7 +154,7 @@ void TestGpuSimulator::faultFile_data()
     QTest::addColumn<QByteArray>("json");
     QTest::addColumn<int>("count");
     QTest::addColumn<bool>("hasError");
-    QTest::newRow("as scripts/lab writes it")
+    QTest::newRow("as lab/lab writes it")
         << QByteArray(R"({"faults": [{"node": "gpu-node02", "gpu": 3, "kind": "xid", "value": 79.0},
                         {"node": "gpu-node01", "gpu": 0, "kind": "exporter-down"}]})")
         << 2 << false;

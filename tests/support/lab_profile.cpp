@@ -20,7 +20,7 @@ ClusterProfile LabProfile::fromDirectory(const QString &labDir, QString *error)
 {
     QFile file(labDir + QStringLiteral("/connect.args"));
     if (!file.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("%1: %2 (is the lab up? scripts/lab up --dir %3)")
+        *error = QStringLiteral("%1: %2 (is the lab up? lab/lab up --dir %3)")
                      .arg(file.fileName(), file.errorString(), labDir);
         return {};
     }

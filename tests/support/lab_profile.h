@@ -6,7 +6,7 @@
 
 namespace strata {
 
-// The cluster profile of a running lab (scripts/lab up), read from DIR/connect.args: the same
+// The cluster profile of a running lab (lab/lab up), read from DIR/connect.args: the same
 // flags the CLI takes (--ssh user@host:port, --identity, --known-hosts, --remote-env K=V,
 // --prometheus URL).
 class LabProfile

@@ -44,7 +44,7 @@ bool writeFile(const QString &path, const QByteArray &bytes)
     return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
 }
 
-// A lab directory as scripts/lab leaves it: connect.args, slurm-version, run/sshd.pid.
+// A lab directory as lab/lab leaves it: connect.args, slurm-version, run/sshd.pid.
 QString makeLab(const QTemporaryDir &dir, qint64 sshdPid)
 {
     const QString lab = dir.filePath(QStringLiteral("lab"));
@@ -128,7 +128,7 @@ private Q_SLOTS:
         QCOMPARE(page.labs().size(), 1);
         QVERIFY(!page.labs()[0].running);
         const QString labText = page.findChild<QLabel *>(QStringLiteral("labSummary"))->text();
-        QVERIFY2(labText.contains(QStringLiteral("not running: scripts/lab up --dir")), qPrintable(labText));
+        QVERIFY2(labText.contains(QStringLiteral("not running: lab/lab up --dir")), qPrintable(labText));
     }
 
     void noConfigNoLab()

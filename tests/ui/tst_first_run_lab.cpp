@@ -1,4 +1,4 @@
-// The first-run page against the lab's real sshd, Slurm and Prometheus (scripts/lab up): the
+// The first-run page against the lab's real sshd, Slurm and Prometheus (lab/lab up): the
 // window with no profile offers the lab, "Use the lab" fills the form, Connect checks SSH, one
 // Slurm refresh and one Prometheus query with progress, then saves the profile and connects.
 // The form's typed refusals on the same sshd: a changed host key (a known_hosts that records

@@ -1,4 +1,4 @@
-// The window against the lab (scripts/lab up: real Slurm over real SSH): a profile typed into
+// The window against the lab (lab/lab up: real Slurm over real SSH): a profile typed into
 // the dialog, the host-key prompt on first connect (an empty known_hosts copy), 4 nodes and
 // 32 GPUs, a node's GPU history from Prometheus, a job submitted from the dialog, its GPUs highlighted once it runs, cancel, drain
 // and resume. Needs STRATA_LAB_DIR; the fixture starts the lab.

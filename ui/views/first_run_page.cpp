@@ -144,14 +144,14 @@ void FirstRunPage::showCandidates(const Candidates &c)
         m_sshSummary->setText(m_sshSummary->text() + QLatin1Char('\n') + sshNotesText());
 
     if (c.labs.isEmpty()) {
-        m_labSummary->setText(tr("No lab on this machine. scripts/demo (or scripts/lab up) in a Strata checkout "
+        m_labSummary->setText(tr("No lab on this machine. scripts/demo (or lab/lab up) in a Strata checkout "
                                  "starts one: real Slurm, sshd and Prometheus on 127.0.0.1."));
         m_useLab->setEnabled(false);
     } else {
         const LocalLab &lab = c.labs.first();
         const QString version = lab.slurmVersion.isEmpty() ? QString() : tr("Slurm %1 ").arg(lab.slurmVersion);
         m_labSummary->setText(lab.running ? tr("%1lab in %2 is running (%3).").arg(version, lab.directory, lab.profile.sshTarget())
-                                          : tr("%1lab in %2 is set up but not running: scripts/lab up --dir %2")
+                                          : tr("%1lab in %2 is set up but not running: lab/lab up --dir %2")
                                                 .arg(version, lab.directory));
         m_useLab->setEnabled(true);
     }

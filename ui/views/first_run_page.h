@@ -18,7 +18,7 @@ namespace strata {
 class AddClusterForm;
 
 // Where the first run looks for clusters to offer: ~/.ssh/config (with its Includes) and the
-// labs of scripts/lab. Tests point these at fixtures.
+// labs of lab/lab. Tests point these at fixtures.
 struct FirstRunSources
 {
     QString sshConfigPath; // empty: ~/.ssh/config
@@ -29,7 +29,7 @@ struct FirstRunSources
 };
 
 // What the window shows while no cluster profile exists: the hosts of ~/.ssh/config, the local
-// lab when scripts/lab has set one up, and the "Add a cluster" form. Picking a host or the lab
+// lab when lab/lab has set one up, and the "Add a cluster" form. Picking a host or the lab
 // fills the form; the form connects for real before anything is saved. Reading the config and
 // the lab's files runs on the QtConcurrent pool. GUI thread; owned by the main window.
 class FirstRunPage : public QWidget

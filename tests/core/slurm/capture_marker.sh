@@ -8,7 +8,7 @@
 #
 # Usage: tests/core/slurm/capture_marker.sh LAB_DIR   (a lab of your own: it restarts it)
 # The lab's release picks the folder: 22.05 -> tests/data/slurm/marker/, 24.11 (a lab started
-# with `scripts/lab up --slurm 24.11 --dir LAB_DIR`) -> tests/data/slurm/marker/24.11/.
+# with `lab/lab up --slurm 24.11 --dir LAB_DIR`) -> tests/data/slurm/marker/24.11/.
 # Never point it at a lab someone else is using. Takes about a minute. The lab's ports are fixed;
 # while another lab runs, use a private network namespace with a second loopback address
 # (glibc's AI_ADDRCONFIG ignores 127.0.0.1 itself, and Slurm then cannot resolve it):
@@ -19,7 +19,7 @@ set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$HERE/../../.." && pwd)"
-LAB="$REPO/scripts/lab"
+LAB="$REPO/lab/lab"
 LAB_DIR="${1:?usage: capture_marker.sh LAB_DIR}"
 MARKER='<<strata:9f3c2a7b61d04e58>>'   # as SlurmSource makes them, fixed here for the tests
 # SqueueParser::formatArgument: every field followed by \x1f, the name (last) by the marker.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Captures real Alertmanager API v2 answers from a running lab (scripts/lab up: Debian 12's
+# Captures real Alertmanager API v2 answers from a running lab (lab/lab up: Debian 12's
 # prometheus-alertmanager 0.25, fed by the lab's Prometheus and its GpuTemperatureHigh rule)
 # into this directory, for tst_alertmanager. Each body exactly as the server sent it, its HTTP
 # status beside it in NAME.status (as tests/data/prometheus/alerts/ does).
@@ -11,7 +11,7 @@ lab_dir="${1:-/tmp/strata-lab}"
 # shellcheck disable=SC1091
 source "$lab_dir/lab.env"
 am="$STRATA_LAB_ALERTMANAGER_URL/api/v2"
-lab() { "$repo/scripts/lab" "$@" --dir "$lab_dir" >/dev/null; }
+lab() { "$repo/lab/lab" "$@" --dir "$lab_dir" >/dev/null; }
 get() { curl -sS --max-time 5 "$@"; }
 # save NAME CURL_ARGS...: the body to NAME, the status to NAME.status.
 save() { curl -sS --max-time 5 -o "$here/$1" -w '%{http_code}\n' "${@:2}" >"$here/$1.status"; }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Captures REAL Slurm 22.05 outputs from the lab (scripts/lab) for the parser tests, into this
+# Captures REAL Slurm 22.05 outputs from the lab (lab/lab) for the parser tests, into this
 # folder. Restarts the lab (down + up) before and after, so job IDs start at 1 and the lab is
 # left clean. Usage: tests/data/slurm/capture.sh [LAB_DIR]   (default /tmp/strata-lab)
 # Takes about 2 minutes (it waits for a job to hit its 1-minute time limit).
@@ -7,7 +7,7 @@ set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$HERE/../../.." && pwd)"
-LAB="$REPO/scripts/lab"
+LAB="$REPO/lab/lab"
 LAB_DIR="${1:-/tmp/strata-lab}"
 BUILD_ARGS=()
 [ -z "${2:-}" ] || BUILD_ARGS=(--strata-build "$2")

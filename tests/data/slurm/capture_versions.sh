@@ -10,7 +10,7 @@ set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$HERE/../../.." && pwd)"
-LAB="$REPO/scripts/lab"
+LAB="$REPO/lab/lab"
 VERSION="${1:?usage: capture_versions.sh VERSION LAB_DIR [BUILD_DIR]}"
 LAB_DIR="${2:?usage: capture_versions.sh VERSION LAB_DIR [BUILD_DIR]}"
 BUILD_ARGS=()

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Captures Prometheus's /api/v1/alerts from the lab (Debian 12's Prometheus 2.42 and the lab's
-# rule file, scripts/lab: GpuTemperatureHigh = DCGM_FI_DEV_GPU_TEMP > 85) for tst_alerts:
+# rule file, lab/lab: GpuTemperatureHigh = DCGM_FI_DEV_GPU_TEMP > 85) for tst_alerts:
 #   tests/data/prometheus/alerts/capture.sh LAB_DIR
 # Needs a running lab with no faults; leaves none.
 set -euo pipefail
 lab_dir=${1:?usage: capture.sh LAB_DIR}
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../../../.." && pwd)
-lab="$repo/scripts/lab"
+lab="$repo/lab/lab"
 url=http://127.0.0.1:19090
 get() { curl -sS -o "$here/$2" -w '%{http_code}\n' "$url$1" > "$here/$2.status"; }
 "$lab" fault clear --dir "$lab_dir" >/dev/null

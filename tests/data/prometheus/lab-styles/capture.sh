@@ -2,7 +2,8 @@
 # Captures REAL Prometheus 2.42 answers to Strata's own refresh queries (MetricsQueryPlan: the
 # gauges, the exporter targets, the usage range; their PromQL in *.promql, which
 # tst_metrics_lab_styles checks against the plan) from the lab, whose DCGM stand-in deploys each
-# node's exporter another way (scripts/lab DCGM_STYLE). Needs the lab up without jobs; leaves it so.
+# node's exporter another way (lab/lib/prometheus.sh DCGM_STYLE). Needs the lab up without jobs;
+# leaves it so.
 # Usage: tests/data/prometheus/lab-styles/capture.sh [LAB_DIR [BUILD_DIR]]
 set -euo pipefail
 
@@ -11,13 +12,13 @@ REPO="$(cd "$HERE/../../../.." && pwd)"
 LAB_DIR="${1:-/tmp/strata-lab}"
 BUILD_ARGS=()
 [ -z "${2:-}" ] || BUILD_ARGS=(--strata-build "$2")
-lab() { "$REPO/scripts/lab" "$@" --dir "$LAB_DIR" "${BUILD_ARGS[@]}"; }
+lab() { "$REPO/lab/lab" "$@" --dir "$LAB_DIR" "${BUILD_ARGS[@]}"; }
 die() { echo "capture: $*" >&2; exit 1; }
 
 lab up >/dev/null
 eval "$(lab env)"
 PROM="$STRATA_LAB_PROMETHEUS_URL"
-[ -z "$(squeue -h -o %i)" ] || die "the lab has jobs; cancel them (or scripts/lab down && up) first"
+[ -z "$(squeue -h -o %i)" ] || die "the lab has jobs; cancel them (or lab/lab down && up) first"
 jobs=()
 trap '[ ${#jobs[@]} -eq 0 ] || scancel "${jobs[@]}" 2>/dev/null || true' EXIT
 

@@ -10,13 +10,13 @@ REPO="$(cd "$HERE/../../../.." && pwd)"
 LAB_DIR="${1:-/tmp/strata-lab}"
 BUILD_ARGS=()
 [ -z "${2:-}" ] || BUILD_ARGS=(--strata-build "$2")
-lab() { "$REPO/scripts/lab" "$@" --dir "$LAB_DIR" "${BUILD_ARGS[@]}"; }
+lab() { "$REPO/lab/lab" "$@" --dir "$LAB_DIR" "${BUILD_ARGS[@]}"; }
 die() { echo "capture: $*" >&2; exit 1; }
 
 lab up >/dev/null
 eval "$(lab env)"
 PROM="$STRATA_LAB_PROMETHEUS_URL"
-[ -z "$(squeue -h -o %i)" ] || die "the lab has jobs; cancel them (or scripts/lab down && up) first"
+[ -z "$(squeue -h -o %i)" ] || die "the lab has jobs; cancel them (or lab/lab down && up) first"
 
 jobs=()
 restore() {

@@ -2,11 +2,11 @@
 # Captures `scontrol show job -d -o` with a job whose name forges another job's record
 # (a newline, then "JobId=<plain job> ... Nodes=gpu-node04 ... GRES=gpu:h200:8(IDX:0-7)").
 # Run on a freshly started lab (job ids from 1), inside its network namespace:
-#   scripts/lab up [--slurm 24.11] --dir DIR; capture.sh DIR VERSION
+#   lab/lab up [--slurm 24.11] --dir DIR; capture.sh DIR VERSION
 set -euo pipefail
 lab=${1:?lab dir}; version=${2:?22.05 or 24.11}
 here=$(cd "$(dirname "$0")" && pwd)
-eval "$("$here/../../../../scripts/lab" env --dir "$lab")"
+eval "$("$here/../../../../lab/lab" env --dir "$lab")"
 plain=$(sbatch --parsable --job-name "strata-it plain" --nodelist gpu-node01 --gpus-per-node 2 -o /dev/null --wrap "sleep 300")
 evil=$(printf 'evil $(touch /tmp/x); `id` "q" '"'"'s'"'"' | \t ünï\n')
 sbatch --parsable --job-name "$evil" --nodelist gpu-node01 --gpus-per-node 3 -o /dev/null --wrap "sleep 300" >/dev/null

@@ -8,7 +8,7 @@ set -euo pipefail
 lab_dir=${1:?usage: capture.sh LAB_DIR}
 repo=$(cd "$(dirname "$0")/../../../.." && pwd)
 # shellcheck disable=SC1090
-eval "$("$repo/scripts/lab" env --dir "$lab_dir")"
+eval "$("$repo/lab/lab" env --dir "$lab_dir")"
 L=$lab_dir/workloads/launch.sh
 mkdir -p "$lab_dir/workloads"
 printf '#!/bin/sh\nexec sleep 600\n' > "$L"

@@ -1,0 +1,74 @@
+# lab/lib/layout.sh: starts nothing; the lab this command works on: its nodes, port plan and paths for
+# the chosen Slurm release. Needs D, SLURM_VERSION and SCALE_NODES from lab/lab's arguments.
+# shellcheck shell=bash disable=SC2034  # what is set here is read by lab/lab and the other lib files
+
+# Port plan (fixed, all on 127.0.0.1, none of them a default port).
+#                 Slurm 22.05 (host)     Slurm 24.11 (trixie chroot)
+#   slurmctld     16817                  26817
+#   slurmd        16818-16821            26818-26821   (gpu-node01..04)
+#   srun          16830-16899            26830-26899
+#   sshd          22022                  23022
+#   prometheus    19090                  29090
+#   alertmanager  19093                  29093
+#   fabric        19111-19114            29111-29114   (node exporter per node: infiniband, filesystem)
+#   node-exporter 19100                  29100
+#   dcgm          19401-19404            29401-29404   (gpu-node01..04)
+#   kube          16443 (https)          -
+# (HOST and KUBE_PORT are set in lab/lab: its usage prints them.)
+
+# The scale lab's cloud nodes (--scale): Slurm nodes no slurmd runs, in the DCGM stand-in.
+readonly CLOUD_PREFIX=gpu-cloud
+readonly SCALE_NODES_PER_ENDPOINT=64
+readonly CLOUD_SLURMD_PORT=16829        # where the cloud nodes' slurmd would be: nothing listens
+readonly SCALE_DCGM_PORT_BASE=19405   # the cloud nodes' shared DCGM endpoints, 64 nodes each
+# cloud_ranges: "FIRST LAST TYPE FEATURE" per half of the cloud nodes (h100, then h200).
+cloud_ranges() {
+    [ "$SCALE_NODES" -gt 4 ] || return 0
+    local first=5 last=$SCALE_NODES mid
+    mid=$(( (first + last) / 2 ))
+    echo "$first $mid h100 p5.48xlarge"
+    [ "$mid" -lt "$last" ] && echo "$((mid + 1)) $last h200 p5en.48xlarge"
+    return 0
+}
+cloud_list() { printf '%s[%04d-%04d]' "$CLOUD_PREFIX" "$1" "$2"; }
+
+# The release's ports and node types.
+if [ "$SLURM_VERSION" = 24.11 ]; then
+    # Debian 13's Slurm, run inside a trixie root through lab/slurm_chroot/in-root (lib/slurm_root.sh).
+    readonly CHROOT=yes
+    readonly SLURMCTLD_PORT=26817
+    readonly SLURMD_PORT_BASE=26818          # gpu-node01..04 -> 26818..26821
+    readonly SRUN_PORT_RANGE=26830-26899
+    readonly SSH_PORT=23022
+    readonly PROMETHEUS_PORT=29090
+    readonly ALERTMANAGER_PORT=29093
+    readonly FABRIC_PORT_BASE=29111          # gpu-node01..04 -> 29111..29114
+    readonly NODE_EXPORTER_PORT=29100
+    readonly DCGM_PORT_BASE=29401            # gpu-node01..04 -> 29401..29404
+    readonly NODE_GPU_TYPE=(h100 h100 b200 b200)
+    readonly NODE_FEATURE=(p5.48xlarge p5.48xlarge p6-b200.48xlarge p6-b200.48xlarge)
+else
+    readonly CHROOT=no
+    readonly SLURMCTLD_PORT=16817
+    readonly SLURMD_PORT_BASE=16818          # gpu-node01..04 -> 16818..16821
+    readonly SRUN_PORT_RANGE=16830-16899
+    readonly SSH_PORT=22022
+    readonly PROMETHEUS_PORT=19090
+    readonly ALERTMANAGER_PORT=19093
+    readonly FABRIC_PORT_BASE=19111          # gpu-node01..04 -> 19111..19114
+    readonly NODE_EXPORTER_PORT=19100
+    readonly DCGM_PORT_BASE=19401            # gpu-node01..04 -> 19401..19404
+    readonly NODE_GPU_TYPE=(h100 h100 h200 h200)
+    readonly NODE_FEATURE=(p5.48xlarge p5.48xlarge p5en.48xlarge p5en.48xlarge)
+fi
+
+# The lab's state under DIR.
+readonly RUN="$D/run" LOGS="$D/log"
+readonly MUNGE_DIR="$D/munge" SLURM_DIR="$D/slurm" SSH_DIR="$D/ssh"
+readonly PROM_DIR="$D/prometheus" ALERTMANAGER_DIR="$D/alertmanager" FABRIC_DIR="$D/fabric" DCGM_DIR="$D/dcgm" KUBE_DIR="$D/kube"
+# Exported: every Slurm command this script runs must talk to this lab's controller.
+export SLURM_CONF="$SLURM_DIR/slurm.conf"
+readonly MUNGE_SOCKET="$MUNGE_DIR/munge.socket.2"
+
+# Every process the lab starts carries these, which is how we recognise our own PIDs.
+SERVICE_ENV=(STRATA_LAB_DIR="$D" SLURM_CONF="$SLURM_CONF")
