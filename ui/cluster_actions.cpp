@@ -8,7 +8,6 @@
 #include "dialogs/submit_job_dialog.h"
 #include "views/log_panel.h"
 
-#include "kube_log_follower.h"
 #include "model/orchestrator_source.h"
 #include "prometheus/metrics_source.h"
 #include "session/cluster_session.h"
@@ -293,26 +292,20 @@ void ClusterActions::showOutput(const QString &jobId)
     const Job *job = snapshot ? snapshot->job(jobId) : nullptr;
     if (!m_session || !job)
         return;
-    const OrchestratorSource *orchestrator = m_session->orchestrator();
-    if (const QString kind = orchestrator->jobObjectKind(jobId); !kind.isEmpty()) {
-        // Kubernetes: the pod's (or the Job's pods') log, followed by kubectl logs -f.
-        const QStringList argv = orchestrator->followOutputArguments(jobId, 2000);
-        if (argv.isEmpty()) {
+    // Kubernetes: the pod's (or the Job's pods') log, kubectl logs -f; Slurm: the stdout file.
+    const QString kind = m_session->orchestrator()->jobObjectKind(jobId);
+    std::unique_ptr<OutputFollower> follower = m_session->followOutput(*job);
+    if (!follower) {
+        if (!kind.isEmpty())
             m_log->append(LogPanel::Level::Error, tr("\"%1\" is not a Kubernetes pod or job: no log to follow").arg(jobId));
-            return;
-        }
-        auto *follower = new KubeLogFollower(m_session->shell(), argv, tr("kubectl logs -f %1 %2").arg(kind, jobId));
-        auto *dialog = new JobOutputDialog(jobId, follower, m_parent);
-        dialog->setAttribute(Qt::WA_DeleteOnClose);
-        m_log->append(LogPanel::Level::Info, tr("Following the log of %1 %2 (kubectl logs -f)").arg(kind, jobId));
-        dialog->show();
         return;
     }
-    if (job->stdoutPath.isEmpty())
-        return;
-    auto *dialog = new JobOutputDialog(jobId, m_session->shell(), job->stdoutPath, m_parent);
+    auto *dialog = new JobOutputDialog(jobId, follower.release(), m_parent);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    m_log->append(LogPanel::Level::Info, tr("Following the output of job %1 (%2)").arg(jobId, job->stdoutPath));
+    if (!kind.isEmpty())
+        m_log->append(LogPanel::Level::Info, tr("Following the log of %1 %2 (kubectl logs -f)").arg(kind, jobId));
+    else
+        m_log->append(LogPanel::Level::Info, tr("Following the output of job %1 (%2)").arg(jobId, job->stdoutPath));
     dialog->show();
 }
 

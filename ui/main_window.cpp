@@ -1,6 +1,5 @@
 #include "main_window.h"
 
-#include "charts/prometheus_metric_history.h"
 #include "burnin_controller.h"
 #include "cluster_actions.h"
 #include "cluster_view.h"
@@ -305,9 +304,9 @@ void MainWindow::adoptSession(std::unique_ptr<ClusterSession> session)
     m_connections->setSources(displayedSources(nullptr));
     m_connectionsDock->raise();
     if (s->profile().hasPrometheus()) {
-        m_ownHistory = std::make_unique<PrometheusMetricHistory>(s->profile());
+        m_ownHistory = s->metricHistory();
         if (!m_historyOverridden)
-            m_history = m_ownHistory.get();
+            m_history = m_ownHistory;
     }
     m_log->append(LogPanel::Level::Info, tr("Connecting to %1 (%2)").arg(s->profile().name, s->profile().sshTarget()));
     setWindowTitle(tr("%1 \u2014 Strata").arg(s->profile().name));
@@ -339,7 +338,7 @@ void MainWindow::closeSession()
     updateFirstRun();
     if (!m_historyOverridden)
         m_history = nullptr;
-    m_ownHistory.reset();
+    m_ownHistory = nullptr;
     updateMetricsAvailability();
     setWindowTitle(tr("Strata"));
     updateActions();
@@ -360,7 +359,7 @@ void MainWindow::showSnapshot(const SnapshotPtr &snapshot)
 void MainWindow::setMetricHistory(MetricHistory *history)
 {
     m_historyOverridden = history != nullptr;
-    m_history = history ? history : m_ownHistory.get();
+    m_history = history ? history : m_ownHistory;
     updateMetricsAvailability();
 }
 

@@ -123,7 +123,7 @@ private:
     QLabel *m_statusTotals;
     QLabel *m_statusTiming;
     MetricHistory *m_history = nullptr;         // what the panes use
-    std::unique_ptr<MetricHistory> m_ownHistory; // the session's Prometheus, when it has one
+    MetricHistory *m_ownHistory = nullptr;      // the session's (ClusterSession::metricHistory), when it has one
     bool m_historyOverridden = false;
     DisplayPreferences m_preferences;
     SnapshotPtr m_lastSnapshot; // shown without a session (showSnapshot)

@@ -6,7 +6,7 @@
 #include "session/connection_check.h"
 #include "session/local_lab.h"
 #include "session/profile_store.h"
-#include "ssh/ssh_config_loader.h"
+#include "session/ssh_host_list.h"
 #include "ssh/shell_quote.h"
 
 #include <QFileInfo>
@@ -18,7 +18,7 @@ namespace strata {
 
 namespace {
 
-QString addCommandFor(const SshConfigHost &h)
+QString addCommandFor(const SshHostList::Host &h)
 {
     return QStringLiteral("strata profile add %1 --ssh %1").arg(ShellQuote::quote(h.alias));
 }
@@ -33,14 +33,14 @@ QString addCommandFor(const LocalLab &lab)
 
 int ProfileCommand::hosts(QCommandLineParser &parser)
 {
-    const SshConfigLoader::Result ssh = SshConfigLoader::loadUserConfig();
+    const SshHostList ssh = SshHostList::readUserConfig();
     QStringList labProblems;
     const QVector<LocalLab> labs = LocalLabFinder::find(LocalLabFinder::defaultDirectories(), &labProblems);
     for (const QString &problem : std::as_const(labProblems))
         CliOutput::error(QStringLiteral("lab left out: %1").arg(problem));
     if (parser.value(QStringLiteral("format")) == QLatin1String("json")) {
         QJsonArray hosts, labList, notes;
-        for (const SshConfigHost &h : ssh.hosts)
+        for (const SshHostList::Host &h : ssh.hosts)
             hosts.append(QJsonObject{{QLatin1String("alias"), h.alias},
                                      {QLatin1String("hostName"), h.effectiveHostName()},
                                      {QLatin1String("user"), h.user},
@@ -56,7 +56,7 @@ int ProfileCommand::hosts(QCommandLineParser &parser)
                                        {QLatin1String("ssh"), lab.profile.sshTarget()},
                                        {QLatin1String("prometheus"), DisplayUrl::withoutPassword(lab.profile.prometheusUrl)},
                                        {QLatin1String("add"), addCommandFor(lab)}});
-        for (const SshConfigNote &n : ssh.notes)
+        for (const SshHostList::Note &n : ssh.notes)
             notes.append(QJsonObject{{QLatin1String("file"), n.file}, {QLatin1String("line"), n.line}, {QLatin1String("text"), n.text}});
         CliOutput::out(QString::fromUtf8(QJsonDocument(QJsonObject{{QLatin1String("schema"), QStringLiteral("strata.profile-candidates/1")},
                                                                    {QLatin1String("sshConfigFound"), ssh.found},
@@ -69,7 +69,7 @@ int ProfileCommand::hosts(QCommandLineParser &parser)
     QString text;
     if (!ssh.found)
         text += QStringLiteral("No ~/.ssh/config.\n");
-    for (const SshConfigHost &h : ssh.hosts) {
+    for (const SshHostList::Host &h : ssh.hosts) {
         QString target = h.user.isEmpty() ? QString() : h.user + QLatin1Char('@');
         target += h.effectiveHostName();
         if (h.port > 0)
@@ -82,7 +82,7 @@ int ProfileCommand::hosts(QCommandLineParser &parser)
                                                            lab.running ? QStringLiteral("running") : QStringLiteral("not running"),
                                                            addCommandFor(lab));
     CliOutput::out(text);
-    for (const SshConfigNote &n : ssh.notes)
+    for (const SshHostList::Note &n : ssh.notes)
         CliOutput::line(QStringLiteral("note: %1:%2: %3").arg(QFileInfo(n.file).fileName()).arg(n.line).arg(n.text));
     return 0;
 }

@@ -3,6 +3,7 @@
 #include "kube_action_reconciler.h"
 #include "kube_job_manifest.h"
 #include "kube_job_parser.h"
+#include "kube_log_follower.h"
 #include "kube_node_parser.h"
 #include "kube_informer.h"
 #include "kube_job.h"
@@ -354,6 +355,15 @@ QStringList KubernetesSource::followOutputArguments(const QString &jobId, int ta
     if (!KubectlCommands::splitId(jobId, &ns, &name, &error))
         return {};
     return m_commands.followLogs(ns, jobObjectKind(jobId), name, tailLines);
+}
+
+std::unique_ptr<OutputFollower> KubernetesSource::followOutput(const Job &job)
+{
+    const QStringList argv = followOutputArguments(job.id, kFollowTailLines);
+    if (argv.isEmpty())
+        return nullptr;
+    return std::make_unique<KubeLogFollower>(m_shell, argv,
+                                             QStringLiteral("kubectl logs -f %1 %2").arg(jobObjectKind(job.id), job.id));
 }
 
 KubeLogResult KubernetesSource::logsBlocking(const QString &id, const QStringList &argv)

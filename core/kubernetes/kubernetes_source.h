@@ -73,8 +73,13 @@ public:
     // What kubectl calls a job of the last refresh (Job::id): "pod" for a bare pod, else "job".
     // Any thread.
     QString jobObjectKind(const QString &jobId) const override;
-    // kubectl logs -f of the pod, or of every pod of the Job (prefixed by pod).
-    QStringList followOutputArguments(const QString &jobId, int tailLines) const override;
+    // kubectl logs -f of the pod, or of every pod of the Job (prefixed by pod); empty where the
+    // id names no such object.
+    QStringList followOutputArguments(const QString &jobId, int tailLines) const;
+    // That kubectl logs -f from the last kFollowTailLines lines, streamed over this source's
+    // shell by a KubeLogFollower.
+    std::unique_ptr<OutputFollower> followOutput(const Job &job) override;
+    static constexpr int kFollowTailLines = 2000;
     // The kubectl argv (KubectlCommands) this source runs, for commands built elsewhere.
     const KubectlCommands &commands() const { return m_commands; }
 

@@ -2,10 +2,13 @@
 
 #include "job_submission.h"
 #include "orchestrator_part.h"
+#include "output_follower.h"
 
 #include <QFuture>
 #include <QPromise>
 #include <QStringList>
+
+#include <memory>
 
 namespace strata {
 
@@ -58,13 +61,15 @@ public:
         Q_UNUSED(jobId);
         return {};
     }
-    // The argv that follows a job's output from its last tailLines lines (kubectl logs -f);
-    // empty where output is a file read over SFTP, or the id names no such object.
-    virtual QStringList followOutputArguments(const QString &jobId, int tailLines) const
+    // A job's output followed as it grows, over this source's own connection (Slurm: the job's
+    // stdout file, Job::stdoutPath; Kubernetes: `kubectl logs -f` of the pod or the Job's pods),
+    // so the window never holds a shell. Not started yet; the caller owns it, and it lives on
+    // the caller's thread. nullptr where the job has nothing to follow: no output path, an id
+    // that names no pod or Job, a source that cannot follow output (the default).
+    virtual std::unique_ptr<OutputFollower> followOutput(const Job &job)
     {
-        Q_UNUSED(jobId);
-        Q_UNUSED(tailLines);
-        return {};
+        Q_UNUSED(job);
+        return nullptr;
     }
 };
 

@@ -6,6 +6,7 @@
 #include "metrics_part_builder.h"
 #include "node_fabric_query.h"
 #include "prometheus_client.h"
+#include "prometheus_metric_history.h"
 #include "model/when_finished.h"
 #include "session/cluster_profile.h"
 #include "model/pool_task.h"
@@ -119,7 +120,7 @@ MetricsSource::MetricsSource(const ClusterProfile &profile, QObject *parent)
 }
 
 MetricsSource::MetricsSource(const ClusterProfile &profile, Options options, QObject *parent)
-    : QObject(parent), m_url(profile.prometheusUrl), m_hostLabel(profile.hostLabel), m_options(std::move(options)),
+    : QObject(parent), m_profile(profile), m_url(profile.prometheusUrl), m_hostLabel(profile.hostLabel), m_options(std::move(options)),
       m_plan([&] {
           MetricsQueryPlan::Options plan = m_options.plan;
           plan.hostLabel = profile.hostLabel;
@@ -150,6 +151,13 @@ MetricsSource::~MetricsSource()
     // so it goes first, while every other member is alive.
     m_alertmanager.reset();
     m_client.reset();
+}
+
+MetricHistory *MetricsSource::history()
+{
+    if (!m_history)
+        m_history = std::make_unique<PrometheusMetricHistory>(m_profile);
+    return m_history.get();
 }
 
 QFuture<MetricsPart> MetricsSource::refresh()

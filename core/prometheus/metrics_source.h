@@ -4,6 +4,7 @@
 #include "metrics_query_plan.h"
 
 #include "model/job.h"
+#include "session/cluster_profile.h"
 
 #include <QFuture>
 #include <QObject>
@@ -13,8 +14,9 @@
 namespace strata {
 
 class AlertmanagerClient;
+class MetricHistory;
 class PrometheusClient;
-struct ClusterProfile;
+class PrometheusMetricHistory;
 struct MetricsRefreshState; // one refresh in flight (metrics_source.cpp)
 
 // One whole metrics refresh: the MetricsQueryPlan queries, sent at once (they run in parallel
@@ -83,16 +85,22 @@ public:
     PrometheusClient &client() { return *m_client; }
     // nullptr when the profile names no Alertmanager.
     AlertmanagerClient *alertmanager() { return m_alertmanager.get(); }
+    // A metric's history over a time range (the detail panes' charts): a PrometheusMetricHistory
+    // made on the first call, on this source's thread, and kept for the source's life. Made
+    // late because its client reads the profile's CA file: a one-shot CLI refresh never asks.
+    MetricHistory *history();
 
 private:
     void finish(const std::shared_ptr<MetricsRefreshState> &state);
 
+    ClusterProfile m_profile; // for history()
     QString m_url;
     QString m_hostLabel;
     Options m_options;
     MetricsQueryPlan m_plan;
     std::unique_ptr<PrometheusClient> m_client;
     std::unique_ptr<AlertmanagerClient> m_alertmanager;
+    std::unique_ptr<PrometheusMetricHistory> m_history;
     QStringList m_credentialsWarnings; // the clients' credentialsWarning(), each part's warnings
     std::optional<QFuture<MetricsPart>> m_running;
 

@@ -58,6 +58,16 @@ ClusterSession::ClusterSession(const ClusterProfile &profile, std::shared_ptr<Re
 
 ClusterSession::~ClusterSession() = default;
 
+std::unique_ptr<OutputFollower> ClusterSession::followOutput(const Job &job) const
+{
+    return m_orchestrator->followOutput(job);
+}
+
+MetricHistory *ClusterSession::metricHistory() const
+{
+    return m_metrics ? m_metrics->history() : nullptr;
+}
+
 SourceStatus &ClusterSession::status(const QString &source)
 {
     for (SourceStatus &s : m_statuses)

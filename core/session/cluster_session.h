@@ -4,6 +4,7 @@
 #include "model/cluster_snapshot.h"
 #include "model/job_submission.h"
 #include "model/orchestrator_part.h"
+#include "model/output_follower.h"
 
 #include <QFuture>
 #include <QObject>
@@ -16,6 +17,7 @@
 namespace strata {
 
 class OrchestratorSource;
+class MetricHistory;
 class MetricsSource;
 struct MetricsPart;
 class RemoteShell;
@@ -80,6 +82,15 @@ public:
 
     std::shared_ptr<RemoteShell> shell() const { return m_shell; }
     OrchestratorSource *orchestrator() const { return m_orchestrator.get(); }
+
+    // What the window needs of the cluster beyond snapshots and actions, offered by the sources
+    // so that it never holds a shell or an HTTP client of its own:
+    // a job's output followed as it grows (OrchestratorSource::followOutput: not started, the
+    // caller owns it; nullptr where the job has nothing to follow);
+    std::unique_ptr<OutputFollower> followOutput(const Job &job) const;
+    // a metric's history over a time range (MetricsSource::history, owned by this session);
+    // nullptr without a Prometheus URL in the profile.
+    MetricHistory *metricHistory() const;
 
 Q_SIGNALS:
     void snapshotReady(strata::SnapshotPtr snapshot);

@@ -2,6 +2,7 @@
 
 #include "model/gpu_count.h"
 
+#include "job_output_follower.h"
 #include "sinfo_json_parser.h"
 #include "slurm_action_reconciler.h"
 #include "slurm_version.h"
@@ -568,6 +569,13 @@ QFuture<ActionResult> SlurmSource::resume(const QStringList &nodes)
 QFuture<ActionResult> SlurmSource::reconcile(const ActionResult &unknown)
 {
     return runOnPool(&m_pool, [this, unknown] { return SlurmActionReconciler::reconcile(*m_shell, unknown); });
+}
+
+std::unique_ptr<OutputFollower> SlurmSource::followOutput(const Job &job)
+{
+    if (job.stdoutPath.isEmpty())
+        return nullptr;
+    return std::make_unique<JobOutputFollower>(m_shell, job.stdoutPath);
 }
 
 } // namespace strata

@@ -47,6 +47,9 @@ public:
     QFuture<ActionResult> drain(const QStringList &nodes, const QString &reason) override;
     QFuture<ActionResult> resume(const QStringList &nodes) override;
     QFuture<ActionResult> reconcile(const ActionResult &unknown) override;
+    // The job's stdout file (Job::stdoutPath) polled over this source's shell by a
+    // JobOutputFollower; nullptr for a job without one.
+    std::unique_ptr<OutputFollower> followOutput(const Job &job) override;
 
     // Number of job-detail fetches so far (for tests and benchmarks of the cache).
     int detailFetches() const { return m_detailFetches.loadRelaxed(); }

@@ -1,11 +1,12 @@
-// "Show output": a job's output file followed through a RemoteShell that runs the real sh,
+// "Show output": a job's output file followed by a JobOutputFollower (core/slurm, what
+// SlurmSource::followOutput makes) through a RemoteShell that runs the real sh,
 // stat, tail and head on this machine (LocalProcessShell), as the login node would: the text
 // appears, grows as the job writes, a big file shows only its last part (the cap), a rewritten
 // file starts over, a missing file says why, and search finds text. Also the Jobs table's menu
 // offers it for a Slurm job with an output path.
 
 #include "dialogs/job_output_dialog.h"
-#include "job_output_follower.h"
+#include "slurm/job_output_follower.h"
 
 #include "../core/kubernetes/local_process_shell.h"
 
@@ -46,15 +47,16 @@ private Q_SLOTS:
     {
         // A path with a space and a quote: passed as an argument, never spliced into the script.
         const QString path = write(QStringLiteral("slurm-42 'train'.out"), "epoch 1 loss 2.31\n");
-        JobOutputDialog dialog(QStringLiteral("42"), m_shell, path);
-        dialog.follower()->setPollInterval(100);
+        auto *follower = new JobOutputFollower(m_shell, path);
+        JobOutputDialog dialog(QStringLiteral("42"), follower);
+        follower->setPollInterval(100);
         dialog.show();
         QTRY_COMPARE_WITH_TIMEOUT(dialog.text()->toPlainText(), QStringLiteral("epoch 1 loss 2.31\n"), 5000);
         QCOMPARE(dialog.statusText(), QStringLiteral("%1 \u2014 18 bytes \u2014 following").arg(path));
         write(QStringLiteral("slurm-42 'train'.out"), "epoch 2 loss 1.87\nepoch 3 loss 1.52\n", true);
         QTRY_COMPARE_WITH_TIMEOUT(dialog.text()->toPlainText(),
                                   QStringLiteral("epoch 1 loss 2.31\nepoch 2 loss 1.87\nepoch 3 loss 1.52\n"), 5000);
-        QCOMPARE(dialog.follower()->offset(), 54);
+        QCOMPARE(follower->offset(), 54);
         QVERIFY(dialog.find(QStringLiteral("loss 1.87")));
         QCOMPARE(dialog.text()->textCursor().selectedText(), QStringLiteral("loss 1.87"));
         if (const QString dir = qEnvironmentVariable("STRATA_SHOT_DIR"); !dir.isEmpty()) {
@@ -74,20 +76,22 @@ private Q_SLOTS:
         for (int i = 0; i < 20000; ++i)
             big += QByteArray::number(i).rightJustified(9, '0') + '\n'; // 200,000 bytes
         const QString path = write(QStringLiteral("big.out"), big);
-        JobOutputDialog dialog(QStringLiteral("7"), m_shell, path, nullptr, 64 * 1024);
+        auto *follower = new JobOutputFollower(m_shell, path, 64 * 1024);
+        JobOutputDialog dialog(QStringLiteral("7"), follower);
         QTRY_VERIFY_WITH_TIMEOUT(!dialog.text()->toPlainText().isEmpty(), 5000);
         const QString shown = dialog.text()->toPlainText();
         QCOMPARE(shown.size(), 64 * 1024);
         QVERIFY(shown.endsWith(QStringLiteral("000019999\n")));
-        QCOMPARE(dialog.follower()->skipped(), 200000 - 64 * 1024);
+        QCOMPARE(follower->skipped(), 200000 - 64 * 1024);
         QVERIFY2(dialog.statusText().contains(QStringLiteral("showing from byte 134,464 on")), qPrintable(dialog.statusText()));
     }
 
     void aMissingFileSaysWhy()
     {
         const QString path = m_dir.filePath(QStringLiteral("never-written.out"));
-        JobOutputDialog dialog(QStringLiteral("9"), m_shell, path);
-        QSignalSpy failed(dialog.follower(), &JobOutputFollower::failed);
+        auto *follower = new JobOutputFollower(m_shell, path);
+        JobOutputDialog dialog(QStringLiteral("9"), follower);
+        QSignalSpy failed(follower, &JobOutputFollower::failed);
         QVERIFY(failed.wait(5000));
         QVERIFY2(dialog.statusText().startsWith(path + QStringLiteral(" \u2014 ")), qPrintable(dialog.statusText()));
         QVERIFY2(dialog.statusText().contains(QStringLiteral("No such file")), qPrintable(dialog.statusText()));

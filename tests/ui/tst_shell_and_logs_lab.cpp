@@ -8,7 +8,7 @@
 #include "../integration/cli_lab.h"
 
 #include "dialogs/job_output_dialog.h"
-#include "kube_log_follower.h"
+#include "kubernetes/kube_log_follower.h"
 #include "lab_profile.h"
 
 #include "kubernetes/kubectl_commands.h"

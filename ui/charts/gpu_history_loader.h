@@ -1,6 +1,6 @@
 #pragma once
 
-#include "metric_history.h"
+#include "model/metric_history.h"
 
 #include <QObject>
 #include <QTimer>

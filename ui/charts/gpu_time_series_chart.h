@@ -1,7 +1,7 @@
 #pragma once
 
-#include "chart_metric.h"
-#include "time_series.h"
+#include "model/chart_metric.h"
+#include "model/time_series.h"
 
 #include <QWidget>
 

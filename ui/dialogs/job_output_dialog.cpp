@@ -1,6 +1,6 @@
 #include "job_output_dialog.h"
 
-#include "job_output_follower.h"
+#include "model/output_follower.h"
 
 #include <QFontDatabase>
 #include <QGuiApplication>
@@ -13,17 +13,6 @@
 #include <QVBoxLayout>
 
 namespace strata {
-
-JobOutputDialog::JobOutputDialog(const QString &jobId, std::shared_ptr<RemoteShell> shell, const QString &path,
-                                 QWidget *parent, qint64 capBytes)
-    : JobOutputDialog(jobId, new JobOutputFollower(std::move(shell), path, capBytes), parent)
-{
-}
-
-JobOutputFollower *JobOutputDialog::follower() const
-{
-    return qobject_cast<JobOutputFollower *>(m_follower);
-}
 
 JobOutputDialog::JobOutputDialog(const QString &jobId, OutputFollower *follower, QWidget *parent)
     : QDialog(parent), m_follower(follower), m_text(new QPlainTextEdit(this)), m_search(new QLineEdit(this)),

@@ -2,33 +2,26 @@
 
 #include <QDialog>
 
-#include <memory>
-
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
 
 namespace strata {
 
-class JobOutputFollower;
 class OutputFollower;
-class RemoteShell;
 
-// "Show output": a job's output followed live over the session's shell (a Slurm job's stdout
-// file through JobOutputFollower, a pod's `kubectl logs -f` through KubeLogFollower), with a
+// "Show output": a job's output followed live, as the session offers it
+// (ClusterSession::followOutput: a Slurm job's stdout file through JobOutputFollower, a pod's
+// `kubectl logs -f` through KubeLogFollower), with a
 // search field (Enter: next match, Shift+Enter: previous) and a line saying what is shown (the
 // last N KiB of a larger file, following, ended, or why it cannot be read). Non-modal.
 class JobOutputDialog : public QDialog
 {
     Q_OBJECT
 public:
-    JobOutputDialog(const QString &jobId, std::shared_ptr<RemoteShell> shell, const QString &path,
-                    QWidget *parent = nullptr, qint64 capBytes = 256 * 1024);
     // Any follower (the dialog takes it over and starts it).
     JobOutputDialog(const QString &jobId, OutputFollower *follower, QWidget *parent = nullptr);
 
-    // The Slurm file follower; null when the dialog follows something else.
-    JobOutputFollower *follower() const;
     OutputFollower *source() const { return m_follower; }
     QPlainTextEdit *text() const { return m_text; }
     QLineEdit *searchEdit() const { return m_search; }

@@ -1,7 +1,7 @@
 #include "profile_dialog.h"
 
+#include "model/environment_variable.h"
 #include "session/grafana_link.h"
-#include "ssh/shell_quote.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -331,7 +331,7 @@ QString ProfileDialog::validationError() const
     if (p.sshHost.isEmpty())
         return tr("Enter the SSH host (the cluster's login node or bastion).");
     for (const auto &pair : p.remoteEnvironment)
-        if (!ShellQuote::isValidVariableName(pair.first))
+        if (!EnvironmentVariable::isValidName(pair.first))
             return tr("\"%1\" is not a valid environment variable name (letters, digits, _; not starting with a digit).")
                 .arg(pair.first);
     if (!p.prometheusUrl.isEmpty()) {

@@ -2,7 +2,6 @@
 
 #include "add_cluster_form.h"
 #include "model/when_finished.h"
-#include "ssh/ssh_config_loader.h"
 #include "model/pool_task.h"
 
 #include <QDir>
@@ -101,7 +100,7 @@ FirstRunPage::Candidates FirstRunPage::readCandidates(const FirstRunSources &s)
     const QString sshDir = s.sshDir.isEmpty() ? home + QStringLiteral("/.ssh") : s.sshDir;
     const QString config = s.sshConfigPath.isEmpty() ? sshDir + QStringLiteral("/config") : s.sshConfigPath;
     QString user = s.localUser.isEmpty() ? qEnvironmentVariable("USER") : s.localUser;
-    const SshConfigLoader::Result r = SshConfigLoader::load(config, sshDir, home, user);
+    const SshHostList r = SshHostList::read(config, sshDir, home, user);
     c.sshConfigFound = r.found;
     c.hosts = r.hosts;
     c.notes = r.notes;
@@ -122,7 +121,7 @@ void FirstRunPage::showCandidates(const Candidates &c)
     m_notes = c.notes;
     m_labsFound = c.labs;
     m_sshHosts->clear();
-    for (const SshConfigHost &h : c.hosts) {
+    for (const SshHostList::Host &h : c.hosts) {
         QString target = h.user.isEmpty() ? QString() : h.user + QLatin1Char('@');
         target += h.effectiveHostName();
         if (h.port > 0)
@@ -163,7 +162,7 @@ void FirstRunPage::showCandidates(const Candidates &c)
 QString FirstRunPage::sshNotesText() const
 {
     QStringList lines;
-    for (const SshConfigNote &n : m_notes)
+    for (const SshHostList::Note &n : m_notes)
         lines << tr("%1:%2: %3").arg(QFileInfo(n.file).fileName()).arg(n.line).arg(n.text);
     return lines.join(QLatin1Char('\n'));
 }
@@ -180,7 +179,7 @@ void FirstRunPage::useSshHost(int index)
 {
     if (index < 0 || index >= m_hostsFound.size())
         return;
-    const SshConfigHost &h = m_hostsFound[index];
+    const SshHostList::Host &h = m_hostsFound[index];
     ClusterProfile p;
     p.name = uniqueName(h.alias);
     // The alias, not its HostName: libssh reads ~/.ssh/config itself when it connects, so

@@ -3,7 +3,7 @@
 #include "session/cluster_profile.h"
 #include "session/connection_check.h"
 #include "session/local_lab.h"
-#include "ssh/ssh_config_host.h"
+#include "session/ssh_host_list.h"
 
 #include <QStringList>
 #include <QVector>
@@ -45,7 +45,7 @@ public:
 
     AddClusterForm *form() const { return m_form; }
     QListWidget *sshHostList() const { return m_sshHosts; }
-    const QVector<SshConfigHost> &sshHosts() const { return m_hostsFound; }
+    const QVector<SshHostList::Host> &sshHosts() const { return m_hostsFound; }
     const QVector<LocalLab> &labs() const { return m_labsFound; }
     QString sshNotesText() const;
     // Fills the form from the Nth host of ~/.ssh/config or the Nth lab.
@@ -61,8 +61,8 @@ private:
     struct Candidates
     {
         bool sshConfigFound = false;
-        QVector<SshConfigHost> hosts;
-        QVector<SshConfigNote> notes;
+        QVector<SshHostList::Host> hosts;
+        QVector<SshHostList::Note> notes;
         QVector<LocalLab> labs;
         QStringList labProblems; // labs left out: their connect.args refused (a hostile --remote-env)
     };
@@ -72,8 +72,8 @@ private:
 
     FirstRunSources m_sources;
     QStringList m_taken;
-    QVector<SshConfigHost> m_hostsFound;
-    QVector<SshConfigNote> m_notes;
+    QVector<SshHostList::Host> m_hostsFound;
+    QVector<SshHostList::Note> m_notes;
     QVector<LocalLab> m_labsFound;
     QListWidget *m_sshHosts;
     QLabel *m_sshSummary;

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "output_follower.h"
+#include "model/output_follower.h"
 
 #include <QStringDecoder>
 #include <QStringList>
@@ -14,8 +14,8 @@ namespace strata {
 class RemoteShell;
 
 // Follows a Kubernetes pod's (or a Job's pods') log with `kubectl logs -f` streamed over the
-// session's shell (StreamingShell::stream: on the SSH connection's worker, between the
-// refreshes' commands). The chunks land in a buffer shared with that worker, capped at capBytes (older
+// Kubernetes source's shell (made by KubernetesSource::followOutput; StreamingShell::stream: on
+// the SSH connection's worker, between the refreshes' commands). The chunks land in a buffer shared with that worker, capped at capBytes (older
 // bytes are dropped and counted), and are handed on from the GUI thread every 200 ms, so a
 // chatty pod costs the window one append per tick. Stopped when destroyed (kubectl gets
 // SIGTERM). GUI thread.

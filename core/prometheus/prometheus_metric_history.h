@@ -1,7 +1,6 @@
 #pragma once
 
-#include "metric_history.h"
-
+#include "model/metric_history.h"
 #include "session/cluster_profile.h"
 
 #include <QObject>
@@ -14,8 +13,10 @@ class PrometheusClient;
 
 // MetricHistory over the cluster's Prometheus: one query_range per request through
 // core/prometheus (MetricSeriesQuery builds the PromQL for the node under any host label the
-// profile allows). Its PrometheusClient lives on the GUI thread and never blocks it.
-// Owned by the MainWindow, one per connected profile that has a Prometheus URL.
+// profile allows). Its PrometheusClient is its own, not the MetricsSource's: a chart's range
+// query never waits behind a refresh's queries for the same few connections. The client lives
+// on the thread that made it (the GUI thread in the window) and never blocks it.
+// Owned by the MetricsSource (MetricsSource::history), so one per session with a Prometheus URL.
 class PrometheusMetricHistory : public QObject, public MetricHistory
 {
     Q_OBJECT

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "output_follower.h"
+#include "model/output_follower.h"
 
 #include <QString>
 #include <QTimer>
@@ -11,7 +11,8 @@ namespace strata {
 
 class RemoteShell;
 
-// Follows a job's output file on the cluster over the session's shell: each poll asks for the
+// Follows a job's output file on the cluster over the Slurm source's shell (made by
+// SlurmSource::followOutput, so the window never holds the shell): each poll asks for the
 // bytes after the last offset (`tail -c +N | head -c CAP` in one `sh -c`, the path passed as an
 // argument, never spliced), so a 10 GB log costs one capped read. The first read starts at the
 // last `capBytes` of the file; a file that shrank (rewritten) starts over. One poll at a time;

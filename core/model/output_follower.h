@@ -5,10 +5,11 @@
 
 namespace strata {
 
-// What JobOutputDialog follows: a job's output as it grows, from wherever it lives
-// (JobOutputFollower: a Slurm job's stdout file, polled over SFTP-less sh; KubeLogFollower:
-// `kubectl logs -f`, streamed). Both cap what they hand on, so a huge log costs one capped read.
-// GUI thread.
+// A job's output as it grows, from wherever it lives, as the session's orchestrator offers it
+// (OrchestratorSource::followOutput): JobOutputFollower (core/slurm) polls a Slurm job's stdout
+// file over SFTP-less sh, KubeLogFollower (core/kubernetes) streams `kubectl logs -f`. Both cap
+// what they hand on, so a huge log costs one capped read. The window's JobOutputDialog shows
+// one. Lives on the thread that asked for it (the GUI thread in the window).
 class OutputFollower : public QObject
 {
     Q_OBJECT

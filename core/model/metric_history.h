@@ -20,8 +20,9 @@ struct MetricHistoryRequest
 };
 
 // Where the detail panes get GPU time series from: a range query against the cluster's
-// metrics (Prometheus query_range via core/prometheus). Implementations do their I/O off the
-// GUI thread; the future finishes with one series per GPU, or with `error` set.
+// metrics, offered by the session (ClusterSession::metricHistory: PrometheusMetricHistory,
+// a query_range through core/prometheus). Implementations do their I/O off the GUI thread;
+// the future finishes with one series per GPU, or with `error` set.
 class MetricHistory
 {
 public:
