@@ -6,6 +6,8 @@
 #include "model/when_finished.h"
 
 #include <QRandomGenerator>
+
+#include <algorithm>
 #include <QRegularExpression>
 
 namespace strata {
@@ -91,6 +93,10 @@ void BurninKubernetesTransport::attach(const QString &jobId, const BurninRequest
 
 void BurninKubernetesTransport::launch()
 {
+    if (!m_kubernetes) {
+        fail(QStringLiteral("this cluster's session has no Kubernetes source to run a Kubernetes burn-in through"));
+        return;
+    }
     Q_EMIT stageChanged(QStringLiteral("submitting"));
     BurninRequest &request = m_run.request;
     if (request.image.isEmpty()) {
@@ -198,15 +204,17 @@ void BurninKubernetesTransport::poll()
 
 void BurninKubernetesTransport::checkJobsEnded()
 {
-    whenFinished(m_kubernetes->refresh(), this, [this](const OrchestratorPart &part) {
-        if (!m_run.running || !part.error.isEmpty())
+    if (!m_kubernetes) {
+        fail(QStringLiteral("this cluster's session has no Kubernetes source to run a Kubernetes burn-in through"));
+        return;
+    }
+    // The session's own Job informer: no listing of nodes or pods, and while its watch runs no
+    // request at all until a Job changes.
+    const QStringList ours = m_run.handleByNode.values();
+    whenFinished(m_kubernetes->lookUpJobs(ours), this, [this, ours](const KubeJobLookup &lookup) {
+        if (!m_run.running || !lookup.ok())
             return;
-        const QStringList ours = m_run.handleByNode.values();
-        int ended = 0;
-        for (const Job &j : part.jobs)
-            if (ours.contains(j.id) && (j.state == QLatin1String("SUCCEEDED") || j.state == QLatin1String("FAILED")))
-                ++ended;
-        m_run.jobsEnded = ended == ours.size();
+        m_run.jobsEnded = std::all_of(ours.cbegin(), ours.cend(), [&](const QString &id) { return lookup.ended(id); });
     });
 }
 

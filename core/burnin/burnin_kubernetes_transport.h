@@ -15,6 +15,9 @@ struct ActionResult;
 // was lost is read back by its label, never created twice. Node names and image reach kubectl
 // only through KubeJobManifest, which checks them. Re-attaches by the Jobs' ids (what
 // submitted() said: "ns/strata-burnin-NODE-xxxxx,..."), reading their logs from the start.
+// The KubernetesSource is the session's own (ClusterSession::sharedOrchestrator): the Jobs are
+// created, read and watched through it (its Job informer), never through a second listing
+// of the cluster. Null (a session that is not on Kubernetes): every start fails saying so.
 // Thread: as BurninTransport; the KubernetesSource does its kubectl work on its own pool.
 class BurninKubernetesTransport : public BurninTransport
 {

@@ -4,9 +4,7 @@
 #include "burnin_slurm_transport.h"
 #include "burnin_ssh_transport.h"
 #include "kubernetes/kubernetes_source.h"
-#include "model/gpu_catalog.h"
 #include "session/cluster_session.h"
-#include "session/kubernetes_profile_options.h"
 
 namespace strata::BurninTransportFactory {
 
@@ -18,8 +16,8 @@ std::unique_ptr<BurninTransport> create(BurninTransportKind kind, ClusterSession
     case BurninTransportKind::Ssh:
         return std::make_unique<BurninSshTransport>(cluster->shell());
     case BurninTransportKind::Kubernetes:
-        return std::make_unique<BurninKubernetesTransport>(std::make_shared<KubernetesSource>(
-            cluster->shell(), GpuCatalog::builtIn(), kubernetesProfileOptions(cluster->profile())));
+        return std::make_unique<BurninKubernetesTransport>(
+            std::dynamic_pointer_cast<KubernetesSource>(cluster->sharedOrchestrator()));
     }
     return nullptr;
 }

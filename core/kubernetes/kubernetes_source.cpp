@@ -198,6 +198,32 @@ OrchestratorPart KubernetesSource::refreshBlocking()
     return part;
 }
 
+QFuture<KubeJobLookup> KubernetesSource::lookUpJobs(const QStringList &jobIds)
+{
+    return runOnPool(&m_pool, [this, jobIds] {
+        KubeJobLookup lookup;
+        if (const QString &refusal = m_jobInformer->resource().refusal; !refusal.isEmpty()) {
+            lookup.error = refusal;
+            lookup.errorKind = ErrorKind::InvalidRequest;
+            return lookup;
+        }
+        KubeInformer<KubeJob>::Sync sync = m_jobInformer->sync(true);
+        if (!sync.ok) {
+            OrchestratorPart failed;
+            failPart<KubeJob>(failed, sync);
+            lookup.error = failed.error;
+            lookup.errorKind = failed.errorKind;
+            return lookup;
+        }
+        lookup.listPagesRead = sync.pagesRead;
+        const QSet<QString> wanted(jobIds.cbegin(), jobIds.cend());
+        for (const KubeJob &job : std::as_const(sync.objects))
+            if (wanted.contains(job.key()))
+                lookup.found.insert(job.key(), job);
+        return lookup;
+    });
+}
+
 QFuture<ActionResult> KubernetesSource::submit(const JobSubmission &submission)
 {
     JobSubmission tagged = submission;

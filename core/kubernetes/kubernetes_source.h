@@ -1,5 +1,6 @@
 #pragma once
 
+#include "kube_job_lookup.h"
 #include "kube_log_result.h"
 #include "kube_api_router.h"
 #include "kubectl_commands.h"
@@ -65,6 +66,14 @@ public:
     void setPolling(int intervalSeconds) override;
     // A watch sent an event since the last refresh began.
     bool hasChangesWaiting() const override { return m_changesWaiting->load(); }
+
+    // These Jobs ("namespace/name") as the Job informer holds them, for a caller that waits for
+    // its own Jobs to end (the Kubernetes burn-in): no second listing of the cluster. The
+    // informer keeps a watch after this, so while the Jobs run each lookup reads only the
+    // events that arrived (none at all while nothing changed); a refresh of a session that
+    // does not poll ends that watch and the next lookup lists the Jobs once again. On the pool,
+    // in turn with refreshes and actions.
+    QFuture<KubeJobLookup> lookUpJobs(const QStringList &jobIds);
 
     // Last lines of a job's pods (each prefixed by its pod) or of one bare pod; id as in Job::id.
     QFuture<KubeLogResult> logs(const QString &jobId, int tailLines = 200);

@@ -82,6 +82,9 @@ public:
 
     std::shared_ptr<RemoteShell> shell() const { return m_shell; }
     OrchestratorSource *orchestrator() const { return m_orchestrator.get(); }
+    // The same source, shared with what may outlive this session by a moment (a burn-in
+    // transport deleted later): the Kubernetes burn-in works through it, not a second source.
+    std::shared_ptr<OrchestratorSource> sharedOrchestrator() const { return m_orchestrator; }
 
     // What the window needs of the cluster beyond snapshots and actions, offered by the sources
     // so that it never holds a shell or an HTTP client of its own:
@@ -130,7 +133,7 @@ private:
 
     ClusterProfile m_profile;
     std::shared_ptr<RemoteShell> m_shell;
-    std::unique_ptr<OrchestratorSource> m_orchestrator;
+    std::shared_ptr<OrchestratorSource> m_orchestrator;
     SnapshotPtr m_latest;
     QTimer m_timer;
     QTimer m_changeCheck;           // while polling: hasChangesWaiting() looked at

@@ -28,6 +28,7 @@ from urllib.parse import parse_qs, urlsplit
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import lab_cluster  # noqa: E402
+from audit_log import AuditLog  # noqa: E402
 from api import Api  # noqa: E402
 from api_errors import ApiError  # noqa: E402
 from container_runner import BurnAgent  # noqa: E402
@@ -88,7 +89,7 @@ def authorized(header, token):
     return hmac.compare_digest(parts[1].encode(), token.encode())
 
 
-def make_handler(api, quiet, token):
+def make_handler(api, quiet, token, audit):
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
         server_version = "strata-kube-standin"
@@ -101,6 +102,7 @@ def make_handler(api, quiet, token):
             url = urlsplit(self.path)
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length) if length else b""
+            self.audit_request = (self.command, self.path, url.path, parse_qs(url.query))
             if token and url.path not in OPEN_PATHS and not authorized(self.headers.get("Authorization"),
                                                                        token):
                 self.send_body(401, UNAUTHORIZED, "application/json", [])
@@ -124,6 +126,13 @@ def make_handler(api, quiet, token):
             if isinstance(body, str):
                 body = body.encode()
             self.send_body(response.code, body or b"", response.content_type, response.headers)
+
+        def send_response(self, code, message=None):
+            request = getattr(self, "audit_request", None)
+            if request is not None:
+                audit.record(*request, code)
+                self.audit_request = None
+            super().send_response(code, message)
 
         def send_body(self, code, body, content_type, headers):
             self.send_response(code)
@@ -275,6 +284,9 @@ def main(argv=None):
                         "MIG mixed all-1g.5gb), labelled as GPU feature discovery labels them")
     parser.add_argument("--seed", type=int, help="seed names and uids (reproducible captures)")
     parser.add_argument("--quiet", action="store_true", help="do not log each request to stderr")
+    parser.add_argument("--audit-log-path", metavar="FILE",
+                        help="append one audit.k8s.io/v1 Event (level Metadata: verb, requestURI, "
+                        "objectRef, responseStatus) per request to FILE, as kube-apiserver does")
     options = parser.parse_args(argv)
 
     host, port = parse_listen(options.listen)
@@ -308,7 +320,7 @@ def main(argv=None):
                            shlex.split(options.burn_agent_args))
     api = Api(store, None, options)
     # Port 0 picks a free port (for tests running in parallel); the kubeconfig names it.
-    handler = make_handler(api, options.quiet, token)
+    handler = make_handler(api, options.quiet, token, AuditLog(options.audit_log_path))
     if tls_paths:
         server = TlsHttpServer((host, port), handler, context, options.quiet)
     else:

@@ -32,13 +32,14 @@ start_kube_standin() {
     # they fail saying so. HTTPS (the lab CA and serving certificate in kube/tls, made once) with
     # the bearer token, as an EKS endpoint: the kubeconfig (context strata-lab) carries the CA and
     # the token, kubeconfig-exec gets it from an exec credential plugin as `aws eks get-token`.
+    # kube/audit.log: one audit event per request (what tests count requests by).
     local scale=()
     # At scale every controller tick walks all pods: tick every 5 s; built afresh on each start.
     [ -z "$KUBE_SCALE" ] || scale=(--scale "$KUBE_SCALE" --tick 5 --fresh --quiet)
     spawn kube "$PYTHON" "$server" --listen "$HOST:$KUBE_PORT" --state-dir "$KUBE_DIR" \
         --tls-dir "$KUBE_DIR/tls" --token-file "$KUBE_DIR/token" \
         --write-kubeconfig "$KUBE_DIR/kubeconfig" --write-exec-kubeconfig "$KUBE_DIR/kubeconfig-exec" \
-        --burn-agent "$(find_build_dir)/burnin/strata-burn" "${scale[@]}"
+        --audit-log-path "$KUBE_DIR/audit.log" --burn-agent "$(find_build_dir)/burnin/strata-burn" "${scale[@]}"
     wait_for "kube stand-in" kube kube_ok
 }
 

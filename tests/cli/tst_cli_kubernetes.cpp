@@ -27,6 +27,41 @@ class TestCliKubernetes : public QObject
         env.insert(QStringLiteral("KUBECONFIG"), kubeconfig());
         return QString::fromUtf8(runProcess(QStringLiteral("kubectl"), args, env, 30000).out);
     }
+    // The API server's audit log (lab/lib/kube.sh: --audit-log-path): one event per request.
+    static QList<QByteArray> auditLines()
+    {
+        QFile f(labDir() + QStringLiteral("/kube/audit.log"));
+        if (!f.open(QIODevice::ReadOnly))
+            return {};
+        return f.readAll().split('\n');
+    }
+    // Requests since line `from` of the audit log, counted by "verb resource" (a list with a
+    // label or field selector counted apart as "list resource?selector": kubectl logs job/x
+    // finds the Job's pods that way), e.g. {"list nodes": 1, "watch jobs": 1}.
+    static QMap<QString, int> apiRequestsSince(qsizetype from)
+    {
+        QMap<QString, int> counts;
+        const QList<QByteArray> lines = auditLines();
+        for (qsizetype i = from; i < lines.size(); ++i) {
+            const QJsonObject e = QJsonDocument::fromJson(lines[i]).object();
+            if (e.isEmpty())
+                continue;
+            const QString resource = e.value(QLatin1String("objectRef")).toObject().value(QLatin1String("resource")).toString();
+            const QString uri = e.value(QLatin1String("requestURI")).toString();
+            const bool selector = uri.contains(QLatin1String("labelSelector=")) || uri.contains(QLatin1String("fieldSelector="));
+            counts[e.value(QLatin1String("verb")).toString() + QLatin1Char(' ') + resource
+                   + (selector ? QStringLiteral("?selector") : QString())] += 1;
+        }
+        return counts;
+    }
+    static QString describe(const QMap<QString, int> &counts)
+    {
+        QStringList parts;
+        for (auto it = counts.constBegin(); it != counts.constEnd(); ++it)
+            parts << QStringLiteral("%1: %2").arg(it.key()).arg(it.value());
+        return parts.join(QStringLiteral(", "));
+    }
+
     QJsonObject snapshot() const
     {
         const Run r = strata(QStringLiteral("snapshot"), {QStringLiteral("--format"), QStringLiteral("json")});
@@ -213,6 +248,8 @@ private Q_SLOTS:
         const QString jobId = v.value(QLatin1String("jobId")).toString();
         const QString jobsBefore = kubectl({QStringLiteral("get"), QStringLiteral("jobs"), QStringLiteral("-A"), QStringLiteral("-o"), QStringLiteral("name")});
         QVERIFY2(jobsBefore.contains(m_jobs.first()), qPrintable(jobsBefore));
+        const qsizetype auditFrom = auditLines().size() - 1; // the last line is empty (or partial)
+        QVERIFY2(auditFrom >= 0, "no kube/audit.log in the lab: is the stand-in started with --audit-log-path?");
         const Run again = strata(QStringLiteral("burnin"), {QStringLiteral("--nodes"), QStringLiteral("kube-gpu-01,kube-gpu-03"), QStringLiteral("--image"), QStringLiteral("strata/burn:lab"),
                                                             QStringLiteral("--backend"), QStringLiteral("cpu"), QStringLiteral("--duration"), QStringLiteral("2s"),
                                                             QStringLiteral("--attach"), jobId,
@@ -224,6 +261,20 @@ private Q_SLOTS:
         QVERIFY2(w.value(QLatin1String("failedNodes")).toArray() == QJsonArray{QStringLiteral("kube-gpu-03")}, again.out.constData());
         QCOMPARE(w.value(QLatin1String("gpus")).toArray().size(), 16);
         QCOMPARE(w.value(QLatin1String("drained")).toArray().size(), 0);
+        // Re-attached, the burn-in asks at once whether its Jobs ended, then every few polls:
+        // through the session's Job informer, so the cluster's nodes and pods were listed once,
+        // by the CLI's first look, and never by a second source of the burn-in's own; the Jobs
+        // at most twice (that first look, then the informer's list before its watch). Before
+        // issue 24 a second source of the burn-in's own listed nodes, pods and Jobs at once and
+        // every third poll (a 70-s run: 3 lists of each; now 1, 1, 2 and a watch; docs/PERF.md).
+        const QMap<QString, int> requests = apiRequestsSince(auditFrom);
+        qInfo().noquote() << "API requests of the burn-in run:" << describe(requests);
+        QVERIFY2(requests.value(QStringLiteral("list nodes")) == 1, qPrintable(describe(requests)));
+        QVERIFY2(requests.value(QStringLiteral("list pods")) == 1, qPrintable(describe(requests)));
+        QVERIFY2(requests.value(QStringLiteral("list jobs")) >= 1 && requests.value(QStringLiteral("list jobs")) <= 2,
+                 qPrintable(describe(requests)));
+        QVERIFY2(!requests.contains(QStringLiteral("create jobs")), qPrintable(describe(requests)));
+
         QCOMPARE(kubectl({QStringLiteral("get"), QStringLiteral("jobs"), QStringLiteral("-A"), QStringLiteral("-o"), QStringLiteral("name")}), jobsBefore);
 
         // An id that names another node's Job is refused before anything connects.
