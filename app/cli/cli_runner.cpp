@@ -14,7 +14,7 @@
 #include "cli/text_table.h"
 #include "model/snapshot_json.h"
 #include "session/cluster_session.h"
-#include "session/profile_store.h"
+#include "profile/profile_store.h"
 #include "slurm/hostlist.h"
 #include "slurm/slurm_time.h"
 #include "model/when_finished.h"

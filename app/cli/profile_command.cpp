@@ -4,8 +4,8 @@
 #include "cli/cli_output.h"
 #include "model/error_kind.h"
 #include "session/connection_check.h"
-#include "session/local_lab.h"
-#include "session/profile_store.h"
+#include "profile/local_lab.h"
+#include "profile/profile_store.h"
 #include "session/ssh_host_list.h"
 #include "ssh/shell_quote.h"
 
