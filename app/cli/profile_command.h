@@ -7,6 +7,8 @@
 
 namespace strata {
 
+class ConnectionOptions;
+
 class ProfileStore;
 
 // The first-run verbs of `strata profile` (the window's first-run page on the command line):
@@ -20,6 +22,9 @@ class ProfileCommand
 public:
     static int hosts(QCommandLineParser &parser);
     static int add(QCoreApplication &app, QCommandLineParser &parser, ClusterProfile profile, const ProfileStore &store);
+    // The command table's entry: list (default), hosts, add, save or remove, on the profile file
+    // the connection flags name.
+    static int runFromCommandLine(QCoreApplication &app, QCommandLineParser &parser, const ConnectionOptions &connection);
 };
 
 } // namespace strata
