@@ -5,6 +5,7 @@
 #include "model/when_finished.h"
 #include "session/cluster_session.h"
 
+#include <QCoreApplication>
 #include <QEventLoop>
 #include <QJsonDocument>
 #include <QJsonObject>
