@@ -4,7 +4,7 @@
 #include "cli/connection_options.h"
 #include "first_paint_quitter.h"
 #include "main_window.h"
-#include "session/profile_store.h"
+#include "profile/profile_store.h"
 #include "timing_log.h"
 
 #include <QApplication>

@@ -4,7 +4,7 @@
 // builds a line for each of them.
 #include "fuzz_input.h"
 #include "model/environment_variable.h"
-#include "session/profile_store.h"
+#include "profile/profile_store.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -11,7 +11,7 @@
 #include "model/orchestrator_source.h"
 #include "prometheus/metrics_source.h"
 #include "session/cluster_session.h"
-#include "session/grafana_link.h"
+#include "profile/grafana_link.h"
 #include "session/shell_command.h"
 #include "slurm/hostlist.h"
 

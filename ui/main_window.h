@@ -1,7 +1,7 @@
 #pragma once
 
 #include "display_preferences.h"
-#include "session/cluster_profile.h"
+#include "profile/cluster_profile.h"
 
 #include "model/cluster_snapshot.h"
 #include "model/job_submission.h"

@@ -4,7 +4,7 @@
 #include "views/connections_panel.h"
 #include "views/log_panel.h"
 
-#include "session/profile_store.h"
+#include "profile/profile_store.h"
 #include "session/secret_store.h"
 
 #include <QMessageBox>

@@ -1,5 +1,6 @@
 #include "burnin_command.h"
 
+#include "cli/cli_profile_resolver.h"
 #include "cli/burnin_progress_meter.h"
 #include "cli/cli_output.h"
 
@@ -337,6 +338,14 @@ int BurninCommand::run(QCoreApplication &app, QCommandLineParser &parser, const 
     cluster.refreshNow();
     app.exec();
     return exitCode;
+}
+
+int BurninCommand::runFromCommandLine(QCoreApplication &app, QCommandLineParser &parser, const ConnectionOptions &connection)
+{
+    ClusterProfile profile;
+    if (!CliProfileResolver::resolve(connection, parser, &profile))
+        return 2;
+    return run(app, parser, profile);
 }
 
 } // namespace strata

@@ -91,4 +91,9 @@ int BurninHistoryCommand::run(QCommandLineParser &parser)
     return 0;
 }
 
+int BurninHistoryCommand::runFromCommandLine(QCoreApplication &, QCommandLineParser &parser, const ConnectionOptions &)
+{
+    return run(parser);
+}
+
 } // namespace strata

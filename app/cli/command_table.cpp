@@ -1,11 +1,19 @@
 #include "command_table.h"
 
+#include "cli/alerts_command.h"
 #include "cli/burnin_command.h"
 #include "cli/burnin_history_command.h"
-#include "cli/cli_runner.h"
+#include "cli/cancel_command.h"
+#include "cli/completion_command.h"
 #include "cli/connection_options.h"
+#include "cli/drain_command.h"
+#include "cli/help_command.h"
 #include "cli/metrics_command.h"
+#include "cli/profile_command.h"
+#include "cli/resume_command.h"
 #include "cli/silence_command.h"
+#include "cli/snapshot_command.h"
+#include "cli/submit_command.h"
 
 #include <QJsonArray>
 
@@ -21,48 +29,48 @@ using F = CliCommand::Flag;
 
 // Every subcommand, in the order `strata --help` lists them.
 const std::array kCommands{
-    CliCommand{"snapshot", &CliRunner::snapshot, nullptr, "", "", "[--format text|json]",
+    CliCommand{"snapshot", &SnapshotCommand::run, nullptr, "", "", "[--format text|json]",
                "Print the layered stack: instance types, nodes and GPUs, partitions, jobs, findings.",
                F::Connects},
-    CliCommand{"alerts", &CliRunner::alerts, nullptr, "", "", "[--format text|json]",
+    CliCommand{"alerts", &AlertsCommand::run, nullptr, "", "", "[--format text|json]",
                "Print the alerts firing in Prometheus as findings on their node, GPU and job.",
                F::Connects},
-    CliCommand{"silence", &CliRunner::silence, &SilenceCommand::options, "list|add|expire [ID]",
+    CliCommand{"silence", &SilenceCommand::runFromCommandLine, &SilenceCommand::options, "list|add|expire [ID]",
                "list (default), add (from --alert/--match), expire ID.",
                "list [--all] | add --alert NAME [--match LABEL=VALUE]... --comment TEXT [--duration 2h] | expire ID",
                "List, add or expire Alertmanager silences (needs only --alertmanager).", F::Connects},
-    CliCommand{"submit", &CliRunner::submit, &CliRunner::submitOptions, "", "",
+    CliCommand{"submit", &SubmitCommand::run, &SubmitCommand::options, "", "",
                "--name NAME (--script FILE|- | --wrap COMMAND) [--partition P] [--nodes N] "
                "[--nodelist HOSTS] [--gpus-per-node G] [--time LIMIT] [--exclusive]",
                "Submit a batch job (sbatch, or a Kubernetes Job); prints the job id.", F::Connects},
-    CliCommand{"cancel", &CliRunner::cancel, nullptr, "JOB...", "Job ids to cancel.", "JOB...",
+    CliCommand{"cancel", &CancelCommand::run, nullptr, "JOB...", "Job ids to cancel.", "JOB...",
                "Cancel jobs (scancel, or delete the Kubernetes Job).", F::Connects},
-    CliCommand{"drain", &CliRunner::drain, &CliRunner::drainOptions, "NODE...",
+    CliCommand{"drain", &DrainCommand::run, &DrainCommand::options, "NODE...",
                "Nodes (host lists allowed: gpu-node[01-02]).", "NODE... --reason TEXT",
                "Drain nodes (Slurm DRAIN, Kubernetes cordon) with a reason.", F::Connects},
-    CliCommand{"resume", &CliRunner::resume, nullptr, "NODE...", "Nodes (host lists allowed: gpu-node[01-02]).", "NODE...",
+    CliCommand{"resume", &ResumeCommand::run, nullptr, "NODE...", "Nodes (host lists allowed: gpu-node[01-02]).", "NODE...",
                "Return drained nodes to service (Slurm RESUME, Kubernetes uncordon).", F::Connects},
-    CliCommand{"metrics", &CliRunner::metrics, &MetricsCommand::options, "", "",
+    CliCommand{"metrics", &MetricsCommand::runFromCommandLine, &MetricsCommand::options, "", "",
                "--node NODE [--gpu I] --metric NAME [--since 1h] [--step 1m]",
                "Print one GPU metric's time series from Prometheus (needs only --prometheus).",
                F::Connects},
-    CliCommand{"burnin", &CliRunner::burnin, &BurninCommand::options, "", "",
+    CliCommand{"burnin", &BurninCommand::runFromCommandLine, &BurninCommand::options, "", "",
                "--nodes HOSTS [--tests gemm,hbm,pcie,p2p] [--duration 60s] [--drain-on-fail]",
                "Run the strata-burn GPU burn-in on nodes and judge every GPU; exit 0 only if all pass.",
                F::Connects},
-    CliCommand{"history", &CliRunner::burninHistory, &BurninHistoryCommand::options, "", "",
+    CliCommand{"history", &BurninHistoryCommand::runFromCommandLine, &BurninHistoryCommand::options, "", "",
                "[--node NODE] [--history FILE] [--format text|json]",
                "Print the burn-in history per GPU from the local store: TFLOPS and bandwidth per run and their trend.",
                F::NoFlags, "burnin"},
-    CliCommand{"profile", &CliRunner::profile, nullptr, "list|hosts|add|save|remove [NAME]",
+    CliCommand{"profile", &ProfileCommand::runFromCommandLine, nullptr, "list|hosts|add|save|remove [NAME]",
                "list (default); hosts: ~/.ssh/config and local labs; add NAME: connect, then save; "
                "save NAME: save unchecked; remove NAME.",
                "list | hosts | add NAME [connection flags] | save NAME [connection flags] | remove NAME",
                "List cluster profiles, offer hosts from ~/.ssh/config, add one that answers, save or remove one.",
                F::Connects},
-    CliCommand{"help", &CliRunner::help, nullptr, "[COMMAND]", "A command to show the options of.", "[COMMAND]",
+    CliCommand{"help", &HelpCommand::run, nullptr, "[COMMAND]", "A command to show the options of.", "[COMMAND]",
                "Show the commands, or one command's options.", F::NoFlags},
-    CliCommand{"completion", &CliRunner::completion, nullptr, "bash|zsh|fish", "The shell.", "bash|zsh|fish",
+    CliCommand{"completion", &CompletionCommand::run, nullptr, "bash|zsh|fish", "The shell.", "bash|zsh|fish",
                "Print the shell completion script.", F::NoFlags},
 };
 
@@ -141,6 +149,13 @@ int editDistance(QStringView a, QStringView b)
         previous.swap(current);
     }
     return previous[size_t(n)];
+}
+
+QString unknownCommandMessage(const QString &word)
+{
+    const QString suggestion = suggest(word);
+    return QStringLiteral("\"%1\" is not a strata command%2 (strata --help lists them)")
+        .arg(word, suggestion.isEmpty() ? QString() : QStringLiteral("; did you mean \"%1\"?").arg(suggestion));
 }
 
 QString suggest(QStringView typo)

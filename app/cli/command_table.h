@@ -10,7 +10,7 @@
 
 namespace strata {
 
-class CliRunner;
+class ConnectionOptions;
 
 // One subcommand of `strata`, in the shape of git's `struct cmd_struct commands[]`: the one
 // table drives dispatch, `strata --help`, each command's `--help`, the window's --help, the
@@ -22,7 +22,8 @@ struct CliCommand
         Connects = 1u << 0,  // takes the connection flags (--cluster, --ssh, ...)
         Hidden = 1u << 1,    // not listed (still dispatched and completed)
     };
-    using Handler = int (CliRunner::*)(QCoreApplication &app, QCommandLineParser &parser);
+    // A command's function (XCommand::run): the connection flags resolve to a profile there.
+    using Handler = int (*)(QCoreApplication &app, QCommandLineParser &parser, const ConnectionOptions &connection);
 
     const char *name;                       // the command's own word ("history" of "burnin history")
     Handler handler;
@@ -53,6 +54,8 @@ const CliCommand *match(const QStringList &words, qsizetype *taken);
 QList<const CliCommand *> subcommands(const CliCommand &command);
 // The closest command name within a small edit distance of a mistyped word; empty when none is.
 QString suggest(QStringView typo);
+// What `strata WORD` says for a WORD that is no command, with a suggestion when one is close.
+QString unknownCommandMessage(const QString &word);
 // Levenshtein distance (insert, delete, substitute; a transposition counts 1, as git's
 // help.autocorrect does).
 int editDistance(QStringView a, QStringView b);

@@ -1,7 +1,7 @@
 #include "connection_options.h"
 #include "kubernetes/kubectl_commands.h"
 
-#include "session/profile_store.h"
+#include "profile/profile_store.h"
 #include "ssh/shell_quote.h"
 
 #include <QRegularExpression>

@@ -1,5 +1,6 @@
 #include "metrics_command.h"
 
+#include "cli/cli_profile_resolver.h"
 #include "cli/cli_output.h"
 
 #include "prometheus/metric_series_query.h"
@@ -131,6 +132,14 @@ int MetricsCommand::run(QCoreApplication &app, QCommandLineParser &parser, const
     }
     write(stdout, text);
     return 0;
+}
+
+int MetricsCommand::runFromCommandLine(QCoreApplication &app, QCommandLineParser &parser, const ConnectionOptions &connection)
+{
+    ClusterProfile profile;
+    if (!CliProfileResolver::resolve(connection, parser, &profile, ConnectionOptions::SshOptional))
+        return 2;
+    return run(app, parser, profile);
 }
 
 } // namespace strata

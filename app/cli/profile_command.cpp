@@ -1,11 +1,13 @@
 #include "profile_command.h"
 #include "model/display_url.h"
 
+#include "cli/connection_options.h"
+#include "cli/cli_profile_resolver.h"
 #include "cli/cli_output.h"
 #include "model/error_kind.h"
 #include "session/connection_check.h"
-#include "session/local_lab.h"
-#include "session/profile_store.h"
+#include "profile/local_lab.h"
+#include "profile/profile_store.h"
 #include "session/ssh_host_list.h"
 #include "ssh/shell_quote.h"
 
@@ -166,6 +168,74 @@ int ProfileCommand::add(QCoreApplication &app, QCommandLineParser &parser, Clust
                            .arg(result.scheduler, result.prometheus.isEmpty() ? QString() : QStringLiteral("; ") + result.prometheus,
                                 profile.name, store.path()));
     }
+    return 0;
+}
+
+int ProfileCommand::runFromCommandLine(QCoreApplication &app, QCommandLineParser &parser, const ConnectionOptions &connection)
+{
+    const QStringList words = parser.positionalArguments();
+    const ProfileStore store(connection.profileStorePath(parser));
+    if (words.value(0) == QLatin1String("hosts"))
+        return ProfileCommand::hosts(parser);
+    if (words.value(0) == QLatin1String("add")) {
+        if (words.value(1).isEmpty()) {
+            CliOutput::error(QStringLiteral("profile add needs a NAME and the connection flags (--ssh [user@]host[:port] ...)"));
+            return 2;
+        }
+        ClusterProfile p;
+        if (!CliProfileResolver::resolve(connection, parser, &p))
+            return 2;
+        p.name = words.value(1);
+        return ProfileCommand::add(app, parser, p, store);
+    }
+    QString error;
+    QVector<ClusterProfile> profiles = store.load(&error);
+    if (!error.isEmpty()) {
+        CliOutput::error(error);
+        return 1;
+    }
+    const QString verb = words.value(0, QStringLiteral("list"));
+    if (verb == QLatin1String("list")) {
+        if (parser.value(QStringLiteral("format")) == QLatin1String("json")) {
+            QJsonArray list;
+            for (const ClusterProfile &p : profiles)
+                list.append(ProfileStore::toJson(p));
+            CliOutput::out(QString::fromUtf8(QJsonDocument(QJsonObject{{QLatin1String("schema"), QStringLiteral("strata.profiles/1")},
+                                                                 {QLatin1String("file"), store.path()},
+                                                                 {QLatin1String("profiles"), list}})
+                                           .toJson(QJsonDocument::Indented)));
+            return 0;
+        }
+        for (const ClusterProfile &p : profiles)
+            CliOutput::out(QStringLiteral("%1\t%2\t%3%4\n").arg(p.name, p.orchestrator, p.sshTarget(),
+                                                        p.prometheusUrl.isEmpty() ? QString() : QStringLiteral("\t") + DisplayUrl::withoutPassword(p.prometheusUrl)));
+        return 0;
+    }
+    const QString name = words.value(1);
+    if (name.isEmpty()) {
+        CliOutput::error(QStringLiteral("profile %1 needs a NAME").arg(verb));
+        return 2;
+    }
+    for (int i = 0; i < profiles.size(); ++i)
+        if (profiles[i].name == name)
+            profiles.removeAt(i--);
+    if (verb == QLatin1String("save")) {
+        ClusterProfile p;
+        if (!CliProfileResolver::resolve(connection, parser, &p))
+            return 2;
+        p.name = name;
+        p.prometheusToken.clear(); // secrets never go to the file
+        p.acceptNewHostKey = false;
+        profiles.append(p);
+    } else if (verb != QLatin1String("remove")) {
+        CliOutput::error(QStringLiteral("profile: unknown verb \"%1\" (list, hosts, add, save, remove)").arg(verb));
+        return 2;
+    }
+    if (!store.save(profiles, &error)) {
+        CliOutput::error(error);
+        return 1;
+    }
+    CliOutput::out(QStringLiteral("%1 profile \"%2\" in %3\n").arg(verb == QLatin1String("save") ? QStringLiteral("saved") : QStringLiteral("removed"), name, store.path()));
     return 0;
 }
 

@@ -1,11 +1,13 @@
 #pragma once
 
-#include "session/cluster_profile.h"
+#include "profile/cluster_profile.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 
 namespace strata {
+
+class ConnectionOptions;
 
 class ProfileStore;
 
@@ -20,6 +22,9 @@ class ProfileCommand
 public:
     static int hosts(QCommandLineParser &parser);
     static int add(QCoreApplication &app, QCommandLineParser &parser, ClusterProfile profile, const ProfileStore &store);
+    // The command table's entry: list (default), hosts, add, save or remove, on the profile file
+    // the connection flags name.
+    static int runFromCommandLine(QCoreApplication &app, QCommandLineParser &parser, const ConnectionOptions &connection);
 };
 
 } // namespace strata

@@ -1,5 +1,6 @@
 #include "silence_command.h"
 
+#include "cli/cli_profile_resolver.h"
 #include "cli/cli_output.h"
 #include "cli/text_table.h"
 
@@ -159,6 +160,14 @@ int SilenceCommand::run(QCoreApplication &app, QCommandLineParser &parser, const
     return fail(QStringLiteral("usage: strata silence list [--all] | add --alert NAME [--match LABEL=VALUE]... "
                                "--comment TEXT [--duration 2h] | expire ID"),
                 ErrorKind::InvalidRequest);
+}
+
+int SilenceCommand::runFromCommandLine(QCoreApplication &app, QCommandLineParser &parser, const ConnectionOptions &connection)
+{
+    ClusterProfile profile;
+    if (!CliProfileResolver::resolve(connection, parser, &profile, ConnectionOptions::SshOptional))
+        return 2;
+    return run(app, parser, profile);
 }
 
 } // namespace strata

@@ -1,11 +1,13 @@
 #pragma once
 
-#include "session/cluster_profile.h"
+#include "profile/cluster_profile.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 
 namespace strata {
+
+class ConnectionOptions;
 
 // `strata silence list | add --alert NAME [--match LABEL=VALUE]... [--duration 2h] --comment
 // TEXT | expire ID`: Alertmanager's silences (API v2), for scripts and on-call hands; needs only
@@ -17,6 +19,8 @@ class SilenceCommand
 public:
     static QList<QCommandLineOption> options();
     static int run(QCoreApplication &app, QCommandLineParser &parser, const ClusterProfile &profile);
+    // The command table's entry: the profile from the connection flags, then run().
+    static int runFromCommandLine(QCoreApplication &app, QCommandLineParser &parser, const ConnectionOptions &connection);
 };
 
 } // namespace strata

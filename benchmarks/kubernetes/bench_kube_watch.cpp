@@ -7,9 +7,9 @@
 // (ROUTE: how lists and watches reach the API server, as the CLI's --kube-api).
 #include "model/cluster_snapshot.h"
 #include "model/heap_memory.h"
-#include "session/cluster_profile.h"
+#include "profile/cluster_profile.h"
 #include "session/cluster_session.h"
-#include "session/lab_connect_args.h"
+#include "profile/lab_connect_args.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -12,7 +12,7 @@
 #include "synthetic_cluster.h"
 #include "views/table_page.h"
 
-#include "session/profile_store.h"
+#include "profile/profile_store.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

@@ -3,7 +3,7 @@
 #include "http_origin.h"
 #include "http_reply_guard.h"
 #include "model/display_url.h"
-#include "session/cluster_profile.h"
+#include "profile/cluster_profile.h"
 
 #include <QBuffer>
 #include <QNetworkReply>

@@ -5,7 +5,7 @@
 #include "host_name_resolver.h"
 #include "metrics_query_plan.h"
 #include "prometheus_client.h"
-#include "session/cluster_profile.h"
+#include "profile/cluster_profile.h"
 
 #include <QDateTime>
 #include <QPromise>

@@ -4,7 +4,7 @@
 #include "metrics_part.h"
 #include "model/cluster_snapshot.h"
 #include "model/gpu_catalog.h"
-#include "session/cluster_profile.h"
+#include "profile/cluster_profile.h"
 
 namespace strata {
 

@@ -8,7 +8,7 @@
 #include "prometheus_client.h"
 #include "prometheus_metric_history.h"
 #include "model/when_finished.h"
-#include "session/cluster_profile.h"
+#include "profile/cluster_profile.h"
 #include "model/pool_task.h"
 
 #include <QElapsedTimer>

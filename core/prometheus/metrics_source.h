@@ -4,7 +4,7 @@
 #include "metrics_query_plan.h"
 
 #include "model/job.h"
-#include "session/cluster_profile.h"
+#include "profile/cluster_profile.h"
 
 #include <QFuture>
 #include <QObject>

@@ -2,7 +2,7 @@
 
 #include "http_origin.h"
 #include "http_reply_guard.h"
-#include "session/cluster_profile.h"
+#include "profile/cluster_profile.h"
 #include "model/display_url.h"
 #include "model/heap_memory.h"
 #include "model/pool_task.h"

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "model/metric_history.h"
-#include "session/cluster_profile.h"
+#include "profile/cluster_profile.h"
 
 #include <QObject>
 

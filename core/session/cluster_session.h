@@ -1,6 +1,6 @@
 #pragma once
 
-#include "cluster_profile.h"
+#include "profile/cluster_profile.h"
 #include "model/cluster_snapshot.h"
 #include "model/job_submission.h"
 #include "model/orchestrator_part.h"

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "cluster_profile.h"
+#include "profile/cluster_profile.h"
 #include "model/error_kind.h"
 
 #include <QObject>

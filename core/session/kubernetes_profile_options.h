@@ -1,7 +1,7 @@
 #pragma once
 
 #include "kubernetes/kubernetes_source.h"
-#include "session/cluster_profile.h"
+#include "profile/cluster_profile.h"
 
 namespace strata {
 

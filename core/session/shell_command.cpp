@@ -1,7 +1,7 @@
 #include "shell_command.h"
 
 #include "kubernetes/kubectl_commands.h"
-#include "session/profile_store.h"
+#include "profile/profile_store.h"
 #include "slurm/slurm_commands.h"
 #include "ssh/shell_quote.h"
 

@@ -1,6 +1,6 @@
 #include "ssh_options.h"
 
-#include "session/cluster_profile.h"
+#include "profile/cluster_profile.h"
 
 namespace strata {
 

@@ -4,7 +4,7 @@
 // (the person fixes it by hand; a save would lose every profile in it).
 
 #include "main_window.h"
-#include "session/profile_store.h"
+#include "profile/profile_store.h"
 #include "views/connections_panel.h"
 #include "views/first_run_page.h"
 #include "views/log_panel.h"

@@ -5,7 +5,7 @@
 // same for every builder of such a line: SshRemoteShell, Open shell, the exec plugin's argv.
 
 #include "kubernetes/kube_api_credentials.h"
-#include "session/cluster_profile.h"
+#include "profile/cluster_profile.h"
 #include "session/shell_command.h"
 #include "session/shell_target.h"
 #include "ssh/shell_quote.h"

@@ -11,9 +11,9 @@
 #include "prometheus/app_metrics_query.h"
 #include "prometheus/dcgm_metric_catalog.h"
 #include "prometheus/metric_series_query.h"
-#include "session/grafana_link.h"
-#include "session/lab_connect_args.h"
-#include "session/profile_store.h"
+#include "profile/grafana_link.h"
+#include "profile/lab_connect_args.h"
+#include "profile/profile_store.h"
 #include "session/shell_command.h"
 #include "slurm/slurm_commands.h"
 

@@ -3,8 +3,8 @@
 // SecretStore, exactly as the window saves it, reaches Prometheus as the bearer token of
 // `strata metrics --cluster NAME`; a flag overrides it; the profile file never holds it.
 
-#include "session/cluster_profile.h"
-#include "session/profile_store.h"
+#include "profile/cluster_profile.h"
+#include "profile/profile_store.h"
 #include "session/secret_store.h"
 
 #include <QFile>

@@ -1,6 +1,6 @@
 #include "lab_profile.h"
 
-#include "session/lab_connect_args.h"
+#include "profile/lab_connect_args.h"
 
 #include <QFile>
 

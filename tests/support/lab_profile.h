@@ -1,6 +1,6 @@
 #pragma once
 
-#include "session/cluster_profile.h"
+#include "profile/cluster_profile.h"
 
 #include <QString>
 

@@ -20,7 +20,7 @@
 
 #include "burnin/burnin_resume_file.h"
 #include "session/cluster_session.h"
-#include "session/profile_store.h"
+#include "profile/profile_store.h"
 
 #include <QAction>
 #include <QCheckBox>

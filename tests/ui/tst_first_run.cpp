@@ -5,7 +5,7 @@
 // speaks SSH (cancelled while it waits, at once).
 
 #include "main_window.h"
-#include "session/profile_store.h"
+#include "profile/profile_store.h"
 #include "views/add_cluster_form.h"
 #include "views/first_run_page.h"
 

@@ -11,7 +11,7 @@
 #include "views/first_run_page.h"
 
 #include "session/cluster_session.h"
-#include "session/profile_store.h"
+#include "profile/profile_store.h"
 
 #include <QFile>
 #include <QLabel>

@@ -9,7 +9,7 @@
 #include "views/fleet_map_panel.h"
 #include "views/fleet_map_view.h"
 
-#include "session/profile_store.h"
+#include "profile/profile_store.h"
 
 #include <QComboBox>
 #include <QScrollBar>

@@ -27,7 +27,7 @@
 #include "views/table_page.h"
 
 #include "session/cluster_session.h"
-#include "session/profile_store.h"
+#include "profile/profile_store.h"
 
 #include <QAction>
 #include <QDialogButtonBox>

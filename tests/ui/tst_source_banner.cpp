@@ -10,7 +10,7 @@
 #include "views/source_banner.h"
 
 #include "session/cluster_session.h"
-#include "session/profile_store.h"
+#include "profile/profile_store.h"
 
 #include <QLabel>
 #include <QRegularExpression>

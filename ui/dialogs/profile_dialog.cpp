@@ -1,7 +1,7 @@
 #include "profile_dialog.h"
 
 #include "model/environment_variable.h"
-#include "session/grafana_link.h"
+#include "profile/grafana_link.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,6 +1,6 @@
 #include "finding_table_model.h"
 
-#include "views/color_map.h"
+#include "status_mark.h"
 
 namespace strata {
 
@@ -48,8 +48,8 @@ QVariant FindingTableModel::data(const QModelIndex &index, int role) const
     const Finding &f = finding(index.row());
     switch (role) {
     case KeyRole: return key(index.row());
-    case Qt::DecorationRole:
-        return index.column() == Severity ? QVariant(ColorMap::severityColor(f.severity)) : QVariant();
+    case StatusRole:
+        return index.column() == Severity ? QVariant::fromValue(StatusMark::ofSeverity(f.severity)) : QVariant();
     case Qt::DisplayRole:
         switch (index.column()) {
         case Severity: return Finding::severityName(f.severity);

@@ -1,9 +1,9 @@
 #include "job_table_model.h"
 
 #include "slurm/hostlist.h"
+#include "status_mark.h"
 
 #include "unit_formatter.h"
-#include "views/color_map.h"
 
 #include <QSet>
 
@@ -187,9 +187,9 @@ QVariant JobTableModel::data(const QModelIndex &index, int role) const
         if (index.column() >= Gpus && index.column() <= Util)
             return int(Qt::AlignRight | Qt::AlignVCenter);
         return {};
-    case Qt::DecorationRole:
+    case StatusRole:
         if (index.column() == State)
-            return ColorMap::jobStateColor(job(index.row()).state);
+            return QVariant::fromValue(StatusMark::jobState(job(index.row()).state));
         return {};
     }
     return {};

@@ -1,6 +1,6 @@
 #include "node_table_model.h"
 
-#include "views/color_map.h"
+#include "status_mark.h"
 
 #include <QSet>
 
@@ -132,13 +132,13 @@ QVariant NodeTableModel::data(const QModelIndex &index, int role) const
         if (index.column() >= Gpus)
             return int(Qt::AlignRight | Qt::AlignVCenter);
         return {};
-    case Qt::DecorationRole:
+    case StatusRole:
         if (index.column() == State)
-            return ColorMap::nodeStateColor(stateCategory(node(row)));
+            return QVariant::fromValue(StatusMark::nodeState(stateCategory(node(row))));
         if (index.column() == Findings && summary(row).findings > 0)
-            return ColorMap::severityColor(summary(row).criticalFindings > 0
-                                               ? Finding::Severity::Critical
-                                               : Finding::Severity::Warning);
+            return QVariant::fromValue(StatusMark::ofSeverity(summary(row).criticalFindings > 0
+                                                                  ? Finding::Severity::Critical
+                                                                  : Finding::Severity::Warning));
         return {};
     case Qt::ToolTipRole:
         if (index.column() == Reason && !node(row).reason.isEmpty())

@@ -36,6 +36,9 @@ public:
 
     // Rows carry their key under this role, for delegates and tests.
     static constexpr int KeyRole = Qt::UserRole + 1;
+    // A cell with a status swatch carries a StatusMark (status_mark.h) under this role: what the
+    // swatch stands for. The view's delegate picks its colour; models hold none.
+    static constexpr int StatusRole = Qt::UserRole + 2;
 
 Q_SIGNALS:
     // Around the row signals of one applied plan, so that a proxy can turn the whole update

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "session/cluster_profile.h"
+#include "profile/cluster_profile.h"
 #include "session/connection_check.h"
 
 #include <QWidget>

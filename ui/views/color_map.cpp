@@ -89,4 +89,14 @@ QColor ColorMap::relatedOutline(const QPalette &palette)
     return palette.color(QPalette::Highlight);
 }
 
+QColor ColorMap::statusColor(const StatusMark &mark)
+{
+    switch (mark.kind) {
+    case StatusMark::Kind::NodeState: return nodeStateColor(mark.state);
+    case StatusMark::Kind::JobState: return jobStateColor(mark.state);
+    case StatusMark::Kind::Severity: return severityColor(mark.severity);
+    }
+    return {};
+}
+
 } // namespace strata

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "model/finding.h"
+#include "models/status_mark.h"
 
 #include <QColor>
 #include <QPalette>
@@ -26,6 +27,8 @@ public:
     static QColor nodeStateColor(const QString &category); // NodeTableModel::stateCategory
     static QColor jobStateColor(const QString &state);
     static QColor severityColor(Finding::Severity severity);
+    // The swatch of a table cell's StatusMark (SnapshotRowModel::StatusRole).
+    static QColor statusColor(const StatusMark &mark);
     // The outline of related elements when something is selected.
     static QColor relatedOutline(const QPalette &palette);
 };

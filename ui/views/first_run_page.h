@@ -1,8 +1,8 @@
 #pragma once
 
-#include "session/cluster_profile.h"
+#include "profile/cluster_profile.h"
 #include "session/connection_check.h"
-#include "session/local_lab.h"
+#include "profile/local_lab.h"
 #include "session/ssh_host_list.h"
 
 #include <QStringList>

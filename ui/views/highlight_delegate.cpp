@@ -1,8 +1,12 @@
 #include "highlight_delegate.h"
 
+#include "color_map.h"
 #include "models/snapshot_row_model.h"
+#include "models/status_mark.h"
 
+#include <QIcon>
 #include <QPainter>
+#include <QPixmap>
 
 namespace strata {
 
@@ -10,6 +14,18 @@ void HighlightDelegate::setRelated(const QSet<QString> &keys, bool active)
 {
     m_related = keys;
     m_active = active;
+}
+
+void HighlightDelegate::initStyleOption(QStyleOptionViewItem *option, const QModelIndex &index) const
+{
+    QStyledItemDelegate::initStyleOption(option, index);
+    const QVariant mark = index.data(SnapshotRowModel::StatusRole);
+    if (mark.metaType() != QMetaType::fromType<StatusMark>())
+        return;
+    option->features |= QStyleOptionViewItem::HasDecoration;
+    QPixmap swatch(option->decorationSize);
+    swatch.fill(ColorMap::statusColor(mark.value<StatusMark>()));
+    option->icon = QIcon(swatch);
 }
 
 void HighlightDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option,

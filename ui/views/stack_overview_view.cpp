@@ -1,6 +1,7 @@
 #include "stack_overview_view.h"
 
 #include "gpu_heatmap_view.h"
+#include "highlight_delegate.h"
 #include "layer_panel.h"
 #include "models/finding_table_model.h"
 #include "models/instance_type_model.h"
@@ -91,6 +92,8 @@ StackOverviewView::StackOverviewView(InstanceTypeModel *instanceTypes, NodeTable
     m_findings->setObjectName(QStringLiteral("findings"));
     m_findings->setAccessibleName(tr("Health findings"));
     m_findings->setModel(findings);
+    // Draws the severity swatch the model marks (StatusRole); no relation is ever shown here.
+    m_findings->setItemDelegate(new HighlightDelegate(m_findings));
     m_findings->verticalHeader()->hide();
     m_findings->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_findings->verticalHeader()->setDefaultSectionSize(m_findings->fontMetrics().height() + 4);

@@ -11,7 +11,7 @@
 #include "kubernetes/kube_quantity.h"
 #include "model/gpu_catalog.h"
 #include "prometheus/prometheus_response_parser.h"
-#include "session/profile_store.h"
+#include "profile/profile_store.h"
 #include "slurm/hostlist.h"
 #include "slurm/scontrol_parser.h"
 #include "slurm/sinfo_json_parser.h"

@@ -3,7 +3,7 @@
 // series on a real Prometheus is checked in tst_metrics_source.
 #include "prometheus/metric_series_query.h"
 #include "prometheus/prometheus_response_parser.h"
-#include "session/cluster_profile.h"
+#include "profile/cluster_profile.h"
 
 #include <QFile>
 #include <QTest>

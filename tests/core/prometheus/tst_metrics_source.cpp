@@ -9,7 +9,7 @@
 #include "prometheus/metrics_join.h"
 #include "prometheus/metrics_source.h"
 #include "prometheus/prometheus_client.h"
-#include "session/cluster_profile.h"
+#include "profile/cluster_profile.h"
 
 #include <QTest>
 

@@ -1,5 +1,5 @@
 // GrafanaLink: dashboard URLs from the profile's templates; values cannot change a URL's shape.
-#include "session/grafana_link.h"
+#include "profile/grafana_link.h"
 
 #include <QTest>
 #include <QUrlQuery>

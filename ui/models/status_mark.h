@@ -1,0 +1,28 @@
+#pragma once
+
+#include "model/finding.h"
+
+#include <QMetaType>
+#include <QString>
+
+namespace strata {
+
+// What a table row's status swatch stands for, as a model says it (SnapshotRowModel::StatusRole):
+// a node's state category, a job's state or a finding's severity. The model holds no colour; the
+// view's delegate (HighlightDelegate, through ColorMap::statusColor) picks it.
+struct StatusMark
+{
+    enum class Kind { NodeState, JobState, Severity };
+
+    Kind kind = Kind::Severity;
+    QString state;                                          // NodeState: the category; JobState: the state
+    Finding::Severity severity = Finding::Severity::Info;   // Severity
+
+    static StatusMark nodeState(const QString &category) { return {Kind::NodeState, category, {}}; }
+    static StatusMark jobState(const QString &state) { return {Kind::JobState, state, {}}; }
+    static StatusMark ofSeverity(Finding::Severity severity) { return {Kind::Severity, {}, severity}; }
+};
+
+} // namespace strata
+
+Q_DECLARE_METATYPE(strata::StatusMark)
