@@ -176,19 +176,54 @@ QFuture<CommandResult> KubeDirectApiClient::exchange(const QString &uri, int tim
     auto conversation = std::make_shared<HttpExchange>(tls, std::move(request), std::move(onBody));
     std::shared_ptr<std::atomic_bool> refused = m_endpoint.exec ? m_credentialsRefused : nullptr;
     return m_tunnels.converse(m_endpoint.host, m_endpoint.port, conversation, std::move(stop))
-        .then([conversation, refused](CommandResult result) { // on the SSH thread, as it finishes
-            if (refused && conversation->statusCode() == 401)
+        .then([conversation, refused](const CommandResult &tunnel) { // on the SSH thread, as it finishes
+            // The tunnel failed (the SSH connection, or the host could not connect there), or its
+            // owner stopped a watch: that is the answer. Else the exchange's own outcome.
+            if (!tunnel.ok() || !conversation->isFinished())
+                return tunnel;
+            const HttpResult answer = conversation->httpResult();
+            if (refused && answer.error == HttpErrorKind::Unauthorized)
                 refused->store(true); // the credential expired early or was revoked: renew it
-            if (result.ran() && result.exitStatus != 0) {
-                // The API's own words (a Status), as kubectl shows them, after the HTTP status.
-                const std::optional<KubeStatus> status = KubeStatusParser::parseJson(result.stdoutData);
-                const QByteArray words = status ? status->message.toUtf8() : result.stdoutData.left(300).trimmed();
-                if (!words.isEmpty())
-                    result.stderrData += ": " + words;
-                result.stdoutData.clear();
-            }
-            return result;
+            return asApiAnswer(answer);
         });
+}
+
+CommandResult KubeDirectApiClient::asApiAnswer(const HttpResult &http)
+{
+    CommandResult out;
+    switch (http.error) {
+    case HttpErrorKind::None:
+        out.exitStatus = 0;
+        out.stdoutData = http.body;
+        break;
+    case HttpErrorKind::NotSent:
+        out = CommandResult::transportFailure(ErrorKind::InvalidRequest, http.message);
+        break;
+    case HttpErrorKind::Timeout:
+        out = CommandResult::transportFailure(ErrorKind::Timeout, http.message);
+        out.mayHaveRun = http.requestSent;
+        break;
+    case HttpErrorKind::Status:
+    case HttpErrorKind::Unauthorized: {
+        // The API's own words (a Status), as kubectl shows them, after the HTTP status.
+        out.exitStatus = 1;
+        out.stderrData = http.message.toUtf8();
+        const std::optional<KubeStatus> status = KubeStatusParser::parseJson(http.body);
+        const QByteArray words = status ? status->message.toUtf8() : http.body.left(300).trimmed();
+        if (!words.isEmpty())
+            out.stderrData += ": " + words;
+        break;
+    }
+    case HttpErrorKind::Tls:
+    case HttpErrorKind::Malformed:
+    case HttpErrorKind::TooLarge:
+        // The tunnel worked and the service failed: as kubectl failing with these words.
+        out.exitStatus = 1;
+        out.stderrData = http.message.toUtf8();
+        break;
+    }
+    out.durationMs = http.durationMs;
+    return out;
 }
 
 } // namespace strata

@@ -4,6 +4,7 @@
 #include "kube_api_endpoint.h"
 #include "kubectl_commands.h"
 #include "model/error_kind.h"
+#include "net/http_result.h"
 #include "net/tls_client.h"
 
 #include <QDateTime>
@@ -48,6 +49,13 @@ public:
                                  std::shared_ptr<std::atomic_bool> stop) override;
     bool canWatch() const override { return true; }
     QString describeGet(const QString &uri) const override;
+
+    // An HTTP exchange's outcome in KubeApiClient's terms, the one place HTTP meets the shape
+    // the kubectl route shares (KubeInformer reads both alike): a 2xx body as output; a status
+    // other than 2xx, a TLS failure, an unreadable or too large answer as a call that ran and
+    // failed with the server's words (a Status's message after "HTTP 403 Forbidden"); a request
+    // not sent as InvalidRequest; the time limit as Timeout (may have run once it was sent).
+    static CommandResult asApiAnswer(const HttpResult &http);
 
 private:
     struct Credentials

@@ -122,25 +122,40 @@ bool HttpExchange::isFinished() const
 
 CommandResult HttpExchange::result() const
 {
-    CommandResult out;
+    CommandResult carried;
+    carried.exitStatus = 0;
+    carried.durationMs = m_clock.elapsed();
+    return carried;
+}
+
+HttpResult HttpExchange::httpResult() const
+{
+    HttpResult out;
+    out.requestSent = m_requestSent;
+    out.statusCode = m_reader.statusCode();
+    out.reasonPhrase = m_reader.reasonPhrase();
     if (!m_refusal.isEmpty()) {
-        out = CommandResult::transportFailure(ErrorKind::InvalidRequest, u"the request was not sent: "_s + m_refusal);
-    } else if (!m_error.isEmpty() || (m_tls && m_tls->failed()) || m_reader.hasError()) {
-        // The tunnel worked and the service failed: as a command that ran and failed.
-        out.exitStatus = 1;
-        out.stderrData = (!m_error.isEmpty()          ? m_error
-                          : m_tls && m_tls->failed() ? m_tls->error()
-                                                     : m_reader.error())
-                             .toUtf8();
+        out.error = HttpErrorKind::NotSent;
+        out.message = u"the request was not sent: "_s + m_refusal;
+    } else if (!m_error.isEmpty()) {
+        out.error = HttpErrorKind::TooLarge;
+        out.message = m_error;
+    } else if (m_tls && m_tls->failed()) {
+        out.error = HttpErrorKind::Tls;
+        out.message = m_tls->error();
+    } else if (m_reader.hasError()) {
+        out.error = HttpErrorKind::Malformed;
+        out.message = m_reader.error();
     } else if (!m_reader.isComplete() && !m_closed) {
-        out = CommandResult::transportFailure(ErrorKind::Timeout,
-                                              u"the server did not answer within %1 s"_s.arg(m_request.timeoutMs / 1000));
-        out.mayHaveRun = m_requestSent;
+        out.error = HttpErrorKind::Timeout;
+        out.message = u"the server did not answer within %1 s"_s.arg(m_request.timeoutMs / 1000);
     } else {
-        out.exitStatus = m_reader.statusCode() >= 200 && m_reader.statusCode() < 300 ? 0 : 1;
-        out.stdoutData = m_body;
-        if (out.exitStatus != 0)
-            out.stderrData = "HTTP " + QByteArray::number(m_reader.statusCode()) + ' ' + m_reader.reasonPhrase();
+        out.body = m_body;
+        const int status = m_reader.statusCode();
+        if (status < 200 || status >= 300) {
+            out.error = status == 401 ? HttpErrorKind::Unauthorized : HttpErrorKind::Status;
+            out.message = u"HTTP %1 %2"_s.arg(status).arg(QString::fromLatin1(m_reader.reasonPhrase()));
+        }
     }
     out.durationMs = m_clock.elapsed();
     return out;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "http_response_reader.h"
+#include "http_result.h"
 #include "ssh/tunnel_conversation.h"
 #include "tls_client.h"
 
@@ -15,18 +16,17 @@
 namespace strata {
 
 // One HTTP/1.1 request over TLS (or in plain text to a loopback `kubectl proxy`), as a
-// TunnelConversation (the tunnel carries the bytes):
-// GET with the given header fields and `Connection: close`. A successful (2xx) answer's body is
-// kept for result().stdoutData, or handed to onBody as it arrives (a watch: one chunked answer
-// that lasts minutes). Any other status is a command that "ran" and failed: exit status 1,
-// stderrData "HTTP 401 Unauthorized", stdoutData the body (a Kubernetes Status in JSON, read
-// by the caller). A TLS failure (an untrusted certificate) or a truncated or unreadable answer is
-// the same, with the reason in stderrData: the tunnel carried it, the service failed. Only the
-// time limit is a transport failure (ErrorKind::Timeout; the request may have been acted on).
-// A request whose line or header fields hold a control character (a CR/LF would add header
-// fields or a second request) is never sent: it fails at once (not ran, InvalidRequest). A kept
-// body larger than kMaxKeptBodyBytes, and an answer over TLS that ends without close_notify
-// before its framing said it was complete (a truncation), fail as the service's failure.
+// TunnelConversation (the tunnel carries the bytes): GET with the given header fields and
+// `Connection: close`. Its outcome is an HttpResult (httpResult(), read once isFinished()): a
+// 2xx answer's body is kept there, or handed to onBody as it arrives (a watch: one chunked
+// answer that lasts minutes); any other status is HttpErrorKind::Status (Unauthorized for 401)
+// with the body capped (a Kubernetes Status in JSON, read by the caller); a TLS failure (an
+// untrusted certificate, an answer over TLS that ends without close_notify before its framing
+// said it was complete), an unreadable answer, a kept body over kMaxKeptBodyBytes and the time
+// limit each have their kind. A request whose line or header fields hold a control character
+// (a CR/LF would add header fields or a second request) is never sent (NotSent).
+// As a TunnelConversation, result() says only that the tunnel carried it: the HTTP outcome is
+// never dressed as a shell command's; the caller converts where its own interface needs one.
 class HttpExchange : public TunnelConversation
 {
 public:
@@ -53,7 +53,10 @@ public:
     void received(const QByteArray &data) override;
     void remoteClosed() override;
     bool isFinished() const override;
+    // The tunnel's part: it carried the conversation to its end (exit status 0, no output).
     CommandResult result() const override;
+    // The exchange's outcome; meaningful once isFinished().
+    HttpResult httpResult() const;
 
     int statusCode() const { return m_reader.statusCode(); }
 

@@ -115,10 +115,10 @@ private Q_SLOTS:
         const QByteArray wire = exchange.takeOutgoing();
         QCOMPARE(wire, QByteArray()); // nothing of it goes on the wire
         QVERIFY(exchange.isFinished());
-        const CommandResult result = exchange.result();
-        QCOMPARE(result.failure, ErrorKind::InvalidRequest);
-        QCOMPARE(result.mayHaveRun, false);
-        QCOMPARE(result.transportError, error);
+        const HttpResult result = exchange.httpResult();
+        QCOMPARE(result.error, HttpErrorKind::NotSent);
+        QCOMPARE(result.requestSent, false);
+        QCOMPARE(result.message, error);
     }
 
     void aPlainRequestStillGoesOut()
@@ -150,11 +150,11 @@ private Q_SLOTS:
             ++pieces;
         }
         QCOMPARE(pieces, 17); // refused at the first piece past 1 MiB, not at the end of the answer
-        const CommandResult result = exchange.result();
-        QVERIFY(result.ran());
-        QCOMPARE(result.exitStatus, 1);
-        QCOMPARE(result.stdoutData, QByteArray());
-        QCOMPARE(result.stderrData, QByteArray("the server's answer is larger than 1 MiB; Strata stopped reading it"));
+        const HttpResult result = exchange.httpResult();
+        QCOMPARE(result.error, HttpErrorKind::TooLarge);
+        QCOMPARE(result.statusCode, 200);
+        QCOMPARE(result.body, QByteArray());
+        QCOMPARE(result.message, QStringLiteral("the server's answer is larger than 1 MiB; Strata stopped reading it"));
     }
 
     void theDefaultCapIsWellAboveAListPage()

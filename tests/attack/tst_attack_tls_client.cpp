@@ -251,26 +251,26 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("answer");
         QTest::addColumn<bool>("closeNotify");
-        QTest::addColumn<int>("exitStatus");
-        QTest::addColumn<QByteArray>("stdoutData");
-        QTest::addColumn<QByteArray>("stderrData");
+        QTest::addColumn<HttpErrorKind>("error");
+        QTest::addColumn<QByteArray>("body");
+        QTest::addColumn<QString>("message");
         const QByteArray untilClose = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n{\"items\":[{\"a\":1}";
-        QTest::newRow("until close, cut") << untilClose << false << 1 << QByteArray()
-                                          << QByteArray("the connection to localhost closed without TLS close_notify: the "
+        QTest::newRow("until close, cut") << untilClose << false << HttpErrorKind::Tls << QByteArray()
+                                          << QStringLiteral("the connection to localhost closed without TLS close_notify: the "
                                                         "answer may have been cut short");
-        QTest::newRow("until close, close_notify") << untilClose << true << 0 << QByteArray("{\"items\":[{\"a\":1}")
-                                                   << QByteArray();
+        QTest::newRow("until close, close_notify") << untilClose << true << HttpErrorKind::None
+                                                   << QByteArray("{\"items\":[{\"a\":1}") << QString();
         // Its length is known and all of it came: how the connection ended does not matter.
         QTest::newRow("content-length, complete") << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}") << false
-                                                  << 0 << QByteArray("{}") << QByteArray();
+                                                  << HttpErrorKind::None << QByteArray("{}") << QString();
     }
     void anAnswerCutWithoutCloseNotifyIsAnError()
     {
         QFETCH(QByteArray, answer);
         QFETCH(bool, closeNotify);
-        QFETCH(int, exitStatus);
-        QFETCH(QByteArray, stdoutData);
-        QFETCH(QByteArray, stderrData);
+        QFETCH(HttpErrorKind, error);
+        QFETCH(QByteArray, body);
+        QFETCH(QString, message);
         HttpExchange::Request request;
         request.target = "/api/v1/pods?limit=500";
         request.host = "localhost";
@@ -287,11 +287,12 @@ private Q_SLOTS:
         if (!exchange.isFinished())
             exchange.remoteClosed(); // the TCP connection ends
         QVERIFY(exchange.isFinished());
-        const CommandResult result = exchange.result();
-        QVERIFY(result.ran());
-        QCOMPARE(result.exitStatus, exitStatus);
-        QCOMPARE(result.stdoutData, stdoutData);
-        QCOMPARE(result.stderrData, stderrData);
+        const HttpResult result = exchange.httpResult();
+        QCOMPARE(result.error, error);
+        QCOMPARE(result.body, body);
+        QCOMPARE(result.message, message);
+        QCOMPARE(result.statusCode, 200);
+        QVERIFY(exchange.result().ok()); // the tunnel's part: it carried the exchange
     }
 };
 
