@@ -39,6 +39,15 @@ ErrorKind errorKindOf(HttpApiClient::Failure failure)
     return ErrorKind::ConnectFailed;
 }
 
+// A silence create or expire refused before anything is sent.
+QFuture<SilenceIdResult> refusedSilenceCall(const QString &why)
+{
+    SilenceIdResult r;
+    r.error = why;
+    r.errorKind = ErrorKind::InvalidRequest;
+    return ready(r);
+}
+
 template <typename Result>
 Result transportFailure(const AlertmanagerClient::Reply &reply)
 {
@@ -81,12 +90,8 @@ QFuture<SilencesResult> AlertmanagerClient::silences()
 QFuture<SilenceIdResult> AlertmanagerClient::createSilence(const SilenceRequest &request)
 {
     const QDateTime now = QDateTime::currentDateTimeUtc();
-    if (const QString invalid = request.validate(now); !invalid.isEmpty()) {
-        SilenceIdResult r;
-        r.error = invalid;
-        r.errorKind = ErrorKind::InvalidRequest;
-        return ready(r);
-    }
+    if (const QString invalid = request.validate(now); !invalid.isEmpty())
+        return refusedSilenceCall(invalid);
     return send(Verb::Post, u"/api/v2/silences"_s, request.toJson(now)).then([](const Reply &reply) {
         return reply.errorKind != ErrorKind::None ? transportFailure<SilenceIdResult>(reply)
                                                   : parseSilenceCreated(reply.body, reply.httpStatus);
@@ -96,12 +101,8 @@ QFuture<SilenceIdResult> AlertmanagerClient::createSilence(const SilenceRequest 
 QFuture<SilenceIdResult> AlertmanagerClient::expireSilence(const QString &id)
 {
     static const QRegularExpression uuid(u"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\\z"_s);
-    if (!uuid.match(id).hasMatch()) {
-        SilenceIdResult r;
-        r.error = u"\"%1\" is not a silence id (a UUID, as `strata silence list` shows)"_s.arg(id);
-        r.errorKind = ErrorKind::InvalidRequest;
-        return ready(r);
-    }
+    if (!uuid.match(id).hasMatch())
+        return refusedSilenceCall(u"\"%1\" is not a silence id (a UUID, as `strata silence list` shows)"_s.arg(id));
     return send(Verb::Delete, u"/api/v2/silence/"_s + id, {}).then([id](const Reply &reply) {
         SilenceIdResult r;
         if (reply.errorKind != ErrorKind::None)
