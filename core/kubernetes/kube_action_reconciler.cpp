@@ -5,6 +5,7 @@
 #include "kube_node_parser.h"
 #include "kube_pod_parser.h"
 #include "kubectl_commands.h"
+#include "model/action_reconciler.h"
 #include "ssh/remote_shell.h"
 
 namespace strata::KubeActionReconciler {
@@ -13,32 +14,34 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-ActionResult stillUnknown(const ActionResult &unknown, const QString &why)
+// Kubernetes' read-back: kubectl over the login node's shell. barePod: the cancelled target
+// is a pod submitted on its own, not a Job.
+class KubeReadBack final : public ActionReconciler
 {
-    ActionResult r = unknown;
-    r.ok = false;
-    r.outcomeUnknown = true;
-    r.reconciled = false;
-    r.message = u"%1; reading the cluster back failed too: %2"_s.arg(unknown.message, why);
-    return r;
-}
+public:
+    KubeReadBack(RemoteShell &shell, const KubectlCommands &commands, const GpuCatalog &catalog, bool barePod)
+        : m_shell(shell), m_commands(commands), m_catalog(catalog), m_barePod(barePod)
+    {
+    }
 
-ActionResult settled(const ActionResult &unknown, bool ok, const QString &message)
-{
-    ActionResult r = unknown;
-    r.ok = ok;
-    r.outcomeUnknown = false;
-    r.reconciled = true;
-    r.message = message;
-    return r;
-}
+protected:
+    ActionResult reconcileSubmit(const ActionResult &unknown) const override;
+    ActionResult reconcileCancel(const ActionResult &unknown) const override;
+    ActionResult reconcileNodes(const ActionResult &unknown, bool drain) const override;
 
-ActionResult reconcileSubmit(RemoteShell &shell, const KubectlCommands &commands, const ActionResult &unknown)
+private:
+    RemoteShell &m_shell;
+    const KubectlCommands &m_commands;
+    const GpuCatalog &m_catalog;
+    bool m_barePod;
+};
+
+ActionResult KubeReadBack::reconcileSubmit(const ActionResult &unknown) const
 {
     if (unknown.tag.isEmpty())
         return stillUnknown(unknown, u"the submission carried no tag to look for"_s);
     const QString selector = KubeJobManifest::submissionLabel() + u'=' + unknown.tag;
-    const CommandResult r = shell.run(commands.getJobsLabelled(selector)).result();
+    const CommandResult r = m_shell.run(m_commands.getJobsLabelled(selector)).result();
     if (!r.ok())
         return stillUnknown(unknown, r.errorText());
     const KubeJobParseResult jobs = KubeJobParser::parse(r.stdoutData);
@@ -53,17 +56,16 @@ ActionResult reconcileSubmit(RemoteShell &shell, const KubectlCommands &commands
     return done;
 }
 
-ActionResult reconcileCancel(RemoteShell &shell, const KubectlCommands &commands, const ActionResult &unknown,
-                             bool barePod)
+ActionResult KubeReadBack::reconcileCancel(const ActionResult &unknown) const
 {
     QString ns, name, error;
     if (!KubectlCommands::splitId(unknown.target, &ns, &name, &error))
         return settled(unknown, false, error);
-    const CommandResult r = shell.run(barePod ? commands.getPodNamed(ns, name) : commands.getJobNamed(ns, name)).result();
+    const CommandResult r = m_shell.run(m_barePod ? m_commands.getPodNamed(ns, name) : m_commands.getJobNamed(ns, name)).result();
     if (!r.ok())
         return stillUnknown(unknown, r.errorText());
     bool exists = false, deleting = false;
-    if (barePod) {
+    if (m_barePod) {
         const KubePodParseResult pods = KubePodParser::parse(r.stdoutData);
         if (!pods.error.isEmpty())
             return stillUnknown(unknown, pods.error);
@@ -82,13 +84,12 @@ ActionResult reconcileCancel(RemoteShell &shell, const KubectlCommands &commands
     return settled(unknown, false, u"not cancelled: %1 still exists"_s.arg(unknown.target));
 }
 
-ActionResult reconcileNodes(RemoteShell &shell, const KubectlCommands &commands, const GpuCatalog &catalog,
-                            const ActionResult &unknown, bool drain)
+ActionResult KubeReadBack::reconcileNodes(const ActionResult &unknown, bool drain) const
 {
-    const CommandResult r = shell.run(commands.getNodes()).result();
+    const CommandResult r = m_shell.run(m_commands.getNodes()).result();
     if (!r.ok())
         return stillUnknown(unknown, r.errorText());
-    const KubeNodeParseResult parsed = KubeNodeParser::parse(r.stdoutData, catalog);
+    const KubeNodeParseResult parsed = KubeNodeParser::parse(r.stdoutData, m_catalog);
     if (!parsed.error.isEmpty())
         return stillUnknown(unknown, parsed.error);
     QStringList wrong;
@@ -110,13 +111,7 @@ ActionResult reconcileNodes(RemoteShell &shell, const KubectlCommands &commands,
 ActionResult reconcile(RemoteShell &shell, const KubectlCommands &commands, const GpuCatalog &catalog,
                        const ActionResult &unknown, bool barePod)
 {
-    if (unknown.action == u"submit"_s)
-        return reconcileSubmit(shell, commands, unknown);
-    if (unknown.action == u"cancel"_s)
-        return reconcileCancel(shell, commands, unknown, barePod);
-    if (unknown.action == u"drain"_s || unknown.action == u"resume"_s)
-        return reconcileNodes(shell, commands, catalog, unknown, unknown.action == u"drain"_s);
-    return stillUnknown(unknown, u"Strata cannot read back the outcome of \"%1\""_s.arg(unknown.action));
+    return KubeReadBack(shell, commands, catalog, barePod).reconcile(unknown);
 }
 
 } // namespace strata::KubeActionReconciler

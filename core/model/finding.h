@@ -23,6 +23,8 @@ struct Finding
     QVector<QPair<QString, QString>> labels;
     QStringList silencedBy;
 
+    // The fields a rule sets; labels, silencedBy and job stay empty. gpu -1: the whole node.
+    static Finding make(Severity severity, const QString &node, int gpu, const QString &code, const QString &message);
     static QString severityName(Severity severity);
 };
 

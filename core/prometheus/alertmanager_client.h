@@ -1,16 +1,11 @@
 #pragma once
 
 #include "alertmanager_parser.h"
-#include "prometheus_response_parser.h"
+#include "http_api_client.h"
 #include "silence_request.h"
 
 #include <QFuture>
-#include <QNetworkAccessManager>
 #include <QObject>
-#include <QSet>
-#include <QUrl>
-
-class QNetworkReply;
 
 namespace strata {
 
@@ -25,27 +20,20 @@ struct ClusterProfile;
 // InvalidRequest). Destroying the client aborts what is in flight (those finish Cancelled).
 // Every request keeps HttpReplyGuard's limits: timeoutMs for the whole request (Timeout),
 // maxResponseBytes read at most (ParseFailed), no redirect to another origin
-// (SourceUnsupported).
+// (SourceUnsupported). The HTTP conversation itself is HttpApiClient's, as for PrometheusClient.
 class AlertmanagerClient : public QObject
 {
     Q_OBJECT
 public:
-    struct Config
+    // baseUrl: "http://127.0.0.1:19093" or "https://host/alertmanager".
+    struct Config : HttpApiClient::Config
     {
-        QUrl baseUrl;        // "http://127.0.0.1:19093" or "https://host/alertmanager"
-        QString bearerToken; // as for Prometheus: often the same proxy in front of both
-        QString user;
-        QString password;
-        QString caFile;
-        int timeoutMs = 20000; // the whole request; fromProfile: no longer than the command timeout
-        qint64 maxResponseBytes = PrometheusResponseParser::maxInputBytes;
-
-        // The profile's alertmanagerUrl, with its Prometheus credentials and CA file.
+        // The profile's alertmanagerUrl, with its Prometheus credentials and CA file: often the
+        // same proxy stands in front of both (HttpApiClient::Config::fromProfile).
         static Config fromProfile(const ClusterProfile &profile);
     };
 
     explicit AlertmanagerClient(Config config, QObject *parent = nullptr);
-    ~AlertmanagerClient() override;
 
     // Every alert Alertmanager holds, silenced and inhibited ones included.
     QFuture<AlertmanagerParser::AlertsResult> alerts();
@@ -55,10 +43,10 @@ public:
     // Expires the silence now; the result's id is the one expired.
     QFuture<AlertmanagerParser::SilenceIdResult> expireSilence(const QString &id);
 
-    QString configError() const { return m_configError; }
-    QString displayUrl() const;
+    QString configError() const { return m_http->configError(); }
+    QString displayUrl() const { return m_http->displayUrl(); }
     // As PrometheusClient::credentialsWarning: set when the credentials would go in clear.
-    QString credentialsWarning() const { return m_credentialsWarning; }
+    QString credentialsWarning() const { return m_http->credentialsWarning(); }
 
     // The transport's answer before any parse: HTTP status and body, or why there is none.
     struct Reply
@@ -70,13 +58,10 @@ public:
     };
 
 private:
-    QFuture<Reply> send(const QByteArray &verb, const QString &path, const QByteArray &body);
+    enum class Verb { Get, Post, Delete };
+    QFuture<Reply> send(Verb verb, const QString &path, const QByteArray &body);
 
-    Config m_config;
-    QString m_configError;
-    QString m_credentialsWarning;
-    QNetworkAccessManager m_network;
-    QSet<QNetworkReply *> m_replies;
+    HttpApiClient *m_http; // a child: destroyed with this client, it aborts what is in flight
 };
 
 } // namespace strata

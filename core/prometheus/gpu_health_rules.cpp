@@ -63,17 +63,6 @@ GpuHealthRules::XidRule GpuHealthRules::xidRule(int code)
 
 namespace {
 
-Finding make(Severity severity, const QString &node, int gpu, const QString &code, const QString &message)
-{
-    Finding f;
-    f.severity = severity;
-    f.node = node;
-    f.gpu = gpu;
-    f.code = code;
-    f.message = message;
-    return f;
-}
-
 QString number(double v)
 {
     return QString::number(v, 'f', v == std::floor(v) ? 0 : 1);
@@ -100,44 +89,44 @@ QVector<Finding> GpuHealthRules::evaluate(const QString &node, const Gpu &gpu,
         const XidRule rule = xidRule(code);
         QString action = rule.action;
         action.replace(QStringLiteral("{node}"), node).replace(QStringLiteral("{gpu}"), gpuText);
-        findings << make(rule.severity, node, gpu.index, QStringLiteral("xid-%1").arg(code),
-                         QStringLiteral("%1: XID %2 (%3): %4").arg(where).arg(code).arg(rule.meaning, action));
+        findings << Finding::make(rule.severity, node, gpu.index, QStringLiteral("xid-%1").arg(code),
+                                  QStringLiteral("%1: XID %2 (%3): %4").arg(where).arg(code).arg(rule.meaning, action));
     }
     if (present(m.rowRemapFailure) && *m.rowRemapFailure > 0)
-        findings << make(Severity::Critical, node, gpu.index, QStringLiteral("row-remap-failure"),
-                         QStringLiteral("%1: row remapping failed (no spare memory rows left): drain %2 "
-                                        "and replace (RMA) the GPU")
-                             .arg(where, node));
+        findings << Finding::make(Severity::Critical, node, gpu.index, QStringLiteral("row-remap-failure"),
+                                  QStringLiteral("%1: row remapping failed (no spare memory rows left): drain %2 "
+                                                 "and replace (RMA) the GPU")
+                                      .arg(where, node));
     if (present(m.uncorrectableRemappedRows) && *m.uncorrectableRemappedRows >= t.uncorrectableRemappedRowsWarning)
-        findings << make(Severity::Warning, node, gpu.index, QStringLiteral("remapped-rows-uncorrectable"),
-                         QStringLiteral("%1: %2 memory rows remapped after uncorrectable errors: reset the "
-                                        "GPU when idle; replace (RMA) it if the count keeps rising")
-                             .arg(where, number(*m.uncorrectableRemappedRows)));
+        findings << Finding::make(Severity::Warning, node, gpu.index, QStringLiteral("remapped-rows-uncorrectable"),
+                                  QStringLiteral("%1: %2 memory rows remapped after uncorrectable errors: reset the "
+                                                 "GPU when idle; replace (RMA) it if the count keeps rising")
+                                      .arg(where, number(*m.uncorrectableRemappedRows)));
     if (present(m.tempC) && *m.tempC >= t.gpuTempWarningC) {
         const bool critical = *m.tempC >= t.gpuTempCriticalC;
-        findings << make(critical ? Severity::Critical : Severity::Warning, node, gpu.index,
-                         QStringLiteral("gpu-temp-high"),
-                         QStringLiteral("%1: GPU at %2 C (%3 limit %4 C): it will throttle; check the "
-                                        "node's fans, airflow and inlet temperature")
-                             .arg(where, number(*m.tempC), critical ? QStringLiteral("critical") : QStringLiteral("warning"),
-                                  number(critical ? t.gpuTempCriticalC : t.gpuTempWarningC)));
+        findings << Finding::make(critical ? Severity::Critical : Severity::Warning, node, gpu.index,
+                                  QStringLiteral("gpu-temp-high"),
+                                  QStringLiteral("%1: GPU at %2 C (%3 limit %4 C): it will throttle; check the "
+                                                 "node's fans, airflow and inlet temperature")
+                                      .arg(where, number(*m.tempC), critical ? QStringLiteral("critical") : QStringLiteral("warning"),
+                                           number(critical ? t.gpuTempCriticalC : t.gpuTempWarningC)));
     }
     if (present(m.memoryTempC) && *m.memoryTempC >= t.memoryTempWarningC) {
         const bool critical = *m.memoryTempC >= t.memoryTempCriticalC;
-        findings << make(critical ? Severity::Critical : Severity::Warning, node, gpu.index,
-                         QStringLiteral("memory-temp-high"),
-                         QStringLiteral("%1: HBM at %2 C (%3 limit %4 C): check the node's cooling")
-                             .arg(where, number(*m.memoryTempC), critical ? QStringLiteral("critical") : QStringLiteral("warning"),
-                                  number(critical ? t.memoryTempCriticalC : t.memoryTempWarningC)));
+        findings << Finding::make(critical ? Severity::Critical : Severity::Warning, node, gpu.index,
+                                  QStringLiteral("memory-temp-high"),
+                                  QStringLiteral("%1: HBM at %2 C (%3 limit %4 C): check the node's cooling")
+                                      .arg(where, number(*m.memoryTempC), critical ? QStringLiteral("critical") : QStringLiteral("warning"),
+                                           number(critical ? t.memoryTempCriticalC : t.memoryTempWarningC)));
     }
     if (present(pcieReplaysIncrease) && *pcieReplaysIncrease >= t.pcieReplaysWarning) {
         const bool critical = *pcieReplaysIncrease >= t.pcieReplaysCritical;
-        findings << make(critical ? Severity::Critical : Severity::Warning, node, gpu.index,
-                         QStringLiteral("pcie-replays"),
-                         QStringLiteral("%1: PCIe replays rose by %2 in %3 min: the link is retrying; "
-                                        "reseat the GPU or check its riser/slot, and run a burn-in")
-                             .arg(where, number(std::round(*pcieReplaysIncrease)))
-                             .arg(t.pcieReplayWindowMinutes));
+        findings << Finding::make(critical ? Severity::Critical : Severity::Warning, node, gpu.index,
+                                  QStringLiteral("pcie-replays"),
+                                  QStringLiteral("%1: PCIe replays rose by %2 in %3 min: the link is retrying; "
+                                                 "reseat the GPU or check its riser/slot, and run a burn-in")
+                                      .arg(where, number(std::round(*pcieReplaysIncrease)))
+                                      .arg(t.pcieReplayWindowMinutes));
     }
     return findings;
 }

@@ -11,7 +11,7 @@ class QNetworkRequest;
 
 namespace strata {
 
-// The limits every request of PrometheusClient and AlertmanagerClient keeps, whatever the
+// The limits every request of HttpApiClient (for PrometheusClient and AlertmanagerClient) keeps, whatever the
 // server does (issue 23): one deadline for the whole request, however slowly the bytes come
 // (QNetworkRequest::setTransferTimeout only fires while nothing arrives); a size cap checked
 // on Content-Length before the body and on the bytes held as they arrive (decompressed, as

@@ -17,17 +17,6 @@ using Severity = Finding::Severity;
 
 namespace {
 
-Finding finding(Severity severity, const QString &node, int gpu, const QString &code, const QString &message)
-{
-    Finding f;
-    f.severity = severity;
-    f.node = node;
-    f.gpu = gpu;
-    f.code = code;
-    f.message = message;
-    return f;
-}
-
 // Powered-down cloud nodes ("idle~") and down nodes have no running exporter by design.
 bool expectsMetrics(const Node &node)
 {
@@ -285,17 +274,17 @@ void MetricsJoin::apply(ClusterSnapshot &snapshot, const MetricsPart &part, cons
         if (n >= 0)
             exporterDown.insert(n);
         const QString where = n >= 0 ? nodes[n].name : target.instance;
-        findings << finding(Severity::Warning, n >= 0 ? nodes[n].name : QString(), -1, QStringLiteral("exporter-down"),
-                            QStringLiteral("DCGM exporter on %1 is down: no GPU metrics (Prometheus target %2, "
-                                           "job %3); restart the exporter on the node")
-                                .arg(where, target.instance, target.job));
+        findings << Finding::make(Severity::Warning, n >= 0 ? nodes[n].name : QString(), -1, QStringLiteral("exporter-down"),
+                                  QStringLiteral("DCGM exporter on %1 is down: no GPU metrics (Prometheus target %2, "
+                                                 "job %3); restart the exporter on the node")
+                                      .arg(where, target.instance, target.job));
     }
 
     if (part.gpus.isEmpty()) {
-        findings << finding(Severity::Warning, QString(), -1, QStringLiteral("no-dcgm-metrics"),
-                            QStringLiteral("Prometheus at %1 has no DCGM GPU metrics: is dcgm-exporter "
-                                           "deployed on the GPU nodes and scraped by this Prometheus?")
-                                .arg(DisplayUrl::withoutPassword(part.prometheusUrl)));
+        findings << Finding::make(Severity::Warning, QString(), -1, QStringLiteral("no-dcgm-metrics"),
+                                  QStringLiteral("Prometheus at %1 has no DCGM GPU metrics: is dcgm-exporter "
+                                                 "deployed on the GPU nodes and scraped by this Prometheus?")
+                                      .arg(DisplayUrl::withoutPassword(part.prometheusUrl)));
     } else {
         for (int n = 0; n < nodes.size(); ++n) {
             Node &node = nodes[n];
@@ -312,24 +301,24 @@ void MetricsJoin::apply(ClusterSnapshot &snapshot, const MetricsPart &part, cons
                     extra << gpu.index;
             }
             if (expected[n] > 0 && seen == 0) {
-                findings << finding(Severity::Warning, node.name, -1, QStringLiteral("no-gpu-metrics"),
-                                    QStringLiteral("%1: no GPU metrics (expects %2 GPUs): is the DCGM exporter "
-                                                   "running on it and scraped by Prometheus?")
-                                        .arg(node.name).arg(expected[n]));
+                findings << Finding::make(Severity::Warning, node.name, -1, QStringLiteral("no-gpu-metrics"),
+                                          QStringLiteral("%1: no GPU metrics (expects %2 GPUs): is the DCGM exporter "
+                                                         "running on it and scraped by Prometheus?")
+                                              .arg(node.name).arg(expected[n]));
             } else if (!missing.isEmpty()) {
-                findings << finding(Severity::Critical, node.name, missing.size() == 1 ? missing.first() : -1,
-                                    QStringLiteral("gpu-missing"),
-                                    QStringLiteral("%1: the exporter sees %2 of %3 GPUs (missing: %4): check "
-                                                   "nvidia-smi on the node; a GPU that fell off the bus needs a "
-                                                   "reboot, one still missing after that a replacement")
-                                        .arg(node.name).arg(seen - extra.size()).arg(expected[n]).arg(indexList(missing)));
+                findings << Finding::make(Severity::Critical, node.name, missing.size() == 1 ? missing.first() : -1,
+                                          QStringLiteral("gpu-missing"),
+                                          QStringLiteral("%1: the exporter sees %2 of %3 GPUs (missing: %4): check "
+                                                         "nvidia-smi on the node; a GPU that fell off the bus needs a "
+                                                         "reboot, one still missing after that a replacement")
+                                              .arg(node.name).arg(seen - extra.size()).arg(expected[n]).arg(indexList(missing)));
             }
             if (!extra.isEmpty())
-                findings << finding(Severity::Warning, node.name, -1, QStringLiteral("gpu-count-mismatch"),
-                                    QStringLiteral("%1: the exporter sees GPU %2 but the scheduler expects %3 "
-                                                   "GPUs: fix the node's GPU count (Slurm Gres=gpu:N / gres.conf, "
-                                                   "or the device plugin)")
-                                        .arg(node.name, indexList(extra)).arg(expected[n]));
+                findings << Finding::make(Severity::Warning, node.name, -1, QStringLiteral("gpu-count-mismatch"),
+                                          QStringLiteral("%1: the exporter sees GPU %2 but the scheduler expects %3 "
+                                                         "GPUs: fix the node's GPU count (Slurm Gres=gpu:N / gres.conf, "
+                                                         "or the device plugin)")
+                                              .arg(node.name, indexList(extra)).arg(expected[n]));
             for (const Gpu &gpu : std::as_const(node.gpus))
                 if (gpu.seenByExporter)
                     findings << GpuHealthRules::evaluate(node.name, gpu,
@@ -339,12 +328,12 @@ void MetricsJoin::apply(ClusterSnapshot &snapshot, const MetricsPart &part, cons
 
     if (!unknownHosts.isEmpty()) {
         const QStringList shown = unknownHosts.mid(0, 5);
-        findings << finding(Severity::Info, QString(), -1, QStringLiteral("metrics-unmatched-hosts"),
-                            QStringLiteral("GPU metrics from %1 host(s) that are not cluster nodes (%2%3): set "
-                                           "the profile's host label or host relabel map if these are yours")
-                                .arg(unknownHosts.size())
-                                .arg(shown.join(QStringLiteral(", ")),
-                                     unknownHosts.size() > shown.size() ? QStringLiteral(", ...") : QString()));
+        findings << Finding::make(Severity::Info, QString(), -1, QStringLiteral("metrics-unmatched-hosts"),
+                                  QStringLiteral("GPU metrics from %1 host(s) that are not cluster nodes (%2%3): set "
+                                                 "the profile's host label or host relabel map if these are yours")
+                                      .arg(unknownHosts.size())
+                                      .arg(shown.join(QStringLiteral(", ")),
+                                           unknownHosts.size() > shown.size() ? QStringLiteral(", ...") : QString()));
     }
 
     if (part.alertsKnown)

@@ -1,18 +1,14 @@
 #pragma once
 
+#include "http_api_client.h"
 #include "prometheus_response.h"
 #include "prometheus_response_parser.h"
 
 #include <QFuture>
-#include <QNetworkAccessManager>
 #include <QObject>
-#include <QSet>
-#include <QUrl>
 #include <QUrlQuery>
 
 #include <optional>
-
-class QNetworkReply;
 
 namespace strata {
 
@@ -20,7 +16,8 @@ struct ClusterProfile;
 
 // Asynchronous client of the Prometheus HTTP API over QNetworkAccessManager. Lives on the
 // thread that creates it (the GUI thread in the window, the main thread in the CLI) and needs
-// that thread's event loop; no call blocks. Owned by MetricsSource (or the CLI command).
+// that thread's event loop; no call blocks. Owned by MetricsSource (or the CLI command). The
+// HTTP conversation itself (checks, headers, limits, how a reply ended) is HttpApiClient's.
 //
 // Results come as QFuture<PrometheusResponse>, fulfilled through a QPromise: every future
 // gets exactly one result and is never cancelled or exceptional, so callers chain
@@ -37,18 +34,9 @@ class PrometheusClient : public QObject
 {
     Q_OBJECT
 public:
-    struct Config
+    struct Config : HttpApiClient::Config
     {
-        QUrl baseUrl;          // "http://127.0.0.1:19090" or "https://host/prometheus"
-        QString bearerToken;   // sent as "Authorization: Bearer ..." when set (wins over basic)
-        QString user;          // basic auth, with password
-        QString password;
-        QString caFile;        // PEM file of CAs to trust in addition to the system's
-        int timeoutMs = 20000; // the whole request, however slowly the answer comes
-        qint64 maxResponseBytes = PrometheusResponseParser::maxInputBytes;
-
-        // timeoutMs no longer than the profile's command timeout: a stalled Prometheus must not
-        // hold a refresh or a CLI command longer than a stalled login node would.
+        // The profile's prometheusUrl (HttpApiClient::Config::fromProfile).
         static Config fromProfile(const ClusterProfile &profile);
     };
 
@@ -59,7 +47,6 @@ public:
     static constexpr qint64 kSerialParseBytes = 4 * 1024 * 1024;
 
     explicit PrometheusClient(Config config, QObject *parent = nullptr);
-    ~PrometheusClient() override;
 
     // /api/v1/query. timeSeconds: evaluation time (default: the server's now).
     QFuture<PrometheusResponse> query(const QString &promql,
@@ -72,26 +59,21 @@ public:
     // /api/v1/alerts: the alerts its rules have pending or firing (PrometheusResponse::alerts).
     QFuture<PrometheusResponse> alerts();
 
-    const Config &config() const { return m_config; }
+    const HttpApiClient::Config &config() const { return m_http->config(); }
     // Set when the configuration cannot work (bad URL, unreadable CA file); every query then
     // fails at once with this message.
-    QString configError() const { return m_configError; }
-    int inFlight() const { return int(m_replies.size()); }
+    QString configError() const { return m_http->configError(); }
+    int inFlight() const { return m_http->inFlight(); }
     // Set when the token or password would cross the network in clear (plain http to a host
     // that is not loopback, HttpOrigin::clearTextCredentialsWarning); requests still go. The
     // owner shows it once: MetricsSource in the source's status, the CLI on stderr.
-    QString credentialsWarning() const { return m_credentialsWarning; }
+    QString credentialsWarning() const { return m_http->credentialsWarning(); }
 
 private:
     QFuture<PrometheusResponse> send(const QString &path, QUrlQuery parameters, const QString &promql,
                                      const PrometheusResponseParser::Options &options);
-    QString displayUrl() const;
 
-    Config m_config;
-    QString m_configError;
-    QString m_credentialsWarning;
-    QNetworkAccessManager m_network;
-    QSet<QNetworkReply *> m_replies;
+    HttpApiClient *m_http; // a child: destroyed with this client, it aborts what is in flight
 };
 
 } // namespace strata

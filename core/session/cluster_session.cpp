@@ -19,9 +19,33 @@
 #include <QLoggingCategory>
 #include <QPromise>
 
+#include <functional>
+
 Q_LOGGING_CATEGORY(lcSession, "strata.session")
 
 namespace strata {
+
+namespace {
+
+// A silence's create or expire call as the action `base`: ok with done(the silence's id) as its
+// message, or the call's error and kind. Finishes on `context`'s thread.
+QFuture<ActionResult> silenceAction(QObject *context, const QFuture<AlertmanagerParser::SilenceIdResult> &call,
+                                    const ActionResult &base, const std::function<QString(const QString &id)> &done)
+{
+    auto promise = std::make_shared<QPromise<ActionResult>>();
+    promise->start();
+    whenFinished(call, context, [promise, base, done](const AlertmanagerParser::SilenceIdResult &r) {
+        ActionResult result = base;
+        result.ok = r.error.isEmpty();
+        result.errorKind = r.errorKind;
+        result.message = result.ok ? done(r.id) : r.error;
+        promise->addResult(result);
+        promise->finish();
+    });
+    return promise->future();
+}
+
+} // namespace
 
 std::unique_ptr<OrchestratorSource> ClusterSession::makeOrchestrator(const ClusterProfile &profile,
                                                      const std::shared_ptr<RemoteShell> &shell)
@@ -443,17 +467,9 @@ QFuture<ActionResult> ClusterSession::createSilence(const SilenceRequest &reques
     AlertmanagerClient *client = m_metrics ? m_metrics->alertmanager() : nullptr;
     if (!client)
         return watchAction(noAlertmanager(base));
-    auto promise = std::make_shared<QPromise<ActionResult>>();
-    promise->start();
-    whenFinished(client->createSilence(request), this, [promise, base](const AlertmanagerParser::SilenceIdResult &r) {
-        ActionResult result = base;
-        result.ok = r.error.isEmpty();
-        result.errorKind = r.errorKind;
-        result.message = result.ok ? QStringLiteral("silence %1 created for {%2}").arg(r.id, base.target) : r.error;
-        promise->addResult(result);
-        promise->finish();
-    });
-    return watchAction(promise->future());
+    return watchAction(silenceAction(this, client->createSilence(request), base, [target = base.target](const QString &id) {
+        return QStringLiteral("silence %1 created for {%2}").arg(id, target);
+    }));
 }
 
 QFuture<ActionResult> ClusterSession::expireSilence(const QString &silenceId)
@@ -464,17 +480,9 @@ QFuture<ActionResult> ClusterSession::expireSilence(const QString &silenceId)
     AlertmanagerClient *client = m_metrics ? m_metrics->alertmanager() : nullptr;
     if (!client)
         return watchAction(noAlertmanager(base));
-    auto promise = std::make_shared<QPromise<ActionResult>>();
-    promise->start();
-    whenFinished(client->expireSilence(silenceId), this, [promise, base](const AlertmanagerParser::SilenceIdResult &r) {
-        ActionResult result = base;
-        result.ok = r.error.isEmpty();
-        result.errorKind = r.errorKind;
-        result.message = result.ok ? QStringLiteral("silence %1 expired").arg(r.id) : r.error;
-        promise->addResult(result);
-        promise->finish();
-    });
-    return watchAction(promise->future());
+    return watchAction(silenceAction(this, client->expireSilence(silenceId), base, [](const QString &id) {
+        return QStringLiteral("silence %1 expired").arg(id);
+    }));
 }
 
 QFuture<ActionResult> ClusterSession::noAlertmanager(ActionResult result)

@@ -3,6 +3,7 @@
 #include "hostlist.h"
 #include "slurm_commands.h"
 #include "slurm_diagnostic.h"
+#include "model/action_reconciler.h"
 #include "ssh/remote_shell.h"
 
 #include <QSet>
@@ -11,26 +12,20 @@ namespace strata::SlurmActionReconciler {
 
 namespace {
 
-// The cluster could not be read either: the outcome stays unknown, with both reasons.
-ActionResult stillUnknown(const ActionResult &unknown, const QString &why)
+// Slurm's read-back: squeue and sinfo over the login node's shell.
+class SlurmReadBack final : public ActionReconciler
 {
-    ActionResult r = unknown;
-    r.ok = false;
-    r.outcomeUnknown = true;
-    r.reconciled = false;
-    r.message = QStringLiteral("%1; reading the cluster back failed too: %2").arg(unknown.message, why);
-    return r;
-}
+public:
+    explicit SlurmReadBack(RemoteShell &shell) : m_shell(shell) {}
 
-ActionResult settled(const ActionResult &unknown, bool ok, const QString &message)
-{
-    ActionResult r = unknown;
-    r.ok = ok;
-    r.outcomeUnknown = false;
-    r.reconciled = true;
-    r.message = message;
-    return r;
-}
+protected:
+    ActionResult reconcileSubmit(const ActionResult &unknown) const override;
+    ActionResult reconcileCancel(const ActionResult &unknown) const override;
+    ActionResult reconcileNodes(const ActionResult &unknown, bool drain) const override;
+
+private:
+    RemoteShell &m_shell;
+};
 
 const QSet<QString> &endedStates()
 {
@@ -41,11 +36,11 @@ const QSet<QString> &endedStates()
     return states;
 }
 
-ActionResult reconcileSubmit(RemoteShell &shell, const ActionResult &unknown)
+ActionResult SlurmReadBack::reconcileSubmit(const ActionResult &unknown) const
 {
     if (unknown.tag.isEmpty())
         return stillUnknown(unknown, QStringLiteral("the submission carried no tag to look for"));
-    const CommandResult r = shell.run(submissionQuery()).result();
+    const CommandResult r = m_shell.run(submissionQuery()).result();
     if (!r.ok())
         return stillUnknown(unknown, r.errorText());
     const QString comment = SlurmCommands::submissionComment(unknown.tag);
@@ -61,13 +56,13 @@ ActionResult reconcileSubmit(RemoteShell &shell, const ActionResult &unknown)
     return done;
 }
 
-ActionResult reconcileCancel(RemoteShell &shell, const ActionResult &unknown)
+ActionResult SlurmReadBack::reconcileCancel(const ActionResult &unknown) const
 {
     const QString &job = unknown.target;
     const QStringList argv = jobStateQuery(job);
     if (argv.isEmpty())
         return settled(unknown, false, QStringLiteral("\"%1\" is not a Slurm job id").arg(job));
-    const CommandResult r = shell.run(argv).result();
+    const CommandResult r = m_shell.run(argv).result();
     if (!r.ran())
         return stillUnknown(unknown, r.errorText());
     const QString state = QString::fromUtf8(r.stdoutData).trimmed().section(QLatin1Char('\n'), 0, 0).trimmed();
@@ -84,13 +79,13 @@ ActionResult reconcileCancel(RemoteShell &shell, const ActionResult &unknown)
     return settled(unknown, false, QStringLiteral("not cancelled: job %1 is still %2").arg(job, state));
 }
 
-ActionResult reconcileNodes(RemoteShell &shell, const ActionResult &unknown, bool drain)
+ActionResult SlurmReadBack::reconcileNodes(const ActionResult &unknown, bool drain) const
 {
     const QStringList nodes = unknown.target.split(QLatin1Char(','), Qt::SkipEmptyParts);
     const QStringList argv = nodeStateQuery(nodes);
     if (argv.isEmpty())
         return settled(unknown, false, QStringLiteral("\"%1\" names no valid nodes").arg(unknown.target));
-    const CommandResult r = shell.run(argv).result();
+    const CommandResult r = m_shell.run(argv).result();
     if (!r.ok())
         return stillUnknown(unknown, r.errorText());
     const QHash<QString, QString> states = nodeStates(r.stdoutData);
@@ -172,13 +167,7 @@ bool isDrainState(const QString &sinfoState)
 
 ActionResult reconcile(RemoteShell &shell, const ActionResult &unknown)
 {
-    if (unknown.action == QLatin1String("submit"))
-        return reconcileSubmit(shell, unknown);
-    if (unknown.action == QLatin1String("cancel"))
-        return reconcileCancel(shell, unknown);
-    if (unknown.action == QLatin1String("drain") || unknown.action == QLatin1String("resume"))
-        return reconcileNodes(shell, unknown, unknown.action == QLatin1String("drain"));
-    return stillUnknown(unknown, QStringLiteral("Strata cannot read back the outcome of \"%1\"").arg(unknown.action));
+    return SlurmReadBack(shell).reconcile(unknown);
 }
 
 } // namespace strata::SlurmActionReconciler

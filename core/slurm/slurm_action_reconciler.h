@@ -15,6 +15,7 @@ class RemoteShell;
 // of sending it again: a submit is looked up by the comment it carries ("strata:TAG"), a cancel
 // by the job's state, a drain or resume by the nodes' states. The argv builders and readers are
 // pure; reconcile() runs them over a RemoteShell and blocks (SlurmSource calls it on its pool).
+// The dispatch on the action's kind and the shape of the results are ActionReconciler's.
 //
 // A job that ended more than MinJobAge (default 300 s) before the read is gone from squeue:
 // "not submitted" then means "no job in squeue carries the tag", which is why reconcile runs on

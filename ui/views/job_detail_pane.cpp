@@ -9,7 +9,6 @@
 #include <QDateTime>
 #include <algorithm>
 #include <QFontDatabase>
-#include <QFormLayout>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QVBoxLayout>
@@ -36,57 +35,32 @@ QString indexRanges(QVector<int> indices)
 } // namespace
 
 JobDetailPane::JobDetailPane(QWidget *parent)
-    : QWidget(parent), m_title(new QLabel(this)), m_command(new QPlainTextEdit(this)),
-      m_chart(new GpuTimeSeriesChart(this)), m_loader(new GpuHistoryLoader(m_chart, this))
+    : DetailPane(QStringLiteral("jobDetail"), parent), m_command(new QPlainTextEdit(this))
 {
-    setObjectName(QStringLiteral("jobDetail"));
-    auto *layout = new QVBoxLayout(this);
-    QFont big = m_title->font();
-    big.setBold(true);
-    big.setPointSizeF(big.pointSizeF() * 1.2);
-    m_title->setFont(big);
-    m_title->setWordWrap(true);
-    m_title->setTextFormat(Qt::PlainText); // job names are any bytes
-    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(m_title);
-    auto *form = new QFormLayout;
-    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    m_state = addRow(form, tr("State"));
-    m_owner = addRow(form, tr("User, partition"));
-    m_placement = addRow(form, tr("Runs on"));
-    m_time = addRow(form, tr("Time"));
-    m_verdict = addRow(form, tr("Efficiency"));
-    m_workload = addRow(form, tr("Workload"));
+    GpuTimeSeriesChart *chart = createHistoryChart();
+    title()->setWordWrap(true);
+    title()->setTextFormat(Qt::PlainText); // job names are any bytes
+    m_state = addRow(tr("State"), ValueText::EscapedRich);
+    m_owner = addRow(tr("User, partition"), ValueText::EscapedRich);
+    m_placement = addRow(tr("Runs on"), ValueText::EscapedRich);
+    m_time = addRow(tr("Time"), ValueText::EscapedRich);
+    m_verdict = addRow(tr("Efficiency"), ValueText::EscapedRich);
+    m_workload = addRow(tr("Workload"), ValueText::EscapedRich);
     m_workload->setObjectName(QStringLiteral("jobWorkload"));
-    m_app = addRow(form, tr("Application"));
+    m_app = addRow(tr("Application"), ValueText::EscapedRich);
     m_app->setObjectName(QStringLiteral("jobApplication"));
-    m_workDir = addRow(form, tr("Work dir"));
-    m_stdout = addRow(form, tr("Output"));
-    layout->addLayout(form);
+    m_workDir = addRow(tr("Work dir"), ValueText::EscapedRich);
+    m_stdout = addRow(tr("Output"), ValueText::EscapedRich);
+    QVBoxLayout *layout = paneLayout();
     layout->addWidget(new QLabel(tr("Command / script:"), this));
     m_command->setReadOnly(true);
     m_command->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_command->setMaximumHeight(70);
     m_command->setObjectName(QStringLiteral("jobCommand"));
     layout->addWidget(m_command);
-    m_chart->setMetrics(ChartMetric::forJobs()); // GPU figures and, beside them, the application's
-    layout->addWidget(m_chart, 1);
+    chart->setMetrics(ChartMetric::forJobs()); // GPU figures and, beside them, the application's
+    layout->addWidget(chart, 1);
     connect(m_placement, &QLabel::linkActivated, this, &JobDetailPane::nodePicked);
-}
-
-QLabel *JobDetailPane::addRow(QFormLayout *form, const QString &label)
-{
-    auto *value = new QLabel(this);
-    value->setWordWrap(true);
-    value->setTextFormat(Qt::RichText); // every value put here is escaped
-    value->setTextInteractionFlags(Qt::TextBrowserInteraction);
-    form->addRow(label + QLatin1Char(':'), value);
-    return value;
-}
-
-void JobDetailPane::setMetricHistory(MetricHistory *history, const QString &unavailableReason)
-{
-    m_loader->setHistory(history, unavailableReason);
 }
 
 QString JobDetailPane::verdictText() const
@@ -109,12 +83,12 @@ void JobDetailPane::showJob(const SnapshotPtr &snapshot, const QString &id)
     m_id = id;
     const Job *job = snapshot ? snapshot->job(id) : nullptr;
     if (!job) {
-        m_title->setText(tr("Job %1: no longer listed by the scheduler (finished and purged)").arg(id));
-        m_loader->setTargets({});
+        title()->setText(tr("Job %1: no longer listed by the scheduler (finished and purged)").arg(id));
+        historyLoader()->setTargets({});
         return;
     }
-    m_loader->setJob(job->id);
-    m_title->setText(tr("Job %1 \u00b7 %2").arg(job->id, job->name));
+    historyLoader()->setJob(job->id);
+    title()->setText(tr("Job %1 \u00b7 %2").arg(job->id, job->name));
     const QString reason = job->reason.isEmpty() || job->reason == QStringLiteral("None")
                                ? QString()
                                : QStringLiteral(" \u2014 ") + job->reason.toHtmlEscaped();
@@ -159,7 +133,7 @@ void JobDetailPane::showJob(const SnapshotPtr &snapshot, const QString &id)
     m_stdout->setToolTip(tr("The path is on the cluster's file system."));
     if (m_command->toPlainText() != job->command)
         m_command->setPlainText(job->command);
-    m_loader->setTargets(targets);
+    historyLoader()->setTargets(targets);
 }
 
 } // namespace strata

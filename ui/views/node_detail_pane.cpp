@@ -7,7 +7,6 @@
 #include "models/node_table_model.h"
 #include "workload_text.h"
 
-#include <QFormLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
@@ -18,31 +17,20 @@
 namespace strata {
 
 NodeDetailPane::NodeDetailPane(QWidget *parent)
-    : QWidget(parent), m_title(new QLabel(this)), m_gpus(new QTableWidget(this)),
-      m_jobs(new QListWidget(this)), m_chart(new GpuTimeSeriesChart(this)),
-      m_loader(new GpuHistoryLoader(m_chart, this)), m_burninHistory(new BurninHistoryPanel(this))
+    : DetailPane(QStringLiteral("nodeDetail"), parent), m_gpus(new QTableWidget(this)), m_jobs(new QListWidget(this))
 {
-    setObjectName(QStringLiteral("nodeDetail"));
-    auto *layout = new QVBoxLayout(this);
-    QFont big = m_title->font();
-    big.setBold(true);
-    big.setPointSizeF(big.pointSizeF() * 1.2);
-    m_title->setFont(big);
-    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(m_title);
-    auto *form = new QFormLayout;
-    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    m_state = addRow(form, tr("State"));
+    GpuTimeSeriesChart *chart = createHistoryChart();
+    m_burninHistory = new BurninHistoryPanel(this);
+    m_state = addRow(tr("State"), ValueText::Plain);
     m_state->setTextFormat(Qt::RichText);
-    m_reason = addRow(form, tr("Reason"));
-    m_partitions = addRow(form, tr("Partitions"));
-    m_hardware = addRow(form, tr("Hardware"));
-    m_usage = addRow(form, tr("In use"));
-    m_fabric = addRow(form, tr("Fabric"));
+    m_reason = addRow(tr("Reason"), ValueText::Plain);
+    m_partitions = addRow(tr("Partitions"), ValueText::Plain);
+    m_hardware = addRow(tr("Hardware"), ValueText::Plain);
+    m_usage = addRow(tr("In use"), ValueText::Plain);
+    m_fabric = addRow(tr("Fabric"), ValueText::Plain);
     m_fabric->setObjectName(QStringLiteral("nodeFabric"));
-    m_storage = addRow(form, tr("Shared storage"));
+    m_storage = addRow(tr("Shared storage"), ValueText::Plain);
     m_storage->setObjectName(QStringLiteral("nodeStorage"));
-    layout->addLayout(form);
 
     auto *splitter = new QSplitter(Qt::Vertical, this);
     splitter->setObjectName(QStringLiteral("nodeDetailSplitter"));
@@ -65,32 +53,17 @@ NodeDetailPane::NodeDetailPane(QWidget *parent)
     m_jobs->setObjectName(QStringLiteral("nodeJobs"));
     splitter->addWidget(m_gpus);
     splitter->addWidget(jobsBox);
-    splitter->addWidget(m_chart);
+    splitter->addWidget(chart);
     splitter->addWidget(m_burninHistory);
     splitter->setStretchFactor(0, 2);
     splitter->setStretchFactor(1, 1);
     splitter->setStretchFactor(2, 3);
     splitter->setStretchFactor(3, 2);
-    layout->addWidget(splitter, 1);
+    paneLayout()->addWidget(splitter, 1);
 
     connect(m_jobs, &QListWidget::itemActivated, this, [this](QListWidgetItem *item) {
         Q_EMIT jobPicked(item->data(Qt::UserRole).toString());
     });
-}
-
-QLabel *NodeDetailPane::addRow(QFormLayout *form, const QString &label)
-{
-    auto *value = new QLabel(this);
-    value->setWordWrap(true);
-    value->setTextFormat(Qt::PlainText); // reasons are free text from the cluster
-    value->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    form->addRow(label + QLatin1Char(':'), value);
-    return value;
-}
-
-void NodeDetailPane::setMetricHistory(MetricHistory *history, const QString &unavailableReason)
-{
-    m_loader->setHistory(history, unavailableReason);
 }
 
 QString NodeDetailPane::stateText() const
@@ -114,13 +87,13 @@ void NodeDetailPane::showNode(const SnapshotPtr &snapshot, const QString &name)
     m_burninHistory->showNode(name);
     const Node *node = snapshot ? snapshot->node(name) : nullptr;
     if (!node) {
-        m_title->setText(tr("%1: no longer reported by the cluster").arg(name));
+        title()->setText(tr("%1: no longer reported by the cluster").arg(name));
         m_gpus->setRowCount(0);
         m_jobs->clear();
-        m_loader->setTargets({});
+        historyLoader()->setTargets({});
         return;
     }
-    m_title->setText(node->name);
+    title()->setText(node->name);
     const QString category = NodeTableModel::stateCategory(*node);
     m_state->setText(QStringLiteral("<span style=\"color:%1\">\u25cf</span> %2 (%3)")
                          .arg(ColorMap::nodeStateColor(category).name(), node->state.toHtmlEscaped(), category));
@@ -178,7 +151,7 @@ void NodeDetailPane::showNode(const SnapshotPtr &snapshot, const QString &name)
     }
     if (seen.isEmpty())
         new QListWidgetItem(tr("No jobs hold GPUs here."), m_jobs);
-    m_loader->setTargets({{node->name, {}}});
+    historyLoader()->setTargets({{node->name, {}}});
 }
 
 } // namespace strata

@@ -1,12 +1,10 @@
 #pragma once
 
+#include "detail_pane.h"
 #include "unit_formatter.h"
 
 #include "model/cluster_snapshot.h"
 
-#include <QWidget>
-
-class QFormLayout;
 class QLabel;
 class QListWidget;
 class QTableWidget;
@@ -14,24 +12,20 @@ class QTableWidget;
 namespace strata {
 
 class BurninHistoryPanel;
-class GpuHistoryLoader;
-class GpuTimeSeriesChart;
-class MetricHistory;
 
 // One node in detail: Slurm state and reason, its GPUs with their current metrics and jobs,
 // the jobs on it, GPU time series and the burn-in history of its GPUs. Updated in place on every refresh. GUI thread.
-class NodeDetailPane : public QWidget
+// The title, form and chart are DetailPane's.
+class NodeDetailPane : public DetailPane
 {
     Q_OBJECT
 public:
     explicit NodeDetailPane(QWidget *parent = nullptr);
 
     void setFormatter(const UnitFormatter &formatter) { m_formatter = formatter; }
-    void setMetricHistory(MetricHistory *history, const QString &unavailableReason);
     void showNode(const SnapshotPtr &snapshot, const QString &name);
     QString nodeName() const { return m_name; }
     QTableWidget *gpuTable() const { return m_gpus; }
-    GpuTimeSeriesChart *chart() const { return m_chart; }
     BurninHistoryPanel *burninHistory() const { return m_burninHistory; }
     void setBurninHistoryPath(const QString &path);
     // After a burn-in was stored: read the shown node's history again.
@@ -42,11 +36,8 @@ Q_SIGNALS:
     void jobPicked(const QString &jobId);
 
 private:
-    QLabel *addRow(QFormLayout *form, const QString &label);
-
     UnitFormatter m_formatter;
     QString m_name;
-    QLabel *m_title;
     QLabel *m_state;
     QLabel *m_reason;
     QLabel *m_partitions;
@@ -56,8 +47,6 @@ private:
     QLabel *m_storage;
     QTableWidget *m_gpus;
     QListWidget *m_jobs;
-    GpuTimeSeriesChart *m_chart;
-    GpuHistoryLoader *m_loader;
     BurninHistoryPanel *m_burninHistory;
 };
 
