@@ -109,7 +109,7 @@ int waitForAction(ClusterSession &session, const QFuture<ActionResult> &future, 
 {
     ActionResult r = awaitAction(future);
     const ActionResult sent = r;
-    const QString what = r.action + (r.target.isEmpty() ? QString() : QLatin1Char(' ') + r.target);
+    const QString what = toString(r.action) + (r.target.isEmpty() ? QString() : QLatin1Char(' ') + r.target);
     if (r.outcomeUnknown)
         printErr(QStringLiteral("%1: %2; reading the cluster back to learn whether it took effect").arg(what, r.message));
     for (int attempt = 0; r.outcomeUnknown && attempt < 3; ++attempt) {
@@ -127,7 +127,7 @@ int waitForAction(ClusterSession &session, const QFuture<ActionResult> &future, 
                                                  : r.outcome() == ActionOutcome::Failed ? QStringLiteral("failed")
                                                                                         : QStringLiteral("unknown")},
                       {QLatin1String("reconciled"), r.reconciled},
-                      {QLatin1String("action"), r.action},
+                      {QLatin1String("action"), toString(r.action)},
                       {QLatin1String("target"), r.target},
                       {QLatin1String("jobId"), r.jobId},
                       {QLatin1String("message"), r.message},
@@ -225,12 +225,12 @@ int CliRunner::cancel(QCoreApplication &app, QCommandLineParser &parser)
 
 int CliRunner::drain(QCoreApplication &app, QCommandLineParser &parser)
 {
-    return nodeAction(app, parser, QStringLiteral("drain"));
+    return nodeAction(app, parser, ActionKind::Drain);
 }
 
 int CliRunner::resume(QCoreApplication &app, QCommandLineParser &parser)
 {
-    return nodeAction(app, parser, QStringLiteral("resume"));
+    return nodeAction(app, parser, ActionKind::Resume);
 }
 
 int CliRunner::metrics(QCoreApplication &app, QCommandLineParser &parser)
@@ -322,7 +322,7 @@ int CliRunner::snapshot(QCoreApplication &app, QCommandLineParser &parser)
     session.reset();
     if (!result)
         return 1;
-    const SourceStatus *orchestrator = result->source(result->orchestrator);
+    const SourceStatus *orchestrator = result->source(sourceKind(result->orchestrator));
     if (!orchestrator || !orchestrator->ok) {
         if (!orchestrator)
             return reportFailure(QStringLiteral("no answer from the cluster"), ErrorKind::None);
@@ -335,7 +335,7 @@ int CliRunner::snapshot(QCoreApplication &app, QCommandLineParser &parser)
     // Partial data is still printed, but a source that failed makes the exit status say so.
     for (const SourceStatus &s : result->sources) {
         if (s.configured && !s.ok)
-            return reportFailure(QStringLiteral("%1: %2").arg(s.source, s.error), s.errorKind);
+            return reportFailure(QStringLiteral("%1: %2").arg(toString(s.source), s.error), s.errorKind);
     }
     return 0;
 }
@@ -363,7 +363,7 @@ int CliRunner::alerts(QCoreApplication &app, QCommandLineParser &parser)
         return 1;
     for (const SourceStatus &s : result->sources)
         if (s.configured && !s.ok)
-            return reportFailure(QStringLiteral("%1: %2").arg(s.source, s.error), s.errorKind);
+            return reportFailure(QStringLiteral("%1: %2").arg(toString(s.source), s.error), s.errorKind);
     QVector<Finding> alerts;
     for (const Finding &f : result->findings)
         if (f.code.startsWith(QLatin1String("alert:")))
@@ -447,7 +447,7 @@ int CliRunner::submit(QCoreApplication &, QCommandLineParser &parser)
         printErr(QStringLiteral("submit needs --script FILE (or - for stdin) or --wrap COMMAND"));
         return 2;
     }
-    if (profile.orchestrator == QLatin1String("kubernetes")) {
+    if (profile.orchestrator == OrchestratorKind::Kubernetes) {
         // A Job: the image runs the script (sh -c); the namespace plays the partition's part.
         s.image = parser.value(kImage);
         if (s.image.isEmpty()) {
@@ -493,7 +493,7 @@ int CliRunner::jobAction(QCoreApplication &, QCommandLineParser &parser, const Q
     return rc;
 }
 
-int CliRunner::nodeAction(QCoreApplication &, QCommandLineParser &parser, const QString &action)
+int CliRunner::nodeAction(QCoreApplication &, QCommandLineParser &parser, ActionKind action)
 {
     QStringList nodes;
     for (const QString &expression : parser.positionalArguments()) {
@@ -506,10 +506,10 @@ int CliRunner::nodeAction(QCoreApplication &, QCommandLineParser &parser, const 
         nodes << expanded;
     }
     if (nodes.isEmpty()) {
-        printErr(QStringLiteral("%1 needs at least one node").arg(action));
+        printErr(QStringLiteral("%1 needs at least one node").arg(toString(action)));
         return 2;
     }
-    if (action == QLatin1String("drain") && parser.value(kReason).trimmed().isEmpty()) {
+    if (action == ActionKind::Drain && parser.value(kReason).trimmed().isEmpty()) {
         printErr(QStringLiteral("drain needs --reason TEXT"));
         return 2;
     }
@@ -518,7 +518,7 @@ int CliRunner::nodeAction(QCoreApplication &, QCommandLineParser &parser, const 
         return 2;
     ClusterSession session(profile);
     const bool json = parser.value(kFormat) == QLatin1String("json");
-    return waitForAction(session, action == QLatin1String("drain") ? session.drain(nodes, parser.value(kReason)) : session.resume(nodes), json);
+    return waitForAction(session, action == ActionKind::Drain ? session.drain(nodes, parser.value(kReason)) : session.resume(nodes), json);
 }
 
 int CliRunner::profile(QCoreApplication &app, QCommandLineParser &parser)
@@ -557,7 +557,7 @@ int CliRunner::profile(QCoreApplication &app, QCommandLineParser &parser)
             return 0;
         }
         for (const ClusterProfile &p : profiles)
-            printOut(QStringLiteral("%1\t%2\t%3%4\n").arg(p.name, p.orchestrator, p.sshTarget(),
+            printOut(QStringLiteral("%1\t%2\t%3%4\n").arg(p.name, toString(p.orchestrator), p.sshTarget(),
                                                         p.prometheusUrl.isEmpty() ? QString() : QStringLiteral("\t") + DisplayUrl::withoutPassword(p.prometheusUrl)));
         return 0;
     }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "cli/connection_options.h"
+#include "model/action_kind.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -40,7 +41,7 @@ public:
 
 private:
     int jobAction(QCoreApplication &app, QCommandLineParser &parser, const QString &action);
-    int nodeAction(QCoreApplication &app, QCommandLineParser &parser, const QString &action);
+    int nodeAction(QCoreApplication &app, QCommandLineParser &parser, ActionKind action);
     bool resolveProfile(QCommandLineParser &parser, ClusterProfile *profile);
     void readKeyring(const QCommandLineParser &parser, ClusterProfile *profile);
 

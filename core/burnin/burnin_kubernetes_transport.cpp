@@ -204,7 +204,7 @@ void BurninKubernetesTransport::checkJobsEnded()
         const QStringList ours = m_run.handleByNode.values();
         int ended = 0;
         for (const Job &j : part.jobs)
-            if (ours.contains(j.id) && (j.state == QLatin1String("SUCCEEDED") || j.state == QLatin1String("FAILED")))
+            if (ours.contains(j.id) && (j.stateKind == JobState::Succeeded || j.stateKind == JobState::Failed))
                 ++ended;
         m_run.jobsEnded = ended == ours.size();
     });

@@ -96,7 +96,7 @@ ActionResult reconcileNodes(RemoteShell &shell, const KubectlCommands &commands,
         const auto it = std::find_if(parsed.nodes.cbegin(), parsed.nodes.cend(), [&](const Node &n) { return n.name == name; });
         if (it == parsed.nodes.cend())
             wrong << u"%1 does not exist"_s.arg(name);
-        else if ((it->state == u"cordoned"_s) != drain)
+        else if ((it->isDrained() && !it->isDown()) != drain) // KubeNodeParser's "cordoned": cordoned and Ready
             wrong << u"%1 is %2"_s.arg(name, it->state);
     }
     if (!wrong.isEmpty())
@@ -110,13 +110,13 @@ ActionResult reconcileNodes(RemoteShell &shell, const KubectlCommands &commands,
 ActionResult reconcile(RemoteShell &shell, const KubectlCommands &commands, const GpuCatalog &catalog,
                        const ActionResult &unknown, bool barePod)
 {
-    if (unknown.action == u"submit"_s)
+    if (unknown.action == ActionKind::Submit)
         return reconcileSubmit(shell, commands, unknown);
-    if (unknown.action == u"cancel"_s)
+    if (unknown.action == ActionKind::Cancel)
         return reconcileCancel(shell, commands, unknown, barePod);
-    if (unknown.action == u"drain"_s || unknown.action == u"resume"_s)
-        return reconcileNodes(shell, commands, catalog, unknown, unknown.action == u"drain"_s);
-    return stillUnknown(unknown, u"Strata cannot read back the outcome of \"%1\""_s.arg(unknown.action));
+    if (unknown.action == ActionKind::Drain || unknown.action == ActionKind::Resume)
+        return reconcileNodes(shell, commands, catalog, unknown, unknown.action == ActionKind::Drain);
+    return stillUnknown(unknown, u"Strata cannot read back the outcome of \"%1\""_s.arg(toString(unknown.action)));
 }
 
 } // namespace strata::KubeActionReconciler

@@ -3,6 +3,7 @@
 #include "hostlist.h"
 #include "slurm_commands.h"
 #include "slurm_diagnostic.h"
+#include "model/job_state.h"
 #include "ssh/remote_shell.h"
 
 #include <QSet>
@@ -77,7 +78,7 @@ ActionResult reconcileCancel(RemoteShell &shell, const ActionResult &unknown)
             return settled(unknown, true, QStringLiteral("job %1 no longer exists").arg(job));
         return stillUnknown(unknown, r.errorText());
     }
-    if (state == QLatin1String("CANCELLED"))
+    if (parseJobState(state) == JobState::Cancelled)
         return settled(unknown, true, QStringLiteral("Cancelled job %1 (its state read back after the answer was lost)").arg(job));
     if (endedStates().contains(state))
         return settled(unknown, true, QStringLiteral("job %1 is %2: nothing is left to cancel").arg(job, state));
@@ -172,13 +173,13 @@ bool isDrainState(const QString &sinfoState)
 
 ActionResult reconcile(RemoteShell &shell, const ActionResult &unknown)
 {
-    if (unknown.action == QLatin1String("submit"))
+    if (unknown.action == ActionKind::Submit)
         return reconcileSubmit(shell, unknown);
-    if (unknown.action == QLatin1String("cancel"))
+    if (unknown.action == ActionKind::Cancel)
         return reconcileCancel(shell, unknown);
-    if (unknown.action == QLatin1String("drain") || unknown.action == QLatin1String("resume"))
-        return reconcileNodes(shell, unknown, unknown.action == QLatin1String("drain"));
-    return stillUnknown(unknown, QStringLiteral("Strata cannot read back the outcome of \"%1\"").arg(unknown.action));
+    if (unknown.action == ActionKind::Drain || unknown.action == ActionKind::Resume)
+        return reconcileNodes(shell, unknown, unknown.action == ActionKind::Drain);
+    return stillUnknown(unknown, QStringLiteral("Strata cannot read back the outcome of \"%1\"").arg(toString(unknown.action)));
 }
 
 } // namespace strata::SlurmActionReconciler

@@ -189,7 +189,7 @@ QVariant JobTableModel::data(const QModelIndex &index, int role) const
         return {};
     case Qt::DecorationRole:
         if (index.column() == State)
-            return ColorMap::jobStateColor(job(index.row()).state);
+            return ColorMap::jobStateColor(job(index.row()).stateKind);
         return {};
     }
     return {};

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "model/finding.h"
+#include "model/job_state.h"
 
 #include <QColor>
 #include <QPalette>
@@ -24,7 +25,7 @@ public:
     static QColor freeColor();
     static QColor unavailableColor();
     static QColor nodeStateColor(const QString &category); // NodeTableModel::stateCategory
-    static QColor jobStateColor(const QString &state);
+    static QColor jobStateColor(JobState state);
     static QColor severityColor(Finding::Severity severity);
     // The outline of related elements when something is selected.
     static QColor relatedOutline(const QPalette &palette);
