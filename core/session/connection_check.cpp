@@ -26,7 +26,7 @@ QString counted(int n, const char *noun)
 
 } // namespace
 
-ConnectionCheckResult ConnectionCheckResult::failure(ErrorKind kind, SourceKind step, const QString &error)
+ConnectionCheckResult ConnectionCheckResult::failure(ErrorKind kind, std::optional<SourceKind> step, const QString &error)
 {
     ConnectionCheckResult r;
     r.errorKind = kind;
@@ -159,7 +159,7 @@ void ConnectionCheck::cancel()
     if (!m_running)
         return;
     ++m_generation;
-    finish(ConnectionCheckResult::failure(ErrorKind::Cancelled, QString(), tr("Cancelled.")));
+    finish(ConnectionCheckResult::failure(ErrorKind::Cancelled, std::nullopt, tr("Cancelled.")));
 }
 
 void ConnectionCheck::finish(ConnectionCheckResult result)

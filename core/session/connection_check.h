@@ -27,7 +27,7 @@ struct ConnectionCheckResult
     QString prometheus;         // "Prometheus: 32 GPUs report DCGM metrics"; empty: none configured
 
     bool ok() const { return errorKind == ErrorKind::None; }
-    static ConnectionCheckResult failure(ErrorKind kind, SourceKind step, const QString &error);
+    static ConnectionCheckResult failure(ErrorKind kind, std::optional<SourceKind> step, const QString &error);
 };
 
 // Checks that a profile reaches its cluster before it is saved: SSH connects and authenticates
