@@ -171,7 +171,7 @@ void AddClusterForm::connectToCluster()
 {
     const QString problem = validationError();
     if (!problem.isEmpty()) {
-        m_lastResult = ConnectionCheckResult::failure(ErrorKind::InvalidRequest, QString(), problem);
+        m_lastResult = ConnectionCheckResult::failure(ErrorKind::InvalidRequest, std::nullopt, problem);
         m_error->setText(problem);
         m_error->show();
         return;

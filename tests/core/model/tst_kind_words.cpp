@@ -31,7 +31,8 @@ private Q_SLOTS:
         QFETCH(SourceKind, kind);
         QFETCH(QString, word);
         QCOMPARE(toString(kind), word);
-        QCOMPARE(parseSourceKind(word), std::optional<SourceKind>(kind));
+        QVERIFY(parseSourceKind(word));
+        QCOMPARE(*parseSourceKind(word), kind);
     }
 
     void orchestratorKind_data()
@@ -48,7 +49,8 @@ private Q_SLOTS:
         QFETCH(QString, word);
         QFETCH(SourceKind, source);
         QCOMPARE(toString(kind), word);
-        QCOMPARE(parseOrchestratorKind(word), std::optional<OrchestratorKind>(kind));
+        QVERIFY(parseOrchestratorKind(word));
+        QCOMPARE(*parseOrchestratorKind(word), kind);
         QCOMPARE(sourceKind(kind), source);
     }
 
@@ -65,7 +67,8 @@ private Q_SLOTS:
         QFETCH(KubeApiRoute, route);
         QFETCH(QString, word);
         QCOMPARE(toString(route), word);
-        QCOMPARE(parseKubeApiRoute(word), std::optional<KubeApiRoute>(route));
+        QVERIFY(parseKubeApiRoute(word));
+        QCOMPARE(*parseKubeApiRoute(word), route);
     }
 
     void actionKind_data()
@@ -84,7 +87,8 @@ private Q_SLOTS:
         QFETCH(ActionKind, kind);
         QFETCH(QString, word);
         QCOMPARE(toString(kind), word);
-        QCOMPARE(parseActionKind(word), std::optional<ActionKind>(kind));
+        QVERIFY(parseActionKind(word));
+        QCOMPARE(*parseActionKind(word), kind);
     }
 
     // Words that name none of the kinds: other spellings, neighbours, nothing.
