@@ -445,16 +445,16 @@ void MainWindow::onActionFinished(const ActionResult &r)
     QString text;
     switch (r.outcome()) {
     case ActionOutcome::Done:
-        text = tr("%1 %2: %3").arg(toString(r.action), r.target, r.message);
+        text = tr("%1 %2: %3").arg(actionKindName(r.action), r.target, r.message);
         break;
     case ActionOutcome::Failed:
-        text = tr("%1 %2 failed: %3").arg(toString(r.action), r.target, r.message);
+        text = tr("%1 %2 failed: %3").arg(actionKindName(r.action), r.target, r.message);
         break;
     case ActionOutcome::Unknown:
         // Sent, answer lost: the session reads the cluster back on its next good refresh and
         // logs the settled result then. Nothing is resent.
         text = tr("%1 %2: %3 - it will be checked against the cluster when it answers again; do not repeat it")
-                   .arg(toString(r.action), r.target, r.message);
+                   .arg(actionKindName(r.action), r.target, r.message);
         break;
     }
     m_log->append(r.ok ? LogPanel::Level::Success

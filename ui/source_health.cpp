@@ -49,7 +49,7 @@ QString SourceHealth::displayName(SourceKind source)
     case SourceKind::Kubernetes: return QStringLiteral("Kubernetes");
     case SourceKind::Prometheus: return QStringLiteral("Prometheus");
     }
-    return toString(source);
+    return sourceKindName(source);
 }
 
 } // namespace strata

@@ -109,7 +109,7 @@ int waitForAction(ClusterSession &session, const QFuture<ActionResult> &future, 
 {
     ActionResult r = awaitAction(future);
     const ActionResult sent = r;
-    const QString what = toString(r.action) + (r.target.isEmpty() ? QString() : QLatin1Char(' ') + r.target);
+    const QString what = actionKindName(r.action) + (r.target.isEmpty() ? QString() : QLatin1Char(' ') + r.target);
     if (r.outcomeUnknown)
         printErr(QStringLiteral("%1: %2; reading the cluster back to learn whether it took effect").arg(what, r.message));
     for (int attempt = 0; r.outcomeUnknown && attempt < 3; ++attempt) {
@@ -127,7 +127,7 @@ int waitForAction(ClusterSession &session, const QFuture<ActionResult> &future, 
                                                  : r.outcome() == ActionOutcome::Failed ? QStringLiteral("failed")
                                                                                         : QStringLiteral("unknown")},
                       {QLatin1String("reconciled"), r.reconciled},
-                      {QLatin1String("action"), toString(r.action)},
+                      {QLatin1String("action"), actionKindName(r.action)},
                       {QLatin1String("target"), r.target},
                       {QLatin1String("jobId"), r.jobId},
                       {QLatin1String("message"), r.message},
@@ -335,7 +335,7 @@ int CliRunner::snapshot(QCoreApplication &app, QCommandLineParser &parser)
     // Partial data is still printed, but a source that failed makes the exit status say so.
     for (const SourceStatus &s : result->sources) {
         if (s.configured && !s.ok)
-            return reportFailure(QStringLiteral("%1: %2").arg(toString(s.source), s.error), s.errorKind);
+            return reportFailure(QStringLiteral("%1: %2").arg(sourceKindName(s.source), s.error), s.errorKind);
     }
     return 0;
 }
@@ -363,7 +363,7 @@ int CliRunner::alerts(QCoreApplication &app, QCommandLineParser &parser)
         return 1;
     for (const SourceStatus &s : result->sources)
         if (s.configured && !s.ok)
-            return reportFailure(QStringLiteral("%1: %2").arg(toString(s.source), s.error), s.errorKind);
+            return reportFailure(QStringLiteral("%1: %2").arg(sourceKindName(s.source), s.error), s.errorKind);
     QVector<Finding> alerts;
     for (const Finding &f : result->findings)
         if (f.code.startsWith(QLatin1String("alert:")))
@@ -506,7 +506,7 @@ int CliRunner::nodeAction(QCoreApplication &, QCommandLineParser &parser, Action
         nodes << expanded;
     }
     if (nodes.isEmpty()) {
-        printErr(QStringLiteral("%1 needs at least one node").arg(toString(action)));
+        printErr(QStringLiteral("%1 needs at least one node").arg(actionKindName(action)));
         return 2;
     }
     if (action == ActionKind::Drain && parser.value(kReason).trimmed().isEmpty()) {
@@ -557,7 +557,7 @@ int CliRunner::profile(QCoreApplication &app, QCommandLineParser &parser)
             return 0;
         }
         for (const ClusterProfile &p : profiles)
-            printOut(QStringLiteral("%1\t%2\t%3%4\n").arg(p.name, toString(p.orchestrator), p.sshTarget(),
+            printOut(QStringLiteral("%1\t%2\t%3%4\n").arg(p.name, orchestratorKindName(p.orchestrator), p.sshTarget(),
                                                         p.prometheusUrl.isEmpty() ? QString() : QStringLiteral("\t") + DisplayUrl::withoutPassword(p.prometheusUrl)));
         return 0;
     }

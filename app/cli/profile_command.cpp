@@ -121,7 +121,7 @@ int ProfileCommand::add(QCoreApplication &app, QCommandLineParser &parser, Clust
             CliOutput::out(QString::fromUtf8(QJsonDocument(QJsonObject{{QLatin1String("schema"), QStringLiteral("strata.profile-add/1")},
                                                                        {QLatin1String("saved"), false},
                                                                        {QLatin1String("errorKind"), errorKindName(result.errorKind)},
-                                                                       {QLatin1String("step"), result.step ? toString(*result.step) : QString()},
+                                                                       {QLatin1String("step"), result.step ? sourceKindName(*result.step) : QString()},
                                                                        {QLatin1String("error"), result.error},
                                                                        {QLatin1String("hostKeyFingerprint"), result.hostKeyFingerprint}})
                                                  .toJson(QJsonDocument::Indented)));

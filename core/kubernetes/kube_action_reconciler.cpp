@@ -116,7 +116,7 @@ ActionResult reconcile(RemoteShell &shell, const KubectlCommands &commands, cons
         return reconcileCancel(shell, commands, unknown, barePod);
     if (unknown.action == ActionKind::Drain || unknown.action == ActionKind::Resume)
         return reconcileNodes(shell, commands, catalog, unknown, unknown.action == ActionKind::Drain);
-    return stillUnknown(unknown, u"Strata cannot read back the outcome of \"%1\""_s.arg(toString(unknown.action)));
+    return stillUnknown(unknown, u"Strata cannot read back the outcome of \"%1\""_s.arg(actionKindName(unknown.action)));
 }
 
 } // namespace strata::KubeActionReconciler

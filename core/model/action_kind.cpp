@@ -2,7 +2,7 @@
 
 namespace strata {
 
-QString toString(ActionKind kind)
+QString actionKindName(ActionKind kind)
 {
     switch (kind) {
     case ActionKind::Submit: return QStringLiteral("submit");
@@ -19,7 +19,7 @@ std::optional<ActionKind> parseActionKind(QStringView word)
 {
     for (ActionKind kind : {ActionKind::Submit, ActionKind::Cancel, ActionKind::Drain, ActionKind::Resume,
                             ActionKind::Silence, ActionKind::ExpireSilence})
-        if (word == toString(kind))
+        if (word == actionKindName(kind))
             return kind;
     return std::nullopt;
 }

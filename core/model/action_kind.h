@@ -19,8 +19,8 @@ enum class ActionKind {
 };
 
 // "submit", "cancel", "drain", "resume", "silence", "expire-silence".
-QString toString(ActionKind kind);
-// The kind a word names, as toString writes it; nullopt for any other word.
+QString actionKindName(ActionKind kind);
+// The kind a word names, as actionKindName writes it; nullopt for any other word.
 std::optional<ActionKind> parseActionKind(QStringView word);
 
 } // namespace strata

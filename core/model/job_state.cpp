@@ -39,7 +39,7 @@ constexpr std::array<std::pair<JobState, QLatin1StringView>, 25> kWords{{
 
 } // namespace
 
-QString toString(JobState state)
+QString jobStateName(JobState state)
 {
     for (const auto &[s, word] : kWords)
         if (s == state)

@@ -38,7 +38,7 @@ enum class JobState {
 };
 
 // The upper-case word: "RUNNING", "NODE_FAIL", ...; empty for Other.
-QString toString(JobState state);
+QString jobStateName(JobState state);
 // The state an upper-case word names ("RUNNING"); Other for any other word.
 JobState parseJobState(QStringView word);
 

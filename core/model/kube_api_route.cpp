@@ -2,7 +2,7 @@
 
 namespace strata {
 
-QString toString(KubeApiRoute route)
+QString kubeApiRouteName(KubeApiRoute route)
 {
     switch (route) {
     case KubeApiRoute::Auto: return QStringLiteral("auto");
@@ -15,7 +15,7 @@ QString toString(KubeApiRoute route)
 std::optional<KubeApiRoute> parseKubeApiRoute(QStringView word)
 {
     for (KubeApiRoute route : {KubeApiRoute::Auto, KubeApiRoute::Direct, KubeApiRoute::Kubectl})
-        if (word == toString(route))
+        if (word == kubeApiRouteName(route))
             return route;
     return std::nullopt;
 }

@@ -16,8 +16,8 @@ enum class KubeApiRoute {
 };
 
 // "auto", "direct" or "kubectl": the word of the profile file and of --kube-api.
-QString toString(KubeApiRoute route);
-// The route a word names, as toString writes it; nullopt for any other word.
+QString kubeApiRouteName(KubeApiRoute route);
+// The route a word names, as kubeApiRouteName writes it; nullopt for any other word.
 std::optional<KubeApiRoute> parseKubeApiRoute(QStringView word);
 
 } // namespace strata

@@ -2,7 +2,7 @@
 
 namespace strata {
 
-QString toString(OrchestratorKind kind)
+QString orchestratorKindName(OrchestratorKind kind)
 {
     switch (kind) {
     case OrchestratorKind::Slurm: return QStringLiteral("slurm");
@@ -14,7 +14,7 @@ QString toString(OrchestratorKind kind)
 std::optional<OrchestratorKind> parseOrchestratorKind(QStringView word)
 {
     for (OrchestratorKind kind : {OrchestratorKind::Slurm, OrchestratorKind::Kubernetes})
-        if (word == toString(kind))
+        if (word == orchestratorKindName(kind))
             return kind;
     return std::nullopt;
 }

@@ -17,8 +17,8 @@ enum class OrchestratorKind {
 };
 
 // "slurm" or "kubernetes".
-QString toString(OrchestratorKind kind);
-// The kind a word names, as toString writes it; nullopt for any other word.
+QString orchestratorKindName(OrchestratorKind kind);
+// The kind a word names, as orchestratorKindName writes it; nullopt for any other word.
 std::optional<OrchestratorKind> parseOrchestratorKind(QStringView word);
 // The source that reports on this orchestrator in SourceStatus.
 SourceKind sourceKind(OrchestratorKind kind);

@@ -2,7 +2,7 @@
 
 namespace strata {
 
-QString toString(SourceKind kind)
+QString sourceKindName(SourceKind kind)
 {
     switch (kind) {
     case SourceKind::Ssh: return QStringLiteral("ssh");
@@ -16,7 +16,7 @@ QString toString(SourceKind kind)
 std::optional<SourceKind> parseSourceKind(QStringView word)
 {
     for (SourceKind kind : {SourceKind::Ssh, SourceKind::Slurm, SourceKind::Prometheus, SourceKind::Kubernetes})
-        if (word == toString(kind))
+        if (word == sourceKindName(kind))
             return kind;
     return std::nullopt;
 }

@@ -17,8 +17,8 @@ enum class SourceKind {
 };
 
 // "ssh", "slurm", "prometheus", "kubernetes": the word the snapshot JSON and the CLI use.
-QString toString(SourceKind kind);
-// The kind a word names, as toString writes it; nullopt for any other word.
+QString sourceKindName(SourceKind kind);
+// The kind a word names, as sourceKindName writes it; nullopt for any other word.
 std::optional<SourceKind> parseSourceKind(QStringView word);
 
 } // namespace strata

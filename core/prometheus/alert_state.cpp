@@ -2,7 +2,7 @@
 
 namespace strata {
 
-QString toString(AlertState state)
+QString alertStateName(AlertState state)
 {
     switch (state) {
     case AlertState::Firing: return QStringLiteral("firing");
@@ -15,7 +15,7 @@ QString toString(AlertState state)
 AlertState parseAlertState(QStringView word)
 {
     for (AlertState state : {AlertState::Firing, AlertState::Pending})
-        if (word == toString(state))
+        if (word == alertStateName(state))
             return state;
     return AlertState::Other;
 }

@@ -13,7 +13,7 @@ enum class AlertState {
 };
 
 // "firing" or "pending"; empty for Other.
-QString toString(AlertState state);
+QString alertStateName(AlertState state);
 // The state a word names ("firing"); Other for any other word.
 AlertState parseAlertState(QStringView word);
 

@@ -2,7 +2,7 @@
 
 namespace strata {
 
-QString toString(SilenceState state)
+QString silenceStateName(SilenceState state)
 {
     switch (state) {
     case SilenceState::Active: return QStringLiteral("active");
@@ -16,7 +16,7 @@ QString toString(SilenceState state)
 SilenceState parseSilenceState(QStringView word)
 {
     for (SilenceState state : {SilenceState::Active, SilenceState::Pending, SilenceState::Expired})
-        if (word == toString(state))
+        if (word == silenceStateName(state))
             return state;
     return SilenceState::Other;
 }

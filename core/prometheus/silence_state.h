@@ -15,7 +15,7 @@ enum class SilenceState {
 };
 
 // "active", "pending" or "expired"; empty for Other.
-QString toString(SilenceState state);
+QString silenceStateName(SilenceState state);
 // The state a word names ("active"); Other for any other word.
 SilenceState parseSilenceState(QStringView word);
 

@@ -170,7 +170,7 @@ void ClusterSession::onTimer()
     whenFinished(refresh.full, this, [this](const OrchestratorPart &part) { finishRefresh(part); },
                  [this](const QString &why) {
                      OrchestratorPart failed;
-                     failed.error = taskFailure(toString(m_orchestrator->kind()), why);
+                     failed.error = taskFailure(orchestratorKindName(m_orchestrator->kind()), why);
                      failed.errorKind = ErrorKind::ParseFailed;
                      finishRefresh(failed);
                  });

@@ -120,7 +120,7 @@ void ConnectionCheck::checkScheduler(quint64 generation)
         int gpus = 0;
         for (const Node &n : part.nodes)
             gpus += n.gpuCount;
-        m_result.scheduler = QStringLiteral("%1: %2, %3").arg(toString(kind), counted(int(part.nodes.size()), "node"), counted(gpus, "GPU"));
+        m_result.scheduler = QStringLiteral("%1: %2, %3").arg(orchestratorKindName(kind), counted(int(part.nodes.size()), "node"), counted(gpus, "GPU"));
         if (m_profile.hasPrometheus())
             checkPrometheus(generation);
         else

@@ -25,7 +25,7 @@ QJsonObject ProfileStore::toJson(const ClusterProfile &p)
 {
     QJsonObject o;
     o[QLatin1String("name")] = p.name;
-    o[QLatin1String("orchestrator")] = toString(p.orchestrator);
+    o[QLatin1String("orchestrator")] = orchestratorKindName(p.orchestrator);
     o[QLatin1String("sshHost")] = p.sshHost;
     o[QLatin1String("sshPort")] = p.sshPort;
     o[QLatin1String("sshUser")] = p.sshUser;
@@ -51,7 +51,7 @@ QJsonObject ProfileStore::toJson(const ClusterProfile &p)
     o[QLatin1String("kubeContext")] = p.kubeContext;
     o[QLatin1String("kubeNamespace")] = p.kubeNamespace;
     if (p.kubeApi)
-        o[QLatin1String("kubeApi")] = toString(*p.kubeApi);
+        o[QLatin1String("kubeApi")] = kubeApiRouteName(*p.kubeApi);
     o[QLatin1String("burninAgentPath")] = p.burninAgentPath;
     o[QLatin1String("burninImage")] = p.burninImage;
     o[QLatin1String("refreshIntervalSeconds")] = p.refreshIntervalSeconds;

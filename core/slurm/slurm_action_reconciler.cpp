@@ -179,7 +179,7 @@ ActionResult reconcile(RemoteShell &shell, const ActionResult &unknown)
         return reconcileCancel(shell, unknown);
     if (unknown.action == ActionKind::Drain || unknown.action == ActionKind::Resume)
         return reconcileNodes(shell, unknown, unknown.action == ActionKind::Drain);
-    return stillUnknown(unknown, QStringLiteral("Strata cannot read back the outcome of \"%1\"").arg(toString(unknown.action)));
+    return stillUnknown(unknown, QStringLiteral("Strata cannot read back the outcome of \"%1\"").arg(actionKindName(unknown.action)));
 }
 
 } // namespace strata::SlurmActionReconciler

@@ -489,7 +489,7 @@ ActionResult SlurmSource::runAction(ActionKind action, const QString &target, co
     }
     result.ok = true;
     const QString out = QString::fromUtf8(r.stdoutData).trimmed();
-    result.message = out.isEmpty() ? QStringLiteral("%1 %2: done").arg(toString(action), target) : out;
+    result.message = out.isEmpty() ? QStringLiteral("%1 %2: done").arg(actionKindName(action), target) : out;
     return result;
 }
 

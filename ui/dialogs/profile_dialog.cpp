@@ -67,8 +67,8 @@ ProfileDialog::ProfileDialog(const QStringList &takenNames, QWidget *parent)
     m_name = lineEdit(QStringLiteral("name"), tr("e.g. lab, prod-east"));
     m_orchestrator = new QComboBox(this);
     m_orchestrator->setObjectName(QStringLiteral("orchestrator"));
-    m_orchestrator->addItem(tr("Slurm"), toString(OrchestratorKind::Slurm));
-    m_orchestrator->addItem(tr("Kubernetes"), toString(OrchestratorKind::Kubernetes));
+    m_orchestrator->addItem(tr("Slurm"), orchestratorKindName(OrchestratorKind::Slurm));
+    m_orchestrator->addItem(tr("Kubernetes"), orchestratorKindName(OrchestratorKind::Kubernetes));
     top->addRow(tr("&Name:"), m_name);
     top->addRow(tr("&Orchestrator:"), m_orchestrator);
     layout->addLayout(top);
@@ -257,7 +257,7 @@ QWidget *ProfileDialog::burninTab()
 void ProfileDialog::setProfile(const ClusterProfile &p)
 {
     m_name->setText(p.name);
-    m_orchestrator->setCurrentIndex(qMax(0, m_orchestrator->findData(toString(p.orchestrator))));
+    m_orchestrator->setCurrentIndex(qMax(0, m_orchestrator->findData(orchestratorKindName(p.orchestrator))));
     m_sshHost->setText(p.sshHost);
     m_sshPort->setValue(p.sshPort);
     m_sshUser->setText(p.sshUser);

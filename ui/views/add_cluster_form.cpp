@@ -44,8 +44,8 @@ AddClusterForm::AddClusterForm(QWidget *parent)
     m_scheduler = new QComboBox(this);
     m_scheduler->setObjectName(QStringLiteral("scheduler"));
     m_scheduler->setAccessibleName(tr("Scheduler"));
-    m_scheduler->addItem(tr("Slurm"), toString(OrchestratorKind::Slurm));
-    m_scheduler->addItem(tr("Kubernetes (kubectl on the login host)"), toString(OrchestratorKind::Kubernetes));
+    m_scheduler->addItem(tr("Slurm"), orchestratorKindName(OrchestratorKind::Slurm));
+    m_scheduler->addItem(tr("Kubernetes (kubectl on the login host)"), orchestratorKindName(OrchestratorKind::Kubernetes));
     m_prometheus = lineEdit(QStringLiteral("prometheusUrl"), tr("optional, e.g. http://prometheus:9090"));
     m_passphrase = lineEdit(QStringLiteral("passphrase"), tr("kept in memory for this check only"));
     m_passphrase->setEchoMode(QLineEdit::Password);
@@ -128,7 +128,7 @@ void AddClusterForm::setProfile(const ClusterProfile &profile)
     m_port->setValue(profile.sshPort);
     m_identity->setText(profile.identityFile);
     m_identity->setCursorPosition(0); // the file name is the end of a long path: show where it starts
-    m_scheduler->setCurrentIndex(qMax(0, m_scheduler->findData(toString(profile.orchestrator))));
+    m_scheduler->setCurrentIndex(qMax(0, m_scheduler->findData(orchestratorKindName(profile.orchestrator))));
     m_prometheus->setText(profile.prometheusUrl);
     m_error->hide();
     m_trust->hide();
@@ -273,9 +273,9 @@ QString AddClusterForm::describeFailure(const ConnectionCheckResult &r) const
     case ErrorKind::PassphraseNeeded:
         return tr("The key file is encrypted: enter its passphrase below and connect again (or load it into ssh-agent).");
     case ErrorKind::SourceUnsupported:
-        return tr("Connected, but %1 cannot be used: %2").arg(r.step ? toString(*r.step) : QString(), r.error);
+        return tr("Connected, but %1 cannot be used: %2").arg(r.step ? sourceKindName(*r.step) : QString(), r.error);
     default:
-        return !r.step ? r.error : tr("%1: %2").arg(toString(*r.step), r.error);
+        return !r.step ? r.error : tr("%1: %2").arg(sourceKindName(*r.step), r.error);
     }
 }
 

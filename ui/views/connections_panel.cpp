@@ -24,7 +24,7 @@ QString sourceTitle(SourceKind source)
     case SourceKind::Prometheus: return QStringLiteral("Prometheus");
     case SourceKind::Kubernetes: return QStringLiteral("Kubernetes");
     }
-    return toString(source);
+    return sourceKindName(source);
 }
 
 } // namespace
@@ -106,7 +106,7 @@ void ConnectionsPanel::setProfiles(const QVector<ClusterProfile> &profiles)
     const QString selected = selectedProfile();
     m_profiles->clear();
     for (const ClusterProfile &p : profiles) {
-        auto *item = new QListWidgetItem(QStringLiteral("%1\n%2 \u00b7 %3").arg(p.name, toString(p.orchestrator), p.sshTarget()),
+        auto *item = new QListWidgetItem(QStringLiteral("%1\n%2 \u00b7 %3").arg(p.name, orchestratorKindName(p.orchestrator), p.sshTarget()),
                                          m_profiles);
         item->setData(Qt::UserRole, p.name);
     }

@@ -30,7 +30,7 @@ private Q_SLOTS:
     {
         QFETCH(SourceKind, kind);
         QFETCH(QString, word);
-        QCOMPARE(toString(kind), word);
+        QCOMPARE(sourceKindName(kind), word);
         QVERIFY(parseSourceKind(word));
         QCOMPARE(*parseSourceKind(word), kind);
     }
@@ -48,10 +48,10 @@ private Q_SLOTS:
         QFETCH(OrchestratorKind, kind);
         QFETCH(QString, word);
         QFETCH(SourceKind, source);
-        QCOMPARE(toString(kind), word);
+        QCOMPARE(orchestratorKindName(kind), word);
         QVERIFY(parseOrchestratorKind(word));
         QCOMPARE(*parseOrchestratorKind(word), kind);
-        QCOMPARE(sourceKind(kind), source);
+        QCOMPARE(strata::sourceKind(kind), source);
     }
 
     void kubeApiRoute_data()
@@ -66,7 +66,7 @@ private Q_SLOTS:
     {
         QFETCH(KubeApiRoute, route);
         QFETCH(QString, word);
-        QCOMPARE(toString(route), word);
+        QCOMPARE(kubeApiRouteName(route), word);
         QVERIFY(parseKubeApiRoute(word));
         QCOMPARE(*parseKubeApiRoute(word), route);
     }
@@ -86,7 +86,7 @@ private Q_SLOTS:
     {
         QFETCH(ActionKind, kind);
         QFETCH(QString, word);
-        QCOMPARE(toString(kind), word);
+        QCOMPARE(actionKindName(kind), word);
         QVERIFY(parseActionKind(word));
         QCOMPARE(*parseActionKind(word), kind);
     }
@@ -147,7 +147,7 @@ private Q_SLOTS:
         QFETCH(QString, word);
         QFETCH(JobState, state);
         QCOMPARE(parseJobState(word), state);
-        QCOMPARE(toString(state), word);
+        QCOMPARE(jobStateName(state), word);
     }
 
     // Parsers hand the upper-case word; anything else is another state, kept as written.
@@ -162,7 +162,7 @@ private Q_SLOTS:
     {
         QFETCH(QString, word);
         QCOMPARE(parseJobState(word), JobState::Other);
-        QCOMPARE(toString(JobState::Other), QString());
+        QCOMPARE(jobStateName(JobState::Other), QString());
     }
 
     // A job's word and its state are set together; isRunning/isPending decide on the state.

@@ -151,9 +151,9 @@ private Q_SLOTS:
         QCOMPARE(parseAlertState(word), alert);
         QCOMPARE(parseSilenceState(word), silence);
         if (alert != AlertState::Other)
-            QCOMPARE(toString(alert), word);
+            QCOMPARE(alertStateName(alert), word);
         if (silence != SilenceState::Other)
-            QCOMPARE(toString(silence), word);
+            QCOMPARE(silenceStateName(silence), word);
     }
 
     void attribution_data()

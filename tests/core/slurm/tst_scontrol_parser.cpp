@@ -60,7 +60,7 @@ QHash<QString, JsonJob> jsonJobs(const QString &file)
                                                              : QString::number(o.value(QLatin1String("job_id")).toInt());
         JsonJob j;
         j.name = o.value(QLatin1String("name")).toString();
-        j.setState(o.value(QLatin1String("job_state")).toString());
+        j.state = o.value(QLatin1String("job_state")).toString();
         const QStringList nodes = Hostlist::expandOrKeep(o.value(QLatin1String("nodes")).toString());
         const QJsonArray detail = o.value(QLatin1String("gres_detail")).toArray();
         for (int i = 0; i < detail.size() && i < nodes.size(); ++i) {
