@@ -31,7 +31,7 @@ void TimingLog::watch(MainWindow *window)
                 QStringList sources;
                 for (const SourceStatus &st : snapshot->sources)
                     if (st.configured)
-                        sources << st.source + (st.ok ? QStringLiteral(":ok") : QStringLiteral(":failed"));
+                        sources << sourceKindName(st.source) + (st.ok ? QStringLiteral(":ok") : QStringLiteral(":failed"));
                 m_appliedCounts = QStringLiteral("nodes=%1 jobs=%2 metrics=%3 sources=%4")
                                       .arg(snapshot->nodes.size())
                                       .arg(snapshot->jobs.size())

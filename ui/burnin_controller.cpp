@@ -121,7 +121,7 @@ BurninWindow *BurninController::open(const BurninRequest &given, const QString &
         return nullptr;
     BurninRequest request = given;
     const ClusterProfile &profile = m_session->profile();
-    const bool kubernetes = profile.orchestrator == QLatin1String("kubernetes");
+    const bool kubernetes = profile.orchestrator == OrchestratorKind::Kubernetes;
     request.transport = kubernetes ? BurninTransportKind::Kubernetes : BurninTransportKind::Slurm;
     request.image = profile.burninImage;
     request.namespaceName = profile.kubeNamespace;

@@ -33,7 +33,7 @@ void ConnectionPrompts::setSession(ClusterSession *session)
 
 QString ConnectionPrompts::describe(const SourceStatus &s)
 {
-    QString text = tr("%1: %2").arg(s.source, s.error);
+    QString text = tr("%1: %2").arg(sourceKindName(s.source), s.error);
     if (s.errorKind == ErrorKind::HostKeyChanged)
         text += tr(" \u2014 The host now offers a different key than known_hosts records. "
                    "Strata refuses to connect: this may be an attack, or the host was "
@@ -50,7 +50,7 @@ void ConnectionPrompts::report(const QVector<SourceStatus> &sources)
             continue;
         last = s.error;
         if (s.error.isEmpty()) {
-            m_log->append(LogPanel::Level::Success, tr("%1: working again").arg(s.source));
+            m_log->append(LogPanel::Level::Success, tr("%1: working again").arg(sourceKindName(s.source)));
             continue;
         }
         const QString text = describe(s);
@@ -76,7 +76,7 @@ void ConnectionPrompts::askPassphrase(const QString &identity)
     connect(dialog, &QInputDialog::textValueSelected, this, [this](const QString &passphrase) {
         if (!m_session)
             return;
-        m_reportedErrors.remove(QStringLiteral("ssh")); // a wrong one asks again
+        m_reportedErrors.remove(SourceKind::Ssh); // a wrong one asks again
         m_session->setPassphrase(passphrase);
     });
     dialog->open();

@@ -49,7 +49,7 @@ private:
     QPointer<ClusterSession> m_session;
     QPointer<HostKeyDialog> m_hostKeyDialog;
     QPointer<QWidget> m_passphraseDialog;
-    QHash<QString, QString> m_reportedErrors; // source -> last error logged
+    QMap<SourceKind, QString> m_reportedErrors; // source -> last error logged
 };
 
 } // namespace strata

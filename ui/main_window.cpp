@@ -380,7 +380,7 @@ void MainWindow::onSnapshot(const SnapshotPtr &snapshot)
 {
     m_view->setSnapshot(snapshot);
     m_connections->setSources(displayedSources(snapshot));
-    const SourceStatus *ssh = snapshot->source(QStringLiteral("ssh"));
+    const SourceStatus *ssh = snapshot->source(SourceKind::Ssh);
     if (ssh && ssh->ok && m_session) {
         int gpus = 0;
         for (const Node &n : snapshot->nodes)
@@ -416,7 +416,7 @@ QVector<SourceStatus> MainWindow::displayedSources(const SnapshotPtr &snapshot) 
     if (!m_session)
         return shown;
     // Every source the profile implies gets a row, even before (or without) its first report.
-    const auto ensure = [&](const QString &name, bool configured) {
+    const auto ensure = [&](SourceKind name, bool configured) {
         for (const SourceStatus &s : shown)
             if (s.source == name)
                 return;
@@ -428,9 +428,9 @@ QVector<SourceStatus> MainWindow::displayedSources(const SnapshotPtr &snapshot) 
         shown << s;
     };
     const ClusterProfile &p = m_session->profile();
-    ensure(QStringLiteral("ssh"), true);
-    ensure(p.orchestrator, true);
-    ensure(QStringLiteral("prometheus"), p.hasPrometheus());
+    ensure(SourceKind::Ssh, true);
+    ensure(sourceKind(p.orchestrator), true);
+    ensure(SourceKind::Prometheus, p.hasPrometheus());
     return shown;
 }
 
@@ -445,16 +445,16 @@ void MainWindow::onActionFinished(const ActionResult &r)
     QString text;
     switch (r.outcome()) {
     case ActionOutcome::Done:
-        text = tr("%1 %2: %3").arg(r.action, r.target, r.message);
+        text = tr("%1 %2: %3").arg(actionKindName(r.action), r.target, r.message);
         break;
     case ActionOutcome::Failed:
-        text = tr("%1 %2 failed: %3").arg(r.action, r.target, r.message);
+        text = tr("%1 %2 failed: %3").arg(actionKindName(r.action), r.target, r.message);
         break;
     case ActionOutcome::Unknown:
         // Sent, answer lost: the session reads the cluster back on its next good refresh and
         // logs the settled result then. Nothing is resent.
         text = tr("%1 %2: %3 - it will be checked against the cluster when it answers again; do not repeat it")
-                   .arg(r.action, r.target, r.message);
+                   .arg(actionKindName(r.action), r.target, r.message);
         break;
     }
     m_log->append(r.ok ? LogPanel::Level::Success

@@ -41,17 +41,15 @@ QString SourceHealth::kindText(ErrorKind kind)
     return {};
 }
 
-QString SourceHealth::displayName(const QString &source)
+QString SourceHealth::displayName(SourceKind source)
 {
-    if (source == QLatin1String("ssh"))
-        return QCoreApplication::translate("SourceHealth", "SSH (login node)");
-    if (source == QLatin1String("slurm"))
-        return QStringLiteral("Slurm");
-    if (source == QLatin1String("kubernetes"))
-        return QStringLiteral("Kubernetes");
-    if (source == QLatin1String("prometheus"))
-        return QStringLiteral("Prometheus");
-    return source;
+    switch (source) {
+    case SourceKind::Ssh: return QCoreApplication::translate("SourceHealth", "SSH (login node)");
+    case SourceKind::Slurm: return QStringLiteral("Slurm");
+    case SourceKind::Kubernetes: return QStringLiteral("Kubernetes");
+    case SourceKind::Prometheus: return QStringLiteral("Prometheus");
+    }
+    return sourceKindName(source);
 }
 
 } // namespace strata

@@ -6,6 +6,8 @@
 #include <QString>
 #include <QVector>
 
+#include <optional>
+
 namespace strata {
 
 // How fresh the data on screen is, read from a snapshot's SourceStatus list: which configured
@@ -16,7 +18,7 @@ struct SourceHealth
 {
     struct Problem
     {
-        QString source;        // "ssh", "slurm", ...
+        SourceKind source = SourceKind::Ssh;
         QString error;         // as the source reported it
         ErrorKind kind = ErrorKind::None;
         QDateTime lastSuccess; // null: nothing from this source is shown
@@ -25,13 +27,13 @@ struct SourceHealth
 
     QVector<Problem> failing;   // configured sources whose last refresh failed, in snapshot order
     QDateTime oldestData;       // the earliest lastSuccess among configured sources (null: none)
-    QString oldestSource;       // whose data that is
+    std::optional<SourceKind> oldestSource; // whose data that is
 
     static SourceHealth assess(const QVector<SourceStatus> &sources);
 
     bool healthy() const { return failing.isEmpty(); }
-    // "Slurm", "SSH (login node)", "Prometheus", "Kubernetes"; other names as they are.
-    static QString displayName(const QString &source);
+    // "Slurm", "SSH (login node)", "Prometheus", "Kubernetes".
+    static QString displayName(SourceKind source);
     // What a kind of failure means, in a few words ("timed out", "cannot reach the host");
     // empty for None.
     static QString kindText(ErrorKind kind);

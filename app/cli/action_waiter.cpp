@@ -38,7 +38,7 @@ int ActionWaiter::waitAndPrint(ClusterSession &session, const QFuture<ActionResu
 {
     ActionResult r = awaitAction(future);
     const ActionResult sent = r;
-    const QString what = r.action + (r.target.isEmpty() ? QString() : QLatin1Char(' ') + r.target);
+    const QString what = actionKindName(r.action) + (r.target.isEmpty() ? QString() : QLatin1Char(' ') + r.target);
     if (r.outcomeUnknown)
         CliOutput::error(QStringLiteral("%1: %2; reading the cluster back to learn whether it took effect").arg(what, r.message));
     for (int attempt = 0; r.outcomeUnknown && attempt < 3; ++attempt) {
@@ -56,7 +56,7 @@ int ActionWaiter::waitAndPrint(ClusterSession &session, const QFuture<ActionResu
                                                  : r.outcome() == ActionOutcome::Failed ? QStringLiteral("failed")
                                                                                         : QStringLiteral("unknown")},
                       {QLatin1String("reconciled"), r.reconciled},
-                      {QLatin1String("action"), r.action},
+                      {QLatin1String("action"), actionKindName(r.action)},
                       {QLatin1String("target"), r.target},
                       {QLatin1String("jobId"), r.jobId},
                       {QLatin1String("message"), r.message},

@@ -34,7 +34,7 @@ int AlertsCommand::run(QCoreApplication &app, QCommandLineParser &parser, const 
         return 1;
     for (const SourceStatus &s : result->sources)
         if (s.configured && !s.ok)
-            return CliFailure::report(QStringLiteral("%1: %2").arg(s.source, s.error), s.errorKind);
+            return CliFailure::report(QStringLiteral("%1: %2").arg(sourceKindName(s.source), s.error), s.errorKind);
     QVector<Finding> alerts;
     for (const Finding &f : result->findings)
         if (f.code.startsWith(QLatin1String("alert:")))

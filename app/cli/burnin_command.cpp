@@ -184,7 +184,7 @@ int BurninCommand::run(QCoreApplication &app, QCommandLineParser &parser, const 
     }
     request.drainOnFail = parser.isSet(kDrainOnFail);
     request.confirmDrainBusyNodes = parser.isSet(kYes);
-    const bool kubernetes = profile.orchestrator == QLatin1String("kubernetes");
+    const bool kubernetes = profile.orchestrator == OrchestratorKind::Kubernetes;
     if (kubernetes && parser.isSet(kDirect)) {
         err(QStringLiteral("strata: --direct runs the agent over SSH; on a Kubernetes cluster the burn-in runs as Jobs"));
         return 2;
@@ -301,7 +301,7 @@ int BurninCommand::run(QCoreApplication &app, QCommandLineParser &parser, const 
     // A first look at the cluster: the nodes must exist, and their GPU counts set expectations.
     QObject::connect(&cluster, &ClusterSession::snapshotReady, &app, [&](const SnapshotPtr &snapshot) {
         if (burnin.jobId().isEmpty() && request.gpusByNode.isEmpty()) {
-            const SourceStatus *s = snapshot->source(snapshot->orchestrator);
+            const SourceStatus *s = snapshot->source(sourceKind(snapshot->orchestrator));
             if (!s || !s->ok) {
                 err(QStringLiteral("strata: %1").arg(s ? s->error : QStringLiteral("no answer from the cluster")));
                 app.quit();

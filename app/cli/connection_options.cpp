@@ -138,7 +138,7 @@ bool ConnectionOptions::resolve(const QCommandLineParser &parser, ClusterProfile
     if (parser.isSet(m_alertmanager))
         p.alertmanagerUrl = parser.value(m_alertmanager);
     if (parser.isSet(m_kubernetes))
-        p.orchestrator = QStringLiteral("kubernetes");
+        p.orchestrator = OrchestratorKind::Kubernetes;
     if (parser.isSet(m_kubeContext))
         p.kubeContext = parser.value(m_kubeContext);
     if (parser.isSet(m_namespace)) {
@@ -151,9 +151,10 @@ bool ConnectionOptions::resolve(const QCommandLineParser &parser, ClusterProfile
         p.kubeNamespace = parser.value(m_namespace);
     }
     if (parser.isSet(m_kubeApi)) {
-        const QString route = parser.value(m_kubeApi);
-        if (route != QLatin1String("auto") && route != QLatin1String("direct") && route != QLatin1String("kubectl")) {
-            *error = QStringLiteral("--kube-api \"%1\" is not auto, direct or kubectl").arg(route);
+        const QString word = parser.value(m_kubeApi);
+        const std::optional<KubeApiRoute> route = parseKubeApiRoute(word);
+        if (!route) {
+            *error = QStringLiteral("--kube-api \"%1\" is not auto, direct or kubectl").arg(word);
             return false;
         }
         p.kubeApi = route;

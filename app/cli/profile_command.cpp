@@ -123,7 +123,7 @@ int ProfileCommand::add(QCoreApplication &app, QCommandLineParser &parser, Clust
             CliOutput::out(QString::fromUtf8(QJsonDocument(QJsonObject{{QLatin1String("schema"), QStringLiteral("strata.profile-add/1")},
                                                                        {QLatin1String("saved"), false},
                                                                        {QLatin1String("errorKind"), errorKindName(result.errorKind)},
-                                                                       {QLatin1String("step"), result.step},
+                                                                       {QLatin1String("step"), result.step ? sourceKindName(*result.step) : QString()},
                                                                        {QLatin1String("error"), result.error},
                                                                        {QLatin1String("hostKeyFingerprint"), result.hostKeyFingerprint}})
                                                  .toJson(QJsonDocument::Indented)));
@@ -207,7 +207,7 @@ int ProfileCommand::runFromCommandLine(QCoreApplication &app, QCommandLineParser
             return 0;
         }
         for (const ClusterProfile &p : profiles)
-            CliOutput::out(QStringLiteral("%1\t%2\t%3%4\n").arg(p.name, p.orchestrator, p.sshTarget(),
+            CliOutput::out(QStringLiteral("%1\t%2\t%3%4\n").arg(p.name, orchestratorKindName(p.orchestrator), p.sshTarget(),
                                                         p.prometheusUrl.isEmpty() ? QString() : QStringLiteral("\t") + DisplayUrl::withoutPassword(p.prometheusUrl)));
         return 0;
     }

@@ -67,7 +67,7 @@ int list(QCoreApplication &app, QCommandLineParser &parser, AlertmanagerClient &
         return fail(r.error, r.errorKind);
     QVector<AlertSilence> shown;
     for (const AlertSilence &s : r.silences)
-        if (parser.isSet(kAll) || s.state != QLatin1String("expired"))
+        if (parser.isSet(kAll) || s.stateKind != SilenceState::Expired)
             shown << s;
     if (parser.value(QStringLiteral("format")) == QLatin1String("json")) {
         QJsonArray out;

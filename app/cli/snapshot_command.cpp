@@ -27,7 +27,7 @@ int SnapshotCommand::run(QCoreApplication &app, QCommandLineParser &parser, cons
     session.reset();
     if (!result)
         return 1;
-    const SourceStatus *orchestrator = result->source(result->orchestrator);
+    const SourceStatus *orchestrator = result->source(sourceKind(result->orchestrator));
     if (!orchestrator || !orchestrator->ok) {
         if (!orchestrator)
             return CliFailure::report(QStringLiteral("no answer from the cluster"), ErrorKind::None);
@@ -40,7 +40,7 @@ int SnapshotCommand::run(QCoreApplication &app, QCommandLineParser &parser, cons
     // Partial data is still printed, but a source that failed makes the exit status say so.
     for (const SourceStatus &s : result->sources) {
         if (s.configured && !s.ok)
-            return CliFailure::report(QStringLiteral("%1: %2").arg(s.source, s.error), s.errorKind);
+            return CliFailure::report(QStringLiteral("%1: %2").arg(sourceKindName(s.source), s.error), s.errorKind);
     }
     return 0;
 }

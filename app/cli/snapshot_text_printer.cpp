@@ -63,10 +63,10 @@ QString SnapshotTextPrinter::print(const ClusterSnapshot &s)
 {
     QString out;
     const ClusterSnapshot::Totals t = s.totals();
-    out += QStringLiteral("Cluster %1 (%2) at %3\n").arg(s.clusterName, s.orchestrator, s.takenAt.toString(Qt::ISODate));
+    out += QStringLiteral("Cluster %1 (%2) at %3\n").arg(s.clusterName, orchestratorKindName(s.orchestrator), s.takenAt.toString(Qt::ISODate));
     QStringList sources;
     for (const SourceStatus &st : s.sources) {
-        QString line = st.source + QLatin1Char(' ') + (st.ok ? QStringLiteral("ok") : QStringLiteral("FAILED"));
+        QString line = sourceKindName(st.source) + QLatin1Char(' ') + (st.ok ? QStringLiteral("ok") : QStringLiteral("FAILED"));
         if (st.stale)
             line += QStringLiteral(" (stale)");
         if (!st.via.isEmpty())

@@ -87,7 +87,7 @@ int SubmitCommand::run(QCoreApplication &, QCommandLineParser &parser, const Con
         CliOutput::error(QStringLiteral("submit needs --script FILE (or - for stdin) or --wrap COMMAND"));
         return 2;
     }
-    if (profile.orchestrator == QLatin1String("kubernetes")) {
+    if (profile.orchestrator == OrchestratorKind::Kubernetes) {
         // A Job: the image runs the script (sh -c); the namespace plays the partition's part.
         s.image = parser.value(kImage);
         if (s.image.isEmpty()) {

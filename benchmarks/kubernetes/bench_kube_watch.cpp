@@ -129,7 +129,7 @@ int main(int argc, char **argv)
     profile.alertmanagerUrl.clear();
     profile.refreshIntervalSeconds = interval;
     profile.commandTimeoutSeconds = 600;
-    profile.kubeApi = route;
+    profile.kubeApi = parseKubeApiRoute(route);
 
     ClusterSession session(profile);
     QElapsedTimer clock;
@@ -140,7 +140,7 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "no snapshot within 600 s\n");
         return 1;
     }
-    const SourceStatus *kube = first->source(QStringLiteral("kubernetes"));
+    const SourceStatus *kube = first->source(SourceKind::Kubernetes);
     if (!kube || !kube->ok) {
         std::fprintf(stderr, "first refresh failed: %s\n", kube ? qPrintable(kube->error) : "no kubernetes source");
         return 1;
@@ -153,7 +153,7 @@ int main(int argc, char **argv)
         const SnapshotPtr s = nextSnapshot(session, interval * 1000 + 600000);
         if (!s)
             return 1;
-        const SourceStatus *status = s->source(QStringLiteral("kubernetes"));
+        const SourceStatus *status = s->source(SourceKind::Kubernetes);
         std::printf("refresh %d: Kubernetes part %lld ms, %s\n", i + 1, status ? status->lastDurationMs : -1LL,
                     status && status->ok ? "ok" : qPrintable(status ? status->error : QStringLiteral("no source")));
     }

@@ -1,6 +1,7 @@
 #include "burnin_file_transport.h"
 
 #include "burnin_job_script.h"
+#include "model/job_state.h"
 #include "model/when_finished.h"
 #include "ssh/remote_shell.h"
 #include "ssh/shell_quote.h"
@@ -155,7 +156,7 @@ void BurninFileTransport::handlePollOutput(const QByteArray &output)
             const QString words = QString::fromUtf8(header.mid(15)).trimmed();
             state = words.section(QLatin1Char(' '), 0, 0);
             const QString reason = words.section(QLatin1Char(' '), 1);
-            if (state == QLatin1String("PENDING") && reason != m_run.pendingReason) {
+            if (parseJobState(state) == JobState::Pending && reason != m_run.pendingReason) {
                 m_run.pendingReason = reason;
                 Q_EMIT stageChanged(QStringLiteral("pending in Slurm: %1").arg(reason));
             }

@@ -97,7 +97,7 @@ ActionResult KubeReadBack::reconcileNodes(const ActionResult &unknown, bool drai
         const auto it = std::find_if(parsed.nodes.cbegin(), parsed.nodes.cend(), [&](const Node &n) { return n.name == name; });
         if (it == parsed.nodes.cend())
             wrong << u"%1 does not exist"_s.arg(name);
-        else if ((it->state == u"cordoned"_s) != drain)
+        else if ((it->isDrained() && !it->isDown()) != drain) // KubeNodeParser's "cordoned": cordoned and Ready
             wrong << u"%1 is %2"_s.arg(name, it->state);
     }
     if (!wrong.isEmpty())

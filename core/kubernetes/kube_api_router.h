@@ -2,6 +2,7 @@
 
 #include "kube_api_client.h"
 #include "kubectl_commands.h"
+#include "model/kube_api_route.h"
 
 #include <QElapsedTimer>
 #include <QString>
@@ -14,13 +15,6 @@ namespace strata {
 class KubeDirectApiClient;
 class KubectlApiClient;
 class RemoteShell;
-
-// Which way a KubernetesSource reaches the API server's lists and watches.
-enum class KubeApiRoute {
-    Auto,    // directly through an SSH tunnel when the kubeconfig allows it, else kubectl
-    Direct,  // directly only: a context that cannot be reached that way fails, saying why
-    Kubectl, // `kubectl get --raw` on the login node only
-};
 
 // The KubeApiClient a source's informers share: on first use it decides the route
 // (KubeDirectApiClient::connect; with Auto, kubectl when that fails, and the reason is kept for

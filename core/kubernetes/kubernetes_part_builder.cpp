@@ -53,8 +53,8 @@ void fillFromPods(Job &job, const QVector<const KubePod *> &pods, bool finished)
     bool running = false;
     for (const KubePod *pod : active)
         running = running || pod->phase == QLatin1String("Running");
-    if (!running && !active.isEmpty() && job.state == QLatin1String("RUNNING")) {
-        job.state = u"PENDING"_s;
+    if (!running && !active.isEmpty() && job.stateKind == JobState::Running) {
+        job.setState(u"PENDING"_s);
         job.reason = pendingReason(active);
     }
 }
@@ -96,17 +96,17 @@ Job jobFromKubeJob(const KubeJob &kube, const QVector<const KubePod *> &pods, qi
     job.workDir = kube.workDir;
     bool finished = true;
     if (kube.finishedCondition == QLatin1String("Complete")) {
-        job.state = u"SUCCEEDED"_s;
+        job.setState(u"SUCCEEDED"_s);
     } else if (kube.finishedCondition == QLatin1String("Failed")) {
-        job.state = u"FAILED"_s;
+        job.setState(u"FAILED"_s);
         job.reason = kube.finishedMessage.isEmpty() ? kube.finishedReason
                                                     : u"%1: %2"_s.arg(kube.finishedReason, kube.finishedMessage);
     } else if (kube.deleting) {
-        job.state = u"TERMINATING"_s;
+        job.setState(u"TERMINATING"_s);
     } else if (kube.suspended) {
-        job.state = u"SUSPENDED"_s;
+        job.setState(u"SUSPENDED"_s);
     } else {
-        job.state = u"RUNNING"_s; // demoted to PENDING below unless a pod runs
+        job.setState(u"RUNNING"_s); // demoted to PENDING below unless a pod runs
         finished = false;
     }
     if (job.startTime > 0) {
@@ -114,8 +114,8 @@ Job jobFromKubeJob(const KubeJob &kube, const QVector<const KubePod *> &pods, qi
         job.timeUsedSeconds = std::max<qint64>(0, end - job.startTime);
     }
     fillFromPods(job, pods, finished);
-    if (!finished && job.state == QLatin1String("RUNNING") && pods.isEmpty()) {
-        job.state = u"PENDING"_s;
+    if (!finished && job.stateKind == JobState::Running && pods.isEmpty()) {
+        job.setState(u"PENDING"_s);
         job.reason = u"no pods yet"_s;
     }
     if (job.gpusRequested == 0) {
@@ -141,14 +141,14 @@ Job jobFromBarePod(const KubePod &pod, qint64 now)
     job.workDir = pod.workDir;
     bool finished = true;
     if (pod.phase == QLatin1String("Succeeded")) {
-        job.state = u"SUCCEEDED"_s;
+        job.setState(u"SUCCEEDED"_s);
     } else if (pod.phase == QLatin1String("Failed")) {
-        job.state = u"FAILED"_s;
+        job.setState(u"FAILED"_s);
         job.reason = pod.message.isEmpty() ? pod.status : u"%1: %2"_s.arg(pod.reason, pod.message);
     } else if (pod.deleting) {
-        job.state = u"TERMINATING"_s;
+        job.setState(u"TERMINATING"_s);
     } else {
-        job.state = u"RUNNING"_s;
+        job.setState(u"RUNNING"_s);
         finished = false;
     }
     if (job.startTime > 0)
@@ -229,7 +229,7 @@ OrchestratorPart KubernetesPartBuilder::build(QVector<Node> nodes, const QVector
             pool.nodes << node.name;
             pool.totalCpus += node.cpus;
             pool.totalGpus += node.gpuCount;
-            if (node.state != QLatin1String("notready"))
+            if (!node.isDown()) // a Kubernetes node is down only when not Ready
                 pool.state = u"UP"_s;
         }
     }

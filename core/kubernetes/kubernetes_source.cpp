@@ -235,7 +235,7 @@ QFuture<ActionResult> KubernetesSource::submit(const JobSubmission &submission)
 ActionResult KubernetesSource::submitBlocking(const JobSubmission &submission)
 {
     ActionResult result;
-    result.action = u"submit"_s;
+    result.action = ActionKind::Submit;
     result.target = submission.name;
     result.tag = submission.tag;
     QString error;
@@ -271,7 +271,7 @@ QFuture<ActionResult> KubernetesSource::cancel(const QString &jobId)
 ActionResult KubernetesSource::cancelBlocking(const QString &jobId)
 {
     ActionResult result;
-    result.action = u"cancel"_s;
+    result.action = ActionKind::Cancel;
     result.target = jobId;
     QString ns, name, error;
     if (!KubectlCommands::splitId(jobId, &ns, &name, &error)) {
@@ -293,10 +293,10 @@ QFuture<ActionResult> KubernetesSource::drain(const QStringList &nodes, const QS
 {
     return runOnPool(&m_pool, [this, nodes, reason] {
         if (reason.trimmed().isEmpty())
-            return refusedAction(u"drain"_s, nodes.join(u','),
+            return refusedAction(ActionKind::Drain, nodes.join(u','),
                                  u"a drain needs a reason (kept in the node annotation %1)"_s.arg(
                                      KubeNodeParser::drainReasonAnnotation()));
-        ActionResult r = nodeAction(u"drain"_s, nodes, m_commands.cordon(nodes),
+        ActionResult r = nodeAction(ActionKind::Drain, nodes, m_commands.cordon(nodes),
                                     m_commands.annotateNodes(nodes, KubeNodeParser::drainReasonAnnotation(), reason),
                                     u"Cordoned %1: %2"_s.arg(nodes.join(u','), reason));
         r.reason = reason;
@@ -307,13 +307,13 @@ QFuture<ActionResult> KubernetesSource::drain(const QStringList &nodes, const QS
 QFuture<ActionResult> KubernetesSource::resume(const QStringList &nodes)
 {
     return runOnPool(&m_pool, [this, nodes] {
-        return nodeAction(u"resume"_s, nodes, m_commands.uncordon(nodes),
+        return nodeAction(ActionKind::Resume, nodes, m_commands.uncordon(nodes),
                           m_commands.removeNodeAnnotation(nodes, KubeNodeParser::drainReasonAnnotation()),
                           u"Uncordoned %1"_s.arg(nodes.join(u',')));
     });
 }
 
-ActionResult KubernetesSource::nodeAction(const QString &action, const QStringList &nodes, const QStringList &first,
+ActionResult KubernetesSource::nodeAction(ActionKind action, const QStringList &nodes, const QStringList &first,
                                           const QStringList &second, const QString &done)
 {
     ActionResult result;
@@ -325,7 +325,7 @@ ActionResult KubernetesSource::nodeAction(const QString &action, const QStringLi
         result.errorKind = ErrorKind::InvalidRequest;
         return result;
     }
-    const QString firstWhat = action == u"drain"_s ? u"cordon"_s : u"uncordon"_s;
+    const QString firstWhat = action == ActionKind::Drain ? u"cordon"_s : u"uncordon"_s;
     const CommandResult r1 = m_shell->run(first).result();
     if (!r1.ok())
         return actionFailure(result, u"kubectl "_s + firstWhat, r1);

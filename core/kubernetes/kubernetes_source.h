@@ -55,7 +55,7 @@ public:
                      KubernetesSourceOptions options = {});
     ~KubernetesSource() override;
 
-    QString kind() const override { return QStringLiteral("kubernetes"); }
+    OrchestratorKind kind() const override { return OrchestratorKind::Kubernetes; }
     QFuture<OrchestratorPart> refresh() override;
     QFuture<ActionResult> submit(const JobSubmission &submission) override;
     QFuture<ActionResult> cancel(const QString &jobId) override;
@@ -96,7 +96,7 @@ private:
     OrchestratorPart refreshBlocking();
     ActionResult submitBlocking(const JobSubmission &submission);
     ActionResult cancelBlocking(const QString &jobId);
-    ActionResult nodeAction(const QString &action, const QStringList &nodes, const QStringList &first,
+    ActionResult nodeAction(ActionKind action, const QStringList &nodes, const QStringList &first,
                             const QStringList &second, const QString &done);
     KubeLogResult logsBlocking(const QString &id, const QStringList &argv);
     // A failed kubectl call as an action's result; the outcome is unknown when it was sent.

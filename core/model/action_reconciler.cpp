@@ -4,13 +4,19 @@ namespace strata {
 
 ActionResult ActionReconciler::reconcile(const ActionResult &unknown) const
 {
-    if (unknown.action == QLatin1String("submit"))
+    switch (unknown.action) {
+    case ActionKind::Submit:
         return reconcileSubmit(unknown);
-    if (unknown.action == QLatin1String("cancel"))
+    case ActionKind::Cancel:
         return reconcileCancel(unknown);
-    if (unknown.action == QLatin1String("drain") || unknown.action == QLatin1String("resume"))
-        return reconcileNodes(unknown, unknown.action == QLatin1String("drain"));
-    return stillUnknown(unknown, QStringLiteral("Strata cannot read back the outcome of \"%1\"").arg(unknown.action));
+    case ActionKind::Drain:
+    case ActionKind::Resume:
+        return reconcileNodes(unknown, unknown.action == ActionKind::Drain);
+    case ActionKind::Silence:
+    case ActionKind::ExpireSilence:
+        break; // Alertmanager's, not the orchestrator's
+    }
+    return stillUnknown(unknown, QStringLiteral("Strata cannot read back the outcome of \"%1\"").arg(actionKindName(unknown.action)));
 }
 
 ActionResult ActionReconciler::stillUnknown(const ActionResult &unknown, const QString &why)

@@ -38,7 +38,7 @@ void ClusterSnapshot::finalize()
     // A node whose GPU count was refused says so here, whichever source read it; once, however
     // often this runs.
     findings.erase(std::remove_if(findings.begin(), findings.end(),
-                                  [](const Finding &f) { return f.code == QLatin1String("gpu-count-refused"); }),
+                                  [](const Finding &f) { return f.code == GpuCount::refusedFindingCode(); }),
                    findings.end());
     findings << GpuCount::findings(nodes);
 }
@@ -84,10 +84,10 @@ const Job *ClusterSnapshot::job(const QString &id) const
     return it == jobIndexById.constEnd() ? nullptr : &jobs[*it];
 }
 
-const SourceStatus *ClusterSnapshot::source(const QString &name) const
+const SourceStatus *ClusterSnapshot::source(SourceKind kind) const
 {
     for (const SourceStatus &s : sources)
-        if (s.source == name)
+        if (s.source == kind)
             return &s;
     return nullptr;
 }

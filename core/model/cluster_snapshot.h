@@ -3,6 +3,7 @@
 #include "finding.h"
 #include "job.h"
 #include "node.h"
+#include "orchestrator_kind.h"
 #include "partition.h"
 #include "source_status.h"
 
@@ -45,7 +46,7 @@ struct WorkloadGroup
 struct ClusterSnapshot
 {
     QString clusterName;
-    QString orchestrator;  // "slurm" or "kubernetes"
+    OrchestratorKind orchestrator = OrchestratorKind::Slurm;
     QDateTime takenAt;     // UTC
     QVector<Node> nodes;       // sorted by name
     QVector<Partition> partitions;
@@ -70,7 +71,7 @@ struct ClusterSnapshot
 
     const Node *node(const QString &name) const;
     const Job *job(const QString &id) const;
-    const SourceStatus *source(const QString &name) const;
+    const SourceStatus *source(SourceKind kind) const;
 
     struct Totals
     {

@@ -31,7 +31,7 @@ std::optional<Finding> finding(const Node &node)
     Finding f;
     f.severity = Finding::Severity::Warning;
     f.node = node.name;
-    f.code = QStringLiteral("gpu-count-refused");
+    f.code = refusedFindingCode();
     f.message = QStringLiteral("%1 reported a GPU count Strata cannot take (%2): not a count from 0 to %3 "
                                "GPUs a node (or %4 shares a GPU); its GPUs are shown as unknown. Fix the "
                                "node's GPU count (Slurm: Gres= in slurm.conf and gres.conf; Kubernetes: "

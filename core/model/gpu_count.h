@@ -38,7 +38,10 @@ std::optional<qint64> parseDecimal(QStringView text);
 // value within 0..most.
 inline bool inRange(qint64 value, qint64 most) { return value >= 0 && value <= most; }
 
-// The finding for a node whose GPU count was refused (code "gpu-count-refused"), naming the
+// The code of the finding below, written once: finding() sets it and ClusterSnapshot::finalize
+// finds its earlier findings by it.
+inline QString refusedFindingCode() { return QStringLiteral("gpu-count-refused"); }
+// The finding for a node whose GPU count was refused (code refusedFindingCode()), naming the
 // node and what it reported; nullopt for a node whose count was taken.
 std::optional<Finding> finding(const Node &node);
 // Those findings for every node, in node order.

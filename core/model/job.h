@@ -1,6 +1,7 @@
 #pragma once
 
 #include "app_metrics.h"
+#include "job_state.h"
 
 #include <QMap>
 #include <QString>
@@ -20,7 +21,8 @@ struct Job
     QString arrayTaskId;
     QString name;          // exactly as submitted, any bytes
     QString user;
-    QString state;         // upper-case as the orchestrator says: RUNNING, PENDING, ...
+    QString state;         // upper-case as the orchestrator says: RUNNING, PENDING, ... (for display)
+    JobState stateKind = JobState::Other; // `state` read once (setState): what code decides on
     QString reason;        // pending reason, failure reason
     QString partition;     // partition or namespace
     QStringList nodes;     // expanded host names
@@ -58,8 +60,14 @@ struct Job
     // pointer: 50,000 jobs, a few of which report).
     std::shared_ptr<const AppMetrics> app;
 
-    bool isRunning() const { return state == QStringLiteral("RUNNING"); }
-    bool isPending() const { return state == QStringLiteral("PENDING"); }
+    // The orchestrator's word and the state it names, together: parsers set a job's state here.
+    void setState(const QString &word)
+    {
+        state = word;
+        stateKind = parseJobState(word);
+    }
+    bool isRunning() const { return stateKind == JobState::Running; }
+    bool isPending() const { return stateKind == JobState::Pending; }
     int gpuCountHeld() const;
 };
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "action_kind.h"
 #include "error_kind.h"
 
 #include <QMap>
@@ -43,7 +44,7 @@ enum class ActionOutcome { Done, Failed, Unknown };
 struct ActionResult
 {
     bool ok = false;
-    QString action;     // "submit", "cancel", "drain", "resume"
+    ActionKind action = ActionKind::Submit;
     QString target;     // job id or node list
     QString message;    // on success what happened (e.g. "Submitted batch job 42"), else the error
     ErrorKind errorKind = ErrorKind::None; // on failure: why (InvalidRequest, CommandFailed, ...)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "job_submission.h"
+#include "orchestrator_kind.h"
 #include "orchestrator_part.h"
 #include "output_follower.h"
 
@@ -18,7 +19,7 @@ class OrchestratorSource
 {
 public:
     virtual ~OrchestratorSource() = default;
-    virtual QString kind() const = 0; // "slurm" or "kubernetes"
+    virtual OrchestratorKind kind() const = 0;
     virtual QFuture<OrchestratorPart> refresh() = 0;
     // A refresh that hands over what arrives first: `early` finishes with the nodes and
     // partitions (no jobs) as soon as they are read, `full` with the whole part as refresh()

@@ -6,7 +6,7 @@
 namespace strata {
 
 // An action refused before anything ran: a value failed validation (InvalidRequest).
-inline ActionResult refusedAction(const QString &action, const QString &target, const QString &why)
+inline ActionResult refusedAction(ActionKind action, const QString &target, const QString &why)
 {
     ActionResult result;
     result.action = action;

@@ -267,7 +267,7 @@ QJsonObject toJsonWithoutJobs(const ClusterSnapshot &s)
     for (const Finding &f : s.findings)
         findings.append(findingToJson(f));
     for (const SourceStatus &st : s.sources)
-        sources.append(QJsonObject{{QLatin1String("source"), st.source},
+        sources.append(QJsonObject{{QLatin1String("source"), sourceKindName(st.source)},
                                    {QLatin1String("ok"), st.ok},
                                    {QLatin1String("stale"), st.stale},
                                    {QLatin1String("error"), st.error},
@@ -292,7 +292,7 @@ QJsonObject toJsonWithoutJobs(const ClusterSnapshot &s)
     return QJsonObject{
         {QLatin1String("schema"), QStringLiteral("strata.snapshot/1")},
         {QLatin1String("cluster"), s.clusterName},
-        {QLatin1String("orchestrator"), s.orchestrator},
+        {QLatin1String("orchestrator"), orchestratorKindName(s.orchestrator)},
         {QLatin1String("takenAt"), s.takenAt.toString(Qt::ISODate)},
         {QLatin1String("metricsAvailable"), s.metricsAvailable},
         {QLatin1String("sources"), sources},

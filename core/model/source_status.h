@@ -1,6 +1,7 @@
 #pragma once
 
 #include "error_kind.h"
+#include "source_kind.h"
 
 #include <QDateTime>
 #include <QString>
@@ -11,7 +12,7 @@ namespace strata {
 // A source that fails keeps its last good part: `stale` is then true and `error` says why.
 struct SourceStatus
 {
-    QString source;        // "ssh", "slurm", "prometheus", "kubernetes"
+    SourceKind source = SourceKind::Ssh;
     bool configured = false;
     bool ok = false;       // last refresh succeeded
     bool stale = false;    // data shown is from an earlier refresh

@@ -1,9 +1,14 @@
 #pragma once
 
+#include "model/kube_api_route.h"
+#include "model/orchestrator_kind.h"
+
 #include <QList>
 #include <QMap>
 #include <QPair>
 #include <QString>
+
+#include <optional>
 
 namespace strata {
 
@@ -13,7 +18,7 @@ namespace strata {
 struct ClusterProfile
 {
     QString name;
-    QString orchestrator = QStringLiteral("slurm"); // "slurm" or "kubernetes"
+    OrchestratorKind orchestrator = OrchestratorKind::Slurm; // stored as "slurm" or "kubernetes"
 
     // SSH to the login / bastion host
     QString sshHost;
@@ -45,9 +50,9 @@ struct ClusterProfile
     // Kubernetes
     QString kubeContext;
     QString kubeNamespace;
-    // How lists and watches reach the API server: "auto" (empty: directly through an SSH
-    // tunnel when the kubeconfig allows it, else kubectl), "direct" or "kubectl".
-    QString kubeApi;
+    // How lists and watches reach the API server; nullopt (not given) reads as Auto. Stored as
+    // "auto", "direct" or "kubectl", and only when given.
+    std::optional<KubeApiRoute> kubeApi;
 
     // Burn-in
     QString burninAgentPath;  // remote path of strata-burn

@@ -17,7 +17,7 @@ ClusterProfile LabConnectArgs::parse(const QByteArray &text, QString *error)
     for (int i = 0; i < words.size(); ++i) {
         const QString &flag = words[i];
         if (flag == QLatin1String("--kubernetes")) {
-            p.orchestrator = QStringLiteral("kubernetes");
+            p.orchestrator = OrchestratorKind::Kubernetes;
             continue;
         }
         if (i + 1 >= words.size())

@@ -25,7 +25,7 @@ QJsonObject ProfileStore::toJson(const ClusterProfile &p)
 {
     QJsonObject o;
     o[QLatin1String("name")] = p.name;
-    o[QLatin1String("orchestrator")] = p.orchestrator;
+    o[QLatin1String("orchestrator")] = orchestratorKindName(p.orchestrator);
     o[QLatin1String("sshHost")] = p.sshHost;
     o[QLatin1String("sshPort")] = p.sshPort;
     o[QLatin1String("sshUser")] = p.sshUser;
@@ -50,8 +50,8 @@ QJsonObject ProfileStore::toJson(const ClusterProfile &p)
     o[QLatin1String("hostRelabel")] = relabel;
     o[QLatin1String("kubeContext")] = p.kubeContext;
     o[QLatin1String("kubeNamespace")] = p.kubeNamespace;
-    if (!p.kubeApi.isEmpty())
-        o[QLatin1String("kubeApi")] = p.kubeApi;
+    if (p.kubeApi)
+        o[QLatin1String("kubeApi")] = kubeApiRouteName(*p.kubeApi);
     o[QLatin1String("burninAgentPath")] = p.burninAgentPath;
     o[QLatin1String("burninImage")] = p.burninImage;
     o[QLatin1String("refreshIntervalSeconds")] = p.refreshIntervalSeconds;
@@ -62,7 +62,8 @@ ClusterProfile ProfileStore::fromJson(const QJsonObject &o)
 {
     ClusterProfile p;
     p.name = o.value(QLatin1String("name")).toString();
-    p.orchestrator = o.value(QLatin1String("orchestrator")).toString(QStringLiteral("slurm"));
+    // Any word but "kubernetes" has always meant Slurm.
+    p.orchestrator = parseOrchestratorKind(o.value(QLatin1String("orchestrator")).toString()).value_or(OrchestratorKind::Slurm);
     p.sshHost = o.value(QLatin1String("sshHost")).toString();
     p.sshPort = o.value(QLatin1String("sshPort")).toInt(22);
     p.sshUser = o.value(QLatin1String("sshUser")).toString();
@@ -86,7 +87,8 @@ ClusterProfile ProfileStore::fromJson(const QJsonObject &o)
         p.hostRelabel.insert(it.key(), it.value().toString());
     p.kubeContext = o.value(QLatin1String("kubeContext")).toString();
     p.kubeNamespace = o.value(QLatin1String("kubeNamespace")).toString();
-    p.kubeApi = o.value(QLatin1String("kubeApi")).toString();
+    // An unknown word has always read as auto.
+    p.kubeApi = parseKubeApiRoute(o.value(QLatin1String("kubeApi")).toString());
     p.burninAgentPath = o.value(QLatin1String("burninAgentPath")).toString();
     p.burninImage = o.value(QLatin1String("burninImage")).toString();
     p.refreshIntervalSeconds = o.value(QLatin1String("refreshIntervalSeconds")).toInt(10);

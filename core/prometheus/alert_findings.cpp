@@ -21,7 +21,7 @@ QVector<Finding> build(const QVector<PrometheusAlert> &alerts, const QVector<Nod
 {
     QVector<Finding> out;
     for (const PrometheusAlert &a : alerts) {
-        if (a.state != "firing"_L1)
+        if (a.stateKind != AlertState::Firing)
             continue;
         PrometheusSeries series;
         series.labels = a.labels;

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "silence_state.h"
+
 #include <QDateTime>
 #include <QString>
 #include <QVector>
@@ -25,7 +27,8 @@ struct SilenceMatcher
 struct AlertSilence
 {
     QString id;        // a UUID
-    QString state;     // "active", "pending" (starts later) or "expired"
+    QString state;     // "active", "pending" (starts later) or "expired", as Alertmanager says
+    SilenceState stateKind = SilenceState::Other; // `state` read once by the parser
     QVector<SilenceMatcher> matchers;
     QDateTime startsAt; // UTC
     QDateTime endsAt;
@@ -33,7 +36,7 @@ struct AlertSilence
     QString createdBy;
     QString comment;
 
-    bool isActive() const { return state == QLatin1String("active"); }
+    bool isActive() const { return stateKind == SilenceState::Active; }
     // The matchers as amtool writes them: {alertname="X", gpu="6"}.
     QString matchersText() const;
 };

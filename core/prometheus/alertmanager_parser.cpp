@@ -105,6 +105,7 @@ AlertsResult parseAlerts(const QByteArray &body, int httpStatus)
         a.silenced = !a.silencedBy.isEmpty();
         a.inhibited = !status.value("inhibitedBy"_L1).toArray().isEmpty();
         a.state = u"firing"_s;
+        a.stateKind = AlertState::Firing;
         r.alerts << a;
     }
     return r;
@@ -122,6 +123,7 @@ SilencesResult parseSilences(const QByteArray &body, int httpStatus)
         AlertSilence s;
         s.id = o.value("id"_L1).toString();
         s.state = o.value("status"_L1).toObject().value("state"_L1).toString();
+        s.stateKind = parseSilenceState(s.state);
         if (s.id.isEmpty() || s.state.isEmpty()) {
             r.silences.clear();
             r.error = u"a silence in Alertmanager's list has no id or state"_s;

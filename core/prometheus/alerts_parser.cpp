@@ -62,6 +62,7 @@ Result parse(const QByteArray &body, int httpStatus)
         a.summary = annotations.value(QLatin1String("summary")).toString();
         a.description = annotations.value(QLatin1String("description")).toString();
         a.state = o.value(QLatin1String("state")).toString();
+        a.stateKind = parseAlertState(a.state);
         a.activeAt = QDateTime::fromString(o.value(QLatin1String("activeAt")).toString(), Qt::ISODateWithMs).toUTC();
         const QByteArray value = o.value(QLatin1String("value")).toString().toLatin1();
         if (!value.isEmpty())

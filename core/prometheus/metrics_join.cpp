@@ -244,7 +244,7 @@ void MetricsJoin::apply(ClusterSnapshot &snapshot, const MetricsPart &part, cons
     // mapping file a prolog writes, or a stand-in that misread a forged job name).
     // Kubernetes' indices come from a pod annotation, while the exporter reads the kubelet's
     // pod-resources API: there the exporter wins.
-    const bool schedulerIndicesWin = snapshot.orchestrator == QLatin1String("slurm");
+    const bool schedulerIndicesWin = snapshot.orchestrator == OrchestratorKind::Slurm;
     QHash<QString, int> runningJobs;
     for (int j = 0; j < snapshot.jobs.size(); ++j)
         if (snapshot.jobs[j].isRunning())

@@ -5,7 +5,7 @@ namespace strata {
 SourceStatus MetricsPart::status() const
 {
     SourceStatus s;
-    s.source = QStringLiteral("prometheus");
+    s.source = SourceKind::Prometheus;
     s.configured = true;
     s.ok = ok();
     s.error = error;

@@ -134,7 +134,7 @@ QFuture<PrometheusResponse> PrometheusClient::send(const QString &path, QUrlQuer
         const auto parse = [body = reply.body, status = reply.httpStatus, options, promql, where] {
             PrometheusResponse r = PrometheusResponseParser::parse(body, status, options);
             r.query = promql;
-            if (r.errorType == QLatin1String("truncated"))
+            if (r.isTruncated())
                 r.error = QStringLiteral("Prometheus at %1 broke off its answer: %2").arg(where, r.error);
             return r;
         };

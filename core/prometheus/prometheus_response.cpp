@@ -32,6 +32,11 @@ ErrorKind PrometheusResponse::errorKind() const
     return ErrorKind::CommandFailed;
 }
 
+bool PrometheusResponse::isTruncated() const
+{
+    return errorType == QLatin1String("truncated");
+}
+
 bool PrometheusSeries::hasLabel(QStringView name) const
 {
     for (const auto &l : labels)

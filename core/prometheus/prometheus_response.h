@@ -1,5 +1,6 @@
 #pragma once
 
+#include "alert_state.h"
 #include "model/error_kind.h"
 
 #include <QDateTime>
@@ -39,6 +40,7 @@ struct PrometheusAlert
 {
     QString name;            // the `alertname` label
     QString state;           // "firing" or "pending" (Prometheus); "inactive" never listed
+    AlertState stateKind = AlertState::Other; // `state` read once by the parser
     PrometheusLabels labels; // all labels, alertname and severity included, sorted by name
     QString summary;         // the `summary` annotation, empty if none
     QString description;     // the `description` annotation
@@ -83,6 +85,8 @@ struct PrometheusResponse
     // The errorType as a kind to decide on: the client's own ("transport", "http", "json",
     // "unexpected", "canceled", "timeout") or the API's ("bad_data", ...: the query was refused).
     ErrorKind errorKind() const;
+    // The answer broke off before its end (errorType "truncated", the parser's own word).
+    bool isTruncated() const;
 
     static QString resultTypeName(ResultType type);
 };

@@ -50,7 +50,7 @@ QFuture<ActionResult> silenceAction(QObject *context, const QFuture<Alertmanager
 std::unique_ptr<OrchestratorSource> ClusterSession::makeOrchestrator(const ClusterProfile &profile,
                                                      const std::shared_ptr<RemoteShell> &shell)
 {
-    if (profile.orchestrator == QLatin1String("kubernetes"))
+    if (profile.orchestrator == OrchestratorKind::Kubernetes)
         return std::make_unique<KubernetesSource>(shell, GpuCatalog::builtIn(), kubernetesProfileOptions(profile));
     return std::make_unique<SlurmSource>(shell, GpuCatalog::builtIn());
 }
@@ -69,14 +69,14 @@ ClusterSession::ClusterSession(const ClusterProfile &profile, std::shared_ptr<Re
     connect(&m_timer, &QTimer::timeout, this, &ClusterSession::onTimer);
     m_changeCheck.setInterval(kChangeCheckMs);
     connect(&m_changeCheck, &QTimer::timeout, this, &ClusterSession::onChangeCheck);
-    status(QStringLiteral("ssh")).configured = true;
-    status(m_orchestrator->kind()).configured = true;
+    status(SourceKind::Ssh).configured = true;
+    status(sourceKind(m_orchestrator->kind())).configured = true;
     if (m_profile.hasPrometheus()) {
         // A stalled Prometheus must not hold a refresh longer than a stalled login node would.
         MetricsSource::Options options;
         options.timeoutMs = qMin(options.timeoutMs, qMax(1, m_profile.commandTimeoutSeconds) * 1000);
         m_metrics = std::make_unique<MetricsSource>(m_profile, options);
-        status(QStringLiteral("prometheus")).configured = true;
+        status(SourceKind::Prometheus).configured = true;
     }
 }
 
@@ -92,7 +92,7 @@ MetricHistory *ClusterSession::metricHistory() const
     return m_metrics ? m_metrics->history() : nullptr;
 }
 
-SourceStatus &ClusterSession::status(const QString &source)
+SourceStatus &ClusterSession::status(SourceKind source)
 {
     for (SourceStatus &s : m_statuses)
         if (s.source == source)
@@ -171,12 +171,12 @@ void ClusterSession::onTimer()
     // back to the system instead of staying in the allocator's arenas (docs/PERF.md, Scale).
     (void)runOnPool(nullptr, [] { HeapMemory::releaseFree(); });
     const QDateTime now = QDateTime::currentDateTimeUtc();
-    status(QStringLiteral("ssh")).lastAttempt = now;
-    status(m_orchestrator->kind()).lastAttempt = now;
+    status(SourceKind::Ssh).lastAttempt = now;
+    status(sourceKind(m_orchestrator->kind())).lastAttempt = now;
     // Both sources at once; the snapshot is published when both have answered.
     m_partsPending = m_metrics ? 2 : 1;
     if (m_metrics) {
-        status(QStringLiteral("prometheus")).lastAttempt = now;
+        status(SourceKind::Prometheus).lastAttempt = now;
         const auto request = m_latest ? MetricsSource::Request::forJobs(m_latest->jobs) : MetricsSource::Request{};
         m_metricsKnewNoJobs = !m_latest;
         whenFinished(m_metrics->refresh(request), this, [this](const MetricsPart &part) { finishMetrics(part); },
@@ -194,7 +194,7 @@ void ClusterSession::onTimer()
     whenFinished(refresh.full, this, [this](const OrchestratorPart &part) { finishRefresh(part); },
                  [this](const QString &why) {
                      OrchestratorPart failed;
-                     failed.error = taskFailure(m_orchestrator->kind(), why);
+                     failed.error = taskFailure(orchestratorKindName(m_orchestrator->kind()), why);
                      failed.errorKind = ErrorKind::ParseFailed;
                      finishRefresh(failed);
                  });
@@ -216,10 +216,10 @@ void ClusterSession::finishEarly(const OrchestratorPart &part)
         return;
     std::shared_ptr<const MetricsPart> metrics = m_lastGoodMetrics;
     const ClusterProfile profile = m_profile;
-    const QString kind = m_orchestrator->kind();
+    const OrchestratorKind kind = m_orchestrator->kind();
     QVector<SourceStatus> statuses = m_statuses;
     for (SourceStatus &s : statuses) {
-        if (s.source == QLatin1String("ssh") || s.source == kind) {
+        if (s.source == SourceKind::Ssh || s.source == sourceKind(kind)) {
             s.ok = true;
             s.stale = false;
             s.lastSuccess = QDateTime::currentDateTimeUtc();
@@ -252,7 +252,7 @@ void ClusterSession::finishEarly(const OrchestratorPart &part)
 
 void ClusterSession::finishMetrics(const MetricsPart &part)
 {
-    SourceStatus &s = status(QStringLiteral("prometheus"));
+    SourceStatus &s = status(SourceKind::Prometheus);
     if (part.ok()) {
         m_lastGoodMetrics = std::make_shared<const MetricsPart>(part);
         s.ok = true;
@@ -281,8 +281,8 @@ void ClusterSession::partDone()
 void ClusterSession::finishRefresh(const OrchestratorPart &part)
 {
     const QDateTime now = QDateTime::currentDateTimeUtc();
-    SourceStatus &ssh = status(QStringLiteral("ssh"));
-    SourceStatus &orchestrator = status(m_orchestrator->kind());
+    SourceStatus &ssh = status(SourceKind::Ssh);
+    SourceStatus &orchestrator = status(sourceKind(m_orchestrator->kind()));
     if (part.error.isEmpty()) {
         m_lastGoodPart = part;
         m_haveGoodPart = true;
@@ -343,7 +343,7 @@ void ClusterSession::publish()
     std::shared_ptr<const MetricsPart> metrics;
     // Metrics older than this are not shown as if current, even marked stale.
     constexpr qint64 maxStaleMetricsSeconds = 300;
-    const SourceStatus *prometheus = m_metrics ? &status(QStringLiteral("prometheus")) : nullptr;
+    const SourceStatus *prometheus = m_metrics ? &status(SourceKind::Prometheus) : nullptr;
     if (prometheus && m_lastGoodMetrics && m_haveGoodPart
         && prometheus->lastSuccess.secsTo(QDateTime::currentDateTimeUtc()) <= maxStaleMetricsSeconds)
         metrics = m_lastGoodMetrics;
@@ -353,7 +353,7 @@ void ClusterSession::publish()
         metrics = m_lastGoodMetrics = joined;
     }
     if (m_usageFollowUp && m_metrics && !m_usageFollowUp->warnings.isEmpty()) {
-        SourceStatus &s = status(QStringLiteral("prometheus"));
+        SourceStatus &s = status(SourceKind::Prometheus);
         QStringList messages = m_usageFollowUp->warnings;
         if (!s.error.isEmpty())
             messages.prepend(s.error);
@@ -361,7 +361,7 @@ void ClusterSession::publish()
     }
     m_usageFollowUp.reset();
     const ClusterProfile profile = m_profile;
-    const QString kind = m_orchestrator->kind();
+    const OrchestratorKind kind = m_orchestrator->kind();
     const QVector<SourceStatus> statuses = m_statuses;
     const QFuture<SnapshotPtr> merged = runOnPool(nullptr, [part, metrics, profile, kind, statuses]() -> SnapshotPtr {
         auto snapshot = std::make_shared<ClusterSnapshot>();
@@ -389,7 +389,7 @@ void ClusterSession::publish()
     whenFinished(merged, this, wholeDone, [this, wholeDone](const QString &why) {
         // The merge threw: publish what was shown last (or nothing) with the error on the
         // orchestrator's status, so the refresh ends and whoever waits for it hears why.
-        SourceStatus &orchestrator = status(m_orchestrator->kind());
+        SourceStatus &orchestrator = status(sourceKind(m_orchestrator->kind()));
         orchestrator.ok = false;
         orchestrator.stale = m_latest != nullptr;
         orchestrator.error = taskFailure(QStringLiteral("the snapshot"), why);
@@ -460,7 +460,7 @@ QFuture<ActionResult> ClusterSession::resume(const QStringList &nodes)
 QFuture<ActionResult> ClusterSession::createSilence(const SilenceRequest &request)
 {
     ActionResult base;
-    base.action = QStringLiteral("silence");
+    base.action = ActionKind::Silence;
     AlertSilence shown;
     shown.matchers = request.matchers;
     base.target = shown.matchersText();
@@ -475,7 +475,7 @@ QFuture<ActionResult> ClusterSession::createSilence(const SilenceRequest &reques
 QFuture<ActionResult> ClusterSession::expireSilence(const QString &silenceId)
 {
     ActionResult base;
-    base.action = QStringLiteral("expire-silence");
+    base.action = ActionKind::ExpireSilence;
     base.target = silenceId;
     AlertmanagerClient *client = m_metrics ? m_metrics->alertmanager() : nullptr;
     if (!client)

@@ -129,7 +129,7 @@ private:
 
     void publish();
     void finishPublish(const SnapshotPtr &snapshot);
-    SourceStatus &status(const QString &source);
+    SourceStatus &status(SourceKind source);
 
     ClusterProfile m_profile;
     std::shared_ptr<RemoteShell> m_shell;

@@ -26,7 +26,7 @@ QString counted(int n, const char *noun)
 
 } // namespace
 
-ConnectionCheckResult ConnectionCheckResult::failure(ErrorKind kind, const QString &step, const QString &error)
+ConnectionCheckResult ConnectionCheckResult::failure(ErrorKind kind, std::optional<SourceKind> step, const QString &error)
 {
     ConnectionCheckResult r;
     r.errorKind = kind;
@@ -82,7 +82,7 @@ void ConnectionCheck::start(const ClusterProfile &profile, const QString &truste
             return;
         if (!r.ran()) {
             ConnectionCheckResult failed;
-            failed.step = QStringLiteral("ssh");
+            failed.step = SourceKind::Ssh;
             failed.errorKind = r.failure;
             failed.error = r.errorText();
             failed.hostKeyFingerprint = r.hostKeyFingerprint;
@@ -91,7 +91,7 @@ void ConnectionCheck::start(const ClusterProfile &profile, const QString &truste
         }
         if (!r.ok()) {
             // The login shell ran `true` and still failed: a forced command or a broken shell.
-            finish(ConnectionCheckResult::failure(ErrorKind::CommandFailed, QStringLiteral("ssh"),
+            finish(ConnectionCheckResult::failure(ErrorKind::CommandFailed, SourceKind::Ssh,
                     tr("%1 logs in but cannot run commands: %2").arg(m_shell->describe(), r.errorText())));
             return;
         }
@@ -102,15 +102,15 @@ void ConnectionCheck::start(const ClusterProfile &profile, const QString &truste
 void ConnectionCheck::checkScheduler(quint64 generation)
 {
     m_orchestrator = ClusterSession::makeOrchestrator(m_profile, m_shell);
-    const QString kind = m_orchestrator->kind();
-    Q_EMIT progress(2, m_steps, kind == QLatin1String("kubernetes") ? tr("Asking Kubernetes for its nodes (kubectl)…")
+    const OrchestratorKind kind = m_orchestrator->kind();
+    Q_EMIT progress(2, m_steps, kind == OrchestratorKind::Kubernetes ? tr("Asking Kubernetes for its nodes (kubectl)…")
                                                                        : tr("Asking Slurm for its nodes…"));
     whenFinished(m_orchestrator->refresh(), this, [this, generation, kind](const OrchestratorPart &part) {
         if (generation != m_generation)
             return;
         if (!part.error.isEmpty()) {
             ConnectionCheckResult failed;
-            failed.step = part.transportFailed ? QStringLiteral("ssh") : kind;
+            failed.step = part.transportFailed ? SourceKind::Ssh : sourceKind(kind);
             failed.errorKind = part.errorKind == ErrorKind::None ? ErrorKind::CommandFailed : part.errorKind;
             failed.error = part.error;
             failed.hostKeyFingerprint = part.hostKeyFingerprint;
@@ -120,7 +120,7 @@ void ConnectionCheck::checkScheduler(quint64 generation)
         int gpus = 0;
         for (const Node &n : part.nodes)
             gpus += n.gpuCount;
-        m_result.scheduler = QStringLiteral("%1: %2, %3").arg(kind, counted(int(part.nodes.size()), "node"), counted(gpus, "GPU"));
+        m_result.scheduler = QStringLiteral("%1: %2, %3").arg(orchestratorKindName(kind), counted(int(part.nodes.size()), "node"), counted(gpus, "GPU"));
         if (m_profile.hasPrometheus())
             checkPrometheus(generation);
         else
@@ -135,7 +135,7 @@ void ConnectionCheck::checkPrometheus(quint64 generation)
     config.timeoutMs = qMin(config.timeoutMs, qMax(1, m_profile.connectTimeoutSeconds) * 1000 * 2);
     m_prometheus = new PrometheusClient(config, this);
     if (!m_prometheus->configError().isEmpty()) {
-        finish(ConnectionCheckResult::failure(ErrorKind::InvalidRequest, QStringLiteral("prometheus"), m_prometheus->configError()));
+        finish(ConnectionCheckResult::failure(ErrorKind::InvalidRequest, SourceKind::Prometheus, m_prometheus->configError()));
         return;
     }
     whenFinished(m_prometheus->query(QStringLiteral("count(DCGM_FI_DEV_GPU_UTIL)")), this,
@@ -143,7 +143,7 @@ void ConnectionCheck::checkPrometheus(quint64 generation)
                      if (generation != m_generation)
                          return;
                      if (!r.ok) {
-                         finish(ConnectionCheckResult::failure(r.errorKind(), QStringLiteral("prometheus"), r.error));
+                         finish(ConnectionCheckResult::failure(r.errorKind(), SourceKind::Prometheus, r.error));
                          return;
                      }
                      const int gpus = r.series.isEmpty() || r.series.first().samples.isEmpty()
@@ -159,7 +159,7 @@ void ConnectionCheck::cancel()
     if (!m_running)
         return;
     ++m_generation;
-    finish(ConnectionCheckResult::failure(ErrorKind::Cancelled, QString(), tr("Cancelled.")));
+    finish(ConnectionCheckResult::failure(ErrorKind::Cancelled, std::nullopt, tr("Cancelled.")));
 }
 
 void ConnectionCheck::finish(ConnectionCheckResult result)

@@ -2,11 +2,13 @@
 
 #include "profile/cluster_profile.h"
 #include "model/error_kind.h"
+#include "model/source_kind.h"
 
 #include <QObject>
 #include <QString>
 
 #include <memory>
+#include <optional>
 
 namespace strata {
 
@@ -18,14 +20,14 @@ class RemoteShell;
 struct ConnectionCheckResult
 {
     ErrorKind errorKind = ErrorKind::None;
-    QString step;               // where it stopped: "ssh", "slurm", "kubernetes", "prometheus"
+    std::optional<SourceKind> step; // where it stopped; nullopt when it did not stop at a source
     QString error;              // a sentence a person can act on
     QString hostKeyFingerprint; // HostKeyUnknown / HostKeyChanged: the key the host offered
     QString scheduler;          // "slurm: 4 nodes, 32 GPUs"
     QString prometheus;         // "Prometheus: 32 GPUs report DCGM metrics"; empty: none configured
 
     bool ok() const { return errorKind == ErrorKind::None; }
-    static ConnectionCheckResult failure(ErrorKind kind, const QString &step, const QString &error);
+    static ConnectionCheckResult failure(ErrorKind kind, std::optional<SourceKind> step, const QString &error);
 };
 
 // Checks that a profile reaches its cluster before it is saved: SSH connects and authenticates

@@ -72,7 +72,7 @@ ActionResult SlurmReadBack::reconcileCancel(const ActionResult &unknown) const
             return settled(unknown, true, QStringLiteral("job %1 no longer exists").arg(job));
         return stillUnknown(unknown, r.errorText());
     }
-    if (state == QLatin1String("CANCELLED"))
+    if (parseJobState(state) == JobState::Cancelled)
         return settled(unknown, true, QStringLiteral("Cancelled job %1 (its state read back after the answer was lost)").arg(job));
     if (endedStates().contains(state))
         return settled(unknown, true, QStringLiteral("job %1 is %2: nothing is left to cancel").arg(job, state));

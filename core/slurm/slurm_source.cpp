@@ -370,7 +370,7 @@ OrchestratorPart SlurmSource::refreshOnce(QPromise<OrchestratorPart> *early)
     QSet<QString> running;
     QHash<QString, QString> names;
     for (const Job &j : std::as_const(jobs.jobs)) {
-        if (j.isRunning() || j.state == QLatin1String("COMPLETING") || j.state == QLatin1String("SUSPENDED")) {
+        if (j.isRunning() || j.stateKind == JobState::Completing || j.stateKind == JobState::Suspended) {
             running.insert(j.id);
             names.insert(j.id, j.name);
         }
@@ -468,7 +468,7 @@ OrchestratorPart SlurmSource::refreshOnce(QPromise<OrchestratorPart> *early)
     return part;
 }
 
-ActionResult SlurmSource::runAction(const QString &action, const QString &target, const QStringList &argv,
+ActionResult SlurmSource::runAction(ActionKind action, const QString &target, const QStringList &argv,
                                     const QByteArray &stdinData)
 {
     ActionResult result;
@@ -489,7 +489,7 @@ ActionResult SlurmSource::runAction(const QString &action, const QString &target
     }
     result.ok = true;
     const QString out = QString::fromUtf8(r.stdoutData).trimmed();
-    result.message = out.isEmpty() ? QStringLiteral("%1 %2: done").arg(action, target) : out;
+    result.message = out.isEmpty() ? QStringLiteral("%1 %2: done").arg(actionKindName(action), target) : out;
     return result;
 }
 
@@ -502,8 +502,8 @@ QFuture<ActionResult> SlurmSource::submit(const JobSubmission &submission)
         QString error;
         const QStringList argv = SlurmCommands::sbatchArguments(submission, &error);
         if (argv.isEmpty())
-            return refusedAction(QStringLiteral("submit"), submission.name, error);
-        ActionResult r = runAction(QStringLiteral("submit"), submission.name, argv, submission.script.toUtf8());
+            return refusedAction(ActionKind::Submit, submission.name, error);
+        ActionResult r = runAction(ActionKind::Submit, submission.name, argv, submission.script.toUtf8());
         noteOwnJobChange(); // the new job is pending: show it on the next refresh
         r.tag = submission.tag;
         if (r.ok) {
@@ -526,8 +526,8 @@ QFuture<ActionResult> SlurmSource::cancel(const QString &jobId)
         QString error;
         const QStringList argv = SlurmCommands::scancelArguments(jobId, &error);
         if (argv.isEmpty())
-            return refusedAction(QStringLiteral("cancel"), jobId, error);
-        ActionResult r = runAction(QStringLiteral("cancel"), jobId, argv);
+            return refusedAction(ActionKind::Cancel, jobId, error);
+        ActionResult r = runAction(ActionKind::Cancel, jobId, argv);
         noteOwnJobChange(); // a pending job cancelled leaves the backlog
         if (r.ok)
             r.message = QStringLiteral("Cancelled job %1").arg(jobId);
@@ -542,8 +542,8 @@ QFuture<ActionResult> SlurmSource::drain(const QStringList &nodes, const QString
         const QStringList argv = SlurmCommands::drainArguments(nodes, reason, &error);
         const QString target = nodes.join(QLatin1Char(','));
         if (argv.isEmpty())
-            return refusedAction(QStringLiteral("drain"), target, error);
-        ActionResult r = runAction(QStringLiteral("drain"), target, argv);
+            return refusedAction(ActionKind::Drain, target, error);
+        ActionResult r = runAction(ActionKind::Drain, target, argv);
         r.reason = reason;
         if (r.ok)
             r.message = QStringLiteral("Draining %1: %2").arg(target, reason);
@@ -558,8 +558,8 @@ QFuture<ActionResult> SlurmSource::resume(const QStringList &nodes)
         const QStringList argv = SlurmCommands::resumeArguments(nodes, &error);
         const QString target = nodes.join(QLatin1Char(','));
         if (argv.isEmpty())
-            return refusedAction(QStringLiteral("resume"), target, error);
-        ActionResult r = runAction(QStringLiteral("resume"), target, argv);
+            return refusedAction(ActionKind::Resume, target, error);
+        ActionResult r = runAction(ActionKind::Resume, target, argv);
         if (r.ok)
             r.message = QStringLiteral("Resumed %1").arg(target);
         return r;

@@ -36,7 +36,7 @@ public:
     SlurmSource(std::shared_ptr<RemoteShell> shell, const GpuCatalog &catalog);
     ~SlurmSource() override;
 
-    QString kind() const override { return QStringLiteral("slurm"); }
+    OrchestratorKind kind() const override { return OrchestratorKind::Slurm; }
     QFuture<OrchestratorPart> refresh() override;
     StagedRefresh refreshStaged() override;
     // Polling: the job list comes from one squeue --iterate at this interval (SqueueFollower)
@@ -70,7 +70,7 @@ private:
     OrchestratorPart refreshOnce(QPromise<OrchestratorPart> *early);
     void noteOwnJobChange(); // pool thread: after this source's own submit or cancel
     bool learnVersion(OrchestratorPart &part, const QFuture<CommandResult> &versionRead);
-    ActionResult runAction(const QString &action, const QString &target, const QStringList &argv,
+    ActionResult runAction(ActionKind action, const QString &target, const QStringList &argv,
                            const QByteArray &stdinData = {});
 
     std::shared_ptr<RemoteShell> m_shell;

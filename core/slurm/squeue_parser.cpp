@@ -111,7 +111,7 @@ bool parseRecord(QByteArrayView record, Job *job, QString *error, StringInterner
     job->user = strings.intern(fields[User]);
     const QByteArrayView state = fields[State];
     const bool upper = std::none_of(state.begin(), state.end(), [](char c) { return c >= 'a' && c <= 'z'; });
-    job->state = upper ? strings.intern(state) : strings.intern(text(state).toUpper());
+    job->setState(upper ? strings.intern(state) : strings.intern(text(state).toUpper()));
     job->reason = fields[Reason] == "None" ? QString() : strings.intern(fields[Reason]);
     job->partition = strings.intern(fields[PartitionField]);
     if (!fields[NodeList].isEmpty()) {

@@ -259,7 +259,7 @@ void TestAttackGpuCount::refusedNodeIsShownAsUnknown()
     applyPlacements(parsed.nodes, jobs, {});
     ClusterSnapshot snapshot;
     snapshot.clusterName = QStringLiteral("attack");
-    snapshot.orchestrator = QStringLiteral("slurm");
+    snapshot.orchestrator = OrchestratorKind::Slurm;
     snapshot.nodes = parsed.nodes;
     snapshot.finalize();
     snapshot.finalize(); // twice: still one finding

@@ -145,7 +145,7 @@ void TestAttackGpuCountSlurm::hostileNode()
     session.refreshNow();
     QVERIFY2(ready.wait(30000), "the refresh did not end within 30 s");
     const SnapshotPtr snapshot = ready.takeFirst().at(0).value<SnapshotPtr>();
-    const SourceStatus *slurmStatus = snapshot->source(QStringLiteral("slurm"));
+    const SourceStatus *slurmStatus = snapshot->source(SourceKind::Slurm);
     QVERIFY(slurmStatus);
     QVERIFY2(slurmStatus->ok, qPrintable(slurmStatus->error));
     const Node *hostile = snapshot->node(QStringLiteral("gpu-hostile"));

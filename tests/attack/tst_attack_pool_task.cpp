@@ -29,7 +29,7 @@ class ThrowingOrchestrator : public OrchestratorSource
 public:
     explicit ThrowingOrchestrator(int failures) : m_failures(failures) {}
     ~ThrowingOrchestrator() override { m_pool.waitForDone(); }
-    QString kind() const override { return QStringLiteral("slurm"); }
+    OrchestratorKind kind() const override { return OrchestratorKind::Slurm; }
     QFuture<OrchestratorPart> refresh() override
     {
         return runOnPool(&m_pool, [this]() -> OrchestratorPart {
@@ -89,7 +89,7 @@ private Q_SLOTS:
         QVERIFY2(ready.wait(5000), "the refresh whose task threw never ended");
         const SnapshotPtr failed = ready.takeFirst().at(0).value<SnapshotPtr>();
         QVERIFY(failed);
-        const SourceStatus *slurm = failed->source(QStringLiteral("slurm"));
+        const SourceStatus *slurm = failed->source(SourceKind::Slurm);
         QVERIFY(slurm);
         QVERIFY(!slurm->ok);
         QCOMPARE(slurm->errorKind, ErrorKind::ParseFailed);
@@ -101,7 +101,7 @@ private Q_SLOTS:
         session.refreshNow();
         QVERIFY2(ready.wait(5000), "no refresh after the failed one");
         const SnapshotPtr good = ready.takeFirst().at(0).value<SnapshotPtr>();
-        QVERIFY(good->source(QStringLiteral("slurm"))->ok);
+        QVERIFY(good->source(SourceKind::Slurm)->ok);
         QCOMPARE(good->nodes.size(), 1);
         QCOMPARE(good->nodes[0].gpuCount, 8);
     }

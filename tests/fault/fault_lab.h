@@ -40,7 +40,11 @@ struct Refresh
     SnapshotPtr snapshot;
     qint64 elapsedMs = -1;
 
-    const SourceStatus *source(const QString &name) const { return snapshot ? snapshot->source(name) : nullptr; }
+    const SourceStatus *source(const QString &name) const
+    {
+        const std::optional<SourceKind> kind = parseSourceKind(name);
+        return snapshot && kind ? snapshot->source(*kind) : nullptr;
+    }
 };
 
 inline ClusterProfile labProfile(QString *error)
@@ -111,7 +115,7 @@ inline QString describe(const Refresh &r)
     QStringList parts;
     for (const SourceStatus &s : r.snapshot->sources)
         parts << QStringLiteral("%1: ok=%2 stale=%3 error=\"%4\" lastSuccess=%5")
-                     .arg(s.source).arg(s.ok).arg(s.stale).arg(s.error, s.lastSuccess.toString(Qt::ISODateWithMs));
+                     .arg(sourceKindName(s.source)).arg(s.ok).arg(s.stale).arg(s.error, s.lastSuccess.toString(Qt::ISODateWithMs));
     return QStringLiteral("after %1 ms: %2").arg(r.elapsedMs).arg(parts.join(QLatin1String("; ")));
 }
 

@@ -332,7 +332,7 @@ void TestFaultActions::kubernetesSubmitWhoseAnswerIsLostIsFoundByItsLabel()
     QString error;
     QVERIFY2(proxy.start(&error), qPrintable(error));
     ClusterProfile p = m_profile;
-    p.orchestrator = QStringLiteral("kubernetes");
+    p.orchestrator = OrchestratorKind::Kubernetes;
     replaceRemoteEnvironment(p, QStringLiteral("KUBECONFIG"), kubeconfig);
     p.sshPort = proxy.port();
     p.knownHostsFile = knownHostsThrough(m_profile, proxy.port(), m_dir.path());

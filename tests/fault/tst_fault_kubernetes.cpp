@@ -59,7 +59,7 @@ void TestFaultKubernetes::initTestCase()
     QString error;
     m_profile = labProfile(&error);
     QVERIFY2(error.isEmpty(), qPrintable(error));
-    m_profile.orchestrator = QStringLiteral("kubernetes");
+    m_profile.orchestrator = OrchestratorKind::Kubernetes;
     m_kubeconfig = labDir() + QStringLiteral("/kube/kubeconfig");
     QFile kubeconfig(m_kubeconfig);
     QVERIFY2(kubeconfig.open(QIODevice::ReadOnly), "the lab wrote no kubeconfig: is the Kubernetes stand-in up?");
@@ -81,7 +81,7 @@ std::unique_ptr<ClusterSession> TestFaultKubernetes::newSession(quint16 apiPort)
 {
     ClusterProfile p = m_profile;
     QFETCH(QString, route);
-    p.kubeApi = route;
+    p.kubeApi = parseKubeApiRoute(route);
     QString kubeconfig = m_kubeconfig;
     if (apiPort) {
         QFile lab(m_kubeconfig);
@@ -110,7 +110,7 @@ QDateTime TestFaultKubernetes::startHealthy(ClusterSession &session, Refresh *go
         QTest::qFail("the stand-in's four nodes are not in the snapshot", __FILE__, __LINE__);
         return {};
     }
-    return good->source(QStringLiteral("kubernetes"))->lastSuccess;
+    return good->source(SourceKind::Kubernetes)->lastSuccess;
 }
 
 void TestFaultKubernetes::stopped()
@@ -128,7 +128,7 @@ void TestFaultKubernetes::stopped()
     const Refresh first = refreshOnce(*session);
     QString problem = checkFailing(first, m_failing, refused, lastGood);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    problem = checkLive(first, m_live, good.source(QStringLiteral("ssh"))->lastSuccess);
+    problem = checkLive(first, m_live, good.source(SourceKind::Ssh)->lastSuccess);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
     QVERIFY2(first.elapsedMs < kCommandTimeoutSeconds * 1000, qPrintable(describe(first)));
     QCOMPARE(first.snapshot->nodes.size(), good.snapshot->nodes.size()); // stale, still shown
@@ -163,7 +163,7 @@ void TestFaultKubernetes::stalled()
     const Refresh stalled = refreshOnce(*session);
     QString problem = checkFailing(stalled, m_failing, timedOut, lastGood);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    problem = checkLive(stalled, m_live, good.source(QStringLiteral("ssh"))->lastSuccess);
+    problem = checkLive(stalled, m_live, good.source(SourceKind::Ssh)->lastSuccess);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
     // One timeout, not one per kubectl call the refresh would have made.
     const qint64 bound = kCommandTimeoutSeconds * 1000 + 2000;
@@ -195,7 +195,7 @@ void TestFaultKubernetes::cutHalfwayThroughAnswer()
     QString problem = checkFailing(cut, m_failing, broke, lastGood);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
     QVERIFY2(proxy.connectionsCut() >= 1, "the proxy cut nothing");
-    problem = checkLive(cut, m_live, good.source(QStringLiteral("ssh"))->lastSuccess);
+    problem = checkLive(cut, m_live, good.source(SourceKind::Ssh)->lastSuccess);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
     QVERIFY2(cut.elapsedMs < kCommandTimeoutSeconds * 1000 + 2000, qPrintable(describe(cut)));
 

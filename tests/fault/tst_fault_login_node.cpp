@@ -61,7 +61,7 @@ void TestFaultLoginNode::stopped()
     const Refresh good = firstLiveRefresh(*session, m_all);
     QString problem = checkLive(good, m_all);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    const QDateTime lastGood = good.source(QStringLiteral("ssh"))->lastSuccess;
+    const QDateTime lastGood = good.source(SourceKind::Ssh)->lastSuccess;
 
     QString error;
     QVERIFY2(stopLoginNode(&error), qPrintable(error));
@@ -70,7 +70,7 @@ void TestFaultLoginNode::stopped()
     const Refresh first = refreshOnce(*session);
     problem = checkFailing(first, m_failing, refused, lastGood);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    problem = checkLive(first, m_live, good.source(QStringLiteral("prometheus"))->lastSuccess);
+    problem = checkLive(first, m_live, good.source(SourceKind::Prometheus)->lastSuccess);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
     QVERIFY2(first.elapsedMs < kConnectTimeoutSeconds * 1000 + 2000, qPrintable(describe(first)));
 
@@ -97,7 +97,7 @@ void TestFaultLoginNode::stalled()
     const Refresh good = firstLiveRefresh(*session, m_all);
     QString problem = checkLive(good, m_all);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    const QDateTime lastGood = good.source(QStringLiteral("ssh"))->lastSuccess;
+    const QDateTime lastGood = good.source(SourceKind::Ssh)->lastSuccess;
 
     // The connection is open and sshd never answers again: every wait must end on a timeout.
     proxy.stall();
@@ -105,7 +105,7 @@ void TestFaultLoginNode::stalled()
     const Refresh stalled = refreshOnce(*session);
     problem = checkFailing(stalled, m_failing, timedOut, lastGood);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    problem = checkLive(stalled, m_live, good.source(QStringLiteral("prometheus"))->lastSuccess);
+    problem = checkLive(stalled, m_live, good.source(SourceKind::Prometheus)->lastSuccess);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
     const qint64 bound = (kConnectTimeoutSeconds + kCommandTimeoutSeconds) * 1000 + 2000;
     QVERIFY2(stalled.elapsedMs < bound, qPrintable(QStringLiteral("bound %1 ms; %2").arg(bound).arg(describe(stalled))));
@@ -126,7 +126,7 @@ void TestFaultLoginNode::cutHalfwayThroughOutput()
     const Refresh good = firstLiveRefresh(*session, m_all);
     QString problem = checkLive(good, m_all);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    const QDateTime lastGood = good.source(QStringLiteral("ssh"))->lastSuccess;
+    const QDateTime lastGood = good.source(SourceKind::Ssh)->lastSuccess;
     const qint64 refreshBytes = proxy.bytesToClients() - before; // handshake + one refresh's output
 
     // The next refresh's answers are cut after 4 KiB: past `scontrol show partition`, inside
@@ -141,7 +141,7 @@ void TestFaultLoginNode::cutHalfwayThroughOutput()
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
     QVERIFY2(proxy.connectionsCut() >= 1, "the proxy cut nothing");
     QVERIFY2(proxy.bytesToClients() - beforeCut >= cut, "the cut came before the output");
-    problem = checkLive(cutRefresh, m_live, good.source(QStringLiteral("prometheus"))->lastSuccess);
+    problem = checkLive(cutRefresh, m_live, good.source(SourceKind::Prometheus)->lastSuccess);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
     QVERIFY2(cutRefresh.elapsedMs < (kConnectTimeoutSeconds + kCommandTimeoutSeconds) * 1000, qPrintable(describe(cutRefresh)));
 

@@ -65,7 +65,7 @@ QDateTime TestFaultPrometheus::startHealthy(ClusterSession &session, Refresh *go
         QTest::qFail(qPrintable(problem), __FILE__, __LINE__);
         return {};
     }
-    return good->source(QStringLiteral("prometheus"))->lastSuccess;
+    return good->source(SourceKind::Prometheus)->lastSuccess;
 }
 
 void TestFaultPrometheus::stopped()
@@ -81,7 +81,7 @@ void TestFaultPrometheus::stopped()
     const Refresh first = refreshOnce(*session);
     QString problem = checkFailing(first, m_failing, refused, lastGood);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    problem = checkLive(first, m_live, good.source(QStringLiteral("slurm"))->lastSuccess);
+    problem = checkLive(first, m_live, good.source(SourceKind::Slurm)->lastSuccess);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
     QVERIFY2(first.elapsedMs < kCommandTimeoutSeconds * 1000, qPrintable(describe(first)));
     // The last good metrics still shown (within 5 minutes), marked stale.
@@ -113,7 +113,7 @@ void TestFaultPrometheus::stalled()
     const Refresh stalled = refreshOnce(*session);
     QString problem = checkFailing(stalled, m_failing, timedOut, lastGood);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    problem = checkLive(stalled, m_live, good.source(QStringLiteral("slurm"))->lastSuccess);
+    problem = checkLive(stalled, m_live, good.source(SourceKind::Slurm)->lastSuccess);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
     const qint64 bound = kCommandTimeoutSeconds * 1000 + 2000;
     QVERIFY2(stalled.elapsedMs >= kCommandTimeoutSeconds * 1000 - 500 && stalled.elapsedMs < bound,
@@ -142,7 +142,7 @@ void TestFaultPrometheus::cutHalfwayThroughAnswer()
     QString problem = checkFailing(cut, m_failing, broke, lastGood);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
     QVERIFY2(proxy.connectionsCut() >= 1, "the proxy cut nothing");
-    problem = checkLive(cut, m_live, good.source(QStringLiteral("slurm"))->lastSuccess);
+    problem = checkLive(cut, m_live, good.source(SourceKind::Slurm)->lastSuccess);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
     QVERIFY2(cut.elapsedMs < kCommandTimeoutSeconds * 1000, qPrintable(describe(cut)));
 

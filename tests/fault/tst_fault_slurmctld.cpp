@@ -63,7 +63,7 @@ QDateTime TestFaultSlurmctld::startHealthy(ClusterSession &session, Refresh *goo
         QTest::qFail(qPrintable(problem), __FILE__, __LINE__);
         return {};
     }
-    return good->source(QStringLiteral("slurm"))->lastSuccess;
+    return good->source(SourceKind::Slurm)->lastSuccess;
 }
 
 void TestFaultSlurmctld::stopped()
@@ -83,7 +83,7 @@ void TestFaultSlurmctld::stopped()
     const Refresh down = refreshOnce(session);
     QString problem = checkFailing(down, m_failing, unreachable, lastGood);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    problem = checkLive(down, m_live, good.source(QStringLiteral("ssh"))->lastSuccess);
+    problem = checkLive(down, m_live, good.source(SourceKind::Ssh)->lastSuccess);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
     QVERIFY2(down.elapsedMs < p.commandTimeoutSeconds * 1000, qPrintable(describe(down)));
     QVERIFY2(lastGood.msecsTo(down.snapshot->takenAt) >= 5000, qPrintable(describe(down)));
@@ -108,7 +108,7 @@ void TestFaultSlurmctld::stalled()
     const Refresh stalled = refreshOnce(session);
     QString problem = checkFailing(stalled, m_failing, timedOut, lastGood);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    problem = checkLive(stalled, m_live, good.source(QStringLiteral("ssh"))->lastSuccess);
+    problem = checkLive(stalled, m_live, good.source(SourceKind::Ssh)->lastSuccess);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
     const qint64 bound = kCommandTimeoutSeconds * 1000 + 2000;
     QVERIFY2(stalled.elapsedMs < bound, qPrintable(QStringLiteral("bound %1 ms; %2").arg(bound).arg(describe(stalled))));
@@ -155,7 +155,7 @@ void TestFaultSlurmctld::cutHalfwayThroughAnswer()
     QString problem = checkFailing(cut, m_failing, broke, lastGood);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
     QVERIFY2(proxy.connectionsCut() >= 1, "the proxy cut nothing");
-    problem = checkLive(cut, m_live, good.source(QStringLiteral("ssh"))->lastSuccess);
+    problem = checkLive(cut, m_live, good.source(SourceKind::Ssh)->lastSuccess);
     QVERIFY2(problem.isEmpty(), qPrintable(problem));
     QVERIFY2(cut.elapsedMs < p.commandTimeoutSeconds * 1000, qPrintable(describe(cut)));
 

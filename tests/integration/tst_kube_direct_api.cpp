@@ -213,7 +213,7 @@ private Q_SLOTS:
     {
         ClusterProfile profile = m_profile;
         const QString kubeconfig = kubeDir() + QStringLiteral("/kubeconfig");
-        profile.orchestrator = QStringLiteral("kubernetes");
+        profile.orchestrator = OrchestratorKind::Kubernetes;
         profile.remoteEnvironment.append({QStringLiteral("KUBECONFIG"), kubeconfig});
         profile.prometheusUrl.clear();
         profile.alertmanagerUrl.clear();
@@ -223,7 +223,7 @@ private Q_SLOTS:
         connect(&session, &ClusterSession::snapshotReady, this, [&latest](const SnapshotPtr &s) { latest = s; });
         session.start();
         QTRY_VERIFY_WITH_TIMEOUT(latest != nullptr, 30000);
-        const SourceStatus *kube = latest->source(QStringLiteral("kubernetes"));
+        const SourceStatus *kube = latest->source(SourceKind::Kubernetes);
         QVERIFY2(kube && kube->ok, kube ? qPrintable(kube->error) : "no kubernetes source");
         QVERIFY2(kube->via.contains(QLatin1String("through an SSH tunnel")), qPrintable(kube->via));
         const auto state = [&latest](const QString &node) {

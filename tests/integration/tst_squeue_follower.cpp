@@ -139,7 +139,7 @@ private Q_SLOTS:
         QString failed;
         connect(&session, &ClusterSession::snapshotReady, this, [&](const SnapshotPtr &s) {
             ++snapshots;
-            const SourceStatus *st = s->source(QStringLiteral("slurm"));
+            const SourceStatus *st = s->source(SourceKind::Slurm);
             if (!st || !st->ok)
                 failed = st ? st->error : QStringLiteral("no slurm source");
         });

@@ -74,7 +74,7 @@ private Q_SLOTS:
         qInfo("connect and first refresh: nodes and partitions after %lld ms, whole snapshot after %lld ms",
               partialMs, wholeMs);
 
-        const SourceStatus *slurm = whole->source(QStringLiteral("slurm"));
+        const SourceStatus *slurm = whole->source(SourceKind::Slurm);
         QVERIFY(slurm);
         QVERIFY2(slurm->ok, qPrintable(slurm->error));
         // The partial snapshot: the lab's nodes (four, eight GPUs each, one Gpu per index) and
@@ -98,7 +98,7 @@ private Q_SLOTS:
             QVERIFY(partial->partitions[i].totalGpus > 0);
         }
         QVERIFY(partial->jobs.isEmpty());
-        const SourceStatus *partialSlurm = partial->source(QStringLiteral("slurm"));
+        const SourceStatus *partialSlurm = partial->source(SourceKind::Slurm);
         QVERIFY(partialSlurm && partialSlurm->ok);
         // The whole one has the jobs, the held one among them.
         const Job *held = whole->job(m_heldJob);

@@ -119,7 +119,7 @@ Job makeJob(int serial, const ClusterSnapshot &snapshot, QRandomGenerator &rng)
     job.partition = snapshot.partitions.isEmpty()
                         ? QStringLiteral("batch")
                         : snapshot.partitions[rng.bounded(int(snapshot.partitions.size()))].name;
-    job.state = QStringLiteral("PENDING");
+    job.setState(QStringLiteral("PENDING"));
     static const char *const kReasons[] = {"Priority", "Resources", "QOSMaxGRESPerUser",
                                            "Dependency"};
     job.reason = QString::fromLatin1(kReasons[rng.bounded(int(std::size(kReasons)))]);
@@ -153,7 +153,7 @@ ClusterSnapshot SyntheticCluster::generate(const SyntheticClusterOptions &option
     QRandomGenerator rng(options.seed);
     ClusterSnapshot s;
     s.clusterName = options.clusterName;
-    s.orchestrator = QStringLiteral("slurm");
+    s.orchestrator = OrchestratorKind::Slurm;
     s.takenAt = options.takenAt;
     s.metricsAvailable = options.metrics;
 
@@ -222,7 +222,7 @@ ClusterSnapshot SyntheticCluster::generate(const SyntheticClusterOptions &option
         Job job = makeJob(serial, s, rng);
         const quint32 roll = rng.bounded(100);
         if (roll < 3) {
-            job.state = roll == 0 ? QStringLiteral("FAILED") : QStringLiteral("COMPLETED");
+            job.setState(roll == 0 ? QStringLiteral("FAILED") : QStringLiteral("COMPLETED"));
             job.reason = roll == 0 ? QStringLiteral("NonZeroExitCode") : QStringLiteral("None");
             s.jobs << job;
             continue;
@@ -255,7 +255,7 @@ ClusterSnapshot SyntheticCluster::generate(const SyntheticClusterOptions &option
                     nodeCursor = (nodeCursor + 1) % options.nodes;
             }
             if (!job.nodes.isEmpty()) {
-                job.state = QStringLiteral("RUNNING");
+                job.setState(QStringLiteral("RUNNING"));
                 job.reason = QStringLiteral("None");
                 job.gpusRequested = perNode * int(job.nodes.size());
                 job.startTime = job.submitTime + rng.bounded(600);
@@ -337,7 +337,7 @@ ClusterSnapshot SyntheticCluster::generate(const SyntheticClusterOptions &option
         updateVerdict(job, s);
 
     const QDateTime at = s.takenAt;
-    auto source = [&](const QString &name, bool configured) {
+    auto source = [&](SourceKind name, bool configured) {
         SourceStatus st;
         st.source = name;
         st.configured = configured;
@@ -347,8 +347,8 @@ ClusterSnapshot SyntheticCluster::generate(const SyntheticClusterOptions &option
         st.lastDurationMs = configured ? 120 : -1;
         return st;
     };
-    s.sources << source(QStringLiteral("ssh"), true) << source(QStringLiteral("slurm"), true)
-              << source(QStringLiteral("prometheus"), options.metrics);
+    s.sources << source(SourceKind::Ssh, true) << source(SourceKind::Slurm, true)
+              << source(SourceKind::Prometheus, options.metrics);
     return s;
 }
 

@@ -6,7 +6,7 @@ namespace strata {
 
 namespace {
 
-ActionResult result(bool ok, const QString &action, const QString &target, const QString &message)
+ActionResult result(bool ok, ActionKind action, const QString &target, const QString &message)
 {
     ActionResult r;
     r.ok = ok;
@@ -57,13 +57,13 @@ QFuture<ActionResult> SyntheticOrchestrator::submit(const JobSubmission &submiss
 {
     if (!submission.script.startsWith(QLatin1String("#!")))
         return QtFuture::makeReadyFuture(
-            result(false, QStringLiteral("submit"), submission.partition,
+            result(false, ActionKind::Submit, submission.partition,
                    QStringLiteral("sbatch: error: This does not look like a batch script.")));
     Job job;
     job.id = QString::number(m_nextJobId++);
     job.name = submission.name.isEmpty() ? QStringLiteral("sbatch") : submission.name;
     job.user = QStringLiteral("root");
-    job.state = QStringLiteral("PENDING");
+    job.setState(QStringLiteral("PENDING"));
     job.reason = QStringLiteral("None");
     job.partition = submission.partition.isEmpty() ? QStringLiteral("batch") : submission.partition;
     job.gpusRequested = submission.gpusPerNode * submission.nodes;
@@ -71,7 +71,7 @@ QFuture<ActionResult> SyntheticOrchestrator::submit(const JobSubmission &submiss
     job.command = submission.script.section(QLatin1Char('\n'), 0, 0);
     m_state.jobs << job;
     m_state.finalize();
-    ActionResult r = result(true, QStringLiteral("submit"), job.partition,
+    ActionResult r = result(true, ActionKind::Submit, job.partition,
                             QStringLiteral("Submitted batch job %1").arg(job.id));
     r.jobId = job.id;
     return QtFuture::makeReadyFuture(r);
@@ -82,7 +82,7 @@ QFuture<ActionResult> SyntheticOrchestrator::cancel(const QString &jobId)
     const qsizetype before = m_state.jobs.size();
     m_state.jobs.removeIf([&](const Job &j) { return j.id == jobId; });
     if (m_state.jobs.size() == before)
-        return QtFuture::makeReadyFuture(result(false, QStringLiteral("cancel"), jobId,
+        return QtFuture::makeReadyFuture(result(false, ActionKind::Cancel, jobId,
                                                 QStringLiteral("scancel: error: Invalid job id %1").arg(jobId)));
     for (Node &n : m_state.nodes) {
         for (Gpu &g : n.gpus)
@@ -92,7 +92,7 @@ QFuture<ActionResult> SyntheticOrchestrator::cancel(const QString &jobId)
                                             [](const Gpu &g) { return !g.jobId.isEmpty(); }));
     }
     m_state.finalize();
-    return QtFuture::makeReadyFuture(result(true, QStringLiteral("cancel"), jobId, QStringLiteral("cancelled")));
+    return QtFuture::makeReadyFuture(result(true, ActionKind::Cancel, jobId, QStringLiteral("cancelled")));
 }
 
 QFuture<ActionResult> SyntheticOrchestrator::drain(const QStringList &nodes, const QString &reason)
@@ -105,7 +105,7 @@ QFuture<ActionResult> SyntheticOrchestrator::drain(const QStringList &nodes, con
         n.reason = reason;
         n.reasonUser = QStringLiteral("root");
     }
-    return QtFuture::makeReadyFuture(result(true, QStringLiteral("drain"), nodes.join(QLatin1Char(',')),
+    return QtFuture::makeReadyFuture(result(true, ActionKind::Drain, nodes.join(QLatin1Char(',')),
                                             QStringLiteral("drained: %1").arg(reason)));
 }
 
@@ -119,7 +119,7 @@ QFuture<ActionResult> SyntheticOrchestrator::resume(const QStringList &nodes)
         n.reason.clear();
         n.reasonUser.clear();
     }
-    return QtFuture::makeReadyFuture(result(true, QStringLiteral("resume"), nodes.join(QLatin1Char(',')),
+    return QtFuture::makeReadyFuture(result(true, ActionKind::Resume, nodes.join(QLatin1Char(',')),
                                             QStringLiteral("resumed")));
 }
 

@@ -17,7 +17,7 @@ class SyntheticOrchestrator : public OrchestratorSource
 public:
     explicit SyntheticOrchestrator(ClusterSnapshot state);
 
-    QString kind() const override { return QStringLiteral("slurm"); }
+    OrchestratorKind kind() const override { return OrchestratorKind::Slurm; }
     QFuture<OrchestratorPart> refresh() override;
     QFuture<ActionResult> submit(const JobSubmission &submission) override;
     QFuture<ActionResult> cancel(const QString &jobId) override;

@@ -255,7 +255,7 @@ int main(int argc, char **argv)
         const QDateTime now = QDateTime::currentDateTimeUtc();
         for (SourceStatus &source : stale->sources) {
             source.lastSuccess = now.addSecs(-4);
-            if (source.source == QLatin1String("slurm")) {
+            if (source.source == SourceKind::Slurm) {
                 source.ok = false;
                 source.stale = true;
                 source.lastSuccess = now.addSecs(-7 * 60 - 12);
@@ -294,7 +294,7 @@ int main(int argc, char **argv)
         submission.script = QStringLiteral("#!/bin/sh\nfor i in $(seq 1 400); do echo \"step $i loss $((1000 - i)) lr 3e-4 tokens/s $((41000 + i * 7))\"; sleep 0.2; done\n");
         QString submitted;
         QObject::connect(window.session(), &ClusterSession::actionFinished, &window, [&](const ActionResult &r) {
-            if (r.ok && r.action == QLatin1String("submit"))
+            if (r.ok && r.action == ActionKind::Submit)
                 submitted = r.jobId;
         });
         window.session()->submit(submission);

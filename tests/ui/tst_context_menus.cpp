@@ -59,7 +59,7 @@ ClusterSnapshot labLikeCluster()
     ClusterSnapshot s = SyntheticCluster::generate(o);
     // One job over three nodes, as a 3-node training run.
     Job &job = s.jobs.first();
-    job.state = QStringLiteral("RUNNING");
+    job.setState(QStringLiteral("RUNNING"));
     job.nodes = {QStringLiteral("gpu-node01"), QStringLiteral("gpu-node02"), QStringLiteral("gpu-node03")};
     return s;
 }

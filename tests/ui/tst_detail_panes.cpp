@@ -21,7 +21,7 @@ private Q_SLOTS:
         Job train;
         train.id = QStringLiteral("1");
         train.name = QStringLiteral("ddp-train");
-        train.state = QStringLiteral("RUNNING");
+        train.setState(QStringLiteral("RUNNING"));
         train.framework = QStringLiteral("torch.distributed");
         train.worldSize = 4;
         train.kind = QStringLiteral("pre-training");

@@ -101,7 +101,7 @@ private Q_SLOTS:
         QCOMPARE(p.sshHost, QStringLiteral("lab"));
         QCOMPARE(p.sshUser, QStringLiteral("bob"));
         QCOMPARE(p.sshPort, 22022);
-        QCOMPARE(p.orchestrator, QStringLiteral("slurm"));
+        QCOMPARE(p.orchestrator, OrchestratorKind::Slurm);
 
         // The lab fills everything, the fields the form does not show included.
         page.setTakenNames({QStringLiteral("lab-22.05")});

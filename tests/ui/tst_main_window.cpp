@@ -395,7 +395,7 @@ private Q_SLOTS:
         QVERIFY(m_window->log()->text().contains(QStringLiteral("REFUSED")));
         QVERIFY(m_window->log()->text().contains(QStringLiteral("this may be an attack")));
         QVERIFY(!m_window->findChild<HostKeyDialog *>()); // a changed key is never offered for trust
-        QCOMPARE(m_window->session()->latest()->source(QStringLiteral("ssh"))->errorKind, ErrorKind::HostKeyChanged);
+        QCOMPARE(m_window->session()->latest()->source(SourceKind::Ssh)->errorKind, ErrorKind::HostKeyChanged);
         // The last good data stays on screen, marked stale.
         QCOMPARE(m_window->clusterView()->nodeModel()->rowCount(), 4);
         QTRY_VERIFY(m_window->connections()->sourceTree()->topLevelItem(0)->text(1).contains(QStringLiteral("stale")));
@@ -411,7 +411,7 @@ private Q_SLOTS:
         QVERIFY(dialog);
         QCOMPARE(dialog->objectName(), QStringLiteral("passphraseDialog"));
         QCOMPARE(dialog->textEchoMode(), QLineEdit::Password);
-        QCOMPARE(m_window->session()->latest()->source(QStringLiteral("ssh"))->errorKind, ErrorKind::PassphraseNeeded);
+        QCOMPARE(m_window->session()->latest()->source(SourceKind::Ssh)->errorKind, ErrorKind::PassphraseNeeded);
         // The answer goes to the session's shell, and the session tries again with it.
         m_orchestrator->setTransportFailure(ErrorKind::None, {});
         const int before = m_orchestrator->refreshCount();
@@ -436,7 +436,7 @@ private Q_SLOTS:
         QVERIFY(!m_window->findChild<QInputDialog *>(QStringLiteral("passphraseDialog")));
         QVERIFY(!m_window->findChild<HostKeyDialog *>());
         QVERIFY(!m_window->log()->text().contains(QStringLiteral("Strata refuses to connect")));
-        QCOMPARE(m_window->session()->latest()->source(QStringLiteral("ssh"))->errorKind, ErrorKind::AuthenticationFailed);
+        QCOMPARE(m_window->session()->latest()->source(SourceKind::Ssh)->errorKind, ErrorKind::AuthenticationFailed);
     }
 
     void closingAsTheFailedSnapshotIsPreparedNeverCrashes()

@@ -13,7 +13,7 @@ ClusterProfile everyField()
 {
     ClusterProfile p;
     p.name = QStringLiteral("prod-east");
-    p.orchestrator = QStringLiteral("kubernetes");
+    p.orchestrator = OrchestratorKind::Kubernetes;
     p.sshHost = QStringLiteral("login.example.org");
     p.sshPort = 2222;
     p.sshUser = QStringLiteral("ops");

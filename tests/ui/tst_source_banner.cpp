@@ -33,7 +33,7 @@ ClusterSnapshot smallCluster()
     return SyntheticCluster::generate(o);
 }
 
-SourceStatus source(const QString &name, bool ok, const QDateTime &lastSuccess, const QString &error = {})
+SourceStatus source(SourceKind name, bool ok, const QDateTime &lastSuccess, const QString &error = {})
 {
     SourceStatus s;
     s.source = name;
@@ -96,17 +96,17 @@ private Q_SLOTS:
         SourceBanner *banner = m_window->sourceBanner();
         QVERIFY(banner->isHidden());
         QTRY_COMPARE_WITH_TIMEOUT(statusText(), QStringLiteral("synthetic \u00b7 data from just now"), 3000);
-        const QDateTime goodAt = session->latest()->source(QStringLiteral("slurm"))->lastSuccess;
+        const QDateTime goodAt = session->latest()->source(SourceKind::Slurm)->lastSuccess;
         QVERIFY(goodAt.isValid());
 
         // slurmctld goes away; the login node still answers. The data shown ages from goodAt.
         synthetic->setSchedulerFailure(kSlurmDown);
         QTest::qWait(3200);
         session->refreshNow();
-        QTRY_VERIFY_WITH_TIMEOUT(!session->latest()->source(QStringLiteral("slurm"))->ok, 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(!session->latest()->source(SourceKind::Slurm)->ok, 5000);
         const SnapshotPtr failed = session->latest();
-        QCOMPARE(failed->source(QStringLiteral("slurm"))->lastSuccess, goodAt);
-        QVERIFY(failed->source(QStringLiteral("ssh"))->ok);
+        QCOMPARE(failed->source(SourceKind::Slurm)->lastSuccess, goodAt);
+        QVERIFY(failed->source(SourceKind::Ssh)->ok);
         QVERIFY(failed->takenAt.secsTo(QDateTime::currentDateTimeUtc()) < 2); // merged just now
         QTRY_VERIFY_WITH_TIMEOUT(banner->isVisible(), 3000);
         const QString text = banner->text();
@@ -159,9 +159,9 @@ private Q_SLOTS:
         auto snapshot = std::make_shared<ClusterSnapshot>(smallCluster());
         const QDateTime now = QDateTime::currentDateTimeUtc();
         const QDateTime sevenMinutesAgo = now.addSecs(-7 * 60 - 5);
-        snapshot->sources = {source(QStringLiteral("ssh"), true, now),
-                             source(QStringLiteral("slurm"), false, sevenMinutesAgo, kSlurmDown),
-                             source(QStringLiteral("prometheus"), false, {}, QStringLiteral("HTTP 503 from http://prom:9090"))};
+        snapshot->sources = {source(SourceKind::Ssh, true, now),
+                             source(SourceKind::Slurm, false, sevenMinutesAgo, kSlurmDown),
+                             source(SourceKind::Prometheus, false, {}, QStringLiteral("HTTP 503 from http://prom:9090"))};
         m_window->showSnapshot(snapshot);
         SourceBanner *banner = m_window->sourceBanner();
         QTRY_VERIFY_WITH_TIMEOUT(banner->isVisible(), 3000);
@@ -179,9 +179,9 @@ private Q_SLOTS:
         auto snapshot = std::make_shared<ClusterSnapshot>(smallCluster());
         const QDateTime now = QDateTime::currentDateTimeUtc();
         SourceStatus prometheus; // the profile has none: not a failure
-        prometheus.source = QStringLiteral("prometheus");
-        snapshot->sources = {source(QStringLiteral("ssh"), true, now.addSecs(-30)),
-                             source(QStringLiteral("slurm"), true, now.addSecs(-90)), prometheus};
+        prometheus.source = SourceKind::Prometheus;
+        snapshot->sources = {source(SourceKind::Ssh, true, now.addSecs(-30)),
+                             source(SourceKind::Slurm, true, now.addSecs(-90)), prometheus};
         m_window->showSnapshot(snapshot);
         QTest::qWait(50);
         QVERIFY(m_window->sourceBanner()->isHidden());

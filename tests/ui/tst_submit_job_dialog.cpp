@@ -65,7 +65,7 @@ private Q_SLOTS:
         o.nodes = 4;
         o.jobs = 4;
         ClusterSnapshot snapshot = SyntheticCluster::generate(o);
-        snapshot.orchestrator = QStringLiteral("kubernetes");
+        snapshot.orchestrator = OrchestratorKind::Kubernetes;
         SubmitJobDialog dialog(std::make_shared<const ClusterSnapshot>(snapshot), {QStringLiteral("gpu-node02")});
         dialog.useTemplate(QStringLiteral("sleep"));
         auto *image = dialog.findChild<QLineEdit *>(QStringLiteral("image"));

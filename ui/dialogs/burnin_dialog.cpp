@@ -163,7 +163,7 @@ QString BurninDialog::describe(const BurninRequest &request, const SnapshotPtr &
     int gpus = 0;
     for (const QString &n : request.nodes)
         gpus += request.gpusByNode.value(n);
-    const bool slurm = !snapshot || snapshot->orchestrator != QLatin1String("kubernetes");
+    const bool slurm = !snapshot || snapshot->orchestrator != OrchestratorKind::Kubernetes;
     const QString how = slurm ? tr("one exclusive Slurm job (one agent per node)") : tr("one Kubernetes Job per node");
     const QString backend = request.backend == QLatin1String("cpu")
         ? tr("the CPU backend (simulated devices: it checks the launch, protocol and judging, not the GPUs)")

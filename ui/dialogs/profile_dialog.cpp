@@ -67,8 +67,8 @@ ProfileDialog::ProfileDialog(const QStringList &takenNames, QWidget *parent)
     m_name = lineEdit(QStringLiteral("name"), tr("e.g. lab, prod-east"));
     m_orchestrator = new QComboBox(this);
     m_orchestrator->setObjectName(QStringLiteral("orchestrator"));
-    m_orchestrator->addItem(tr("Slurm"), QStringLiteral("slurm"));
-    m_orchestrator->addItem(tr("Kubernetes"), QStringLiteral("kubernetes"));
+    m_orchestrator->addItem(tr("Slurm"), orchestratorKindName(OrchestratorKind::Slurm));
+    m_orchestrator->addItem(tr("Kubernetes"), orchestratorKindName(OrchestratorKind::Kubernetes));
     top->addRow(tr("&Name:"), m_name);
     top->addRow(tr("&Orchestrator:"), m_orchestrator);
     layout->addLayout(top);
@@ -257,7 +257,7 @@ QWidget *ProfileDialog::burninTab()
 void ProfileDialog::setProfile(const ClusterProfile &p)
 {
     m_name->setText(p.name);
-    m_orchestrator->setCurrentIndex(qMax(0, m_orchestrator->findData(p.orchestrator)));
+    m_orchestrator->setCurrentIndex(qMax(0, m_orchestrator->findData(orchestratorKindName(p.orchestrator))));
     m_sshHost->setText(p.sshHost);
     m_sshPort->setValue(p.sshPort);
     m_sshUser->setText(p.sshUser);
@@ -292,7 +292,7 @@ ClusterProfile ProfileDialog::profile() const
 {
     ClusterProfile p;
     p.name = m_name->text().trimmed();
-    p.orchestrator = m_orchestrator->currentData().toString();
+    p.orchestrator = parseOrchestratorKind(m_orchestrator->currentData().toString()).value_or(OrchestratorKind::Slurm);
     p.sshHost = m_sshHost->text().trimmed();
     p.sshPort = m_sshPort->value();
     p.sshUser = m_sshUser->text().trimmed();

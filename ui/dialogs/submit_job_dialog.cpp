@@ -75,7 +75,7 @@ SubmitJobDialog::SubmitJobDialog(const SnapshotPtr &snapshot, const QStringList 
     m_script->setTabChangesFocus(true);
     m_script->setMinimumHeight(160);
 
-    m_kubernetes = snapshot && snapshot->orchestrator == QLatin1String("kubernetes");
+    m_kubernetes = snapshot && snapshot->orchestrator == OrchestratorKind::Kubernetes;
     form->addRow(tr("&Name:"), m_name);
     if (m_kubernetes) {
         setWindowTitle(tr("Create Kubernetes Job"));

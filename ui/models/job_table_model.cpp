@@ -189,7 +189,7 @@ QVariant JobTableModel::data(const QModelIndex &index, int role) const
         return {};
     case StatusRole:
         if (index.column() == State)
-            return QVariant::fromValue(StatusMark::jobState(job(index.row()).state));
+            return QVariant::fromValue(StatusMark::ofJobState(job(index.row()).stateKind));
         return {};
     }
     return {};

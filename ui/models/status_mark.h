@@ -1,6 +1,7 @@
 #pragma once
 
 #include "model/finding.h"
+#include "model/job_state.h"
 
 #include <QMetaType>
 #include <QString>
@@ -15,12 +16,13 @@ struct StatusMark
     enum class Kind { NodeState, JobState, Severity };
 
     Kind kind = Kind::Severity;
-    QString state;                                          // NodeState: the category; JobState: the state
+    QString state;                                          // NodeState: the category
+    JobState jobState = JobState::Other;                    // JobState
     Finding::Severity severity = Finding::Severity::Info;   // Severity
 
-    static StatusMark nodeState(const QString &category) { return {Kind::NodeState, category, {}}; }
-    static StatusMark jobState(const QString &state) { return {Kind::JobState, state, {}}; }
-    static StatusMark ofSeverity(Finding::Severity severity) { return {Kind::Severity, {}, severity}; }
+    static StatusMark nodeState(const QString &category) { return {Kind::NodeState, category, JobState::Other, {}}; }
+    static StatusMark ofJobState(JobState state) { return {Kind::JobState, {}, state, {}}; }
+    static StatusMark ofSeverity(Finding::Severity severity) { return {Kind::Severity, {}, JobState::Other, severity}; }
 };
 
 } // namespace strata

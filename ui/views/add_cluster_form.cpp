@@ -44,8 +44,8 @@ AddClusterForm::AddClusterForm(QWidget *parent)
     m_scheduler = new QComboBox(this);
     m_scheduler->setObjectName(QStringLiteral("scheduler"));
     m_scheduler->setAccessibleName(tr("Scheduler"));
-    m_scheduler->addItem(tr("Slurm"), QStringLiteral("slurm"));
-    m_scheduler->addItem(tr("Kubernetes (kubectl on the login host)"), QStringLiteral("kubernetes"));
+    m_scheduler->addItem(tr("Slurm"), orchestratorKindName(OrchestratorKind::Slurm));
+    m_scheduler->addItem(tr("Kubernetes (kubectl on the login host)"), orchestratorKindName(OrchestratorKind::Kubernetes));
     m_prometheus = lineEdit(QStringLiteral("prometheusUrl"), tr("optional, e.g. http://prometheus:9090"));
     m_passphrase = lineEdit(QStringLiteral("passphrase"), tr("kept in memory for this check only"));
     m_passphrase->setEchoMode(QLineEdit::Password);
@@ -128,7 +128,7 @@ void AddClusterForm::setProfile(const ClusterProfile &profile)
     m_port->setValue(profile.sshPort);
     m_identity->setText(profile.identityFile);
     m_identity->setCursorPosition(0); // the file name is the end of a long path: show where it starts
-    m_scheduler->setCurrentIndex(qMax(0, m_scheduler->findData(profile.orchestrator)));
+    m_scheduler->setCurrentIndex(qMax(0, m_scheduler->findData(orchestratorKindName(profile.orchestrator))));
     m_prometheus->setText(profile.prometheusUrl);
     m_error->hide();
     m_trust->hide();
@@ -143,7 +143,7 @@ ClusterProfile AddClusterForm::profile() const
     p.sshUser = m_user->text().trimmed();
     p.sshPort = m_port->value();
     p.identityFile = m_identity->text().trimmed();
-    p.orchestrator = m_scheduler->currentData().toString();
+    p.orchestrator = parseOrchestratorKind(m_scheduler->currentData().toString()).value_or(OrchestratorKind::Slurm);
     p.prometheusUrl = m_prometheus->text().trimmed();
     return p;
 }
@@ -171,7 +171,7 @@ void AddClusterForm::connectToCluster()
 {
     const QString problem = validationError();
     if (!problem.isEmpty()) {
-        m_lastResult = ConnectionCheckResult::failure(ErrorKind::InvalidRequest, QString(), problem);
+        m_lastResult = ConnectionCheckResult::failure(ErrorKind::InvalidRequest, std::nullopt, problem);
         m_error->setText(problem);
         m_error->show();
         return;
@@ -252,7 +252,7 @@ QString AddClusterForm::describeFailure(const ConnectionCheckResult &r) const
 {
     const ClusterProfile p = profile();
     const QString target = p.sshTarget();
-    if (r.step == QLatin1String("prometheus"))
+    if (r.step == SourceKind::Prometheus)
         return tr("prometheus: %1. The cluster itself answered: correct the URL, or leave it empty to add the "
                   "cluster without GPU metrics.").arg(r.error);
     switch (r.errorKind) {
@@ -273,9 +273,9 @@ QString AddClusterForm::describeFailure(const ConnectionCheckResult &r) const
     case ErrorKind::PassphraseNeeded:
         return tr("The key file is encrypted: enter its passphrase below and connect again (or load it into ssh-agent).");
     case ErrorKind::SourceUnsupported:
-        return tr("Connected, but %1 cannot be used: %2").arg(r.step, r.error);
+        return tr("Connected, but %1 cannot be used: %2").arg(r.step ? sourceKindName(*r.step) : QString(), r.error);
     default:
-        return r.step.isEmpty() ? r.error : tr("%1: %2").arg(r.step, r.error);
+        return !r.step ? r.error : tr("%1: %2").arg(sourceKindName(*r.step), r.error);
     }
 }
 

@@ -60,18 +60,20 @@ QColor ColorMap::nodeStateColor(const QString &category)
     return QColor(0x8c8c8c);
 }
 
-QColor ColorMap::jobStateColor(const QString &state)
+QColor ColorMap::jobStateColor(JobState state)
 {
-    if (state == QStringLiteral("RUNNING"))
-        return allocatedColor();
-    if (state == QStringLiteral("PENDING"))
-        return QColor(0xb08d1a);
-    if (state == QStringLiteral("COMPLETED"))
-        return freeColor();
-    if (state == QStringLiteral("FAILED") || state == QStringLiteral("TIMEOUT")
-        || state == QStringLiteral("NODE_FAIL") || state == QStringLiteral("OUT_OF_MEMORY"))
+    switch (state) {
+    case JobState::Running: return allocatedColor();
+    case JobState::Pending: return QColor(0xb08d1a);
+    case JobState::Completed: return freeColor();
+    case JobState::Failed:
+    case JobState::Timeout:
+    case JobState::NodeFail:
+    case JobState::OutOfMemory:
         return unavailableColor();
-    return QColor(0x8c8c8c);
+    default:
+        return QColor(0x8c8c8c);
+    }
 }
 
 QColor ColorMap::severityColor(Finding::Severity severity)
@@ -93,7 +95,7 @@ QColor ColorMap::statusColor(const StatusMark &mark)
 {
     switch (mark.kind) {
     case StatusMark::Kind::NodeState: return nodeStateColor(mark.state);
-    case StatusMark::Kind::JobState: return jobStateColor(mark.state);
+    case StatusMark::Kind::JobState: return jobStateColor(mark.jobState);
     case StatusMark::Kind::Severity: return severityColor(mark.severity);
     }
     return {};

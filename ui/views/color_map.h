@@ -1,6 +1,7 @@
 #pragma once
 
 #include "model/finding.h"
+#include "model/job_state.h"
 #include "models/status_mark.h"
 
 #include <QColor>
@@ -25,7 +26,7 @@ public:
     static QColor freeColor();
     static QColor unavailableColor();
     static QColor nodeStateColor(const QString &category); // NodeTableModel::stateCategory
-    static QColor jobStateColor(const QString &state);
+    static QColor jobStateColor(JobState state);
     static QColor severityColor(Finding::Severity severity);
     // The swatch of a table cell's StatusMark (SnapshotRowModel::StatusRole).
     static QColor statusColor(const StatusMark &mark);

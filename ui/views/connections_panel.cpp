@@ -16,17 +16,15 @@ namespace strata {
 
 namespace {
 
-QString sourceTitle(const QString &source)
+QString sourceTitle(SourceKind source)
 {
-    if (source == QLatin1String("ssh"))
-        return QStringLiteral("SSH");
-    if (source == QLatin1String("slurm"))
-        return QStringLiteral("Slurm");
-    if (source == QLatin1String("prometheus"))
-        return QStringLiteral("Prometheus");
-    if (source == QLatin1String("kubernetes"))
-        return QStringLiteral("Kubernetes");
-    return source;
+    switch (source) {
+    case SourceKind::Ssh: return QStringLiteral("SSH");
+    case SourceKind::Slurm: return QStringLiteral("Slurm");
+    case SourceKind::Prometheus: return QStringLiteral("Prometheus");
+    case SourceKind::Kubernetes: return QStringLiteral("Kubernetes");
+    }
+    return sourceKindName(source);
 }
 
 } // namespace
@@ -108,7 +106,7 @@ void ConnectionsPanel::setProfiles(const QVector<ClusterProfile> &profiles)
     const QString selected = selectedProfile();
     m_profiles->clear();
     for (const ClusterProfile &p : profiles) {
-        auto *item = new QListWidgetItem(QStringLiteral("%1\n%2 \u00b7 %3").arg(p.name, p.orchestrator, p.sshTarget()),
+        auto *item = new QListWidgetItem(QStringLiteral("%1\n%2 \u00b7 %3").arg(p.name, orchestratorKindName(p.orchestrator), p.sshTarget()),
                                          m_profiles);
         item->setData(Qt::UserRole, p.name);
     }

@@ -93,7 +93,7 @@ void JobDetailPane::showJob(const SnapshotPtr &snapshot, const QString &id)
                                ? QString()
                                : QStringLiteral(" \u2014 ") + job->reason.toHtmlEscaped();
     m_state->setText(QStringLiteral("<span style=\"color:%1\">\u25cf</span> %2%3")
-                         .arg(ColorMap::jobStateColor(job->state).name(), job->state.toHtmlEscaped(), reason));
+                         .arg(ColorMap::jobStateColor(job->stateKind).name(), job->state.toHtmlEscaped(), reason));
     m_owner->setText(QStringLiteral("%1, %2").arg(job->user.toHtmlEscaped(), job->partition.toHtmlEscaped()));
 
     QStringList places;

@@ -120,7 +120,7 @@ void TestKubernetesSource::refreshSeesTheCluster()
     QVERIFY(part.jobs.isEmpty());
     QVERIFY(part.bytesRead > 10000);
     QVERIFY(part.durationMs > 0);
-    QCOMPARE(m_source->kind(), QStringLiteral("kubernetes"));
+    QCOMPARE(m_source->kind(), OrchestratorKind::Kubernetes);
 }
 
 void TestKubernetesSource::gpuJobLandsOnTheSelectedPool()

@@ -26,7 +26,7 @@ protected:
     }
 };
 
-ActionResult lost(const QString &action)
+ActionResult lost(ActionKind action)
 {
     ActionResult r;
     r.action = action;
@@ -52,32 +52,32 @@ private Q_SLOTS:
 
 void TestActionReconciler::dispatchesOnTheKind_data()
 {
-    QTest::addColumn<QString>("action");
+    QTest::addColumn<int>("action");
     QTest::addColumn<bool>("ok");
     QTest::addColumn<QString>("message");
-    QTest::newRow("submit") << "submit" << true << "submit read back";
-    QTest::newRow("cancel") << "cancel" << false << "cancel read back";
-    QTest::newRow("drain") << "drain" << true << "drain read back";
-    QTest::newRow("resume") << "resume" << true << "resume read back";
+    QTest::newRow("submit") << int(ActionKind::Submit) << true << "submit read back";
+    QTest::newRow("cancel") << int(ActionKind::Cancel) << false << "cancel read back";
+    QTest::newRow("drain") << int(ActionKind::Drain) << true << "drain read back";
+    QTest::newRow("resume") << int(ActionKind::Resume) << true << "resume read back";
 }
 
 void TestActionReconciler::dispatchesOnTheKind()
 {
-    QFETCH(QString, action);
+    QFETCH(int, action);
     QFETCH(bool, ok);
     QFETCH(QString, message);
-    const ActionResult r = RecordingReconciler().reconcile(lost(action));
+    const ActionResult r = RecordingReconciler().reconcile(lost(ActionKind(action)));
     QCOMPARE(r.message, message);
     QCOMPARE(r.ok, ok);
     QCOMPARE(r.outcomeUnknown, false);
     QCOMPARE(r.reconciled, true);
-    QCOMPARE(r.action, action);
+    QCOMPARE(r.action, ActionKind(action));
     QCOMPARE(r.target, QStringLiteral("gpu-node01"));
 }
 
 void TestActionReconciler::unknownKindStaysUnknown()
 {
-    const ActionResult r = RecordingReconciler().reconcile(lost(QStringLiteral("silence")));
+    const ActionResult r = RecordingReconciler().reconcile(lost(ActionKind::Silence));
     QCOMPARE(r.ok, false);
     QCOMPARE(r.outcomeUnknown, true);
     QCOMPARE(r.reconciled, false);
@@ -88,7 +88,7 @@ void TestActionReconciler::unknownKindStaysUnknown()
 
 void TestActionReconciler::stillUnknownKeepsBothReasons()
 {
-    ActionResult unknown = lost(QStringLiteral("cancel"));
+    ActionResult unknown = lost(ActionKind::Cancel);
     unknown.reconciled = true;
     unknown.ok = true;
     const ActionResult r = ActionReconciler::stillUnknown(unknown, QStringLiteral("squeue timed out"));

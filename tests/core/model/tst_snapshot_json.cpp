@@ -38,7 +38,7 @@ ClusterSnapshot sampleSnapshot()
 {
     ClusterSnapshot s;
     s.clusterName = QStringLiteral("strata-lab");
-    s.orchestrator = QStringLiteral("slurm");
+    s.orchestrator = OrchestratorKind::Slurm;
     s.takenAt = QDateTime(QDate(2026, 12, 2), QTime(13, 55, 20), Qt::UTC);
     Node a = h100Node(QStringLiteral("gpu-node01"), 1);
     a.gpuIndicesAllocated = {6};
@@ -76,7 +76,7 @@ ClusterSnapshot sampleSnapshot()
     running.id = QStringLiteral("6");
     running.name = QStringLiteral("multi;node $(rm -rf /) `id`\n");
     running.user = QStringLiteral("root");
-    running.state = QStringLiteral("RUNNING");
+    running.setState(QStringLiteral("RUNNING"));
     running.partition = QStringLiteral("train");
     running.nodes = {QStringLiteral("gpu-node01"), QStringLiteral("gpu-node02")};
     running.gpus = {{QStringLiteral("gpu-node01"), {6}}, {QStringLiteral("gpu-node02"), {0}}};
@@ -96,7 +96,7 @@ ClusterSnapshot sampleSnapshot()
     pending.arrayTaskId = QStringLiteral("3");
     pending.name = QStringLiteral("sweep");
     pending.user = QStringLiteral("alice");
-    pending.state = QStringLiteral("PENDING");
+    pending.setState(QStringLiteral("PENDING"));
     pending.reason = QStringLiteral("Resources");
     pending.partition = QStringLiteral("train");
     pending.gpusRequested = 3;
@@ -110,7 +110,7 @@ ClusterSnapshot sampleSnapshot()
     p.totalGpus = 16;
     s.partitions = {p};
     SourceStatus st;
-    st.source = QStringLiteral("slurm");
+    st.source = SourceKind::Slurm;
     st.configured = st.ok = true;
     s.sources = {st};
     s.finalize();

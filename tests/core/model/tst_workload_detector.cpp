@@ -70,7 +70,7 @@ private Q_SLOTS:
         Job job;
         job.id = id;
         job.name = name;
-        job.state = QStringLiteral("RUNNING");
+        job.setState(QStringLiteral("RUNNING"));
         job.nodes = nodes;
         job.command = placement.command;
         job.comment = placement.comment;

@@ -80,6 +80,7 @@ private Q_SLOTS:
         for (const PrometheusAlert &a : r.alerts) {
             QCOMPARE(a.name, QStringLiteral("GpuTemperatureHigh"));
             QCOMPARE(a.state, QStringLiteral("firing"));
+            QCOMPARE(a.stateKind, AlertState::Firing);
             QCOMPARE(a.label(u"severity"), QStringLiteral("critical"));
             QVERIFY(!a.silenced);
             QVERIFY(a.silencedBy.isEmpty());
@@ -123,6 +124,7 @@ private Q_SLOTS:
         const AlertSilence &s = active.silences.first();
         QCOMPARE(s.id, createdId());
         QCOMPARE(s.state, QStringLiteral("active"));
+        QCOMPARE(s.stateKind, SilenceState::Active);
         QVERIFY(s.isActive());
         QCOMPARE(s.createdBy, QStringLiteral("alice"));
         QCOMPARE(s.comment, QStringLiteral("cooling fan swap, ticket OPS-4711"));
@@ -137,6 +139,7 @@ private Q_SLOTS:
         QCOMPARE(expired.silences.size(), 1);
         QCOMPARE(expired.silences.first().id, createdId());
         QCOMPARE(expired.silences.first().state, QStringLiteral("expired"));
+        QCOMPARE(expired.silences.first().stateKind, SilenceState::Expired);
         QVERIFY(!expired.silences.first().isActive());
         // Expiring ends it now, well before the 2 hours asked.
         QVERIFY(expired.silences.first().endsAt < s.endsAt);

@@ -3,6 +3,7 @@
 #include "prometheus/alert_findings.h"
 #include "prometheus/alerts_parser.h"
 #include "prometheus/host_name_resolver.h"
+#include "prometheus/silence_state.h"
 
 #include <QFile>
 #include <QTest>
@@ -50,6 +51,7 @@ private Q_SLOTS:
         for (const PrometheusAlert &a : r.alerts) {
             QCOMPARE(a.name, QStringLiteral("GpuTemperatureHigh"));
             QCOMPARE(a.state, QStringLiteral("firing"));
+            QCOMPARE(a.stateKind, AlertState::Firing);
             QCOMPARE(a.label(u"severity"), QStringLiteral("critical"));
             QVERIFY(a.activeAt.isValid());
             QCOMPARE(a.activeAt.timeSpec(), Qt::UTC);
@@ -127,6 +129,33 @@ private Q_SLOTS:
     }
 
     // Labels other rule files use: job, silenced, pending, a host that is no node.
+    // The state words read once by the parsers: each reads back from the word it writes; any other
+    // word is Other (never taken for firing or active).
+    void stateWords_data()
+    {
+        QTest::addColumn<QString>("word");
+        QTest::addColumn<AlertState>("alert");
+        QTest::addColumn<SilenceState>("silence");
+        QTest::newRow("firing") << QStringLiteral("firing") << AlertState::Firing << SilenceState::Other;
+        QTest::newRow("pending") << QStringLiteral("pending") << AlertState::Pending << SilenceState::Pending;
+        QTest::newRow("active") << QStringLiteral("active") << AlertState::Other << SilenceState::Active;
+        QTest::newRow("expired") << QStringLiteral("expired") << AlertState::Other << SilenceState::Expired;
+        QTest::newRow("inactive") << QStringLiteral("inactive") << AlertState::Other << SilenceState::Other;
+        QTest::newRow("capitalised") << QStringLiteral("Firing") << AlertState::Other << SilenceState::Other;
+    }
+    void stateWords()
+    {
+        QFETCH(QString, word);
+        QFETCH(AlertState, alert);
+        QFETCH(SilenceState, silence);
+        QCOMPARE(parseAlertState(word), alert);
+        QCOMPARE(parseSilenceState(word), silence);
+        if (alert != AlertState::Other)
+            QCOMPARE(alertStateName(alert), word);
+        if (silence != SilenceState::Other)
+            QCOMPARE(silenceStateName(silence), word);
+    }
+
     void attribution_data()
     {
         QTest::addColumn<QString>("labelsJson");

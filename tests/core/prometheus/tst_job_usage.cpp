@@ -27,7 +27,7 @@ Job running(const QString &id, qint64 startedMinutesAgo, const QString &node, co
 {
     Job j;
     j.id = id;
-    j.state = QStringLiteral("RUNNING");
+    j.setState(QStringLiteral("RUNNING"));
     j.startTime = kNow - startedMinutesAgo * kStep;
     if (!node.isEmpty())
         j.gpus.insert(node, gpus);
@@ -207,7 +207,7 @@ void TestJobUsage::pendingJobsAreLeftAlone()
 {
     const QVector<GpuUsageSeries> series = {history(QStringLiteral("gpu-node01"), 0, 10, [](int) { return 90.f; })};
     Job pending = running(QStringLiteral("30"), 10, QStringLiteral("gpu-node01"), {0});
-    pending.state = QStringLiteral("PENDING");
+    pending.setState(QStringLiteral("PENDING"));
     QVector<Job> jobs = {pending};
     JobUsage::apply(jobs, input(series, {QStringLiteral("gpu-node01")}), HealthThresholds{});
     QVERIFY(!jobs[0].gpuUtilMean.has_value());

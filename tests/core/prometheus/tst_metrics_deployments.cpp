@@ -46,7 +46,7 @@ Job runningJob(const QString &id, int gpus)
 {
     Job j;
     j.id = id;
-    j.state = QStringLiteral("RUNNING");
+    j.setState(QStringLiteral("RUNNING"));
     j.gpusRequested = gpus;
     j.startTime = 1764705000;
     return j;
@@ -57,7 +57,7 @@ Job runningJob(const QString &id, int gpus)
 ClusterSnapshot operatorCluster(bool withPods)
 {
     ClusterSnapshot s;
-    s.orchestrator = QStringLiteral("kubernetes");
+    s.orchestrator = OrchestratorKind::Kubernetes;
     s.nodes = {node(QStringLiteral("p5-a"), 2), node(QStringLiteral("p5-b"), 2)};
     s.jobs = {runningJob(QStringLiteral("ml/train-llm"), 2)};
     if (withPods)
@@ -190,7 +190,7 @@ void TestMetricsDeployments::ambiguousAddressIsNotGuessed()
 void TestMetricsDeployments::migInstancesUnderTheirGpu()
 {
     ClusterSnapshot s;
-    s.orchestrator = QStringLiteral("kubernetes");
+    s.orchestrator = OrchestratorKind::Kubernetes;
     s.nodes = {node(QStringLiteral("gpu-mig01"), 2)};
     s.finalize();
     MetricsJoin::apply(s, partOf(QStringLiteral("mig_instances.json")), ClusterProfile{});
@@ -229,7 +229,7 @@ void TestMetricsDeployments::migInstancesUnderTheirGpu()
 void TestMetricsDeployments::migJobUsesItsInstances()
 {
     ClusterSnapshot s;
-    s.orchestrator = QStringLiteral("kubernetes");
+    s.orchestrator = OrchestratorKind::Kubernetes;
     s.nodes = {node(QStringLiteral("gpu-mig01"), 2)};
     // Bare pods that request GPUs are jobs named after the pod.
     s.jobs = {runningJob(QStringLiteral("serving/infer-a-6d9f8"), 1), runningJob(QStringLiteral("serving/infer-b-2kq7z"), 1)};

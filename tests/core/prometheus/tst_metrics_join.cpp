@@ -272,12 +272,12 @@ void TestMetricsJoin::missingMetricStaysMissing()
 void TestMetricsJoin::appMetricsJoinRunningJobs()
 {
     ClusterSnapshot snap;
-    snap.orchestrator = QStringLiteral("slurm");
+    snap.orchestrator = OrchestratorKind::Slurm;
     snap.nodes << node(QStringLiteral("gpu-node01"), 8);
     const auto job = [](const QString &id, const QString &state) {
         Job j;
         j.id = id;
-        j.state = state;
+        j.setState(state);
         return j;
     };
     snap.jobs << job(QStringLiteral("1"), QStringLiteral("RUNNING")) << job(QStringLiteral("2"), QStringLiteral("RUNNING"))
@@ -308,7 +308,7 @@ void TestMetricsJoin::appMetricsJoinRunningJobs()
 void TestMetricsJoin::fabricAndStorageJoinNodes()
 {
     ClusterSnapshot snap;
-    snap.orchestrator = QStringLiteral("slurm");
+    snap.orchestrator = OrchestratorKind::Slurm;
     Gauges g;
     for (int i = 1; i <= 4; ++i) {
         snap.nodes << node(QStringLiteral("gpu-node0%1").arg(i), 1);
@@ -341,22 +341,22 @@ void TestMetricsJoin::fabricAndStorageJoinNodes()
 
 void TestMetricsJoin::jobFromHpcJobElseSchedulerIndices()
 {
-    QFETCH(QString, orchestrator);
+    QFETCH(OrchestratorKind, orchestrator);
     QFETCH(QString, gpu0Job);
     ClusterSnapshot snap;
     snap.orchestrator = orchestrator;
     snap.nodes << node(QStringLiteral("gpu-node01"), 4);
     Job j;
     j.id = QStringLiteral("777");
-    j.state = QStringLiteral("RUNNING");
+    j.setState(QStringLiteral("RUNNING"));
     j.gpus.insert(QStringLiteral("gpu-node01"), {0, 1});
     Job done;
     done.id = QStringLiteral("700");
-    done.state = QStringLiteral("COMPLETED");
+    done.setState(QStringLiteral("COMPLETED"));
     done.gpus.insert(QStringLiteral("gpu-node01"), {2});
     Job labelled; // running, its placement not (yet) known to Strata
     labelled.id = QStringLiteral("555");
-    labelled.state = QStringLiteral("RUNNING");
+    labelled.setState(QStringLiteral("RUNNING"));
     snap.jobs << j << done << labelled;
     Gauges g;
     // GPU 0: the scheduler gives it to 777, the exporter's label names another running job.
@@ -376,19 +376,19 @@ void TestMetricsJoin::jobFromHpcJobElseSchedulerIndices()
 
 void TestMetricsJoin::jobFromHpcJobElseSchedulerIndices_data()
 {
-    QTest::addColumn<QString>("orchestrator");
+    QTest::addColumn<OrchestratorKind>("orchestrator");
     QTest::addColumn<QString>("gpu0Job");
     // Slurm's GRES indices are the allocation itself (a forged job name once misled the lab's
     // exporter stand-in into labelling another job's GPU).
-    QTest::newRow("slurm: the scheduler's indices win") << QStringLiteral("slurm") << QStringLiteral("777");
+    QTest::newRow("slurm: the scheduler's indices win") << OrchestratorKind::Slurm << QStringLiteral("777");
     // Kubernetes' indices are a pod annotation; the exporter reads the kubelet's pod resources.
-    QTest::newRow("kubernetes: the exporter's label wins") << QStringLiteral("kubernetes") << QStringLiteral("555");
+    QTest::newRow("kubernetes: the exporter's label wins") << OrchestratorKind::Kubernetes << QStringLiteral("555");
 }
 
 void TestMetricsJoin::kubernetesPodIsTheJob()
 {
     ClusterSnapshot snap;
-    snap.orchestrator = QStringLiteral("kubernetes");
+    snap.orchestrator = OrchestratorKind::Kubernetes;
     snap.nodes << node(QStringLiteral("ip-10-0-1-17.ec2.internal"), 2);
     Gauges g;
     g.add(QStringLiteral("Hostname=ip-10-0-1-17.ec2.internal,gpu=0,namespace=ml,pod=train-0-7x2kq,container=main"),

@@ -49,7 +49,7 @@ ClusterSnapshot labCluster()
     }
     Job j;
     j.id = QStringLiteral("5");
-    j.state = QStringLiteral("RUNNING");
+    j.setState(QStringLiteral("RUNNING"));
     j.gpus.insert(QStringLiteral("gpu-node03"), {0, 1, 2, 3});
     s.jobs << j;
     return s;

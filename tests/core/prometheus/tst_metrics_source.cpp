@@ -141,13 +141,13 @@ ClusterSnapshot TestMetricsSource::snapshot() const
     const qint64 now = QDateTime::currentSecsSinceEpoch();
     Job a;
     a.id = QStringLiteral("101");
-    a.state = QStringLiteral("RUNNING");
+    a.setState(QStringLiteral("RUNNING"));
     a.nodes = {QStringLiteral("gpu-node01")};
     a.gpus.insert(QStringLiteral("gpu-node01"), {0, 1});
     a.startTime = now - 600;
     Job b;
     b.id = QStringLiteral("202");
-    b.state = QStringLiteral("RUNNING");
+    b.setState(QStringLiteral("RUNNING"));
     b.nodes = {QStringLiteral("gpu-node02")};
     b.gpus.insert(QStringLiteral("gpu-node02"), {0});
     b.startTime = now - 300;
@@ -172,7 +172,7 @@ void TestMetricsSource::refreshAndJoin()
     QVERIFY(part.usageKnown);
     QCOMPARE(part.usage.size(), 4);
     QCOMPARE(part.usageStepSeconds, 60);
-    QCOMPARE(part.status().source, QStringLiteral("prometheus"));
+    QCOMPARE(part.status().source, SourceKind::Prometheus);
     QVERIFY(part.status().ok);
     for (const GpuSample &g : part.gpus) {
         QVERIFY(g.metrics.utilPercent.has_value());
@@ -298,7 +298,7 @@ void TestMetricsSource::prometheusUnreachable()
              QStringLiteral("metrics unavailable: Prometheus at http://127.0.0.1:%1 not reachable: Connection refused").arg(port));
     QVERIFY(part.gpus.isEmpty());
     const SourceStatus status = part.status();
-    QCOMPARE(status.source, QStringLiteral("prometheus"));
+    QCOMPARE(status.source, SourceKind::Prometheus);
     QVERIFY(!status.ok);
     QCOMPARE(status.error, part.error);
 

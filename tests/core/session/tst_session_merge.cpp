@@ -20,7 +20,7 @@ class FixedOrchestrator : public OrchestratorSource
 {
 public:
     explicit FixedOrchestrator(OrchestratorPart part) : m_part(std::move(part)) {}
-    QString kind() const override { return QStringLiteral("slurm"); }
+    OrchestratorKind kind() const override { return OrchestratorKind::Slurm; }
     QFuture<OrchestratorPart> refresh() override { return QtFuture::makeReadyFuture(m_part); }
     QFuture<ActionResult> submit(const JobSubmission &) override { return QtFuture::makeReadyFuture(ActionResult{}); }
     QFuture<ActionResult> cancel(const QString &) override { return QtFuture::makeReadyFuture(ActionResult{}); }
@@ -42,17 +42,17 @@ OrchestratorPart partWithJobs()
     Job serving;
     serving.id = QStringLiteral("1");
     serving.name = QStringLiteral("llama-serve");
-    serving.state = QStringLiteral("RUNNING");
+    serving.setState(QStringLiteral("RUNNING"));
     serving.command = QStringLiteral("vllm serve meta-llama/Llama-3.1-8B --tensor-parallel-size 8");
     Job overridden;
     overridden.id = QStringLiteral("2");
     overridden.name = QStringLiteral("mystery");
-    overridden.state = QStringLiteral("PENDING");
+    overridden.setState(QStringLiteral("PENDING"));
     overridden.comment = QStringLiteral("strata:kind=nonsense");
     Job plain;
     plain.id = QStringLiteral("3");
     plain.name = QStringLiteral("x");
-    plain.state = QStringLiteral("PENDING");
+    plain.setState(QStringLiteral("PENDING"));
     part.jobs << serving << overridden << plain;
     return part;
 }
@@ -93,7 +93,7 @@ private Q_SLOTS:
         const QVector<Node> sourceNodes = part.nodes;
         const SnapshotPtr s = mergeOnce(part);
         QVERIFY(s);
-        QVERIFY(s->source(QStringLiteral("slurm"))->ok);
+        QVERIFY(s->source(SourceKind::Slurm)->ok);
         QCOMPARE(s->jobs.size(), 3);
         // No copy: the snapshot's jobs and nodes are the very vectors the source produced.
         QVERIFY(s->jobs.isSharedWith(sourceJobs));

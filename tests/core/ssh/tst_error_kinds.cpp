@@ -192,9 +192,9 @@ private Q_SLOTS:
         session.refreshNow();
         QVERIFY(ready.wait(5000));
         const SnapshotPtr s = session.latest();
-        QCOMPARE(s->source(QStringLiteral("ssh"))->errorKind, kind);
-        QCOMPARE(s->source(QStringLiteral("slurm"))->errorKind, kind);
-        QVERIFY(!s->source(QStringLiteral("ssh"))->ok);
+        QCOMPARE(s->source(SourceKind::Ssh)->errorKind, kind);
+        QCOMPARE(s->source(SourceKind::Slurm)->errorKind, kind);
+        QVERIFY(!s->source(SourceKind::Ssh)->ok);
     }
 };
 
