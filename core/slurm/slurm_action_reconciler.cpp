@@ -4,6 +4,7 @@
 #include "slurm_commands.h"
 #include "slurm_diagnostic.h"
 #include "model/action_reconciler.h"
+#include "model/job_state.h"
 #include "ssh/remote_shell.h"
 
 #include <QSet>

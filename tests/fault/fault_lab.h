@@ -40,10 +40,12 @@ struct Refresh
     SnapshotPtr snapshot;
     qint64 elapsedMs = -1;
 
+    const SourceStatus *source(SourceKind kind) const { return snapshot ? snapshot->source(kind) : nullptr; }
+    // By the word the tests list sources with ("ssh", "slurm", ...).
     const SourceStatus *source(const QString &name) const
     {
         const std::optional<SourceKind> kind = parseSourceKind(name);
-        return snapshot && kind ? snapshot->source(*kind) : nullptr;
+        return kind ? source(*kind) : nullptr;
     }
 };
 

@@ -25,7 +25,8 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("stderrData");
         QTest::addColumn<int>("failure");
         QTest::addColumn<bool>("mayHaveRun");
-        const QByteArray forbidden = R"({"kind":"Status","apiVersion":"v1","status":"Failure","message":"pods is forbidden: User \"u\" cannot list resource \"pods\"","reason":"Forbidden","code":403})";
+        const QByteArray forbidden = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"message\":\"pods is forbidden: "
+                                     "User \\\"u\\\" cannot list resource \\\"pods\\\"\",\"reason\":\"Forbidden\",\"code\":403}";
         QTest::newRow("2xx") << int(HttpErrorKind::None) << 200 << QByteArray("{\"items\":[]}") << QString() << true
                              << true << 0 << QByteArray("{\"items\":[]}") << QByteArray() << int(ErrorKind::None) << false;
         QTest::newRow("403 with a Status") << int(HttpErrorKind::Status) << 403 << forbidden << QStringLiteral("HTTP 403 Forbidden") << true

@@ -1,7 +1,7 @@
 // The profile file keeps its words (issue 24): ClusterProfile holds the orchestrator and the
 // Kubernetes API route as enums, read once by ProfileStore::fromJson, and toJson writes back
 // exactly the words it read. A kubeApi that was never given stays absent from the file.
-#include "session/profile_store.h"
+#include "profile/profile_store.h"
 
 #include <QJsonObject>
 #include <QTest>
