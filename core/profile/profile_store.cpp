@@ -62,7 +62,7 @@ ClusterProfile ProfileStore::fromJson(const QJsonObject &o)
 {
     ClusterProfile p;
     p.name = o.value(QLatin1String("name")).toString();
-    // Any word but "kubernetes" has always meant Slurm.
+    // No orchestrator is Slurm (files from before Kubernetes); parse() refuses a word it does not know.
     p.orchestrator = parseOrchestratorKind(o.value(QLatin1String("orchestrator")).toString()).value_or(OrchestratorKind::Slurm);
     p.sshHost = o.value(QLatin1String("sshHost")).toString();
     p.sshPort = o.value(QLatin1String("sshPort")).toInt(22);
@@ -87,13 +87,31 @@ ClusterProfile ProfileStore::fromJson(const QJsonObject &o)
         p.hostRelabel.insert(it.key(), it.value().toString());
     p.kubeContext = o.value(QLatin1String("kubeContext")).toString();
     p.kubeNamespace = o.value(QLatin1String("kubeNamespace")).toString();
-    // An unknown word has always read as auto.
+    // Not given: auto's default; parse() refuses a word it does not know.
     p.kubeApi = parseKubeApiRoute(o.value(QLatin1String("kubeApi")).toString());
     p.burninAgentPath = o.value(QLatin1String("burninAgentPath")).toString();
     p.burninImage = o.value(QLatin1String("burninImage")).toString();
     p.refreshIntervalSeconds = o.value(QLatin1String("refreshIntervalSeconds")).toInt(10);
     return p;
 }
+
+namespace {
+
+QString unknownWord(const QJsonObject &o)
+{
+    // A word this Strata does not know (a typo, or a newer Strata's) is said, never read as
+    // something else: with Slurm's commands sent to a cluster that is not Slurm, every refresh
+    // would fail with words that point nowhere near the file.
+    const QJsonValue orchestrator = o.value(QLatin1String("orchestrator"));
+    if (!orchestrator.isUndefined() && !parseOrchestratorKind(orchestrator.toString()))
+        return QStringLiteral("orchestrator \"%1\" is not slurm or kubernetes").arg(orchestrator.toString());
+    const QJsonValue kubeApi = o.value(QLatin1String("kubeApi"));
+    if (!kubeApi.isUndefined() && !parseKubeApiRoute(kubeApi.toString()))
+        return QStringLiteral("kubeApi \"%1\" is not auto, direct or kubectl").arg(kubeApi.toString());
+    return {};
+}
+
+} // namespace
 
 QString ProfileStore::problem(const ClusterProfile &profile)
 {
@@ -159,7 +177,10 @@ QVector<ClusterProfile> ProfileStore::parse(const QByteArray &json, QString *err
     QVector<ClusterProfile> profiles;
     for (const QJsonValue &v : clusters.toArray()) {
         profiles.append(fromJson(v.toObject()));
-        if (const QString why = problem(profiles.last()); !why.isEmpty()) {
+        QString why = unknownWord(v.toObject());
+        if (why.isEmpty())
+            why = problem(profiles.last());
+        if (!why.isEmpty()) {
             // The whole file, as for any other error in it: a file that carries one hostile
             // profile is not trusted for the others either, and the person fixes it in one place.
             *error = QStringLiteral("profile \"%1\": %2").arg(profiles.last().name, why);

@@ -8,6 +8,14 @@
 
 using namespace strata;
 
+namespace {
+// JSON written with ' for " (readable rows).
+QByteArray json(const char *text)
+{
+    return QByteArray(text).replace('\'', '"');
+}
+} // namespace
+
 class TestProfileStore : public QObject
 {
     Q_OBJECT
@@ -35,11 +43,9 @@ private Q_SLOTS:
                                            << std::optional<KubeApiRoute>(KubeApiRoute::Direct) << words("kubernetes", "direct");
         QTest::newRow("kubernetes kubectl") << words("kubernetes", "kubectl") << OrchestratorKind::Kubernetes
                                             << std::optional<KubeApiRoute>(KubeApiRoute::Kubectl) << words("kubernetes", "kubectl");
-        // Read as they always were: no orchestrator is Slurm, an unknown route is auto's default.
+        // Read as they always were: no orchestrator is Slurm.
         QTest::newRow("no orchestrator") << QJsonObject{} << OrchestratorKind::Slurm << std::optional<KubeApiRoute>()
                                          << words("slurm", nullptr);
-        QTest::newRow("unknown route") << words("kubernetes", "tunnel") << OrchestratorKind::Kubernetes
-                                       << std::optional<KubeApiRoute>() << words("kubernetes", nullptr);
     }
     void kindsKeepTheirWords()
     {
@@ -54,6 +60,31 @@ private Q_SLOTS:
         QCOMPARE(out.value(QStringLiteral("orchestrator")), written.value(QStringLiteral("orchestrator")));
         QCOMPARE(out.contains(QStringLiteral("kubeApi")), written.contains(QStringLiteral("kubeApi")));
         QCOMPARE(out.value(QStringLiteral("kubeApi")), written.value(QStringLiteral("kubeApi")));
+    }
+
+    // A word this Strata does not know is never read as another: the file is refused saying
+    // which profile and field hold what (as for any other error in it).
+    void anUnknownWordRefusesTheFile_data()
+    {
+        QTest::addColumn<QByteArray>("file");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("orchestrator") << json("{'version':1,'clusters':[{'name':'a','orchestrator':'slurm'},{'name':'b','orchestrator':'lsf'}]}")
+                                      << QStringLiteral("profile \"b\": orchestrator \"lsf\" is not slurm or kubernetes");
+        QTest::newRow("orchestrator not a string") << json("{'version':1,'clusters':[{'name':'a','orchestrator':7}]}")
+                                                   << QStringLiteral("profile \"a\": orchestrator \"\" is not slurm or kubernetes");
+        QTest::newRow("kubeApi") << json("{'version':1,'clusters':[{'name':'k','orchestrator':'kubernetes','kubeApi':'tunnel'}]}")
+                                 << QStringLiteral("profile \"k\": kubeApi \"tunnel\" is not auto, direct or kubectl");
+        QTest::newRow("all known") << json("{'version':1,'clusters':[{'name':'k','orchestrator':'kubernetes','kubeApi':'direct'}]}")
+                                   << QString();
+    }
+    void anUnknownWordRefusesTheFile()
+    {
+        QFETCH(QByteArray, file);
+        QFETCH(QString, error);
+        QString said;
+        const QVector<ClusterProfile> profiles = ProfileStore::parse(file, &said);
+        QCOMPARE(said, error);
+        QCOMPARE(profiles.isEmpty(), !error.isEmpty());
     }
 };
 
