@@ -11,14 +11,9 @@ namespace strata {
 int ResumeCommand::run(QCoreApplication &, QCommandLineParser &parser, const ConnectionOptions &connection)
 {
     QStringList nodes;
-    for (const QString &expression : parser.positionalArguments()) {
-        QStringList expanded;
-        QString error;
-        if (!Hostlist::expand(expression, &expanded, &error)) {
-            CliOutput::error(error);
-            return 2;
-        }
-        nodes << expanded;
+    if (QString error; !Hostlist::expandAll(parser.positionalArguments(), &nodes, &error)) {
+        CliOutput::error(error);
+        return 2;
     }
     if (nodes.isEmpty()) {
         CliOutput::error(QStringLiteral("resume needs at least one node"));

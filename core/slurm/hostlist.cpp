@@ -123,6 +123,17 @@ bool expand(const QString &expression, QStringList *hosts, QString *error)
     return true;
 }
 
+bool expandAll(const QStringList &expressions, QStringList *hosts, QString *error)
+{
+    for (const QString &expression : expressions) {
+        QStringList expanded;
+        if (!expand(expression, &expanded, error))
+            return false;
+        *hosts << expanded;
+    }
+    return true;
+}
+
 QStringList expandOrKeep(const QString &expression)
 {
     QStringList hosts;

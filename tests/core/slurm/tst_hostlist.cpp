@@ -20,6 +20,7 @@ private Q_SLOTS:
     void roundTrip_data();
     void roundTrip();
     void expandsLargeRangesQuickly();
+    void expandAllAppendsInOrderAndStopsAtAMalformedOne();
 };
 
 void TestHostlist::expand_data()
@@ -149,3 +150,15 @@ void TestHostlist::expandsLargeRangesQuickly()
 
 QTEST_GUILESS_MAIN(TestHostlist)
 #include "tst_hostlist.moc"
+
+// The CLI's drain and resume arguments: several expressions, expanded in order and appended.
+void TestHostlist::expandAllAppendsInOrderAndStopsAtAMalformedOne()
+{
+    QStringList nodes{QStringLiteral("kept")};
+    QString error;
+    QVERIFY2(Hostlist::expandAll({QStringLiteral("gpu-[2-3]"), QStringLiteral("cpu-1")}, &nodes, &error), qPrintable(error));
+    QCOMPARE(nodes, (QStringList{"kept", "gpu-2", "gpu-3", "cpu-1"}));
+    QStringList bad;
+    QVERIFY(!Hostlist::expandAll({QStringLiteral("gpu-1"), QStringLiteral("gpu-[3-")}, &bad, &error));
+    QVERIFY2(error.contains(QLatin1String("gpu-[3-")), qPrintable(error));
+}
