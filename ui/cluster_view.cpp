@@ -250,10 +250,9 @@ void ClusterView::apply(const PreparedSnapshot &p)
     m_fleet->view()->setSnapshot(p.snapshot);
     m_overview->setSnapshot(p.snapshot, p.totals);
     const QLocale locale;
-    m_heatmap->setSummary(tr("%1 nodes, %2 GPUs: %3 busy, %4 idle, %5 out of service")
+    m_heatmap->setSummary(tr("%1 nodes, %2 GPUs: %3")
                               .arg(locale.toString(p.totals.nodes), locale.toString(p.totals.gpus),
-                                   locale.toString(p.totals.gpusBusy), locale.toString(p.totals.gpusIdle),
-                                   locale.toString(p.totals.gpusUnavailable)));
+                                   p.totals.gpuSplitText(locale)));
     // The picked element may have changed (a job moved, a node left): recompute its relatives.
     m_relations = m_index.relatedTo(m_selection);
     showRelations();

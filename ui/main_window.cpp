@@ -547,9 +547,8 @@ void MainWindow::updateStatus()
     }
     if (s && !s->nodes.isEmpty()) {
         const ClusterSnapshot::Totals &t = m_view->totals();
-        m_statusTotals->setText(tr("GPUs %1 busy / %2 idle / %3 down \u00b7 jobs %4 running / %5 pending")
-                                    .arg(t.gpusBusy).arg(t.gpusIdle).arg(t.gpusUnavailable)
-                                    .arg(t.jobsRunning).arg(t.jobsPending));
+        const QLocale locale;
+        m_statusTotals->setText(tr("GPUs %1 \u00b7 jobs %2").arg(t.gpuSplitText(locale), t.jobSplitText(locale)));
     } else {
         m_statusTotals->clear();
     }

@@ -76,8 +76,9 @@ QString SnapshotTextPrinter::print(const ClusterSnapshot &s)
         sources << line;
     }
     out += QStringLiteral("Sources: %1\n").arg(sources.join(QLatin1String("; ")));
-    out += QStringLiteral("Totals: %1 nodes, %2 GPUs (%3 busy, %4 idle, %5 unavailable), %6 jobs running, %7 pending\n\n")
-               .arg(t.nodes).arg(t.gpus).arg(t.gpusBusy).arg(t.gpusIdle).arg(t.gpusUnavailable).arg(t.jobsRunning).arg(t.jobsPending);
+    const QLocale c = QLocale::c();
+    out += QStringLiteral("Totals: %1 nodes, %2 GPUs (%3), jobs %4\n\n")
+               .arg(t.nodes).arg(t.gpus).arg(t.gpuSplitText(c), t.jobSplitText(c));
 
     TextTable instances({QStringLiteral("INSTANCE TYPE"), QStringLiteral("NODES"), QStringLiteral("GPUS"),
                          QStringLiteral("GPU"), QStringLiteral("BF16 PFLOPS/GPU"), QStringLiteral("HBM")});
@@ -91,13 +92,13 @@ QString SnapshotTextPrinter::print(const ClusterSnapshot &s)
     }
     out += QStringLiteral("INSTANCES\n") + instances.render() + QLatin1Char('\n');
 
-    TextTable nodes({QStringLiteral("NODE"), QStringLiteral("STATE"), QStringLiteral("INSTANCE"), QStringLiteral("PARTITIONS"),
+    TextTable nodes({QStringLiteral("NODE"), QStringLiteral("STATE"), QStringLiteral("POWER"), QStringLiteral("INSTANCE"), QStringLiteral("PARTITIONS"),
                      QStringLiteral("GPU"), QStringLiteral("GPUS ALLOC/TOTAL"), QStringLiteral("ALLOCATED IDX"), QStringLiteral("REASON")});
     for (const Node &n : s.nodes) {
         QStringList idx;
         for (int i : n.gpuIndicesAllocated)
             idx << QString::number(i);
-        nodes.addRow({n.name, n.state, n.instanceType.isEmpty() ? QStringLiteral("-") : n.instanceType,
+        nodes.addRow({n.name, n.state, powerStateName(n.power), n.instanceType.isEmpty() ? QStringLiteral("-") : n.instanceType,
                       n.partitions.join(QLatin1Char(',')), n.gpuModel.isEmpty() ? QStringLiteral("-") : n.gpuModel,
                       !n.gpuCountKnown() ? QStringLiteral("?/?") // refused: a finding names what it said
                       : n.gpuSharing.isShared()

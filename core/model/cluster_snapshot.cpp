@@ -1,6 +1,8 @@
 #include "cluster_snapshot.h"
 
+#include "gpu_capacity.h"
 #include "gpu_count.h"
+#include "power_findings.h"
 
 #include <algorithm>
 
@@ -37,10 +39,14 @@ void ClusterSnapshot::finalize()
     summarizeWorkloads();
     // A node whose GPU count was refused says so here, whichever source read it; once, however
     // often this runs.
+    // So does a cloud node whose launch failed, naming the jobs that waited for it.
     findings.erase(std::remove_if(findings.begin(), findings.end(),
-                                  [](const Finding &f) { return f.code == GpuCount::refusedFindingCode(); }),
+                                  [](const Finding &f) {
+                                      return f.code == GpuCount::refusedFindingCode() || f.code == PowerFindings::launchFailedCode();
+                                  }),
                    findings.end());
     findings << GpuCount::findings(nodes);
+    findings << PowerFindings::findings(nodes, jobs);
 }
 
 void ClusterSnapshot::summarizeWorkloads()
@@ -96,18 +102,20 @@ ClusterSnapshot::Totals ClusterSnapshot::totals() const
 {
     Totals t;
     t.nodes = int(nodes.size());
-    for (const Node &n : nodes) {
-        t.gpus += n.gpuCount;
-        if (n.isUnavailable()) {
-            t.gpusUnavailable += n.gpuCount;
-            continue;
-        }
-        t.gpusBusy += n.gpusAllocated;
-        t.gpusIdle += qMax(0, n.gpuCount - n.gpusAllocated);
-    }
+    GpuCapacity gpus;
+    for (const Node &n : nodes)
+        gpus += GpuCapacity::of(n);
+    t.gpus = gpus.total();
+    t.gpusBusy = gpus.busy;
+    t.gpusIdle = gpus.idle;
+    t.gpusStarting = gpus.starting;
+    t.gpusLaunchable = gpus.launchable;
+    t.gpusUnavailable = gpus.unavailable;
     for (const Job &j : jobs) {
         if (j.isRunning())
             ++t.jobsRunning;
+        else if (j.stateKind == JobState::Configuring)
+            ++t.jobsStarting;
         else if (j.isPending())
             ++t.jobsPending;
         else
@@ -120,6 +128,26 @@ ClusterSnapshot::Totals ClusterSnapshot::totals() const
             ++t.findingsWarning;
     }
     return t;
+}
+
+QString ClusterSnapshot::Totals::gpuSplitText(const QLocale &locale) const
+{
+    QStringList parts{locale.toString(gpusBusy) + QLatin1String(" busy"), locale.toString(gpusIdle) + QLatin1String(" idle")};
+    if (gpusStarting > 0)
+        parts << locale.toString(gpusStarting) + QLatin1String(" starting");
+    if (gpusLaunchable > 0)
+        parts << locale.toString(gpusLaunchable) + QLatin1String(" launchable");
+    parts << locale.toString(gpusUnavailable) + QLatin1String(" unavailable");
+    return parts.join(QLatin1String(", "));
+}
+
+QString ClusterSnapshot::Totals::jobSplitText(const QLocale &locale) const
+{
+    QStringList parts{locale.toString(jobsRunning) + QLatin1String(" running")};
+    if (jobsStarting > 0)
+        parts << locale.toString(jobsStarting) + QLatin1String(" starting");
+    parts << locale.toString(jobsPending) + QLatin1String(" pending");
+    return parts.join(QLatin1String(", "));
 }
 
 } // namespace strata

@@ -9,6 +9,7 @@
 
 #include <QDateTime>
 #include <QHash>
+#include <QLocale>
 #include <QStringList>
 #include <QVector>
 
@@ -73,11 +74,20 @@ struct ClusterSnapshot
     const Job *job(const QString &id) const;
     const SourceStatus *source(SourceKind kind) const;
 
+    // GPUs by GpuCapacity's one rule (busy + idle + starting + launchable + unavailable = gpus);
+    // jobsStarting: CONFIGURING (waiting for their nodes to launch or boot).
     struct Totals
     {
-        int nodes = 0, gpus = 0, gpusBusy = 0, gpusIdle = 0, gpusUnavailable = 0;
-        int jobsRunning = 0, jobsPending = 0, jobsOther = 0;
+        int nodes = 0, gpus = 0, gpusBusy = 0, gpusIdle = 0, gpusStarting = 0, gpusLaunchable = 0, gpusUnavailable = 0;
+        int jobsRunning = 0, jobsStarting = 0, jobsPending = 0, jobsOther = 0;
         int findingsCritical = 0, findingsWarning = 0;
+
+        // The one vocabulary every surface (status bar, overview, heatmap, CLI text) writes the
+        // split in: "12 busy, 4 idle, 16 starting, 32 launchable, 2 unavailable" (starting and
+        // launchable only when there are any), numbers in `locale`.
+        QString gpuSplitText(const QLocale &locale) const;
+        // "3 running, 1 starting, 7 pending" (starting only when there are any).
+        QString jobSplitText(const QLocale &locale) const;
     };
     Totals totals() const;
 };

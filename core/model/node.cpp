@@ -10,8 +10,11 @@ bool Node::isDrained() const
 
 bool Node::isDown() const
 {
+    // Slurm 22.05 sets NOT_RESPONDING on every node it is launching (`alloc#`): that is booting,
+    // not down (a launch that never ends becomes `down~` at ResumeTimeout).
+    const bool notResponding = stateFlags.contains(QStringLiteral("NOT_RESPONDING")) && power != PowerState::PoweringUp;
     return state.startsWith(QStringLiteral("down")) || stateFlags.contains(QStringLiteral("DOWN"))
-        || stateFlags.contains(QStringLiteral("NOT_RESPONDING")) || state == QStringLiteral("notready")
+        || notResponding || state == QStringLiteral("notready")
         || state.startsWith(QStringLiteral("fail"));
 }
 

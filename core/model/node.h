@@ -3,6 +3,7 @@
 #include "gpu.h"
 #include "gpu_sharing.h"
 #include "node_fabric.h"
+#include "power_state.h"
 
 #include <QString>
 #include <QStringList>
@@ -21,6 +22,10 @@ struct Node
     QString name;
     QString state;           // lower-case, as the scheduler says it, e.g. "mixed+drain"
     QStringList stateFlags;  // e.g. {"DRAIN"} from "MIXED+DRAIN"
+    PowerState power = PowerState::Launched; // whether its machine runs (cloud power saving)
+    // Slurm, power FailedToLaunch: the CONFIGURING jobs that waited for this node to launch, as
+    // the source last saw them (Slurm requeues them and keeps no trace of the node on the job).
+    QStringList jobsAwaitingLaunch;
     QString reason;          // drain/down reason, or Kubernetes condition message
     QString reasonUser;
     QStringList partitions;  // Slurm partitions or Kubernetes node pool
@@ -44,7 +49,7 @@ struct Node
     NodeFabric fabric;       // EFA/InfiniBand ports and shared mounts (node exporter); unknown by default
 
     bool isDrained() const;   // drain flag set or state drained/draining
-    bool isDown() const;      // down / not responding / not ready
+    bool isDown() const;      // down / not responding (but while being launched) / not ready
     bool isUnavailable() const { return isDrained() || isDown(); }
     bool gpuCountKnown() const { return gpuCountRefused.isEmpty(); }
 };

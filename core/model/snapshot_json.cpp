@@ -173,7 +173,9 @@ QJsonObject nodeToJson(const Node &n)
         {QLatin1String("name"), n.name},
         {QLatin1String("state"), n.state},
         {QLatin1String("stateFlags"), strings(n.stateFlags)},
+        {QLatin1String("power"), powerStateName(n.power)},
         {QLatin1String("reason"), n.reason},
+        {QLatin1String("jobsAwaitingLaunch"), strings(n.jobsAwaitingLaunch)},
         {QLatin1String("instanceType"), n.instanceType.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(n.instanceType)},
         {QLatin1String("partitions"), strings(n.partitions)},
         {QLatin1String("features"), strings(n.features)},
@@ -305,8 +307,11 @@ QJsonObject toJsonWithoutJobs(const ClusterSnapshot &s)
                                               {QLatin1String("gpus"), t.gpus},
                                               {QLatin1String("gpusBusy"), t.gpusBusy},
                                               {QLatin1String("gpusIdle"), t.gpusIdle},
+                                              {QLatin1String("gpusStarting"), t.gpusStarting},
+                                              {QLatin1String("gpusLaunchable"), t.gpusLaunchable},
                                               {QLatin1String("gpusUnavailable"), t.gpusUnavailable},
                                               {QLatin1String("jobsRunning"), t.jobsRunning},
+                                              {QLatin1String("jobsStarting"), t.jobsStarting},
                                               {QLatin1String("jobsPending"), t.jobsPending}}},
     };
 }

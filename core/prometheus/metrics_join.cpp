@@ -17,10 +17,11 @@ using Severity = Finding::Severity;
 
 namespace {
 
-// Powered-down cloud nodes ("idle~") and down nodes have no running exporter by design.
+// Only a launched node that is up runs an exporter: cloud nodes powered down, powering up or
+// down, or whose launch failed, and down nodes, have none by design.
 bool expectsMetrics(const Node &node)
 {
-    return !node.isDown() && !node.state.contains(QLatin1Char('~'));
+    return isLaunched(node.power) && !node.isDown();
 }
 
 Gpu &gpuEntry(Node &node, int index)

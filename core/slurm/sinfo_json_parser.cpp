@@ -31,6 +31,20 @@ QString displayState(const QString &base, const QStringList &flags)
     return state;
 }
 
+PowerState powerState(const QString &base, const QStringList &flags, const QString &reason)
+{
+    if (flags.contains(QLatin1String("POWERING_UP")))
+        return PowerState::PoweringUp;
+    if (flags.contains(QLatin1String("POWERING_DOWN")))
+        return PowerState::PoweringDown;
+    if (flags.contains(QLatin1String("POWERED_DOWN"))) {
+        const bool down = base == QLatin1String("DOWN") || flags.contains(QLatin1String("DOWN"));
+        return down && reason.contains(QLatin1String("ResumeTimeout reached")) ? PowerState::FailedToLaunch
+                                                                               : PowerState::PoweredDown;
+    }
+    return PowerState::Launched;
+}
+
 SinfoParseResult parse(const QByteArray &json, const GpuCatalog &catalog)
 {
     SinfoParseResult result;
@@ -101,6 +115,7 @@ SinfoParseResult parse(const QByteArray &json, const GpuCatalog &catalog)
             n.reason = strings.intern(SlurmJson::text(o.value(QLatin1String("reason"))));
             n.reasonUser = strings.intern(SlurmJson::text(o.value(QLatin1String("reason_set_by_user"))));
         }
+        n.power = powerState(state.base, state.flags, n.reason);
         n.partitions = internAll(SlurmJson::stringList(o.value(QLatin1String("partitions"))));
         n.features = internAll(SlurmJson::stringList(o.value(QLatin1String("active_features"))));
         if (n.features.isEmpty())

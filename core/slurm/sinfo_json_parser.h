@@ -38,6 +38,10 @@ constexpr qsizetype maxInputBytes = qsizetype(256) * 1024 * 1024;
 SinfoParseResult parse(const QByteArray &json, const GpuCatalog &catalog);
 // "MIXED+DRAIN" style display state from the base state and flags, lower-case.
 QString displayState(const QString &base, const QStringList &flags);
+// Whether the node's machine runs, from Slurm's power flags (POWERING_UP `#`, POWERED_DOWN `~`,
+// POWERING_DOWN `%`) and, for a powered-down node that is DOWN, its reason: Slurm's own
+// "ResumeTimeout reached" (possibly after an admin's text) is a launch that failed.
+PowerState powerState(const QString &base, const QStringList &flags, const QString &reason);
 
 } // namespace SinfoJsonParser
 } // namespace strata

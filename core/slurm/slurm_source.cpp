@@ -51,7 +51,7 @@ void fail(OrchestratorPart &part, const QString &what, const CommandResult &r)
 // any JobState= are kept too: a job name with a newline splits its record, and its first line
 // (JobId, the start of the name) must reach the parser with the rest.
 const QByteArray kRunningJobDetailsScript = R"(rc_file=$(mktemp) || exit 1
-{ scontrol show job -d -o; echo $? >"$rc_file"; } | LC_ALL=C awk '/JobState=(RUNNING|COMPLETING|SUSPENDED|STOPPED)/ || !/JobState=/'
+{ scontrol show job -d -o; echo $? >"$rc_file"; } | LC_ALL=C awk '/JobState=(RUNNING|CONFIGURING|COMPLETING|SUSPENDED|STOPPED)/ || !/JobState=/'
 rc=$(cat "$rc_file"); rm -f "$rc_file"; exit "${rc:-1}"
 )";
 
@@ -187,6 +187,36 @@ bool SlurmSource::learnVersion(OrchestratorPart &part, const QFuture<CommandResu
     qCDebug(lcSlurm).noquote() << "Slurm" << version.toString() << "- nodes from" << version.nodeCommand().join(QLatin1Char(' '));
     m_version = version;
     return true;
+}
+
+void SlurmSource::rememberJobsAwaitingLaunch(QVector<Node> &nodes, const QVector<Job> &jobs)
+{
+    QHash<QString, int> nodeIndex;
+    for (int i = 0; i < nodes.size(); ++i)
+        if (nodes[i].power != PowerState::Launched)
+            nodeIndex.insert(nodes[i].name, i);
+    if (nodeIndex.isEmpty()) {
+        m_jobsAwaitingLaunch.clear();
+        return;
+    }
+    QHash<QString, QStringList> waiting;
+    for (const Job &j : jobs) {
+        if (j.stateKind != JobState::Configuring)
+            continue;
+        for (const QString &name : j.nodes)
+            if (nodeIndex.contains(name))
+                waiting[name] << j.id;
+    }
+    for (auto it = nodeIndex.constBegin(); it != nodeIndex.constEnd(); ++it) {
+        Node &node = nodes[it.value()];
+        if (node.power == PowerState::FailedToLaunch) {
+            // Kept for as long as the node stays failed: the finding names them every refresh.
+            node.jobsAwaitingLaunch = m_jobsAwaitingLaunch.value(node.name);
+            if (!node.jobsAwaitingLaunch.isEmpty())
+                waiting.insert(node.name, node.jobsAwaitingLaunch);
+        }
+    }
+    m_jobsAwaitingLaunch = std::move(waiting);
 }
 
 OrchestratorPart SlurmSource::refreshOnce(QPromise<OrchestratorPart> *early)
@@ -370,7 +400,9 @@ OrchestratorPart SlurmSource::refreshOnce(QPromise<OrchestratorPart> *early)
     QSet<QString> running;
     QHash<QString, QString> names;
     for (const Job &j : std::as_const(jobs.jobs)) {
-        if (j.isRunning() || j.stateKind == JobState::Completing || j.stateKind == JobState::Suspended) {
+        // CONFIGURING: Slurm already holds its nodes and GPU indices while they launch or boot.
+        if (j.isRunning() || j.stateKind == JobState::Configuring || j.stateKind == JobState::Completing
+            || j.stateKind == JobState::Suspended) {
             running.insert(j.id);
             names.insert(j.id, j.name);
         }
@@ -456,6 +488,7 @@ OrchestratorPart SlurmSource::refreshOnce(QPromise<OrchestratorPart> *early)
 
     part.jobs = std::move(jobs.jobs);
     applyPlacements(part.nodes, part.jobs, m_placementCache);
+    rememberJobsAwaitingLaunch(part.nodes, part.jobs);
     // What runs in each job, here on the Slurm pool, so the session's merge need not copy the
     // jobs to fill it in (docs/PERF.md, Scale).
     part.workloadFindings = WorkloadDetector::apply(part.jobs);

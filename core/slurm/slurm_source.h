@@ -68,6 +68,9 @@ public:
 private:
     OrchestratorPart refreshBlocking(QPromise<OrchestratorPart> *early);
     OrchestratorPart refreshOnce(QPromise<OrchestratorPart> *early);
+    // Fills Node::jobsAwaitingLaunch of nodes whose launch failed and remembers the CONFIGURING
+    // jobs on nodes not launched yet for the next refresh.
+    void rememberJobsAwaitingLaunch(QVector<Node> &nodes, const QVector<Job> &jobs);
     void noteOwnJobChange(); // pool thread: after this source's own submit or cancel
     bool learnVersion(OrchestratorPart &part, const QFuture<CommandResult> &versionRead);
     ActionResult runAction(ActionKind action, const QString &target, const QStringList &argv,
@@ -77,6 +80,10 @@ private:
     const GpuCatalog &m_catalog;
     QThreadPool m_pool;
     QHash<QString, JobGpuPlacement> m_placementCache; // pool thread only
+    // Node -> the CONFIGURING jobs that waited for it to launch, as last seen (pool thread only):
+    // when the launch fails Slurm requeues them and keeps no trace of the node on the job, so the
+    // failed-launch finding names them from here (Node::jobsAwaitingLaunch).
+    QHash<QString, QStringList> m_jobsAwaitingLaunch;
     SlurmVersion m_version;                           // pool thread only; learnt once per connection
     bool m_nodeListFailed = false;                    // pool thread only
     // Pool thread only: every running job's placement was read once (the first refresh reads

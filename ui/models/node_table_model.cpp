@@ -74,11 +74,21 @@ void NodeTableModel::setFormatter(const UnitFormatter &formatter)
 
 QString NodeTableModel::stateCategory(const Node &node)
 {
+    if (node.power == PowerState::FailedToLaunch)
+        return QStringLiteral("launch failed");
     if (node.isDown())
         return QStringLiteral("down");
     if (node.isDrained())
         return node.gpusAllocated > 0 || node.cpusAllocated > 0 ? QStringLiteral("draining")
                                                                 : QStringLiteral("drained");
+    switch (node.power) {
+    case PowerState::PoweringUp: return QStringLiteral("powering up");
+    case PowerState::PoweredDown: return QStringLiteral("powered down");
+    case PowerState::PoweringDown: return QStringLiteral("powering down");
+    case PowerState::FailedToLaunch:
+    case PowerState::Launched:
+        break;
+    }
     return node.state.section(QLatin1Char('+'), 0, 0);
 }
 

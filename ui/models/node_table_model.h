@@ -46,7 +46,8 @@ public:
     const Node &node(int row) const { return m_snapshot->nodes[m_rows[row]]; }
     const NodeSummary &summary(int row) const { return (*m_summaries)[m_rows[row]]; }
 
-    // "idle", "mixed", "allocated", "draining", "drained", "down", or the scheduler's word.
+    // "idle", "mixed", "allocated", "draining", "drained", "down", "launch failed", "powering up",
+    // "powered down", "powering down", or the scheduler's word.
     static QString stateCategory(const Node &node);
 
     int columnCount(const QModelIndex &parent = {}) const override;

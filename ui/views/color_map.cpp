@@ -46,6 +46,18 @@ QColor ColorMap::allocatedColor() { return QColor(0x2f6fdb); }
 QColor ColorMap::freeColor() { return QColor(0x3aa655); }
 QColor ColorMap::unavailableColor() { return QColor(0xc0504d); }
 
+QColor ColorMap::capacityColor(GpuCapacity::Bucket bucket)
+{
+    switch (bucket) {
+    case GpuCapacity::Bucket::Busy: return allocatedColor();
+    case GpuCapacity::Bucket::Idle: return freeColor();
+    case GpuCapacity::Bucket::Starting: return QColor(0x8fb8f0);   // a paler busy: on its way
+    case GpuCapacity::Bucket::Launchable: return QColor(0xd9dde3); // pale grey: no machine yet
+    case GpuCapacity::Bucket::Unavailable: return unavailableColor();
+    }
+    return {};
+}
+
 QColor ColorMap::nodeStateColor(const QString &category)
 {
     if (category == QStringLiteral("idle"))
@@ -55,8 +67,12 @@ QColor ColorMap::nodeStateColor(const QString &category)
         return allocatedColor();
     if (category == QStringLiteral("draining") || category == QStringLiteral("drained"))
         return QColor(0xe08a1e);
-    if (category == QStringLiteral("down"))
+    if (category == QStringLiteral("down") || category == QStringLiteral("launch failed"))
         return unavailableColor();
+    if (category == QStringLiteral("powering up"))
+        return capacityColor(GpuCapacity::Bucket::Starting);
+    if (category == QStringLiteral("powered down"))
+        return capacityColor(GpuCapacity::Bucket::Launchable).darker(130);
     return QColor(0x8c8c8c);
 }
 

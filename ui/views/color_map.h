@@ -5,6 +5,8 @@
 #include "models/status_mark.h"
 
 #include <QColor>
+
+#include "model/gpu_capacity.h"
 #include <QPalette>
 
 namespace strata {
@@ -25,6 +27,10 @@ public:
     static QColor allocatedColor();
     static QColor freeColor();
     static QColor unavailableColor();
+    // A GPU by GpuCapacity's bucket: busy (allocatedColor), idle (freeColor), starting (a node
+    // being launched), launchable (a powered-down cloud node: pale, not "missing data"),
+    // unavailable (unavailableColor).
+    static QColor capacityColor(GpuCapacity::Bucket bucket);
     static QColor nodeStateColor(const QString &category); // NodeTableModel::stateCategory
     static QColor jobStateColor(JobState state);
     static QColor severityColor(Finding::Severity severity);

@@ -85,10 +85,12 @@ void FleetMapView::recolour()
         m_firstColour << int(m_colours.size());
         for (const Gpu &gpu : node.gpus) {
             if (m_metric == HeatmapMetric::Kind::Allocation) {
-                const QColor c = node.isUnavailable() ? ColorMap::unavailableColor()
-                                 : gpu.jobId.isEmpty() ? ColorMap::freeColor()
-                                                       : ColorMap::allocatedColor();
-                m_colours << c.rgb();
+                m_colours << ColorMap::capacityColor(GpuCapacity::bucket(node, !gpu.jobId.isEmpty())).rgb();
+                continue;
+            }
+            if (!isLaunched(node.power)) {
+                // No machine, so no metrics by design: drawn as not launched, not as missing data.
+                m_colours << ColorMap::capacityColor(GpuCapacity::bucket(node, !gpu.jobId.isEmpty())).rgb();
                 continue;
             }
             const std::optional<double> t = HeatmapMetric::normalised(node, gpu, m_metric);

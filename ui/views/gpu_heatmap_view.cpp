@@ -152,11 +152,10 @@ void GpuHeatmapView::scrollToNode(const QString &node)
 
 std::optional<QColor> GpuHeatmapView::fillColor(const Node &node, const Gpu &gpu) const
 {
-    if (m_metric == HeatmapMetric::Kind::Allocation) {
-        if (node.isUnavailable())
-            return ColorMap::unavailableColor();
-        return gpu.jobId.isEmpty() ? ColorMap::freeColor() : ColorMap::allocatedColor();
-    }
+    // Allocation, and every metric on a node whose machine is not launched (no exporter there by
+    // design: not missing data): the GPU's capacity bucket.
+    if (m_metric == HeatmapMetric::Kind::Allocation || !isLaunched(node.power))
+        return ColorMap::capacityColor(GpuCapacity::bucket(node, !gpu.jobId.isEmpty()));
     const std::optional<double> t = HeatmapMetric::normalised(node, gpu, m_metric);
     if (!t)
         return std::nullopt;

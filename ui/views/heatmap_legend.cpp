@@ -40,12 +40,11 @@ void HeatmapLegend::paintEvent(QPaintEvent *)
         x += 18;
     };
     if (m_metric == HeatmapMetric::Kind::Allocation) {
-        swatch(ColorMap::allocatedColor());
-        text(tr("in use"));
-        swatch(ColorMap::freeColor());
-        text(tr("free"));
-        swatch(ColorMap::unavailableColor());
-        text(tr("node drained or down"));
+        for (GpuCapacity::Bucket b : {GpuCapacity::Bucket::Busy, GpuCapacity::Bucket::Idle, GpuCapacity::Bucket::Starting,
+                                      GpuCapacity::Bucket::Launchable, GpuCapacity::Bucket::Unavailable}) {
+            swatch(ColorMap::capacityColor(b));
+            text(GpuCapacity::bucketName(b));
+        }
     } else {
         text(HeatmapMetric::lowLabel(m_metric));
         const QRect bar(x, top + 2, 160, h - 4);

@@ -160,17 +160,15 @@ void StackOverviewView::setSnapshot(const SnapshotPtr &snapshot, const ClusterSn
                                                       locale.toString(hbmGiB / 1024, 'f', 1))
                                            : QString();
     m_totals->setText(
-        tr("<b>%1</b> nodes \u00b7 <b>%2</b> GPUs%11: %3 busy, %4 idle, %5 down or drained \u00b7 "
-           "jobs: <b>%6</b> running, <b>%7</b> pending, %8 other \u00b7 findings: %9 critical, %10 warning")
-            .arg(locale.toString(t.nodes), locale.toString(t.gpus), locale.toString(t.gpusBusy),
-                 locale.toString(t.gpusIdle), locale.toString(t.gpusUnavailable),
-                 locale.toString(t.jobsRunning), locale.toString(t.jobsPending),
-                 locale.toString(t.jobsOther), locale.toString(t.findingsCritical))
-            .arg(locale.toString(t.findingsWarning), capacity));
+        tr("<b>%1</b> nodes \u00b7 <b>%2</b> GPUs%3: %4 \u00b7 jobs: %5, %6 finished or other \u00b7 findings: %7 critical, %8 warning")
+            .arg(locale.toString(t.nodes), locale.toString(t.gpus), capacity, t.gpuSplitText(locale).toHtmlEscaped(),
+                 t.jobSplitText(locale).toHtmlEscaped(), locale.toString(t.jobsOther), locale.toString(t.findingsCritical),
+                 locale.toString(t.findingsWarning)));
     m_instanceTypes->setSubtitle(locale.toString(snapshot->instanceGroups.size()));
     m_nodes->setSubtitle(locale.toString(t.nodes));
     m_gpuHeader->setText(tr("GPUs \u00b7 %1").arg(locale.toString(t.gpus)));
-    m_gpuHeader->setToolTip(tr("blue: in use, green: free, red: node out of service"));
+    m_gpuHeader->setToolTip(tr("dark blue: busy, green: idle, pale blue: starting (being launched), "
+                               "pale grey: launchable (powered down), red: unavailable"));
     m_partitions->setSubtitle(locale.toString(snapshot->partitions.size()));
     m_jobs->setSubtitle(locale.toString(snapshot->jobs.size()));
     m_frameworks->setSubtitle(locale.toString(snapshot->workloadGroups.size()));

@@ -6,6 +6,7 @@
 #include "model/job_state.h"
 #include "model/kube_api_route.h"
 #include "model/orchestrator_kind.h"
+#include "model/power_state.h"
 #include "model/source_kind.h"
 
 #include <QTest>
@@ -52,6 +53,27 @@ private Q_SLOTS:
         QVERIFY(parseOrchestratorKind(word));
         QCOMPARE(*parseOrchestratorKind(word), kind);
         QCOMPARE(strata::sourceKind(kind), source);
+    }
+
+    void powerState_data()
+    {
+        QTest::addColumn<PowerState>("state");
+        QTest::addColumn<QString>("word");
+        QTest::newRow("launched") << PowerState::Launched << QStringLiteral("launched");
+        QTest::newRow("powering-up") << PowerState::PoweringUp << QStringLiteral("powering-up");
+        QTest::newRow("powered-down") << PowerState::PoweredDown << QStringLiteral("powered-down");
+        QTest::newRow("powering-down") << PowerState::PoweringDown << QStringLiteral("powering-down");
+        QTest::newRow("failed-to-launch") << PowerState::FailedToLaunch << QStringLiteral("failed-to-launch");
+    }
+    void powerState()
+    {
+        QFETCH(PowerState, state);
+        QFETCH(QString, word);
+        QCOMPARE(powerStateName(state), word);
+        QVERIFY(parsePowerState(word));
+        QCOMPARE(*parsePowerState(word), state);
+        QVERIFY(!parsePowerState(word.toUpper()));
+        QCOMPARE(isLaunched(state), state == PowerState::Launched);
     }
 
     void kubeApiRoute_data()

@@ -62,6 +62,8 @@ private Q_SLOTS:
     void groupedSinfoIsRefused();
     void displayState_data();
     void displayState();
+    void powerState_data();
+    void powerState();
     void rejectsBrokenDocuments_data();
     void rejectsBrokenDocuments();
     void unknownGresIsAWarning();
@@ -314,6 +316,43 @@ void TestSinfoJsonParser::displayState()
     QFETCH(QStringList, flags);
     QFETCH(QString, state);
     QCOMPARE(SinfoJsonParser::displayState(base, flags), state);
+}
+
+// Slurm's power flags as 22.05 (state + state_flags) and 23.02+ (one list) carry them; the
+// base and flags as SlurmJson::nodeState splits them (upper case).
+void TestSinfoJsonParser::powerState_data()
+{
+    QTest::addColumn<QString>("base");
+    QTest::addColumn<QStringList>("flags");
+    QTest::addColumn<QString>("reason");
+    QTest::addColumn<PowerState>("power");
+    QTest::newRow("static idle") << "IDLE" << QStringList{} << QString() << PowerState::Launched;
+    QTest::newRow("launched cloud") << "MIXED" << QStringList{"CLOUD"} << QString() << PowerState::Launched;
+    QTest::newRow("idle~") << "IDLE" << QStringList{"CLOUD", "POWERED_DOWN"} << QString() << PowerState::PoweredDown;
+    QTest::newRow("alloc~ (job configuring, launch not begun)") << "ALLOCATED" << QStringList{"CLOUD", "POWERED_DOWN"}
+                                                                << QString() << PowerState::PoweredDown;
+    QTest::newRow("alloc# 22.05") << "ALLOCATED" << QStringList{"CLOUD", "NOT_RESPONDING", "POWERING_UP"} << QString()
+                                  << PowerState::PoweringUp;
+    QTest::newRow("mix#") << "MIXED" << QStringList{"CLOUD", "POWERING_UP"} << QString() << PowerState::PoweringUp;
+    QTest::newRow("idle%") << "IDLE" << QStringList{"CLOUD", "POWERING_DOWN"} << QString() << PowerState::PoweringDown;
+    QTest::newRow("idle! (power down requested, still up)") << "IDLE" << QStringList{"CLOUD", "POWER_DOWN"} << QString()
+                                                            << PowerState::Launched;
+    QTest::newRow("down~ ResumeTimeout") << "DOWN" << QStringList{"CLOUD", "POWERED_DOWN"} << "ResumeTimeout reached"
+                                         << PowerState::FailedToLaunch;
+    QTest::newRow("down~ ResumeTimeout after an admin's text")
+        << "DOWN" << QStringList{"CLOUD", "POWERED_DOWN"} << "capacity check : ResumeTimeout reached" << PowerState::FailedToLaunch;
+    QTest::newRow("down~ set by an admin") << "DOWN" << QStringList{"CLOUD", "POWERED_DOWN"} << "bad GPU" << PowerState::PoweredDown;
+    QTest::newRow("drained~") << "IDLE" << QStringList{"DRAIN", "CLOUD", "POWERED_DOWN"} << "maintenance" << PowerState::PoweredDown;
+    QTest::newRow("down, not cloud") << "DOWN" << QStringList{} << "ResumeTimeout reached" << PowerState::Launched;
+}
+
+void TestSinfoJsonParser::powerState()
+{
+    QFETCH(QString, base);
+    QFETCH(QStringList, flags);
+    QFETCH(QString, reason);
+    QFETCH(PowerState, power);
+    QCOMPARE(SinfoJsonParser::powerState(base, flags, reason), power);
 }
 
 void TestSinfoJsonParser::rejectsBrokenDocuments_data()
