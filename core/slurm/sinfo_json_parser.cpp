@@ -7,9 +7,9 @@
 #include "model/mixed_gpu_model.h"
 #include "model/string_interner.h"
 
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QHash>
 #include <QJsonObject>
 
 #include <algorithm>
@@ -135,7 +135,7 @@ SinfoParseResult parse(const QByteArray &json, const GpuCatalog &catalog)
             if (const InstanceTypeSpec *type = catalog.instanceType(n.instanceType))
                 n.gpuCount = type->gpuCount;
         // One model per GPU: a node may hold GPUs of several types, each at its own indices.
-        const QStringList types = Gres::gpuTypesByIndex(total.items, used.ok() ? used.items : QVector<GresEntry>{}, n.gpuCount);
+        const QStringList types = Gres::gpuTypesByIndex(total.items, used.items, n.gpuCount);
         QStringList models;
         n.gpus.resize(types.size());
         for (int g = 0; g < types.size(); ++g) {
