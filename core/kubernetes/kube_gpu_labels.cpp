@@ -4,6 +4,7 @@
 #include "model/gpu_catalog.h"
 #include "model/gpu_count.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace strata {
@@ -107,6 +108,11 @@ KubeGpuInfo KubeGpuLabels::read(const QMap<QString, QString> &labels, const QJso
     // GFD before it had the strategy label marked time-slicing only by replicas and "-SHARED".
     if (sharingLabel.isEmpty() && (replicas > 1 || product.endsWith(QLatin1String("-SHARED"), Qt::CaseInsensitive)))
         sharingLabel = u"time-slicing"_s;
+    // The device plugin offers nvidia.com/gpu.shared only when it shares GPUs with
+    // renameByDefault (EKS's time-slicing setup, often without GFD): time-slicing unless a label
+    // says MPS. Such a node says nvidia.com/gpu: 0 (or nothing) and must not read as GPU-less.
+    if (sharingLabel.isEmpty() && renamed > 0)
+        sharingLabel = u"time-slicing"_s;
 
     if (!sharing.migDevices.isEmpty()) {
         // MIG "mixed": every profile its own resource; gpu.count stays the physical GPUs, and
@@ -140,6 +146,13 @@ KubeGpuInfo KubeGpuLabels::read(const QMap<QString, QString> &labels, const QJso
                         : replicas > 0 ? ceilDiv(sharing.shares, replicas)
                         : type         ? type->gpuCount
                                        : 0;
+        // Without the replicas label the shares over the physical GPUs say it, when they divide
+        // evenly (every GPU is offered alike; an uneven split leaves it unknown, 0).
+        if (sharing.replicas == 0 && info.gpuCount > 0 && sharing.shares % info.gpuCount == 0)
+            sharing.replicas = sharing.shares / info.gpuCount;
+        // Shares past what a GPU can be cut into are no count (GpuCount::kMaxSharesPerGpu).
+        if (info.gpuCount > 0 && qint64(sharing.shares) > qint64(info.gpuCount) * kMaxSharesPerGpu)
+            counts.refuse(counts.describe(capacity, sharing.resource));
     } else {
         // Whole GPUs. A node whose device plugin is not (yet) advertising keeps what GFD saw.
         info.gpuCount = whole > 0 ? whole : gfdCount;

@@ -2,6 +2,7 @@
 
 #include "gpu_capacity.h"
 #include "gpu_count.h"
+#include "mixed_gpu_model.h"
 #include "power_findings.h"
 
 #include <algorithm>
@@ -34,7 +35,16 @@ void ClusterSnapshot::finalize()
             g.gpuModel = n.gpuModel;
         ++g.nodeCount;
         g.gpuCount += n.gpuCount;
+        // Per GPU: a node may hold several models (Slurm GRES of two types), a group several.
+        if (n.gpus.isEmpty() && n.gpuCount > 0 && !n.gpuModel.isEmpty())
+            g.gpusByModel[n.gpuModel] += n.gpuCount;
+        for (const Gpu &gpu : n.gpus)
+            if (!gpu.model.isEmpty())
+                ++g.gpusByModel[gpu.model];
     }
+    for (InstanceGroup &g : groups)
+        if (g.gpusByModel.size() > 1)
+            g.gpuModel = MixedGpuModel::name(g.gpusByModel.keys());
     instanceGroups = QVector<InstanceGroup>(groups.begin(), groups.end());
     summarizeWorkloads();
     // A node whose GPU count was refused says so here, whichever source read it; once, however

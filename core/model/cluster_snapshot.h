@@ -10,6 +10,7 @@
 #include <QDateTime>
 #include <QHash>
 #include <QLocale>
+#include <QMap>
 #include <QStringList>
 #include <QVector>
 
@@ -22,7 +23,8 @@ namespace strata {
 struct InstanceGroup
 {
     QString instanceType;  // "p5.48xlarge", or "unknown"
-    QString gpuModel;
+    QString gpuModel;      // its GPUs' model, or MixedGpuModel's "H100+H200" when they differ
+    QMap<QString, int> gpusByModel; // catalog model (Gpu::model) -> GPUs: per-model figures sum over it
     int nodeCount = 0;
     int gpuCount = 0;
 };

@@ -177,6 +177,10 @@ QString GpuCatalog::instanceTypeForSlurmNode(const QString &nodeName, const QStr
     for (const QString &feature : features)
         if (const InstanceTypeSpec *spec = instanceType(feature))
             return spec->name;
+    // A type the catalog does not hold (CPU instances) is still the node's type; it adds no GPUs.
+    for (const QString &feature : features)
+        if (isInstanceTypeName(feature))
+            return withoutSageMakerPrefix(feature);
     // ParallelCluster lists the instance type as a feature only when its compute resource has
     // one type; the compute resource's name (a feature too, and part of the node name) is all
     // that is left otherwise.
@@ -189,6 +193,16 @@ QString GpuCatalog::instanceTypeForSlurmNode(const QString &nodeName, const QStr
         if (const InstanceTypeSpec *spec = instanceTypeForSquashedName(m.captured(1)))
             return spec->name;
     return {};
+}
+
+bool GpuCatalog::isInstanceTypeName(const QString &name)
+{
+    // Family: letters, a generation digit, then attributes and an optional "-" suffix ("u-6tb1",
+    // "p6-b200", "m7i-flex"); size: nano .. NNxlarge, metal or metal-NNxl.
+    static const QRegularExpression shape(QStringLiteral(
+        "^(?:ml\\.)?[a-z]+-?[0-9][a-z0-9]*(?:-[a-z0-9]+)*\\."
+        "(?:nano|micro|small|medium|large|xlarge|[0-9]+xlarge|metal|metal-[0-9]+xl)$"));
+    return shape.match(name).hasMatch();
 }
 
 QString GpuCatalog::modelForName(const QString &name) const

@@ -75,8 +75,15 @@ public:
     // The instance type of a Slurm node from what AWS ParallelCluster and HyperPod put there: a
     // feature that is an instance type ("p5.48xlarge", "ml.p5.48xlarge"), else a compute-resource
     // name (a feature, or the middle of a "queue-st-CR-1"/"queue-dy-CR-1" node name) that is an
-    // unambiguous squashed instance type. Empty when none says so.
+    // unambiguous squashed instance type. A feature shaped like an AWS instance type
+    // (isInstanceTypeName) that the catalog does not hold is taken too, after the catalog's own:
+    // ParallelCluster names CPU instances ("c5.xlarge") that no GPU entry lists. Empty when none
+    // says so.
     QString instanceTypeForSlurmNode(const QString &nodeName, const QStringList &features) const;
+    // Whether a name has the shape of an AWS instance type, family.size: "c5.xlarge",
+    // "m7i.48xlarge", "p6-b200.48xlarge", "m7i-flex.large", "c7gn.metal", "c8gd.metal-24xl"
+    // (SageMaker's "ml." prefix allowed). The shape only: it says nothing of GPUs.
+    static bool isInstanceTypeName(const QString &name);
 
     // Maps any GPU name form to a model by whole tokens: Slurm GRES types (plain or AutoDetect,
     // "nvidia_h100_80gb_hbm3"), DCGM modelName ("NVIDIA A100-SXM4-80GB"), GFD gpu.product

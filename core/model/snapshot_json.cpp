@@ -280,6 +280,7 @@ QJsonObject toJsonWithoutJobs(const ClusterSnapshot &s)
     for (const InstanceGroup &g : s.instanceGroups)
         instances.append(QJsonObject{{QLatin1String("instanceType"), g.instanceType},
                                      {QLatin1String("gpuModel"), g.gpuModel},
+                                     {QLatin1String("gpusByModel"), counts(g.gpusByModel)},
                                      {QLatin1String("nodes"), g.nodeCount},
                                      {QLatin1String("gpus"), g.gpuCount}});
     QJsonArray workloads;

@@ -178,11 +178,45 @@ GresEntry gpuTotal(const QVector<GresEntry> &entries)
     return total;
 }
 
+QStringList gpuTypesByIndex(const QVector<GresEntry> &configured, const QVector<GresEntry> &used, int count)
+{
+    QStringList types;
+    count = std::clamp(count, 0, kMaxIndices);
+    for (int i = 0; i < count; ++i)
+        types << QString();
+    // Where the items without indices go on: after the highest index an item has taken.
+    int next = 0;
+    for (const GresEntry &e : configured) {
+        if (e.name != QLatin1String("gpu"))
+            continue;
+        if (!e.indices.isEmpty()) {
+            for (const int index : e.indices)
+                if (index < count) {
+                    types[index] = e.type;
+                    next = std::max(next, index + 1);
+                }
+            continue;
+        }
+        for (int k = 0; k < e.count && next < count; ++k)
+            types[next++] = e.type;
+    }
+    for (const GresEntry &e : used)
+        if (e.name == QLatin1String("gpu") && !e.type.isEmpty())
+            for (const int index : e.indices)
+                if (index < count)
+                    types[index] = e.type;
+    return types;
+}
+
 GresGpus nodeGpus(const QString &text, QString *error)
 {
     GresGpus gpus;
     QStringList unreadable;
-    gpus.total = gpuTotal(parseList(text, error, &unreadable));
+    const QVector<GresEntry> entries = parseList(text, error, &unreadable);
+    gpus.total = gpuTotal(entries);
+    for (const GresEntry &e : entries)
+        if (e.name == QLatin1String("gpu"))
+            gpus.items << e;
     const bool gpuUnreadable = std::any_of(unreadable.cbegin(), unreadable.cend(), [](const QString &item) {
         return itemName(item) == QLatin1String("gpu");
     });
@@ -192,6 +226,7 @@ GresGpus nodeGpus(const QString &text, QString *error)
         gpus.refused = QStringLiteral("GRES ") + (shown.size() > 120 ? shown.left(120) + QStringLiteral("...") : shown);
         gpus.total.count = 0;
         gpus.total.indices.clear();
+        gpus.items.clear();
     }
     return gpus;
 }

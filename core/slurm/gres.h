@@ -19,6 +19,7 @@ struct GresEntry
 struct GresGpus
 {
     GresEntry total;  // the GPU items summed (Gres::gpuTotal); count 0 when refused
+    QVector<GresEntry> items; // the GPU items, in the order the node lists them; empty when refused
     QString refused;  // what the node reported, e.g. "GRES gpu:h100:2000000000", when its GPU
                       // count cannot be taken: a GPU item unreadable (negative, past int64, not
                       // a count) or more GPUs than GpuCount::kMaxPerNode
@@ -37,6 +38,12 @@ constexpr int kMaxIndices = 4096;
 // Sum of the GPU entries' counts (at most INT_MAX: the sum of hostile counts saturates instead
 // of wrapping), their type (first seen) and indices.
 GresEntry gpuTotal(const QVector<GresEntry> &entries);
+// The GRES type of each of a node's `count` GPUs, by index ("" where no item says). Slurm
+// numbers a node's GPUs in its gres.conf order, so the first item's GPUs take the lowest
+// indices ("gpu:h100:2,gpu:h200:4": 0-1 h100, 2-5 h200); an item that names its indices
+// (IDX:...) is taken at its word. `used` (GresUsed, which carries the indices Gres= lacks)
+// then sets the type of every index it names: what the controller holds is the last word.
+QStringList gpuTypesByIndex(const QVector<GresEntry> &configured, const QVector<GresEntry> &used, int count);
 // A node's GPU count from its GRES: gpuTotal, refused past GpuCount::kMaxPerNode or when a GPU
 // item could not be read. Other items that cannot be read are named in *error only.
 GresGpus nodeGpus(const QString &text, QString *error = nullptr);

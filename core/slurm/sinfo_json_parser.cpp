@@ -4,8 +4,10 @@
 #include "slurm_json.h"
 #include "model/gpu_catalog.h"
 #include "model/input_check.h"
+#include "model/mixed_gpu_model.h"
 #include "model/string_interner.h"
 
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -87,6 +89,8 @@ SinfoParseResult parse(const QByteArray &json, const GpuCatalog &catalog)
     QStringList unknownGres;
     // 2,048 nodes share a few states, partitions and features: one string each.
     StringInterner strings;
+    // A cluster has a few GRES types: the catalog's token match is not free x 16,000 GPUs.
+    QHash<QString, QString> modelByType; // type + '\n' + instance type -> model
     const auto internAll = [&strings](QStringList list) {
         for (QString &s : list)
             s = strings.intern(s);
@@ -122,7 +126,7 @@ SinfoParseResult parse(const QByteArray &json, const GpuCatalog &catalog)
             n.features = internAll(SlurmJson::stringList(o.value(QLatin1String("features"))));
         // v0.0.40+ carry the cloud instance type of a node (empty unless a cloud plugin sets it).
         const QString cloudType = SlurmJson::text(o.value(QLatin1String("instance_type")));
-        n.instanceType = strings.intern(!cloudType.isEmpty() && catalog.instanceType(cloudType)
+        n.instanceType = strings.intern(catalog.instanceType(cloudType) || GpuCatalog::isInstanceTypeName(cloudType)
                                             ? cloudType
                                             : catalog.instanceTypeForSlurmNode(n.name, n.features));
         n.cpus = int(SlurmJson::number(o.value(QLatin1String("cpus"))).value_or(0));
@@ -142,9 +146,24 @@ SinfoParseResult parse(const QByteArray &json, const GpuCatalog &catalog)
             n.gpusAllocated = std::min(used.total.count, n.gpuCount);
             n.gpuIndicesAllocated = used.total.indices;
         }
-        n.gpuModel = strings.intern(catalog.resolveModel(total.total.type, n.instanceType));
         if (n.gpuCount == 0 && total.ok() && !n.instanceType.isEmpty())
-            n.gpuCount = catalog.instanceType(n.instanceType)->gpuCount;
+            if (const InstanceTypeSpec *type = catalog.instanceType(n.instanceType))
+                n.gpuCount = type->gpuCount;
+        // One model per GPU: a node may hold GPUs of several types, each at its own indices.
+        const QStringList types = Gres::gpuTypesByIndex(total.items, used.items, n.gpuCount);
+        QStringList models;
+        n.gpus.resize(types.size());
+        for (int g = 0; g < types.size(); ++g) {
+            const QString key = types[g] + QLatin1Char('\n') + n.instanceType;
+            auto known = modelByType.constFind(key);
+            if (known == modelByType.constEnd())
+                known = modelByType.insert(key, strings.intern(catalog.resolveModel(types[g], n.instanceType)));
+            n.gpus[g].index = g;
+            n.gpus[g].model = *known;
+            models << *known;
+        }
+        n.gpuModel = strings.intern(types.isEmpty() ? catalog.resolveModel(total.total.type, n.instanceType)
+                                                    : MixedGpuModel::name(models));
         result.nodes.append(std::move(n));
     }
     std::sort(result.nodes.begin(), result.nodes.end(),

@@ -25,6 +25,8 @@
 #include <QSet>
 #include <QUuid>
 
+#include <algorithm>
+
 Q_LOGGING_CATEGORY(lcSlurm, "strata.slurm")
 
 namespace strata {
@@ -84,10 +86,14 @@ void applyPlacements(QVector<Node> &nodes, QVector<Job> &jobs, const QHash<QStri
     for (int i = 0; i < nodes.size(); ++i) {
         Node &n = nodes[i];
         nodeIndex.insert(n.name, i);
+        // The parser made the GPUs it knows, each with its own model (a node may mix types);
+        // any others take the node's.
+        const qsizetype made = std::min<qsizetype>(n.gpus.size(), n.gpuCount);
         n.gpus.resize(n.gpuCount);
         for (int g = 0; g < n.gpuCount; ++g) {
             n.gpus[g].index = g;
-            n.gpus[g].model = n.gpuModel;
+            if (g >= made)
+                n.gpus[g].model = n.gpuModel;
         }
     }
     for (Job &job : jobs) {

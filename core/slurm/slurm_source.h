@@ -102,7 +102,8 @@ private:
     bool m_pendingDue = true;
 };
 
-// Fills Node::gpus (one Gpu per expected index) and the jobs' GPU maps from the placements.
+// Fills Node::gpus (one Gpu per expected index; those the parser made keep their own model) and
+// the jobs' GPU maps from the placements.
 void applyPlacements(QVector<Node> &nodes, QVector<Job> &jobs, const QHash<QString, JobGpuPlacement> &placements);
 
 } // namespace strata

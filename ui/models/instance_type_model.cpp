@@ -24,7 +24,8 @@ RowPlan InstanceTypeModel::plan(const SnapshotPtr &current, const QVector<int> &
         [&](int oldItem, int newItem) {
             const InstanceGroup &a = current->instanceGroups[oldItem];
             const InstanceGroup &b = next->instanceGroups[newItem];
-            return a.nodeCount != b.nodeCount || a.gpuCount != b.gpuCount || a.gpuModel != b.gpuModel;
+            return a.nodeCount != b.nodeCount || a.gpuCount != b.gpuCount || a.gpuModel != b.gpuModel
+                   || a.gpusByModel != b.gpusByModel;
         });
 }
 
@@ -63,9 +64,14 @@ QVariant InstanceTypeModel::data(const QModelIndex &index, int role) const
     case Bf16PetaFlops:
         return spec && spec->bf16PetaFlops > 0 ? QString::number(spec->bf16PetaFlops, 'f', 3) : UnitFormatter::dash();
     case HbmGiB: return spec && spec->hbmGiB > 0 ? QStringLiteral("%1 GiB").arg(spec->hbmGiB) : UnitFormatter::dash();
-    case TotalPetaFlops:
-        return spec && spec->bf16PetaFlops > 0 ? QString::number(spec->bf16PetaFlops * g.gpuCount, 'f', 1)
-                                               : UnitFormatter::dash();
+    case TotalPetaFlops: {
+        // Model by model: a mixed group ("H100+H200") has no one spec, its GPUs each have one.
+        double total = 0;
+        for (auto it = g.gpusByModel.constBegin(); it != g.gpusByModel.constEnd(); ++it)
+            if (const GpuSpec *modelSpec = GpuCatalog::builtIn().gpu(it.key()))
+                total += modelSpec->bf16PetaFlops * it.value();
+        return total > 0 ? QString::number(total, 'f', 1) : UnitFormatter::dash();
+    }
     }
     return {};
 }

@@ -148,13 +148,15 @@ void StackOverviewView::setSnapshot(const SnapshotPtr &snapshot, const ClusterSn
         m_layers->setSizes({rest * 19 / 100, rest * 13 / 100, gpus, rest * 12 / 100, rest * 31 / 100, rest * 25 / 100});
     }
     const QLocale locale;
-    // The catalog's peak figures, summed over the instance layer.
+    // The catalog's peak figures, summed over the instance layer's GPUs model by model (a node
+    // or group may mix models).
     double petaFlops = 0, hbmGiB = 0;
     for (const InstanceGroup &g : snapshot->instanceGroups)
-        if (const GpuSpec *spec = GpuCatalog::builtIn().gpu(g.gpuModel)) {
-            petaFlops += spec->bf16PetaFlops * g.gpuCount;
-            hbmGiB += spec->hbmGiB * g.gpuCount;
-        }
+        for (auto it = g.gpusByModel.constBegin(); it != g.gpusByModel.constEnd(); ++it)
+            if (const GpuSpec *spec = GpuCatalog::builtIn().gpu(it.key())) {
+                petaFlops += spec->bf16PetaFlops * it.value();
+                hbmGiB += spec->hbmGiB * it.value();
+            }
     const QString capacity = petaFlops > 0 ? tr(" (%1 PF BF16 peak, %2 TiB HBM)")
                                                  .arg(locale.toString(petaFlops, 'f', 1),
                                                       locale.toString(hbmGiB / 1024, 'f', 1))

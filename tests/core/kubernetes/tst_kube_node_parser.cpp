@@ -21,6 +21,8 @@ private Q_SLOTS:
     void wholeListsInNameOrder();
     void gpuSharing_data();
     void gpuSharing();
+    void sharedOnly_data();
+    void sharedOnly();
     void unusableDocuments_data();
     void unusableDocuments();
 };
@@ -214,6 +216,49 @@ void TestKubeNodeParser::gpuSharing()
     QTEST(s.migSlicesPerGpu, "migSlicesPerGpu");
     QCOMPARE(s.sharesAllocated, 0);
     QVERIFY(s.migDevicesAllocated.isEmpty());
+    QCOMPARE(it->gpusAllocated, 0);
+}
+
+void TestKubeNodeParser::sharedOnly_data()
+{
+    // EKS nodes whose GPUs the device plugin offers only as nvidia.com/gpu.shared (time-slicing
+    // with renameByDefault), nvidia.com/gpu 0 or absent (reference_gpu_shared_only_nodes.json):
+    // the physical GPUs come from gpu.count, else the instance type, and the shares are shown.
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<int>("gpuCount");
+    QTest::addColumn<QString>("strategy");
+    QTest::addColumn<QString>("resource");
+    QTest::addColumn<int>("replicas");
+    QTest::addColumn<int>("shares");
+    QTest::addColumn<QString>("refused");
+    QTest::newRow("p5 without GFD: 8 H100 from the instance type, x16") << "ip-192-0-2-40.example.internal" << "H100" << 8
+        << "time-slicing" << "nvidia.com/gpu.shared" << 16 << 128 << "";
+    QTest::newRow("p5 with gpu.count and gpu.replicas, no strategy label") << "ip-192-0-2-41.example.internal" << "H100" << 8
+        << "time-slicing" << "nvidia.com/gpu.shared" << 16 << 128 << "";
+    // GpuCount::kMaxSharesPerGpu: 16,384 shares of one A10G is no count; the GPUs are unknown.
+    QTest::newRow("g5.xlarge with 16384 shares: refused") << "ip-192-0-2-42.example.internal" << "A10G" << 0 << "" << ""
+        << 0 << 0 << "capacity nvidia.com/gpu.shared \"16384\"";
+}
+
+void TestKubeNodeParser::sharedOnly()
+{
+    QFETCH(QString, name);
+    const KubeNodeParseResult result = KubeNodeParser::parse(kubeTestData(QStringLiteral("reference_gpu_shared_only_nodes.json")),
+                                                             GpuCatalog::builtIn());
+    QVERIFY2(result.error.isEmpty(), qPrintable(result.error));
+    QCOMPARE(result.nodes.size(), 3);
+    const auto it = std::find_if(result.nodes.cbegin(), result.nodes.cend(), [&](const Node &n) { return n.name == name; });
+    QVERIFY(it != result.nodes.cend());
+    QCOMPARE(it->instanceType, it->name == QLatin1String("ip-192-0-2-42.example.internal") ? QStringLiteral("g5.xlarge")
+                                                                                          : QStringLiteral("p5.48xlarge"));
+    QTEST(it->gpuModel, "model");
+    QTEST(it->gpuCount, "gpuCount");
+    QTEST(it->gpuCountRefused, "refused");
+    QTEST(it->gpuSharing.strategy, "strategy");
+    QTEST(it->gpuSharing.resource, "resource");
+    QTEST(it->gpuSharing.replicas, "replicas");
+    QTEST(it->gpuSharing.shares, "shares");
     QCOMPARE(it->gpusAllocated, 0);
 }
 

@@ -61,6 +61,8 @@ private Q_SLOTS:
     void nodePools();
     void sharedGpus_data();
     void sharedGpus();
+    void sharedOnlyGpus_data();
+    void sharedOnlyGpus();
 };
 
 void TestKubernetesPartBuilder::standinNodes_data()
@@ -281,6 +283,39 @@ void TestKubernetesPartBuilder::sharedGpus()
     for (const Partition &pool : part.partitions)
         if (pool.name == QLatin1String("a100-mig"))
             QCOMPARE(pool.totalGpus, 8 + 1); // EKS p4d pool + the GKE a100-mig pool
+}
+
+void TestKubernetesPartBuilder::sharedOnlyGpus_data()
+{
+    // Pods asking for nvidia.com/gpu.shared on nodes that offer nothing else
+    // (reference_gpu_shared_only_*.json) hold shares of the node's physical GPUs.
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<int>("gpuCount");
+    QTest::addColumn<int>("gpusAllocated");
+    QTest::addColumn<int>("sharesAllocated");
+    QTest::addColumn<QString>("summary");
+    QTest::newRow("p5 without GFD: 21 of 128 shares, at least 2 GPUs") << "ip-192-0-2-40.example.internal" << 8 << 2 << 21
+        << "time-slicing x16: 21/128 shares";
+    QTest::newRow("p5 with GFD: 4 shares, at least 1 GPU") << "ip-192-0-2-41.example.internal" << 8 << 1 << 4
+        << "time-slicing x16: 4/128 shares";
+    QTest::newRow("refused: no GPUs, no shares") << "ip-192-0-2-42.example.internal" << 0 << 0 << 0 << "";
+}
+
+void TestKubernetesPartBuilder::sharedOnlyGpus()
+{
+    QFETCH(QString, name);
+    const OrchestratorPart part = KubernetesPartBuilder::build(
+        KubeNodeParser::parse(kubeTestData(QStringLiteral("reference_gpu_shared_only_nodes.json")), GpuCatalog::builtIn()).nodes,
+        KubePodParser::parse(kubeTestData(QStringLiteral("reference_gpu_shared_only_pods.json"))).pods, {}, kReferenceNow);
+    const Node *node = findNode(part, name);
+    QVERIFY(node);
+    QTEST(node->gpuCount, "gpuCount");
+    QCOMPARE(node->gpus.size(), node->gpuCount);
+    for (const Gpu &gpu : node->gpus)
+        QCOMPARE(gpu.model, QStringLiteral("H100"));
+    QTEST(node->gpusAllocated, "gpusAllocated");
+    QTEST(node->gpuSharing.sharesAllocated, "sharesAllocated");
+    QTEST(node->gpuSharing.summary(), "summary");
 }
 
 QTEST_GUILESS_MAIN(TestKubernetesPartBuilder)

@@ -357,7 +357,24 @@ private Q_SLOTS:
         QTest::newRow("hyperpod feature") << u"ip-10-1-80-19"_s << f({"ml.p5.48xlarge"}) << u"p5.48xlarge"_s;
         QTest::newRow("hyperpod hostname only") << u"ip-10-1-80-19"_s << QStringList() << QString();
         QTest::newRow("lab feature") << u"gpu-node01"_s << f({"p5en.48xlarge"}) << u"p5en.48xlarge"_s;
-        QTest::newRow("cpu type unknown") << u"q-st-c54xlarge-1"_s << f({"static", "c5.4xlarge", "c54xlarge"}) << QString();
+        // CPU (and other non-GPU) instance types are no catalog entries: the feature's shape
+        // still names the type, and no GPUs come of it.
+        QTest::newRow("cpu type from its feature") << u"q-st-c54xlarge-1"_s << f({"static", "c5.4xlarge", "c54xlarge"})
+                                                   << u"c5.4xlarge"_s;
+        QTest::newRow("pcluster c5 dynamic") << u"cpu-dy-c5-1"_s << f({"dynamic", "c5.xlarge", "c5xlarge"}) << u"c5.xlarge"_s;
+        QTest::newRow("m7i") << u"cpu-st-m7i-1"_s << f({"static", "m7i.48xlarge", "m7i48xlarge"}) << u"m7i.48xlarge"_s;
+        QTest::newRow("m7i-flex") << u"cpu-dy-flex-1"_s << f({"dynamic", "m7i-flex.large", "flex"}) << u"m7i-flex.large"_s;
+        QTest::newRow("trn1") << u"trn-st-trn1-1"_s << f({"static", "trn1.32xlarge", "trn1", "efa"}) << u"trn1.32xlarge"_s;
+        QTest::newRow("metal") << u"cpu-st-c7gn-1"_s << f({"static", "c7gn.metal", "c7gn"}) << u"c7gn.metal"_s;
+        QTest::newRow("metal-24xl") << u"cpu-st-c8gd-1"_s << f({"static", "c8gd.metal-24xl"}) << u"c8gd.metal-24xl"_s;
+        QTest::newRow("high memory u-") << u"mem-st-u6tb1-1"_s << f({"static", "u-6tb1.metal"}) << u"u-6tb1.metal"_s;
+        QTest::newRow("hyperpod cpu") << u"ip-10-1-80-20"_s << f({"ml.c5.xlarge"}) << u"c5.xlarge"_s;
+        // A catalog type wins over a shaped one, wherever each stands.
+        QTest::newRow("catalog type first") << u"gpu-dy-p5-1"_s << f({"dynamic", "c5.xlarge", "p5e.48xlarge"})
+                                            << u"p5e.48xlarge"_s;
+        QTest::newRow("not an instance type: no size") << u"node002"_s << f({"rack1.row2", "v1.2", "efa"}) << QString();
+        QTest::newRow("not an instance type: squashed cpu") << u"cpu-dy-c5xlarge-1"_s << f({"dynamic", "c5xlarge"}) << QString();
+        QTest::newRow("not an instance type: upper case") << u"node003"_s << f({"C5.XLARGE"}) << QString();
         QTest::newRow("plain name") << u"node001"_s << f({"ib", "a100"}) << QString();
     }
     void slurmNodeInstanceType()

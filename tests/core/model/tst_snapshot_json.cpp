@@ -148,6 +148,7 @@ private Q_SLOTS:
     void unknownValuesAreNull();
     void topLevel();
     void gpuSharing();
+    void mixedGpuModels();
     void writtenInPiecesAsTheDocumentWrites_data();
     void writtenInPiecesAsTheDocumentWrites();
 };
@@ -401,6 +402,36 @@ void TestSnapshotJson::gpuSharing()
     QCOMPARE(m.value(QLatin1String("shares")), QJsonValue(QJsonValue::Null));
     QCOMPARE(m.value(QLatin1String("migDevices")).toObject(), (QJsonObject{{"1g.10gb", 7}, {"3g.40gb", 2}}));
     QCOMPARE(m.value(QLatin1String("migDevicesAllocated")).toObject(), (QJsonObject{{"1g.10gb", 2}, {"3g.40gb", 0}}));
+}
+
+void TestSnapshotJson::mixedGpuModels()
+{
+    // A node with GRES gpu:h100:2,gpu:h200:4: each GPU its model, the node "H100+H200", and its
+    // instance group counting GPUs per model (what peak figures are summed over).
+    ClusterSnapshot snapshot;
+    Node mixed = h100Node(QStringLiteral("gpu-mixed01"), 0);
+    mixed.instanceType.clear();
+    mixed.gpuCount = 6;
+    mixed.gpus.resize(6);
+    for (int i = 2; i < 6; ++i)
+        mixed.gpus[i].model = QStringLiteral("H200");
+    mixed.gpuModel = QStringLiteral("H100+H200");
+    snapshot.nodes = {mixed, h100Node(QStringLiteral("gpu-node01"), 0)};
+    snapshot.finalize();
+    const QJsonObject json = roundTrip(SnapshotJson::toJson(snapshot));
+    const QJsonObject node = byKey(json.value(QLatin1String("nodes")).toArray(), QStringLiteral("name"), QStringLiteral("gpu-mixed01"));
+    QCOMPARE(node.value(QLatin1String("gpuModel")).toString(), QStringLiteral("H100+H200"));
+    const QJsonArray gpus = node.value(QLatin1String("gpus")).toArray();
+    QCOMPARE(gpus.size(), 6);
+    QCOMPARE(gpus[1].toObject().value(QLatin1String("model")).toString(), QStringLiteral("H100"));
+    QCOMPARE(gpus[2].toObject().value(QLatin1String("model")).toString(), QStringLiteral("H200"));
+    const QJsonArray instances = json.value(QLatin1String("instances")).toArray();
+    const QJsonObject unknown = byKey(instances, QStringLiteral("instanceType"), QStringLiteral("unknown"));
+    QCOMPARE(unknown.value(QLatin1String("gpuModel")).toString(), QStringLiteral("H100+H200"));
+    QCOMPARE(unknown.value(QLatin1String("gpusByModel")).toObject(), (QJsonObject{{"H100", 2}, {"H200", 4}}));
+    const QJsonObject p5 = byKey(instances, QStringLiteral("instanceType"), QStringLiteral("p5.48xlarge"));
+    QCOMPARE(p5.value(QLatin1String("gpuModel")).toString(), QStringLiteral("H100"));
+    QCOMPARE(p5.value(QLatin1String("gpusByModel")).toObject(), (QJsonObject{{"H100", 8}}));
 }
 
 QTEST_GUILESS_MAIN(TestSnapshotJson)

@@ -457,8 +457,21 @@ void TestMetricsJoin::exporterDown()
 void TestMetricsJoin::downNodesRaiseNothing()
 {
     ClusterSnapshot snap;
-    snap.nodes << node(QStringLiteral("gpu-node01"), 1) << node(QStringLiteral("gpu-node02"), 8, QStringLiteral("down*"))
-               << node(QStringLiteral("gpu-node03"), 8, QStringLiteral("idle~"));
+    snap.nodes << node(QStringLiteral("gpu-node01"), 1) << node(QStringLiteral("gpu-node02"), 8, QStringLiteral("down*"));
+    // Cloud nodes whose machine does not run (issue 25): as the parser reads `idle~`, `alloc#`
+    // (22.05 adds NOT_RESPONDING), `idle%` and a failed launch; none has an exporter by design.
+    const struct { const char *name, *state; QStringList flags; PowerState power; } cloud[] = {
+        {"gpu-dy-p5-1", "idle+cloud+powered_down", {"CLOUD", "POWERED_DOWN"}, PowerState::PoweredDown},
+        {"gpu-dy-p5-2", "allocated+cloud+not_responding+powering_up", {"CLOUD", "NOT_RESPONDING", "POWERING_UP"}, PowerState::PoweringUp},
+        {"gpu-dy-p5-3", "idle+cloud+powering_down", {"CLOUD", "POWERING_DOWN"}, PowerState::PoweringDown},
+        {"gpu-dy-p5-4", "down+cloud+powered_down", {"CLOUD", "POWERED_DOWN"}, PowerState::FailedToLaunch},
+    };
+    for (const auto &c : cloud) {
+        Node n = node(QLatin1String(c.name), 8, QLatin1String(c.state));
+        n.stateFlags = c.flags;
+        n.power = c.power;
+        snap.nodes << n;
+    }
     Gauges g;
     g.addGpu(QStringLiteral("Hostname=gpu-node01"), 0);
     MetricsPart part = g.part();

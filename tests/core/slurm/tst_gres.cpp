@@ -21,6 +21,8 @@ private Q_SLOTS:
     void rejectsMalformed();
     void parseIndexList_data();
     void parseIndexList();
+    void gpuTypesByIndex_data();
+    void gpuTypesByIndex();
 };
 
 void TestGres::parseList_data()
@@ -147,6 +149,45 @@ void TestGres::parseIndexList()
     QCOMPARE(Gres::parseIndexList(text, &out), ok);
     if (ok)
         QCOMPARE(out, indices);
+}
+
+void TestGres::gpuTypesByIndex_data()
+{
+    // A node's Gres= and GresUsed= (sinfo --json gres / gres_used): the type of each GPU index.
+    QTest::addColumn<QString>("gres");
+    QTest::addColumn<QString>("gresUsed");
+    QTest::addColumn<QStringList>("types");
+    const QString h100 = QStringLiteral("h100"), h200 = QStringLiteral("h200");
+    QTest::newRow("one type") << "gpu:h100:8(S:0-1)" << "gpu:h100:3(IDX:0-2)" << QStringList(8, h100);
+    QTest::newRow("two types in gres.conf order") << "gpu:h100:2(S:0),gpu:h200:4(S:1)"
+                                                  << "gpu:h100:1(IDX:0),gpu:h200:2(IDX:3-4)"
+                                                  << QStringList{h100, h100, h200, h200, h200, h200};
+    QTest::newRow("two types, nothing in use") << "gpu:h100:2,gpu:h200:4" << "gpu:h100:0(IDX:N/A),gpu:h200:0(IDX:N/A)"
+                                               << QStringList{h100, h100, h200, h200, h200, h200};
+    QTest::newRow("second type listed first") << "gpu:h200:4,gpu:h100:2" << "gpu:h200:0(IDX:N/A),gpu:h100:2(IDX:4-5)"
+                                              << QStringList{h200, h200, h200, h200, h100, h100};
+    // The indices in use are the controller's: they win over the order where they disagree.
+    QTest::newRow("used indices correct the order") << "gpu:h100:2,gpu:h200:4" << "gpu:h200:1(IDX:0),gpu:h100:1(IDX:5)"
+                                                    << QStringList{h200, h100, h200, h200, h200, h100};
+    QTest::newRow("items with their own indices") << "gpu:h200:2(IDX:2-3),gpu:h100:2(IDX:0-1)" << ""
+                                                  << QStringList{h100, h100, h200, h200};
+    QTest::newRow("other gres between") << "gpu:a100:1,nvme:2,gpu:h100:1" << "" << QStringList{"a100", h100};
+    QTest::newRow("untyped") << "gpu:4" << "gpu:2(IDX:0-1)" << QStringList(4, QString());
+    // Indices past the node's GPUs (a hostile or stale GresUsed) are ignored, not grown into.
+    QTest::newRow("index past the count") << "gpu:h100:2" << "gpu:h200:1(IDX:9)" << QStringList{h100, h100};
+    QTest::newRow("no gpu") << "nvme:2" << "" << QStringList{};
+}
+
+void TestGres::gpuTypesByIndex()
+{
+    QFETCH(QString, gres);
+    QFETCH(QString, gresUsed);
+    QFETCH(QStringList, types);
+    const GresGpus total = Gres::nodeGpus(gres);
+    const GresGpus used = Gres::nodeGpus(gresUsed);
+    QVERIFY(total.ok() && used.ok());
+    QCOMPARE(total.total.count, types.size());
+    QCOMPARE(Gres::gpuTypesByIndex(total.items, used.items, total.total.count), types);
 }
 
 QTEST_GUILESS_MAIN(TestGres)

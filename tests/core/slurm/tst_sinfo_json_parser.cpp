@@ -4,6 +4,7 @@
 // instance types. Checked against `scontrol show node -d -o` of the same moment.
 #include "slurm/gres.h"
 #include "slurm/sinfo_json_parser.h"
+#include "slurm/slurm_source.h"
 
 #include "model/gpu_catalog.h"
 
@@ -68,6 +69,8 @@ private Q_SLOTS:
     void rejectsBrokenDocuments();
     void unknownGresIsAWarning();
     void resumedNodeHasNoReason();
+    void cloudNodes_data();
+    void cloudNodes();
 };
 
 void TestSinfoJsonParser::nodes_data()
@@ -406,6 +409,73 @@ void TestSinfoJsonParser::resumedNodeHasNoReason()
     QCOMPARE(n.reason, QString());
     QCOMPARE(n.reasonUser, QString());
     QVERIFY(!n.isDrained());
+}
+
+void TestSinfoJsonParser::cloudNodes_data()
+{
+    // Nodes shaped as ParallelCluster and mixed-type sites give them (22.05/cloud_sinfo.json,
+    // 24.11/cloud_scontrol_show_nodes.json; tests/data/slurm/README.md): GPUs of two types on one
+    // node, each with its own model by index; instance types from Feature, CPU ones included.
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("instanceType");
+    QTest::addColumn<int>("gpuCount");
+    QTest::addColumn<QString>("gpuModel");
+    QTest::addColumn<QStringList>("models"); // Node::gpus[i].model
+    QTest::addColumn<int>("gpusAllocated");
+    QTest::addColumn<Indices>("indices");
+    const QString h100 = QStringLiteral("H100"), h200 = QStringLiteral("H200");
+    const QStringList mixed{h100, h100, h200, h200, h200, h200};
+    for (const QString &file : {QStringLiteral("22.05/cloud_sinfo.json"), QStringLiteral("24.11/cloud_scontrol_show_nodes.json")})
+        QTest::addRow("%s mixed h100+h200", qPrintable(file.left(5)))
+            << file << "gpu-mixed01" << "" << 6 << "H100+H200" << mixed << 3 << Indices{0, 3, 4};
+    QTest::newRow("22.05 h200 listed first") << "22.05/cloud_sinfo.json" << "gpu-mixed02" << "" << 6 << "H200+H100"
+                                             << QStringList{h200, h200, h200, h200, h100, h100} << 2 << Indices{4, 5};
+    QTest::newRow("22.05 c5 from Feature") << "22.05/cloud_sinfo.json" << "cpu-dy-c5-1" << "c5.xlarge" << 0 << ""
+                                           << QStringList{} << 0 << Indices{};
+    QTest::newRow("22.05 p5 from Feature") << "22.05/cloud_sinfo.json" << "gpu-dy-p5-1" << "p5.48xlarge" << 8 << h100
+                                           << QStringList(8, h100) << 0 << Indices{};
+    // No GRES: the catalog's p5e says 8 H200.
+    QTest::newRow("22.05 p5e without GRES") << "22.05/cloud_sinfo.json" << "gpu-st-p5e-1" << "p5e.48xlarge" << 8 << h200
+                                            << QStringList(8, h200) << 0 << Indices{};
+    // Trainium: no GPU entry, so no GPUs inferred from it.
+    QTest::newRow("22.05 trn1 not in the catalog") << "22.05/cloud_sinfo.json" << "trn-st-trn1-1" << "trn1.32xlarge" << 0 << ""
+                                                   << QStringList{} << 0 << Indices{};
+    QTest::newRow("24.11 m7i from Feature") << "24.11/cloud_scontrol_show_nodes.json" << "cpu-dy-m7i-1" << "m7i.48xlarge" << 0
+                                            << "" << QStringList{} << 0 << Indices{};
+    QTest::newRow("24.11 p5 from Feature") << "24.11/cloud_scontrol_show_nodes.json" << "gpu-dy-p5-1" << "p5.48xlarge" << 8
+                                           << h100 << QStringList(8, h100) << 0 << Indices{};
+    QTest::newRow("24.11 instance_type field") << "24.11/cloud_scontrol_show_nodes.json" << "cpu-dy-c7i-1" << "c7i.2xlarge" << 0
+                                               << "" << QStringList{} << 0 << Indices{};
+}
+
+void TestSinfoJsonParser::cloudNodes()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, name);
+    QFETCH(QStringList, models);
+    const SinfoParseResult r = SinfoJsonParser::parse(captured(file), GpuCatalog::builtIn());
+    QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+    QVERIFY2(r.warning.isEmpty(), qPrintable(r.warning));
+    const Node *n = findNode(r.nodes, name);
+    QVERIFY(n);
+    QTEST(n->instanceType, "instanceType");
+    QTEST(n->gpuCount, "gpuCount");
+    QTEST(n->gpuModel, "gpuModel");
+    QTEST(n->gpusAllocated, "gpusAllocated");
+    QTEST(n->gpuIndicesAllocated, "indices");
+    QCOMPARE(n->gpus.size(), models.size());
+    for (int i = 0; i < models.size(); ++i) {
+        QCOMPARE(n->gpus[i].index, i);
+        QCOMPARE(n->gpus[i].model, models[i]);
+    }
+    // What SlurmSource does next keeps each GPU's model and adds none.
+    QVector<Node> nodes{*n};
+    QVector<Job> jobs;
+    applyPlacements(nodes, jobs, {});
+    QCOMPARE(nodes[0].gpus.size(), models.size());
+    for (int i = 0; i < models.size(); ++i)
+        QCOMPARE(nodes[0].gpus[i].model, models[i]);
 }
 
 QTEST_GUILESS_MAIN(TestSinfoJsonParser)
