@@ -18,6 +18,7 @@ source "$(dirname "$0")/lib.sh"
 CAPTURE_DIR="${STRATA_POWER_CAPTURE_DIR:-$STRATA_LAB_DIR/captures}"
 mkdir -p "$CAPTURE_DIR"
 WORK="$(mktemp -d "$STRATA_LAB_DIR/test-power.XXXXXX")"
+cd "$WORK"   # the jobs' WorkDir in the captures: the lab's, not wherever ctest ran
 POWER_LOG="$STRATA_LAB_DIR/log/power.log"
 touch "$POWER_LOG"
 LOG_START=$(($(wc -l <"$POWER_LOG") + 1))
