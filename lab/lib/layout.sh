@@ -47,10 +47,10 @@ if [ "$POWER_SAVING" = yes ]; then
     readonly SRUN_PORT_RANGE=36830-36899
     readonly SSH_PORT=24022
     readonly PROMETHEUS_PORT="" ALERTMANAGER_PORT="" FABRIC_PORT_BASE="" NODE_EXPORTER_PORT="" DCGM_PORT_BASE=""
-    # ParallelCluster's Feature lists; the CPU instance has no GPU type.
+    # ParallelCluster's Feature lists (quoted: the commas are Slurm's); the CPU instance has no GPU type.
     readonly NODE_GPU_TYPE=(h100 h100 h100 h100 "")
-    readonly NODE_FEATURE=(static,p5.48xlarge,p5,efa,gpu dynamic,p5.48xlarge,p5,efa,gpu
-        dynamic,p5.48xlarge,p5,efa,gpu dynamic,p5.48xlarge,p5,efa,gpu dynamic,c5.xlarge,c5xlarge)
+    readonly NODE_FEATURE=("static,p5.48xlarge,p5,efa,gpu" "dynamic,p5.48xlarge,p5,efa,gpu"
+        "dynamic,p5.48xlarge,p5,efa,gpu" "dynamic,p5.48xlarge,p5,efa,gpu" "dynamic,c5.xlarge,c5xlarge")
 elif [ "$SLURM_VERSION" = 24.11 ]; then
     # Debian 13's Slurm, run inside a trixie root through lab/slurm_chroot/in-root (lib/slurm_root.sh).
     readonly CHROOT=yes
