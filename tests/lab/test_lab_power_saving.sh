@@ -13,6 +13,7 @@
 # repository), and prints how long each phase took. ~2 minutes.
 # shellcheck source=tests/lab/lib.sh
 source "$(dirname "$0")/lib.sh"
+STRATA="$STRATA_BINARY_DIR/app/strata"
 [ "${STRATA_LAB_VARIANT:-}" = power-saving ] ||
     fail "$STRATA_LAB_DIR is not a power-saving lab (lab/lab up --power-saving --dir $STRATA_LAB_DIR)"
 CAPTURE_DIR="${STRATA_POWER_CAPTURE_DIR:-$STRATA_LAB_DIR/captures}"
@@ -61,6 +62,47 @@ node_state() { local s; s="$(sinfo -h -N -n "$1" -o '%T' 2>/dev/null)"; echo "${
 node_state_is() { [ "$(node_state "$1")" = "$2" ]; }
 new_log() { tail -n "+$LOG_START" "$POWER_LOG"; }
 
+# What Strata says in a phase (issue 25): `strata snapshot` between two identical `sinfo -N`
+# reads (states move; the check is made at a moment sinfo stood still) splits the GPUs exactly as
+# sinfo's states do (`~` launchable, `#` starting, `%`/down unavailable, idle, allocated busy),
+# and its only findings are the ones given (node:code, comma-separated; empty for none).
+mapfile -t connect < "$STRATA_LAB_DIR/connect.args"
+strata_split_agrees() {
+    local before after snap
+    before="$(sinfo -h -N -o '%N %T %G')"
+    snap="$("$STRATA" snapshot --format json "${connect[@]}")" || return 1
+    after="$(sinfo -h -N -o '%N %T %G')"
+    [ "$before" = "$after" ] || return 1
+    "$PYTHON" -c '
+import json, sys
+s = json.loads(sys.argv[1]); want = {"busy": 0, "idle": 0, "starting": 0, "launchable": 0, "unavailable": 0}
+for line in sys.argv[2].splitlines():
+    node, state, gres = line.split()
+    gpus = int(gres.split(":")[2].split("(")[0]) if gres.startswith("gpu:") else 0
+    if state.startswith(("down", "drain")) or state.endswith("%"): want["unavailable"] += gpus
+    elif state.endswith("~"): want["launchable"] += gpus
+    elif state.endswith("#"): want["starting"] += gpus
+    elif state == "idle": want["idle"] += gpus
+    elif state == "allocated": want["busy"] += gpus
+    else: sys.exit("unexpected state " + state)
+t = s["totals"]
+got = {k: t["gpus" + k.capitalize()] for k in want}
+findings = sorted(f["node"] + ":" + f["code"] for f in s["findings"])
+expected = sorted(x for x in sys.argv[3].split(",") if x)
+if got != want or findings != expected or sum(got.values()) != t["gpus"]:
+    sys.exit("strata %s, findings %s; sinfo %s, findings expected %s" % (got, findings, want, expected))
+' "$snap" "$after" "$1"
+}
+# strata_agrees PHASE FINDINGS: within 20 s (a moment when sinfo stands still), or fail.
+strata_agrees() {
+    local deadline=$((SECONDS + 20)) why=""
+    until why="$(strata_split_agrees "$2" 2>&1)"; do
+        [ $SECONDS -lt $deadline ] || fail "phase $1: Strata's GPU split is not sinfo's: $why"
+        sleep 0.5
+    done
+    pass "phase $1: strata snapshot splits the GPUs as sinfo does${2:+, findings $2}"
+}
+
 # --- all_powered_down
 is_all_powered_down() {
     [ "$(captured_state all_powered_down gpu-st-p5-1)" = idle ] || return 1
@@ -86,6 +128,7 @@ status="$(lab_status)"
 for n in gpu-dy-p5-1 gpu-dy-p5-2 gpu-dy-p5-3 cpu-dy-c5-1; do
     grep -qE "^slurmd@$n +not launched" <<<"$status" || fail "a slurmd runs for $n: $status"
 done
+strata_agrees all_powered_down ""
 phase_done all_powered_down
 pass "all powered down: gpu-dy-p5-[1-3], cpu-dy-c5-1 idle~ (CLOUD, POWERED_DOWN), no slurmd; gpu-st-p5-1 idle"
 
@@ -120,6 +163,7 @@ grep -q ' Nodes=gpu-dy-p5-\[1-2\] .*GRES=gpu:h100:8(IDX:0-7)' <<<"$line" ||
 flags="$(captured_flags powering_up gpu-dy-p5-1)"
 [[ " $flags " == *" POWERING_UP "* && " $flags " == *" NOT_RESPONDING "* ]] ||
     fail "sinfo --json: gpu-dy-p5-1 is '$flags' while powering up"
+strata_agrees powering_up ""
 phase_done powering_up
 pass "powering up: job $job CONFIGURING with GPU indices 0-7 on gpu-dy-p5-[1-2], both allocated# ($flags)"
 
@@ -145,6 +189,7 @@ grep -qE '^host=gpu-dy-p5-1 uptime=[0-9]+\.[0-9]+ gpus=0,1,2,3,4,5,6,7$' <<<"$ou
 uptime="$(sed -E 's/.* uptime=([0-9]+)\..*/\1/' <<<"$out")"
 [ "$uptime" -le $((SECONDS - submitted_s)) ] ||
     fail "gpu-dy-p5-1 has been up ${uptime} s, the job was submitted $((SECONDS - submitted_s)) s ago"
+strata_agrees running ""
 phase_done running
 pass "running: job $job RUNNING on gpu-dy-p5-[1-2] (allocated), slurmd booted after the request ($out)"
 
@@ -159,6 +204,7 @@ is_powering_down() {
 capture_phase $((SUSPEND_TIME + 15)) powering_down is_powering_down
 flags="$(captured_flags powering_down gpu-dy-p5-1)"
 [[ " $flags " == *" POWERING_DOWN "* ]] || fail "sinfo --json: gpu-dy-p5-1 is '$flags' while powering down"
+strata_agrees powering_down ""
 phase_done powering_down
 wait_until $((SUSPEND_TIMEOUT + 10)) "gpu-dy-p5-1 powered down" node_state_is gpu-dy-p5-1 'idle~'
 wait_until 5 "gpu-dy-p5-2 powered down" node_state_is gpu-dy-p5-2 'idle~'
@@ -188,6 +234,7 @@ flags="$(captured_flags launch_failed gpu-dy-p5-3)"
 # (22.05 also keeps NOT_RESPONDING from the power-up.)
 [[ "$flags " == "down CLOUD POWERED_DOWN "* ]] || fail "sinfo --json: gpu-dy-p5-3 is '$flags' after ResumeTimeout"
 grep -q 'resume gpu-dy-p5-3: skipped' <(new_log) || fail "the ResumeProgram did not skip gpu-dy-p5-3: $(new_log)"
+strata_agrees launch_failed "gpu-dy-p5-3:node-launch-failed"
 phase_done launch_failed
 pass "launch failed: gpu-dy-p5-3 down~ 'ResumeTimeout reached', job $failing requeued (PENDING, Restarts=1)"
 
