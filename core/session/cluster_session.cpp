@@ -12,6 +12,7 @@
 #include "prometheus/metrics_part.h"
 #include "prometheus/metrics_source.h"
 #include "slurm/slurm_source.h"
+#include "queued_login_prompter.h"
 #include "ssh/ssh_remote_shell.h"
 #include "model/heap_memory.h"
 #include "model/pool_task.h"
@@ -55,9 +56,32 @@ std::unique_ptr<OrchestratorSource> ClusterSession::makeOrchestrator(const Clust
     return std::make_unique<SlurmSource>(shell, GpuCatalog::builtIn());
 }
 
-ClusterSession::ClusterSession(const ClusterProfile &profile, QObject *parent)
-    : ClusterSession(profile, std::make_shared<SshRemoteShell>(SshOptions::fromProfile(profile)), nullptr, parent)
+namespace {
+
+std::shared_ptr<RemoteShell> sshShell(const ClusterProfile &profile, std::shared_ptr<LoginPrompter> prompter)
 {
+    SshOptions options = SshOptions::fromProfile(profile);
+    options.loginPrompter = std::move(prompter);
+    return std::make_shared<SshRemoteShell>(options);
+}
+
+} // namespace
+
+ClusterSession::ClusterSession(const ClusterProfile &profile, QObject *parent)
+    : ClusterSession(profile, std::make_shared<QueuedLoginPrompter>(), parent)
+{
+}
+
+ClusterSession::ClusterSession(const ClusterProfile &profile, std::shared_ptr<LoginPrompter> prompter, QObject *parent)
+    : ClusterSession(profile, sshShell(profile, prompter), nullptr, parent)
+{
+    m_loginQuestions = std::dynamic_pointer_cast<QueuedLoginPrompter>(prompter);
+    if (m_loginQuestions) {
+        // Posted from the SSH thread to this one; dropped if this session is gone by then.
+        m_loginQuestions->setNotify([this](int id, const LoginChallenge &challenge) {
+            QMetaObject::invokeMethod(this, [this, id, challenge] { Q_EMIT loginQuestion(id, challenge); }, Qt::QueuedConnection);
+        });
+    }
 }
 
 ClusterSession::ClusterSession(const ClusterProfile &profile, std::shared_ptr<RemoteShell> shell,
@@ -80,7 +104,29 @@ ClusterSession::ClusterSession(const ClusterProfile &profile, std::shared_ptr<Re
     }
 }
 
-ClusterSession::~ClusterSession() = default;
+ClusterSession::~ClusterSession()
+{
+    if (m_loginQuestions)
+        m_loginQuestions->close(); // an SSH thread waiting for an answer goes on (declined)
+}
+
+void ClusterSession::setAnswersLoginQuestions(bool answers)
+{
+    if (m_loginQuestions)
+        m_loginQuestions->setAnswering(answers);
+}
+
+void ClusterSession::answerLoginQuestion(int id, const QStringList &answers)
+{
+    if (m_loginQuestions)
+        m_loginQuestions->respond(id, LoginAnswers::given(answers));
+}
+
+void ClusterSession::declineLoginQuestion(int id)
+{
+    if (m_loginQuestions)
+        m_loginQuestions->respond(id, LoginAnswers::refused(tr("the person declined")));
+}
 
 std::unique_ptr<OutputFollower> ClusterSession::followOutput(const Job &job) const
 {
