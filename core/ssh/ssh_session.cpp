@@ -495,8 +495,7 @@ CommandResult SshSession::authenticate(const SshConfigHost &config)
         if (finished(rc, failure))
             return {};
         if (failure.failure == ErrorKind::LoginPromptUnavailable || failure.failure == ErrorKind::ConnectionLost) {
-            refusals << failure.transportError;
-            failure.transportError = refusals.join(QStringLiteral("; "));
+            failure.transportError = refusals.join(QStringLiteral("; ")); // what was refused before, then this
             return failure;
         }
     }
