@@ -49,6 +49,7 @@ int ProfileCommand::hosts(QCommandLineParser &parser)
                                      {QLatin1String("port"), h.port},
                                      {QLatin1String("identityFile"), h.identityFile},
                                      {QLatin1String("proxyJump"), h.proxyJump},
+                                     {QLatin1String("proxyCommand"), h.proxyCommand},
                                      {QLatin1String("add"), addCommandFor(h)}});
         for (const LocalLab &lab : labs)
             labList.append(QJsonObject{{QLatin1String("directory"), lab.directory},
