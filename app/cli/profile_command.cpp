@@ -10,6 +10,7 @@
 #include "profile/profile_store.h"
 #include "session/ssh_host_list.h"
 #include "ssh/shell_quote.h"
+#include "ssh/terminal_login_prompter.h"
 
 #include <QFileInfo>
 #include <QJsonArray>
@@ -104,6 +105,7 @@ int ProfileCommand::add(QCoreApplication &app, QCommandLineParser &parser, Clust
             return 2;
         }
     ConnectionCheck check;
+    check.setLoginPrompter(std::make_shared<TerminalLoginPrompter>());
     ConnectionCheckResult result;
     const bool terminal = CliOutput::stderrIsTerminal();
     QObject::connect(&check, &ConnectionCheck::progress, &app, [terminal](int step, int steps, const QString &text) {

@@ -75,13 +75,19 @@ ClusterSession::ClusterSession(const ClusterProfile &profile, QObject *parent)
 ClusterSession::ClusterSession(const ClusterProfile &profile, std::shared_ptr<LoginPrompter> prompter, QObject *parent)
     : ClusterSession(profile, sshShell(profile, prompter), nullptr, parent)
 {
-    m_loginQuestions = std::dynamic_pointer_cast<QueuedLoginPrompter>(prompter);
-    if (m_loginQuestions) {
-        // Posted from the SSH thread to this one; dropped if this session is gone by then.
-        m_loginQuestions->setNotify([this](int id, const LoginChallenge &challenge) {
-            QMetaObject::invokeMethod(this, [this, id, challenge] { Q_EMIT loginQuestion(id, challenge); }, Qt::QueuedConnection);
-        });
-    }
+    if (auto questions = std::dynamic_pointer_cast<QueuedLoginPrompter>(prompter))
+        emitLoginQuestionsOf(questions); // the one the shell asks, instead of the constructor's own
+}
+
+void ClusterSession::emitLoginQuestionsOf(const std::shared_ptr<QueuedLoginPrompter> &questions)
+{
+    if (m_loginQuestions)
+        m_loginQuestions->close();
+    m_loginQuestions = questions;
+    // Posted from the SSH thread to this one; dropped if this session is gone by then.
+    m_loginQuestions->setNotify([this](int id, const LoginChallenge &challenge) {
+        QMetaObject::invokeMethod(this, [this, id, challenge] { Q_EMIT loginQuestion(id, challenge); }, Qt::QueuedConnection);
+    });
 }
 
 ClusterSession::ClusterSession(const ClusterProfile &profile, std::shared_ptr<RemoteShell> shell,
@@ -89,6 +95,8 @@ ClusterSession::ClusterSession(const ClusterProfile &profile, std::shared_ptr<Re
     : QObject(parent), m_profile(profile), m_shell(std::move(shell)),
       m_orchestrator(orchestrator ? std::move(orchestrator) : makeOrchestrator(profile, m_shell))
 {
+    // A shell given here asks no one unless it was made with loginQuestions() (tests do).
+    emitLoginQuestionsOf(std::make_shared<QueuedLoginPrompter>());
     m_timer.setSingleShot(true);
     connect(&m_timer, &QTimer::timeout, this, &ClusterSession::onTimer);
     m_changeCheck.setInterval(kChangeCheckMs);
@@ -106,26 +114,27 @@ ClusterSession::ClusterSession(const ClusterProfile &profile, std::shared_ptr<Re
 
 ClusterSession::~ClusterSession()
 {
-    if (m_loginQuestions)
-        m_loginQuestions->close(); // an SSH thread waiting for an answer goes on (declined)
+    m_loginQuestions->close(); // an SSH thread waiting for an answer goes on (declined)
+}
+
+std::shared_ptr<LoginPrompter> ClusterSession::loginQuestions() const
+{
+    return m_loginQuestions;
 }
 
 void ClusterSession::setAnswersLoginQuestions(bool answers)
 {
-    if (m_loginQuestions)
-        m_loginQuestions->setAnswering(answers);
+    m_loginQuestions->setAnswering(answers);
 }
 
 void ClusterSession::answerLoginQuestion(int id, const QStringList &answers)
 {
-    if (m_loginQuestions)
-        m_loginQuestions->respond(id, LoginAnswers::given(answers));
+    m_loginQuestions->respond(id, LoginAnswers::given(answers));
 }
 
 void ClusterSession::declineLoginQuestion(int id)
 {
-    if (m_loginQuestions)
-        m_loginQuestions->respond(id, LoginAnswers::refused(tr("the person declined")));
+    m_loginQuestions->respond(id, LoginAnswers::refused(tr("the person declined")));
 }
 
 std::unique_ptr<OutputFollower> ClusterSession::followOutput(const Job &job) const

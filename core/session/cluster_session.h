@@ -74,6 +74,9 @@ public:
     // The answers to loginQuestion id (one per prompt, in order), or no answer (declined).
     void answerLoginQuestion(int id, const QStringList &answers);
     void declineLoginQuestion(int id);
+    // The prompter whose questions come out as loginQuestion (what the SSH shell asks unless
+    // the constructor was given another prompter; a test's shell can ask it too).
+    std::shared_ptr<LoginPrompter> loginQuestions() const;
 
     QFuture<ActionResult> submit(const JobSubmission &submission);
     QFuture<ActionResult> cancel(const QString &jobId);
@@ -142,12 +145,13 @@ private:
     void reconcileUnknownActions();
     void forgetUnknown(const ActionResult &settled);
 
+    void emitLoginQuestionsOf(const std::shared_ptr<QueuedLoginPrompter> &questions);
     void publish();
     void finishPublish(const SnapshotPtr &snapshot);
     SourceStatus &status(SourceKind source);
 
     ClusterProfile m_profile;
-    std::shared_ptr<QueuedLoginPrompter> m_loginQuestions; // null when the constructor got a prompter
+    std::shared_ptr<QueuedLoginPrompter> m_loginQuestions; // never null
     std::shared_ptr<RemoteShell> m_shell;
     std::shared_ptr<OrchestratorSource> m_orchestrator;
     SnapshotPtr m_latest;
