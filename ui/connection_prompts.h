@@ -1,7 +1,7 @@
 #pragma once
 
 #include "model/source_status.h"
-#include "ssh/login_prompter.h"
+#include "model/login_challenge.h"
 
 #include <QHash>
 #include <QObject>

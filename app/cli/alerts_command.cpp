@@ -6,7 +6,7 @@
 #include "cli/text_table.h"
 #include "model/snapshot_json.h"
 #include "session/cluster_session.h"
-#include "ssh/terminal_login_prompter.h"
+#include "session/terminal_login_prompter.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -10,7 +10,7 @@
 #include "profile/profile_store.h"
 #include "session/ssh_host_list.h"
 #include "ssh/shell_quote.h"
-#include "ssh/terminal_login_prompter.h"
+#include "session/terminal_login_prompter.h"
 
 #include <QFileInfo>
 #include <QJsonArray>

@@ -4,7 +4,7 @@
 #include "cli/cli_output.h"
 #include "cli/cli_profile_resolver.h"
 #include "session/cluster_session.h"
-#include "ssh/terminal_login_prompter.h"
+#include "session/terminal_login_prompter.h"
 #include "slurm/hostlist.h"
 #include "slurm/slurm_time.h"
 

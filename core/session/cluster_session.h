@@ -5,7 +5,7 @@
 #include "model/job_submission.h"
 #include "model/orchestrator_part.h"
 #include "model/output_follower.h"
-#include "ssh/login_prompter.h"
+#include "model/login_challenge.h"
 
 #include <QFuture>
 #include <QObject>

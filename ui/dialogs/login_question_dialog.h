@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ssh/login_prompter.h"
+#include "model/login_challenge.h"
 
 #include <QDialog>
 #include <QVector>

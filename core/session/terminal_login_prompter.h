@@ -1,6 +1,6 @@
 #pragma once
 
-#include "login_prompter.h"
+#include "ssh/login_prompter.h"
 
 #include <mutex>
 
