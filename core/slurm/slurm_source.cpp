@@ -524,22 +524,28 @@ qint64 SlurmSource::readBatchScripts(OrchestratorPart &part)
 {
     QSet<QString> listed;
     listed.reserve(part.jobs.size());
-    QStringList running, pending;
-    QSet<QString> wanted;
-    for (const Job &j : std::as_const(part.jobs)) {
-        const QString key = scriptKey(j);
-        listed.insert(key);
-        if (m_scriptCache.contains(key) || wanted.contains(key))
-            continue;
-        const bool holds = j.isRunning() || j.stateKind == JobState::Configuring;
-        if (!holds && !j.isPending())
-            continue;
-        wanted.insert(key);
-        (holds ? running : pending) << key;
-    }
+    for (const Job &j : std::as_const(part.jobs))
+        listed.insert(scriptKey(j));
     for (auto it = m_scriptCache.begin(); it != m_scriptCache.end();)
         it = listed.contains(it.key()) ? std::next(it) : m_scriptCache.erase(it);
-    const QStringList ids = (running + pending).mid(0, kScriptReadLimit);
+    // Running and configuring jobs first (an array whose first tasks run and the rest wait
+    // counts as running), then pending ones.
+    QStringList ids;
+    QSet<QString> wanted;
+    for (const bool holdingPass : {true, false}) {
+        for (const Job &j : std::as_const(part.jobs)) {
+            if (ids.size() >= kScriptReadLimit)
+                break;
+            const bool holds = j.isRunning() || j.stateKind == JobState::Configuring;
+            if (holds != holdingPass || (!holds && !j.isPending()))
+                continue;
+            const QString key = scriptKey(j);
+            if (!m_scriptCache.contains(key) && !wanted.contains(key)) {
+                wanted.insert(key);
+                ids << key;
+            }
+        }
+    }
     qint64 bytes = 0;
     if (!ids.isEmpty()) {
         const QByteArray marker = newRecordMarker();
