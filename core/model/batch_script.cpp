@@ -466,12 +466,18 @@ QString expand(const QString &text, QHash<QString, QString> &vars, int depth = 0
         return text;
     QString out;
     bool inSingle = false;
+    bool inDouble = false; // an apostrophe inside double quotes quotes nothing
     for (qsizetype i = 0; i < text.size(); ++i) {
         const QChar c = text[i];
         if (out.size() > kMaxLineChars)
             return text; // runaway growth (X=$X$X...): leave it as written
-        if (c == u'\'' ) {
-            inSingle = !inSingle;
+        if (c == u'\\' && !inSingle && i + 1 < text.size()) {
+            out += c;
+            out += text[++i]; // \$ is a dollar sign, not an expansion
+            continue;
+        }
+        if ((c == u'\'' && !inDouble) || (c == u'"' && !inSingle)) {
+            (c == u'"' ? inDouble : inSingle) = !(c == u'"' ? inDouble : inSingle);
             out += c;
             continue;
         }

@@ -217,6 +217,8 @@ private Q_SLOTS:
         QTest::newRow("division by zero stays") << QByteArray("run $((4/0))\n") << QStringList{"run", "$((4/0))"};
         QTest::newRow("command output unknown") << QByteArray("H=$(hostname)\nrun $H\n") << QStringList{"run", "$H"};
         QTest::newRow("single quotes literal") << QByteArray("A=5\nrun '$A'\n") << QStringList{"run", "$A"};
+        QTest::newRow("apostrophe inside double quotes") << QByteArray("A=5\nrun \"it's $A\"\n") << QStringList{"run", "it's 5"};
+        QTest::newRow("escaped dollar") << QByteArray("A=5\nrun \\$A\n") << QStringList{"run", "$A"};
         QTest::newRow("slurm from allocation") << QByteArray("run $SLURM_JOB_NUM_NODES ${SLURM_GPUS_ON_NODE}\n")
                                                << QStringList{"run", "2", "8"};
         QTest::newRow("prefix assignment dropped") << QByteArray("NCCL_DEBUG=INFO run x\n") << QStringList{"run", "x"};
