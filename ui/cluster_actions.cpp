@@ -179,7 +179,11 @@ void ClusterActions::cancelJob(const QString &id)
     box->setAttribute(Qt::WA_DeleteOnClose);
     QPushButton *yes = box->addButton(tr("Cancel job"), QMessageBox::AcceptRole);
     yes->setObjectName(QStringLiteral("confirm"));
-    box->addButton(tr("Keep it"), QMessageBox::RejectRole);
+    // Enter and Escape keep the job: cancelling takes a click (or its mnemonic) on purpose.
+    QPushButton *keep = box->addButton(tr("Keep it"), QMessageBox::RejectRole);
+    keep->setObjectName(QStringLiteral("keep"));
+    box->setDefaultButton(keep);
+    box->setEscapeButton(keep);
     connect(yes, &QPushButton::clicked, this, [this, id] {
         if (m_session)
             run(tr("Cancelling job %1…").arg(id), m_session->cancel(id));

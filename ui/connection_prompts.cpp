@@ -1,6 +1,7 @@
 #include "connection_prompts.h"
 
 #include "dialogs/host_key_dialog.h"
+#include "dialogs/login_question_dialog.h"
 #include "views/connections_panel.h"
 #include "views/log_panel.h"
 
@@ -22,8 +23,11 @@ void ConnectionPrompts::setSession(ClusterSession *session)
         disconnect(m_session, nullptr, this, nullptr);
     m_session = session;
     m_reportedErrors.clear();
-    if (session)
+    if (session) {
         connect(session, &ClusterSession::hostKeyUnknown, this, &ConnectionPrompts::onHostKeyUnknown);
+        connect(session, &ClusterSession::loginQuestion, this, &ConnectionPrompts::onLoginQuestion);
+        session->setAnswersLoginQuestions(true);
+    }
     // Asked of the session that is gone: the handlers see no session and do nothing.
     if (m_hostKeyDialog)
         m_hostKeyDialog->reject();
@@ -78,6 +82,26 @@ void ConnectionPrompts::askPassphrase(const QString &identity)
             return;
         m_reportedErrors.remove(SourceKind::Ssh); // a wrong one asks again
         m_session->setPassphrase(passphrase);
+    });
+    dialog->open();
+}
+
+void ConnectionPrompts::onLoginQuestion(int id, const LoginChallenge &challenge)
+{
+    if (!m_session)
+        return;
+    m_log->append(LogPanel::Level::Info, tr("%1 asks for a %2 login").arg(challenge.host, challenge.method));
+    auto *dialog = new LoginQuestionDialog(challenge, m_dialogParent);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    // The session answers (or, if it is gone, its SSH thread was released when it closed).
+    QPointer<ClusterSession> session = m_session;
+    connect(dialog, &QDialog::accepted, this, [session, id, dialog] {
+        if (session)
+            session->answerLoginQuestion(id, dialog->answers());
+    });
+    connect(dialog, &QDialog::rejected, this, [session, id] {
+        if (session)
+            session->declineLoginQuestion(id);
     });
     dialog->open();
 }

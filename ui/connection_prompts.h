@@ -1,6 +1,7 @@
 #pragma once
 
 #include "model/source_status.h"
+#include "model/login_challenge.h"
 
 #include <QHash>
 #include <QObject>
@@ -18,7 +19,9 @@ class LogPanel;
 
 // What the connection asks of the person, and what its failures mean: the unknown host key
 // (HostKeyDialog, the answer through ClusterSession::acceptHostKey), the key's passphrase (an
-// input dialog, through ClusterSession::setPassphrase), the explanation of a changed host key,
+// input dialog, through ClusterSession::setPassphrase), a keyboard-interactive login's questions
+// (LoginQuestionDialog, through ClusterSession::answerLoginQuestion, while the session's SSH
+// thread waits), the explanation of a changed host key,
 // and one log line per change of a source's error. Every decision is on the ErrorKind, never on
 // the error's words. GUI thread; owned by the MainWindow, which parents the dialogs.
 class ConnectionPrompts : public QObject
@@ -42,6 +45,7 @@ Q_SIGNALS:
 private:
     void onHostKeyUnknown(const QString &host, const QString &fingerprint);
     void askPassphrase(const QString &identity);
+    void onLoginQuestion(int id, const LoginChallenge &challenge);
 
     QWidget *m_dialogParent;
     ConnectionsPanel *m_connections;

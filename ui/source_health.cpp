@@ -29,6 +29,7 @@ QString SourceHealth::kindText(ErrorKind kind)
     case ErrorKind::HostKeyChanged: return t("host key changed, refused");
     case ErrorKind::AuthenticationFailed: return t("login refused");
     case ErrorKind::PassphraseNeeded: return t("the key needs its passphrase");
+    case ErrorKind::LoginPromptUnavailable: return t("the login asks a question nobody can answer");
     case ErrorKind::ConnectFailed: return t("cannot reach the host");
     case ErrorKind::ConnectionLost: return t("connection lost");
     case ErrorKind::Timeout: return t("timed out");

@@ -6,6 +6,7 @@
 #include "cli/text_table.h"
 #include "model/snapshot_json.h"
 #include "session/cluster_session.h"
+#include "session/terminal_login_prompter.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -22,7 +23,7 @@ int AlertsCommand::run(QCoreApplication &app, QCommandLineParser &parser, const 
         CliOutput::error(QStringLiteral("strata alerts reads Prometheus: give --prometheus URL (or a profile with one)"));
         return 2;
     }
-    ClusterSession session(profile);
+    ClusterSession session(profile, std::make_shared<TerminalLoginPrompter>());
     SnapshotPtr result;
     QObject::connect(&session, &ClusterSession::snapshotReady, &app, [&](const SnapshotPtr &snapshot) {
         result = snapshot;

@@ -4,6 +4,7 @@
 #include "cli/cli_output.h"
 #include "cli/cli_profile_resolver.h"
 #include "session/cluster_session.h"
+#include "session/terminal_login_prompter.h"
 
 namespace strata {
 
@@ -17,7 +18,7 @@ int CancelCommand::run(QCoreApplication &, QCommandLineParser &parser, const Con
     ClusterProfile profile;
     if (!CliProfileResolver::resolve(connection, parser, &profile))
         return 2;
-    ClusterSession session(profile);
+    ClusterSession session(profile, std::make_shared<TerminalLoginPrompter>());
     int rc = 0;
     for (const QString &job : jobs)
         rc = qMax(rc, ActionWaiter::waitAndPrint(session, session.cancel(job), parser.value(QStringLiteral("format")) == QLatin1String("json")));

@@ -10,6 +10,9 @@ QString CliFailure::hintFor(ErrorKind kind)
     case ErrorKind::PassphraseNeeded:
         return QStringLiteral("strata asks for no passphrase: load the key into ssh-agent (ssh-add FILE) "
                               "and run without --identity");
+    case ErrorKind::LoginPromptUnavailable:
+        return QStringLiteral("the login needs a person's answer (a one-time code, a password): run strata on a "
+                              "terminal, or log in with a key, a certificate or ssh-agent instead");
     case ErrorKind::AuthenticationFailed:
         return QStringLiteral("check --identity, --user and the keys ssh-agent holds (ssh-add -l)");
     default:

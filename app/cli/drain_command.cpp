@@ -4,6 +4,7 @@
 #include "cli/cli_output.h"
 #include "cli/cli_profile_resolver.h"
 #include "session/cluster_session.h"
+#include "session/terminal_login_prompter.h"
 #include "slurm/hostlist.h"
 
 namespace strata {
@@ -37,7 +38,7 @@ int DrainCommand::run(QCoreApplication &, QCommandLineParser &parser, const Conn
     ClusterProfile profile;
     if (!CliProfileResolver::resolve(connection, parser, &profile))
         return 2;
-    ClusterSession session(profile);
+    ClusterSession session(profile, std::make_shared<TerminalLoginPrompter>());
     const bool json = parser.value(QStringLiteral("format")) == QLatin1String("json");
     return ActionWaiter::waitAndPrint(session, session.drain(nodes, parser.value(kReason)), json);
 }

@@ -10,6 +10,7 @@
 #include "profile/profile_store.h"
 #include "session/ssh_host_list.h"
 #include "ssh/shell_quote.h"
+#include "session/terminal_login_prompter.h"
 
 #include <QFileInfo>
 #include <QJsonArray>
@@ -49,6 +50,7 @@ int ProfileCommand::hosts(QCommandLineParser &parser)
                                      {QLatin1String("port"), h.port},
                                      {QLatin1String("identityFile"), h.identityFile},
                                      {QLatin1String("proxyJump"), h.proxyJump},
+                                     {QLatin1String("proxyCommand"), h.proxyCommand},
                                      {QLatin1String("add"), addCommandFor(h)}});
         for (const LocalLab &lab : labs)
             labList.append(QJsonObject{{QLatin1String("directory"), lab.directory},
@@ -103,6 +105,7 @@ int ProfileCommand::add(QCoreApplication &app, QCommandLineParser &parser, Clust
             return 2;
         }
     ConnectionCheck check;
+    check.setLoginPrompter(std::make_shared<TerminalLoginPrompter>());
     ConnectionCheckResult result;
     const bool terminal = CliOutput::stderrIsTerminal();
     QObject::connect(&check, &ConnectionCheck::progress, &app, [terminal](int step, int steps, const QString &text) {

@@ -6,6 +6,7 @@
 #include "cli/snapshot_text_printer.h"
 #include "model/snapshot_json.h"
 #include "session/cluster_session.h"
+#include "session/terminal_login_prompter.h"
 
 namespace strata {
 
@@ -14,7 +15,7 @@ int SnapshotCommand::run(QCoreApplication &app, QCommandLineParser &parser, cons
     ClusterProfile profile;
     if (!CliProfileResolver::resolve(connection, parser, &profile))
         return 2;
-    auto session = std::make_unique<ClusterSession>(profile);
+    auto session = std::make_unique<ClusterSession>(profile, std::make_shared<TerminalLoginPrompter>());
     SnapshotPtr result;
     QObject::connect(session.get(), &ClusterSession::snapshotReady, &app, [&](const SnapshotPtr &snapshot) {
         result = snapshot;

@@ -4,6 +4,7 @@
 #include "cli/cli_output.h"
 #include "cli/cli_profile_resolver.h"
 #include "session/cluster_session.h"
+#include "session/terminal_login_prompter.h"
 #include "slurm/hostlist.h"
 #include "slurm/slurm_time.h"
 
@@ -112,7 +113,7 @@ int SubmitCommand::run(QCoreApplication &, QCommandLineParser &parser, const Con
         CliOutput::error(QStringLiteral("--image and --selector are for Kubernetes clusters (--kubernetes)"));
         return 2;
     }
-    ClusterSession session(profile);
+    ClusterSession session(profile, std::make_shared<TerminalLoginPrompter>());
     return ActionWaiter::waitAndPrint(session, session.submit(s), parser.value(QStringLiteral("format")) == QLatin1String("json"));
 }
 

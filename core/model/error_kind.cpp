@@ -10,6 +10,7 @@ QString errorKindName(ErrorKind kind)
     case ErrorKind::HostKeyChanged: return QStringLiteral("host-key-changed");
     case ErrorKind::AuthenticationFailed: return QStringLiteral("authentication-failed");
     case ErrorKind::PassphraseNeeded: return QStringLiteral("passphrase-needed");
+    case ErrorKind::LoginPromptUnavailable: return QStringLiteral("login-prompt-unavailable");
     case ErrorKind::ConnectFailed: return QStringLiteral("connect-failed");
     case ErrorKind::ConnectionLost: return QStringLiteral("connection-lost");
     case ErrorKind::Timeout: return QStringLiteral("timeout");
@@ -29,6 +30,7 @@ bool isTransportError(ErrorKind kind)
     case ErrorKind::HostKeyChanged:
     case ErrorKind::AuthenticationFailed:
     case ErrorKind::PassphraseNeeded:
+    case ErrorKind::LoginPromptUnavailable:
     case ErrorKind::ConnectFailed:
     case ErrorKind::ConnectionLost:
         return true;

@@ -15,6 +15,7 @@ enum class ErrorKind {
     HostKeyChanged,       // the host offers another key than known_hosts records: refused, always
     AuthenticationFailed, // no key or agent identity was accepted
     PassphraseNeeded,     // the identity file is encrypted and no (or a wrong) passphrase was given
+    LoginPromptUnavailable, // a login method asks a person (keyboard-interactive) and nobody can answer
     ConnectFailed,        // the host could not be reached (refused, unreachable, DNS)
     ConnectionLost,       // the connection broke while a command ran: its outcome is unknown
     Timeout,              // connect or command did not finish in time

@@ -12,6 +12,7 @@
 #include "prometheus/metrics_part.h"
 #include "prometheus/metrics_source.h"
 #include "slurm/slurm_source.h"
+#include "queued_login_prompter.h"
 #include "ssh/ssh_remote_shell.h"
 #include "model/heap_memory.h"
 #include "model/pool_task.h"
@@ -55,9 +56,38 @@ std::unique_ptr<OrchestratorSource> ClusterSession::makeOrchestrator(const Clust
     return std::make_unique<SlurmSource>(shell, GpuCatalog::builtIn());
 }
 
-ClusterSession::ClusterSession(const ClusterProfile &profile, QObject *parent)
-    : ClusterSession(profile, std::make_shared<SshRemoteShell>(SshOptions::fromProfile(profile)), nullptr, parent)
+namespace {
+
+std::shared_ptr<RemoteShell> sshShell(const ClusterProfile &profile, std::shared_ptr<LoginPrompter> prompter)
 {
+    SshOptions options = SshOptions::fromProfile(profile);
+    options.loginPrompter = std::move(prompter);
+    return std::make_shared<SshRemoteShell>(options);
+}
+
+} // namespace
+
+ClusterSession::ClusterSession(const ClusterProfile &profile, QObject *parent)
+    : ClusterSession(profile, std::make_shared<QueuedLoginPrompter>(), parent)
+{
+}
+
+ClusterSession::ClusterSession(const ClusterProfile &profile, std::shared_ptr<LoginPrompter> prompter, QObject *parent)
+    : ClusterSession(profile, sshShell(profile, prompter), nullptr, parent)
+{
+    if (auto questions = std::dynamic_pointer_cast<QueuedLoginPrompter>(prompter))
+        emitLoginQuestionsOf(questions); // the one the shell asks, instead of the constructor's own
+}
+
+void ClusterSession::emitLoginQuestionsOf(const std::shared_ptr<QueuedLoginPrompter> &questions)
+{
+    if (m_loginQuestions)
+        m_loginQuestions->close();
+    m_loginQuestions = questions;
+    // Posted from the SSH thread to this one; dropped if this session is gone by then.
+    m_loginQuestions->setNotify([this](int id, const LoginChallenge &challenge) {
+        QMetaObject::invokeMethod(this, [this, id, challenge] { Q_EMIT loginQuestion(id, challenge); }, Qt::QueuedConnection);
+    });
 }
 
 ClusterSession::ClusterSession(const ClusterProfile &profile, std::shared_ptr<RemoteShell> shell,
@@ -65,6 +95,8 @@ ClusterSession::ClusterSession(const ClusterProfile &profile, std::shared_ptr<Re
     : QObject(parent), m_profile(profile), m_shell(std::move(shell)),
       m_orchestrator(orchestrator ? std::move(orchestrator) : makeOrchestrator(profile, m_shell))
 {
+    // A shell given here asks no one unless it was made with loginQuestions() (tests do).
+    emitLoginQuestionsOf(std::make_shared<QueuedLoginPrompter>());
     m_timer.setSingleShot(true);
     connect(&m_timer, &QTimer::timeout, this, &ClusterSession::onTimer);
     m_changeCheck.setInterval(kChangeCheckMs);
@@ -80,7 +112,30 @@ ClusterSession::ClusterSession(const ClusterProfile &profile, std::shared_ptr<Re
     }
 }
 
-ClusterSession::~ClusterSession() = default;
+ClusterSession::~ClusterSession()
+{
+    m_loginQuestions->close(); // an SSH thread waiting for an answer goes on (declined)
+}
+
+std::shared_ptr<LoginPrompter> ClusterSession::loginQuestions() const
+{
+    return m_loginQuestions;
+}
+
+void ClusterSession::setAnswersLoginQuestions(bool answers)
+{
+    m_loginQuestions->setAnswering(answers);
+}
+
+void ClusterSession::answerLoginQuestion(int id, const QStringList &answers)
+{
+    m_loginQuestions->respond(id, LoginAnswers::given(answers));
+}
+
+void ClusterSession::declineLoginQuestion(int id)
+{
+    m_loginQuestions->respond(id, LoginAnswers::refused(tr("the person declined")));
+}
 
 std::unique_ptr<OutputFollower> ClusterSession::followOutput(const Job &job) const
 {

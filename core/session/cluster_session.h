@@ -5,6 +5,7 @@
 #include "model/job_submission.h"
 #include "model/orchestrator_part.h"
 #include "model/output_follower.h"
+#include "model/login_challenge.h"
 
 #include <QFuture>
 #include <QObject>
@@ -16,7 +17,9 @@
 
 namespace strata {
 
+class LoginPrompter;
 class OrchestratorSource;
+class QueuedLoginPrompter;
 class MetricHistory;
 class MetricsSource;
 struct MetricsPart;
@@ -36,7 +39,11 @@ class ClusterSession : public QObject
     Q_OBJECT
 public:
     // Builds the SSH shell, the orchestrator source and (if configured) the metrics source.
+    // Login questions (keyboard-interactive) are emitted as loginQuestion once someone said
+    // setAnswersLoginQuestions(true); until then such a login fails (LoginPromptUnavailable).
     explicit ClusterSession(const ClusterProfile &profile, QObject *parent = nullptr);
+    // The same with login questions asked by prompter (the CLI's terminal) on the SSH thread.
+    ClusterSession(const ClusterProfile &profile, std::shared_ptr<LoginPrompter> prompter, QObject *parent = nullptr);
     // For tests and other transports: the session takes ownership of the sources.
     ClusterSession(const ClusterProfile &profile, std::shared_ptr<RemoteShell> shell,
                    std::unique_ptr<OrchestratorSource> orchestrator, QObject *parent = nullptr);
@@ -62,6 +69,14 @@ public:
     // After an "ssh" SourceStatus of kind PassphraseNeeded: use this passphrase for the
     // identity file (kept in memory for this session only), then reconnect.
     void setPassphrase(const QString &passphrase);
+    // Whether someone answers loginQuestion (the window's prompts); see the constructor.
+    void setAnswersLoginQuestions(bool answers);
+    // The answers to loginQuestion id (one per prompt, in order), or no answer (declined).
+    void answerLoginQuestion(int id, const QStringList &answers);
+    void declineLoginQuestion(int id);
+    // The prompter whose questions come out as loginQuestion (what the SSH shell asks unless
+    // the constructor was given another prompter; a test's shell can ask it too).
+    std::shared_ptr<LoginPrompter> loginQuestions() const;
 
     QFuture<ActionResult> submit(const JobSubmission &submission);
     QFuture<ActionResult> cancel(const QString &jobId);
@@ -105,6 +120,9 @@ Q_SIGNALS:
     void refreshStarted();
     // The host is not in known_hosts: ask the person (fingerprint is "SHA256:...").
     void hostKeyUnknown(const QString &host, const QString &fingerprint);
+    // The login asks the person (a one-time code, a PAM password): answer with
+    // answerLoginQuestion or declineLoginQuestion. The SSH thread waits; the GUI does not.
+    void loginQuestion(int id, const strata::LoginChallenge &challenge);
     void actionFinished(const strata::ActionResult &result);
 
 public:
@@ -127,11 +145,13 @@ private:
     void reconcileUnknownActions();
     void forgetUnknown(const ActionResult &settled);
 
+    void emitLoginQuestionsOf(const std::shared_ptr<QueuedLoginPrompter> &questions);
     void publish();
     void finishPublish(const SnapshotPtr &snapshot);
     SourceStatus &status(SourceKind source);
 
     ClusterProfile m_profile;
+    std::shared_ptr<QueuedLoginPrompter> m_loginQuestions; // never null
     std::shared_ptr<RemoteShell> m_shell;
     std::shared_ptr<OrchestratorSource> m_orchestrator;
     SnapshotPtr m_latest;

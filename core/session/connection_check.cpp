@@ -74,6 +74,7 @@ void ConnectionCheck::start(const ClusterProfile &profile, const QString &truste
     SshOptions options = SshOptions::fromProfile(profile);
     options.trustedFingerprint = trustedFingerprint;
     options.passphrase = passphrase;
+    options.loginPrompter = m_loginPrompter;
     m_shell = std::make_shared<SshRemoteShell>(options);
     Q_EMIT progress(1, m_steps, tr("Connecting to %1…").arg(m_shell->describe()));
     qCDebug(lcConnectionCheck) << "checking" << m_shell->describe();

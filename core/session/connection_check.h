@@ -12,6 +12,7 @@
 
 namespace strata {
 
+class LoginPrompter;
 class OrchestratorSource;
 class PrometheusClient;
 class RemoteShell;
@@ -48,6 +49,9 @@ public:
     // passphrase: for an encrypted identity file, in memory only.
     void start(const ClusterProfile &profile, const QString &trustedFingerprint = {},
                const QString &passphrase = {});
+    // Who answers a keyboard-interactive login's questions in the checks started from now on
+    // (the CLI's terminal); none: such a login fails with LoginPromptUnavailable.
+    void setLoginPrompter(std::shared_ptr<LoginPrompter> prompter) { m_loginPrompter = std::move(prompter); }
     // Ends the check under way now: finished() comes at once with ErrorKind::Cancelled.
     void cancel();
     bool isRunning() const { return m_running; }
@@ -66,6 +70,7 @@ private:
 
     ClusterProfile m_profile;
     std::shared_ptr<RemoteShell> m_shell;
+    std::shared_ptr<LoginPrompter> m_loginPrompter; // given to each check's shell
     std::shared_ptr<OrchestratorSource> m_orchestrator;
     PrometheusClient *m_prometheus = nullptr;
     ConnectionCheckResult m_result;

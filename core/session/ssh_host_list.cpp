@@ -12,7 +12,7 @@ SshHostList fromLoader(const SshConfigLoader::Result &r)
     list.found = r.found;
     list.hosts.reserve(r.hosts.size());
     for (const SshConfigHost &h : r.hosts)
-        list.hosts.append({h.alias, h.hostName, h.user, h.port, h.identityFile, h.proxyJump, h.file, h.line});
+        list.hosts.append({h.alias, h.hostName, h.user, h.port, h.identityFile, h.proxyJump, h.proxyCommand, h.file, h.line});
     list.notes.reserve(r.notes.size());
     for (const SshConfigNote &n : r.notes)
         list.notes.append({n.file, n.line, n.text});

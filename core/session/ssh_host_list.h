@@ -22,6 +22,7 @@ struct SshHostList
         int port = 0;
         QString identityFile; // the first IdentityFile, expanded
         QString proxyJump;    // as written; empty for none
+        QString proxyCommand; // as written, tokens unexpanded; empty for none
         QString file;         // where the Host line is, for messages
         int line = 0;
 

@@ -207,16 +207,15 @@ bool SlurmSource::learnVersion(OrchestratorPart &part, const QFuture<CommandResu
     return true;
 }
 
-void SlurmSource::rememberJobsAwaitingLaunch(QVector<Node> &nodes, const QVector<Job> &jobs)
+QHash<QString, QStringList> SlurmSource::carryJobsAwaitingLaunch(QVector<Node> &nodes, const QVector<Job> &jobs,
+                                                                  const QHash<QString, QStringList> &previous)
 {
     QHash<QString, int> nodeIndex;
     for (int i = 0; i < nodes.size(); ++i)
         if (nodes[i].power != PowerState::Launched)
             nodeIndex.insert(nodes[i].name, i);
-    if (nodeIndex.isEmpty()) {
-        m_jobsAwaitingLaunch.clear();
-        return;
-    }
+    if (nodeIndex.isEmpty())
+        return {};
     QHash<QString, QStringList> waiting;
     for (const Job &j : jobs) {
         if (j.stateKind != JobState::Configuring)
@@ -229,12 +228,12 @@ void SlurmSource::rememberJobsAwaitingLaunch(QVector<Node> &nodes, const QVector
         Node &node = nodes[it.value()];
         if (node.power == PowerState::FailedToLaunch) {
             // Kept for as long as the node stays failed: the finding names them every refresh.
-            node.jobsAwaitingLaunch = m_jobsAwaitingLaunch.value(node.name);
+            node.jobsAwaitingLaunch = previous.value(node.name);
             if (!node.jobsAwaitingLaunch.isEmpty())
                 waiting.insert(node.name, node.jobsAwaitingLaunch);
         }
     }
-    m_jobsAwaitingLaunch = std::move(waiting);
+    return waiting;
 }
 
 OrchestratorPart SlurmSource::refreshOnce(QPromise<OrchestratorPart> *early)
@@ -506,7 +505,7 @@ OrchestratorPart SlurmSource::refreshOnce(QPromise<OrchestratorPart> *early)
 
     part.jobs = std::move(jobs.jobs);
     applyPlacements(part.nodes, part.jobs, m_placementCache);
-    rememberJobsAwaitingLaunch(part.nodes, part.jobs);
+    m_jobsAwaitingLaunch = carryJobsAwaitingLaunch(part.nodes, part.jobs, m_jobsAwaitingLaunch);
     bytes += readBatchScripts(part);
     // What runs in each job, here on the Slurm pool, so the session's merge need not copy the
     // jobs to fill it in (docs/PERF.md, Scale).

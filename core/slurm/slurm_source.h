@@ -71,12 +71,15 @@ public:
     // cheaply while nothing changed, and no backlog is kept.)
     static constexpr qint64 kPendingReadIntervalMs = 30000;
 
+    // One refresh's step for failed launches: fills Node::jobsAwaitingLaunch of the nodes whose
+    // launch failed from `previous` (node -> CONFIGURING jobs waiting for it, as the last refresh
+    // saw them) and returns the same map for the next refresh. Pure: a test drives it phase by phase.
+    static QHash<QString, QStringList> carryJobsAwaitingLaunch(QVector<Node> &nodes, const QVector<Job> &jobs,
+                                                               const QHash<QString, QStringList> &previous);
+
 private:
     OrchestratorPart refreshBlocking(QPromise<OrchestratorPart> *early);
     OrchestratorPart refreshOnce(QPromise<OrchestratorPart> *early);
-    // Fills Node::jobsAwaitingLaunch of nodes whose launch failed and remembers the CONFIGURING
-    // jobs on nodes not launched yet for the next refresh.
-    void rememberJobsAwaitingLaunch(QVector<Node> &nodes, const QVector<Job> &jobs);
     void noteOwnJobChange(); // pool thread: after this source's own submit or cancel
     // Reads the batch scripts of new running, configuring and pending jobs (BatchScriptReader,
     // at most a bound a refresh), caches them by job and sets Job::script; returns the bytes read.

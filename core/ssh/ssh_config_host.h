@@ -16,6 +16,12 @@ struct SshConfigHost
     int port = 0;
     QString identityFile; // the first IdentityFile, ~ and %d/%u/%h/%r/%n/%p/%% expanded
     QString proxyJump;    // as written; empty for none
+    // ProxyCommand as written (tokens not expanded: ProxyCommandLine does that when connecting);
+    // empty for none. ssh takes whichever of ProxyCommand and ProxyJump comes first: the other
+    // one is left empty here.
+    QString proxyCommand;
+    QString certificateFile; // the first CertificateFile, expanded as IdentityFile
+    bool gssapiAuthentication = false; // GSSAPIAuthentication yes (ssh's default: no)
     QString file;         // where the Host line is, for messages
     int line = 0;
 

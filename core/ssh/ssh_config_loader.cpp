@@ -42,6 +42,21 @@ SshConfigLoader::Result SshConfigLoader::loadUserConfig()
     return load(sshDir + QStringLiteral("/config"), sshDir, home, user);
 }
 
+SshConfigHost SshConfigLoader::resolveForUser(const QString &name, const QString &configPath,
+                                              QVector<SshConfigNote> *notes)
+{
+    const QString home = QDir::homePath();
+    const QString sshDir = home + QStringLiteral("/.ssh");
+    QString user = qEnvironmentVariable("USER");
+    if (user.isEmpty())
+        user = qEnvironmentVariable("LOGNAME");
+    const QString path = configPath.isEmpty() ? sshDir + QStringLiteral("/config") : configPath;
+    QVector<SshConfigBlock> blocks;
+    if (QFileInfo(path).isFile())
+        read(path, sshDir, home, 0, &blocks, notes);
+    return SshConfigParser::resolve(blocks, name, home, user, notes);
+}
+
 SshConfigLoader::Result SshConfigLoader::load(const QString &configPath, const QString &sshDir,
                                               const QString &homeDir, const QString &localUser)
 {

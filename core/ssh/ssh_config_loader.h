@@ -27,6 +27,10 @@ public:
                        const QString &localUser);
     // ~/.ssh/config of the person running Strata.
     static Result loadUserConfig();
+    // The options ssh would use for `ssh [-F configPath] name` (SshConfigParser::resolve), from
+    // configPath (empty: ~/.ssh/config) and its Include files. A missing file resolves nothing.
+    static SshConfigHost resolveForUser(const QString &name, const QString &configPath,
+                                        QVector<SshConfigNote> *notes);
 
     static constexpr int kMaxDepth = 16;
 

@@ -162,6 +162,9 @@ QVector<SshConfigBlock> SshConfigParser::parse(const QByteArray &text, const QSt
             SshConfigBlock continued = current;
             continued.options.clear();
             current = continued;
+        } else if (keyword == QLatin1String("proxycommand")) {
+            // The rest of the line goes to the shell as written, quotes and all (readconf.c).
+            current.options.append({keyword, rest.toString()});
         } else {
             current.options.append({keyword, words.first()});
         }
@@ -206,52 +209,80 @@ QVector<SshConfigHost> SshConfigParser::hosts(const QVector<SshConfigBlock> &blo
         }
     }
     for (SshConfigHost &h : found) {
-        QString hostName, user, port, identity, jump;
-        bool haveJump = false;
-        for (const SshConfigBlock &b : blocks) {
-            if (b.kind == SshConfigBlock::Kind::Match || b.kind == SshConfigBlock::Kind::Include)
-                continue;
-            if (b.kind == SshConfigBlock::Kind::Host && !matches(b.patterns, h.alias))
-                continue;
-            for (const auto &[key, value] : b.options) {
-                if (key == QLatin1String("hostname") && hostName.isEmpty())
-                    hostName = value;
-                else if (key == QLatin1String("user") && user.isEmpty())
-                    user = value;
-                else if (key == QLatin1String("port") && port.isEmpty())
-                    port = value;
-                else if (key == QLatin1String("identityfile") && identity.isEmpty())
-                    identity = value;
-                else if (key == QLatin1String("proxyjump") && !haveJump) {
-                    jump = value;
-                    haveJump = true;
-                }
-            }
-        }
-        h.hostName = expandTokens(hostName, {{QLatin1Char('h'), h.alias}});
-        h.user = user;
-        if (!port.isEmpty()) {
-            bool ok = false;
-            const int value = port.toInt(&ok);
-            if (ok && value > 0 && value < 65536)
-                h.port = value;
-            else
-                notes->append({h.file, h.line, QStringLiteral("%1: Port %2 ignored (not a port number)").arg(h.alias, port)});
-        }
-        h.proxyJump = jump.compare(QLatin1String("none"), Qt::CaseInsensitive) == 0 ? QString() : jump;
-        if (!identity.isEmpty() && identity.compare(QLatin1String("none"), Qt::CaseInsensitive) != 0) {
-            if (identity.startsWith(QLatin1String("~/")))
-                identity = homeDir + identity.mid(1);
-            const QString remoteUser = user.isEmpty() ? localUser : user;
-            h.identityFile = expandTokens(identity, {{QLatin1Char('d'), homeDir},
-                                                     {QLatin1Char('u'), localUser},
-                                                     {QLatin1Char('h'), h.effectiveHostName()},
-                                                     {QLatin1Char('n'), h.alias},
-                                                     {QLatin1Char('r'), remoteUser},
-                                                     {QLatin1Char('p'), QString::number(h.port > 0 ? h.port : 22)}});
-        }
+        const QString file = h.file;
+        const int line = h.line;
+        h = resolve(blocks, h.alias, homeDir, localUser, notes);
+        h.file = file;
+        h.line = line;
     }
     return found;
+}
+
+SshConfigHost SshConfigParser::resolve(const QVector<SshConfigBlock> &blocks, const QString &name,
+                                       const QString &homeDir, const QString &localUser, QVector<SshConfigNote> *notes)
+{
+    SshConfigHost h;
+    h.alias = name;
+    QString hostName, user, port, identity, jump, proxyCommand, certificate, gssapi;
+    bool haveProxy = false; // ProxyJump and ProxyCommand share one slot: the first one wins
+    for (const SshConfigBlock &b : blocks) {
+        if (b.kind == SshConfigBlock::Kind::Match || b.kind == SshConfigBlock::Kind::Include)
+            continue;
+        if (b.kind == SshConfigBlock::Kind::Host && !matches(b.patterns, name))
+            continue;
+        if (h.file.isEmpty() && b.kind == SshConfigBlock::Kind::Host) {
+            h.file = b.file;
+            h.line = b.line;
+        }
+        for (const auto &[key, value] : b.options) {
+            if (key == QLatin1String("hostname") && hostName.isEmpty())
+                hostName = value;
+            else if (key == QLatin1String("user") && user.isEmpty())
+                user = value;
+            else if (key == QLatin1String("port") && port.isEmpty())
+                port = value;
+            else if (key == QLatin1String("identityfile") && identity.isEmpty())
+                identity = value;
+            else if (key == QLatin1String("certificatefile") && certificate.isEmpty())
+                certificate = value;
+            else if (key == QLatin1String("gssapiauthentication") && gssapi.isEmpty())
+                gssapi = value;
+            else if ((key == QLatin1String("proxyjump") || key == QLatin1String("proxycommand")) && !haveProxy) {
+                (key == QLatin1String("proxyjump") ? jump : proxyCommand) = value;
+                haveProxy = true;
+            }
+        }
+    }
+    h.hostName = expandTokens(hostName, {{QLatin1Char('h'), name}});
+    h.user = user;
+    if (!port.isEmpty()) {
+        bool ok = false;
+        const int value = port.toInt(&ok);
+        if (ok && value > 0 && value < 65536)
+            h.port = value;
+        else
+            notes->append({h.file, h.line, QStringLiteral("%1: Port %2 ignored (not a port number)").arg(name, port)});
+    }
+    const auto isNone = [](const QString &value) { return value.compare(QLatin1String("none"), Qt::CaseInsensitive) == 0; };
+    h.proxyJump = isNone(jump) ? QString() : jump;
+    h.proxyCommand = isNone(proxyCommand) ? QString() : proxyCommand;
+    h.gssapiAuthentication = gssapi.compare(QLatin1String("yes"), Qt::CaseInsensitive) == 0;
+    const QString remoteUser = user.isEmpty() ? localUser : user;
+    const auto expandPath = [&](QString path) {
+        if (path.isEmpty() || isNone(path))
+            return QString();
+        if (path.startsWith(QLatin1String("~/")))
+            path = homeDir + path.mid(1);
+        return expandTokens(path, {{QLatin1Char('d'), homeDir},
+                                   {QLatin1Char('u'), localUser},
+                                   {QLatin1Char('h'), h.effectiveHostName()},
+                                   {QLatin1Char('n'), name},
+                                   {QLatin1Char('r'), remoteUser},
+                                   {QLatin1Char('p'), QString::number(h.port > 0 ? h.port : 22)}});
+    };
+    h.identityFile = expandPath(identity);
+    h.certificateFile = expandPath(certificate);
+    return h;
 }
 
 } // namespace strata

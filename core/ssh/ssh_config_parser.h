@@ -40,6 +40,10 @@ public:
     // homeDir and localUser expand ~, %d and %u in IdentityFile.
     static QVector<SshConfigHost> hosts(const QVector<SshConfigBlock> &blocks, const QString &homeDir,
                                         const QString &localUser, QVector<SshConfigNote> *notes);
+    // The options for one name as ssh resolves them for `ssh NAME`, wildcards included (the
+    // name need not have a Host block of its own). file/line: the first Host block that applied.
+    static SshConfigHost resolve(const QVector<SshConfigBlock> &blocks, const QString &name, const QString &homeDir,
+                                 const QString &localUser, QVector<SshConfigNote> *notes);
 
     // ssh's pattern list match: any positive pattern matches and no negated one does; the host
     // is compared in lower case, the patterns as written (so "Host Login" never matches).

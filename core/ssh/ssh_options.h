@@ -5,9 +5,12 @@
 #include <QPair>
 #include <QString>
 
+#include <memory>
+
 namespace strata {
 
 struct ClusterProfile;
+class LoginPrompter;
 
 // How to reach one SSH host. Built from a ClusterProfile (fromProfile) or by hand in tests.
 struct SshOptions
@@ -20,7 +23,13 @@ struct SshOptions
     QString knownHostsFile;   // empty: ~/.ssh/known_hosts
     bool acceptNewHostKey = false;
     QString trustedFingerprint; // accept this one unknown key ("SHA256:...") and record it
-    bool readSshConfig = true;  // honour ~/.ssh/config (HostName, Port, User, IdentityFile)
+    // Honour ~/.ssh/config: HostName, Port, User, IdentityFile, ProxyCommand, ProxyJump,
+    // CertificateFile, GSSAPIAuthentication (and libssh's reading of the rest).
+    bool readSshConfig = true;
+    QString sshConfigFile;      // empty: ~/.ssh/config; else this file, as `ssh -F FILE`
+    // Who answers keyboard-interactive questions (one-time codes, PAM passwords); null: nobody,
+    // and such a login fails with ErrorKind::LoginPromptUnavailable. Called on the SSH thread.
+    std::shared_ptr<LoginPrompter> loginPrompter;
     int connectTimeoutSeconds = 10;
     int commandTimeoutSeconds = 60;
     // A command's stdout and stderr together at most this (SshChannelCommand). The largest real

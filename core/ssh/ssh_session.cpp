@@ -1,6 +1,10 @@
 #include "ssh_session.h"
 
+#include "login_prompter.h"
+#include "proxy_command_line.h"
+#include "proxy_command_process.h"
 #include "ssh_channel_command.h"
+#include "ssh_config_loader.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -78,6 +82,7 @@ void SshSession::disconnect()
         ssh_free(m_session);
         m_session = nullptr;
     }
+    m_proxy.reset(); // after libssh closed its end: the command sees EOF first, then SIGTERM
     m_connected = false;
 }
 
@@ -96,8 +101,15 @@ CommandResult SshSession::connect()
 
     const QByteArray host = m_options.host.toUtf8();
     ssh_options_set(m_session, SSH_OPTIONS_HOST, host.constData());
-    if (m_options.readSshConfig)
-        ssh_options_parse_config(m_session, nullptr); // ~/.ssh/config: HostName, Port, User, ...
+    SshConfigHost config; // what Strata itself takes from the config: proxies and login methods
+    if (m_options.readSshConfig) {
+        const QByteArray file = QFile::encodeName(m_options.sshConfigFile);
+        ssh_options_parse_config(m_session, file.isEmpty() ? nullptr : file.constData()); // HostName, Port, User, ...
+        QVector<SshConfigNote> notes;
+        config = SshConfigLoader::resolveForUser(m_options.host, m_options.sshConfigFile, &notes);
+        for (const SshConfigNote &note : notes)
+            qCDebug(lcSsh) << note.file << note.line << note.text;
+    }
     if (m_options.port > 0) {
         const unsigned int port = unsigned(m_options.port);
         ssh_options_set(m_session, SSH_OPTIONS_PORT, &port);
@@ -116,14 +128,25 @@ CommandResult SshSession::connect()
     ssh_options_set(m_session, SSH_OPTIONS_TIMEOUT, &timeout);
     const int noDelay = 1; // without it auth and transfers were 8-100x slower on loopback
     ssh_options_set(m_session, SSH_OPTIONS_NODELAY, &noDelay);
+    const CommandResult proxy = startProxy(config);
+    if (!proxy.ran()) {
+        disconnect();
+        return proxy;
+    }
 
     QElapsedTimer connecting;
     connecting.start();
     if (ssh_connect(m_session) != SSH_OK) {
-        const QString error = lastError();
+        QString error = lastError();
         // Decided by the clock, not libssh's wording: a refusal or a DNS failure comes back at
         // once, a host that never answers only after the whole timeout.
         const ErrorKind kind = connecting.elapsed() >= timeout * 1000 - 50 ? ErrorKind::Timeout : ErrorKind::ConnectFailed;
+        if (m_proxy) {
+            // libssh only saw the socket close: the command's own words say why.
+            const QString said = m_proxy->failureText(500);
+            error = QStringLiteral("ProxyCommand \"%1\" %2 (libssh: %3)")
+                        .arg(m_proxy->commandLine(), said.isEmpty() ? QStringLiteral("gave no SSH connection") : said, error);
+        }
         CommandResult r = CommandResult::transportFailure(
             kind, QStringLiteral("cannot connect to %1: %2").arg(m_options.describe(), error));
         disconnect();
@@ -134,13 +157,53 @@ CommandResult SshSession::connect()
         disconnect();
         return hostKey;
     }
-    CommandResult auth = authenticate();
+    CommandResult auth = authenticate(config);
     if (!auth.transportError.isEmpty()) {
         disconnect();
         return auth;
     }
     m_connected = true;
     qCDebug(lcSsh) << "connected to" << m_options.describe();
+    return {};
+}
+
+CommandResult SshSession::startProxy(const SshConfigHost &config)
+{
+    if (config.proxyCommand.isEmpty() && config.proxyJump.isEmpty())
+        return {};
+    QString error;
+    const QString command = config.proxyCommand.isEmpty()
+        ? ProxyCommandLine::fromProxyJump(config.proxyJump, m_options.sshConfigFile, &error)
+        : config.proxyCommand;
+    // The tokens stand for what libssh will connect to: HostName, Port and User applied,
+    // the profile's port and user over the config's.
+    ProxyCommandLine::Tokens tokens;
+    char *value = nullptr;
+    tokens.host = ssh_options_get(m_session, SSH_OPTIONS_HOST, &value) == SSH_OK ? QString::fromUtf8(value) : config.effectiveHostName();
+    ssh_string_free_char(value);
+    value = nullptr;
+    tokens.user = ssh_options_get(m_session, SSH_OPTIONS_USER, &value) == SSH_OK ? QString::fromUtf8(value) : QString();
+    ssh_string_free_char(value);
+    if (tokens.user.isEmpty())
+        tokens.user = !m_options.user.isEmpty() ? m_options.user : !config.user.isEmpty() ? config.user : qEnvironmentVariable("USER");
+    unsigned int port = 0;
+    tokens.port = ssh_options_get_port(m_session, &port) == SSH_OK && port > 0 ? int(port) : 22;
+    tokens.alias = m_options.host;
+    const QString line = error.isEmpty() ? ProxyCommandLine::expand(command, tokens, &error) : QString();
+    if (!error.isEmpty())
+        return CommandResult::transportFailure(ErrorKind::ConnectFailed,
+                                               QStringLiteral("cannot connect to %1: %2").arg(m_options.describe(), error));
+    m_proxy = std::make_unique<ProxyCommandProcess>();
+    const int fd = m_proxy->start(line, &error);
+    if (fd < 0)
+        return CommandResult::transportFailure(ErrorKind::ConnectFailed,
+                                               QStringLiteral("cannot connect to %1: %2").arg(m_options.describe(), error));
+    qCDebug(lcSsh) << "connecting to" << m_options.describe() << "through" << line;
+    // libssh would run the command itself (ProxyCommand from the config it read): it loses
+    // the command's stderr, so the socket is given to it instead and its own copy is cleared.
+    ssh_options_set(m_session, SSH_OPTIONS_PROXYCOMMAND, "none");
+    const socket_t socket = fd;
+    ssh_options_set(m_session, SSH_OPTIONS_FD, &socket);
     return {};
 }
 
@@ -222,30 +285,229 @@ CommandResult SshSession::loadIdentity(const QString &identityFile, const QStrin
     return {};
 }
 
-CommandResult SshSession::authenticate()
+namespace {
+
+// A certificate to present with identityFile: the config's CertificateFile, else the one ssh
+// picks up beside the key (id_ed25519-cert.pub), else none.
+QString certificateFor(const QString &identityFile, const QString &certificateFile)
 {
-    const QByteArray passphrase = m_options.passphrase.toUtf8();
-    const char *pass = passphrase.isEmpty() ? nullptr : passphrase.constData();
-    if (!m_options.identityFile.isEmpty()) {
-        ssh_key key = nullptr;
-        const CommandResult loaded = loadIdentity(m_options.identityFile, m_options.passphrase, &key);
-        if (!loaded.ran())
-            return loaded;
-        const int rc = ssh_userauth_publickey(m_session, nullptr, key);
-        ssh_key_free(key);
+    if (!certificateFile.isEmpty())
+        return certificateFile;
+    const QString beside = identityFile + QStringLiteral("-cert.pub");
+    return QFileInfo::exists(beside) ? beside : QString();
+}
+
+QString methodNames(int methods)
+{
+    QStringList names;
+    if (methods & SSH_AUTH_METHOD_PUBLICKEY)
+        names << QStringLiteral("publickey");
+    if (methods & SSH_AUTH_METHOD_INTERACTIVE)
+        names << QStringLiteral("keyboard-interactive");
+    if (methods & SSH_AUTH_METHOD_PASSWORD)
+        names << QStringLiteral("password");
+    if (methods & SSH_AUTH_METHOD_GSSAPI_MIC)
+        names << QStringLiteral("gssapi-with-mic");
+    if (methods & SSH_AUTH_METHOD_HOSTBASED)
+        names << QStringLiteral("hostbased");
+    return names.isEmpty() ? QStringLiteral("none") : names.join(QLatin1Char(','));
+}
+
+} // namespace
+
+int SshSession::authenticateWithKey(const QString &identityFile, const QString &certificateFile, CommandResult *failure)
+{
+    ssh_key key = nullptr;
+    const CommandResult loaded = loadIdentity(identityFile, m_options.passphrase, &key);
+    if (!loaded.ran()) {
+        *failure = loaded;
+        return SSH_AUTH_ERROR;
+    }
+    const QString certificate = certificateFor(identityFile, certificateFile);
+    if (!certificate.isEmpty()) {
+        // The certificate first, as ssh offers it: a host that trusts the CA (TrustedUserCAKeys)
+        // has no authorized_keys line for the plain key.
+        ssh_key cert = nullptr;
+        const QByteArray path = QFile::encodeName(certificate);
+        if (ssh_pki_import_cert_file(path.constData(), &cert) != SSH_OK) {
+            *failure = CommandResult::transportFailure(
+                ErrorKind::AuthenticationFailed, QStringLiteral("cannot read the certificate %1 (for %2)").arg(certificate, identityFile));
+        } else if (ssh_pki_copy_cert_to_privkey(cert, key) != SSH_OK) {
+            *failure = CommandResult::transportFailure(
+                ErrorKind::AuthenticationFailed, QStringLiteral("the certificate %1 is not for the key %2").arg(certificate, identityFile));
+        } else {
+            const int rc = ssh_userauth_publickey(m_session, nullptr, key);
+            ssh_key_free(cert);
+            cert = nullptr;
+            ssh_key_free(key);
+            if (rc == SSH_AUTH_SUCCESS || rc == SSH_AUTH_PARTIAL || rc == SSH_AUTH_ERROR) {
+                if (rc == SSH_AUTH_ERROR)
+                    *failure = CommandResult::transportFailure(ErrorKind::ConnectionLost, lastError());
+                return rc;
+            }
+            // Refused: ssh then offers the plain key, which authorized_keys may hold.
+            *failure = CommandResult::transportFailure(
+                ErrorKind::AuthenticationFailed,
+                QStringLiteral("%1 refused the certificate %2: %3").arg(m_options.describe(), certificate, lastError()));
+            key = nullptr;
+            if (!loadIdentity(identityFile, m_options.passphrase, &key).ran())
+                return SSH_AUTH_DENIED;
+        }
+        if (cert)
+            ssh_key_free(cert);
+    }
+    const int rc = ssh_userauth_publickey(m_session, nullptr, key);
+    ssh_key_free(key);
+    if (rc == SSH_AUTH_DENIED)
+        *failure = CommandResult::transportFailure(
+            ErrorKind::AuthenticationFailed,
+            QStringLiteral("%1 refused the key %2: %3").arg(m_options.describe(), identityFile, lastError()));
+    else if (rc == SSH_AUTH_ERROR)
+        *failure = CommandResult::transportFailure(ErrorKind::ConnectionLost, lastError());
+    return rc;
+}
+
+int SshSession::authenticateKeyboardInteractive(CommandResult *failure)
+{
+    int rc = ssh_userauth_kbdint(m_session, nullptr, nullptr);
+    while (rc == SSH_AUTH_INFO) {
+        LoginChallenge challenge;
+        challenge.host = m_options.describe();
+        challenge.method = QStringLiteral("keyboard-interactive");
+        challenge.name = QString::fromUtf8(ssh_userauth_kbdint_getname(m_session));
+        challenge.instruction = QString::fromUtf8(ssh_userauth_kbdint_getinstruction(m_session));
+        const int count = ssh_userauth_kbdint_getnprompts(m_session);
+        for (int i = 0; i < count; ++i) {
+            char echo = 0;
+            const char *text = ssh_userauth_kbdint_getprompt(m_session, unsigned(i), &echo);
+            challenge.prompts.append({QString::fromUtf8(text), echo != 0});
+        }
+        if (count > 0) {
+            QStringList asked;
+            for (const LoginPrompt &p : challenge.prompts)
+                asked << QLatin1Char('"') + p.text.trimmed() + QLatin1Char('"');
+            const LoginAnswers answers = m_options.loginPrompter
+                ? m_options.loginPrompter->answer(challenge)
+                : LoginAnswers::unavailable(QStringLiteral("nothing here answers login questions"));
+            if (!answers.answered || answers.answers.size() != count) {
+                *failure = CommandResult::transportFailure(
+                    answers.nobodyToAsk ? ErrorKind::LoginPromptUnavailable : ErrorKind::AuthenticationFailed,
+                    QStringLiteral("%1 asks %2 (keyboard-interactive login) and %3: %4")
+                        .arg(m_options.describe(), asked.join(QStringLiteral(", ")),
+                             answers.nobodyToAsk ? QStringLiteral("nobody can answer") : QStringLiteral("it was not answered"),
+                             answers.reason));
+                return SSH_AUTH_DENIED;
+            }
+            for (int i = 0; i < count; ++i) {
+                const QByteArray answer = answers.answers[i].toUtf8();
+                ssh_userauth_kbdint_setanswer(m_session, unsigned(i), answer.constData());
+            }
+        }
+        // A round without questions (OpenSSH's PAM ends with one) is answered with nothing.
+        rc = ssh_userauth_kbdint(m_session, nullptr, nullptr);
+    }
+    if (rc == SSH_AUTH_DENIED)
+        *failure = CommandResult::transportFailure(
+            ErrorKind::AuthenticationFailed,
+            QStringLiteral("%1 refused the keyboard-interactive answers: %2").arg(m_options.describe(), lastError()));
+    else if (rc == SSH_AUTH_ERROR)
+        *failure = CommandResult::transportFailure(ErrorKind::ConnectionLost, lastError());
+    return rc;
+}
+
+CommandResult SshSession::authenticate(const SshConfigHost &config)
+{
+    // "none" first: it brings the server's list of methods (and lets a host with no login in).
+    int rc = ssh_userauth_none(m_session, nullptr);
+    if (rc == SSH_AUTH_SUCCESS)
+        return {};
+    if (rc == SSH_AUTH_ERROR)
+        return CommandResult::transportFailure(
+            ErrorKind::ConnectionLost, QStringLiteral("%1 broke off the login: %2").arg(m_options.describe(), lastError()));
+    QStringList refusals; // one line per method that was tried and refused
+    CommandResult last;
+    bool keyAccepted = false; // publickey went through, part of the way (PARTIAL)
+    const auto finished = [&](int code, const CommandResult &failure) {
+        if (code == SSH_AUTH_PARTIAL)
+            keyAccepted = true;
+        else if (code != SSH_AUTH_SUCCESS && !failure.transportError.isEmpty()) {
+            refusals << failure.transportError;
+            last = failure;
+        }
+        return code == SSH_AUTH_SUCCESS;
+    };
+    const auto offered = [&](int method) { return (ssh_userauth_list(m_session, nullptr) & method) != 0; };
+
+    if (offered(SSH_AUTH_METHOD_PUBLICKEY)) {
+        if (!m_options.identityFile.isEmpty()) {
+            // The profile's key only (no agent, no defaults), as `ssh -i KEY -o IdentitiesOnly=yes`.
+            CommandResult failure;
+            rc = authenticateWithKey(m_options.identityFile, config.certificateFile, &failure);
+            if (finished(rc, failure))
+                return {};
+            if (failure.failure == ErrorKind::PassphraseNeeded || failure.failure == ErrorKind::ConnectionLost)
+                return failure;
+        } else {
+            const QByteArray passphrase = m_options.passphrase.toUtf8();
+            if (ssh_userauth_agent(m_session, nullptr) == SSH_AUTH_SUCCESS)
+                return {};
+            // Keys with a certificate (the config's IdentityFile, else ssh's defaults), which
+            // libssh's automatic keys do not offer; then the automatic keys themselves.
+            QStringList keys;
+            if (!config.identityFile.isEmpty())
+                keys << config.identityFile;
+            else
+                for (const char *name : {"id_ed25519", "id_ecdsa", "id_rsa"})
+                    keys << QDir::homePath() + QStringLiteral("/.ssh/") + QLatin1String(name);
+            for (const QString &key : keys) {
+                if (!QFileInfo::exists(key) || certificateFor(key, config.certificateFile).isEmpty())
+                    continue;
+                CommandResult failure;
+                rc = authenticateWithKey(key, config.certificateFile, &failure);
+                if (finished(rc, failure))
+                    return {};
+                if (rc == SSH_AUTH_PARTIAL)
+                    break;
+            }
+            if (!keyAccepted && offered(SSH_AUTH_METHOD_PUBLICKEY)) {
+                rc = ssh_userauth_publickey_auto(m_session, nullptr, passphrase.isEmpty() ? nullptr : passphrase.constData());
+                if (rc == SSH_AUTH_SUCCESS)
+                    return {};
+                if (rc == SSH_AUTH_PARTIAL)
+                    keyAccepted = true;
+                else
+                    refusals << QStringLiteral("%1 accepted none of the ssh-agent or default keys: %2")
+                                    .arg(m_options.describe(), lastError());
+            }
+        }
+    }
+    if (config.gssapiAuthentication && offered(SSH_AUTH_METHOD_GSSAPI_MIC)) {
+        // Kerberos tickets (kinit) through GSSAPI, only where the config asks for it, as ssh.
+        rc = ssh_userauth_gssapi(m_session);
         if (rc == SSH_AUTH_SUCCESS)
             return {};
-        return CommandResult::transportFailure(
-            ErrorKind::AuthenticationFailed,
-            QStringLiteral("%1 refused the key %2: %3").arg(m_options.describe(), m_options.identityFile, lastError()));
+        if (rc != SSH_AUTH_PARTIAL)
+            refusals << QStringLiteral("%1 refused GSSAPI (Kerberos; klist shows the tickets): %2").arg(m_options.describe(), lastError());
     }
-    if (ssh_userauth_agent(m_session, nullptr) == SSH_AUTH_SUCCESS)
-        return {};
-    if (ssh_userauth_publickey_auto(m_session, nullptr, pass) == SSH_AUTH_SUCCESS)
-        return {};
-    return CommandResult::transportFailure(
-        ErrorKind::AuthenticationFailed,
-        QStringLiteral("%1 accepted none of the ssh-agent or default keys: %2").arg(m_options.describe(), lastError()));
+    if (offered(SSH_AUTH_METHOD_INTERACTIVE)) {
+        CommandResult failure;
+        rc = authenticateKeyboardInteractive(&failure);
+        if (finished(rc, failure))
+            return {};
+        if (failure.failure == ErrorKind::LoginPromptUnavailable || failure.failure == ErrorKind::ConnectionLost) {
+            failure.transportError = refusals.join(QStringLiteral("; ")); // what was refused before, then this
+            return failure;
+        }
+    }
+    if (refusals.isEmpty())
+        refusals << QStringLiteral("%1 offers %2, none of which Strata could use").arg(m_options.describe(), methodNames(ssh_userauth_list(m_session, nullptr)));
+    else if (keyAccepted)
+        refusals << QStringLiteral("(the key was accepted, but %1 wants one more method of %2)")
+                        .arg(m_options.describe(), methodNames(ssh_userauth_list(m_session, nullptr)));
+    CommandResult result = CommandResult::transportFailure(
+        last.failure == ErrorKind::None || last.failure == ErrorKind::ConnectionLost ? ErrorKind::AuthenticationFailed : last.failure,
+        refusals.join(QStringLiteral("; ")));
+    return result;
 }
 
 CommandResult SshSession::exec(const QString &commandLine, const QByteArray &stdinData)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "command_result.h"
+#include "ssh_config_host.h"
 #include "ssh_options.h"
 
 #include <QByteArray>
@@ -13,12 +14,20 @@ struct ssh_key_struct;
 
 namespace strata {
 
+class ProxyCommandProcess;
 class SshChannelCommand;
 
 // One libssh session, used by exactly one thread at a time (libssh sessions are not
 // thread-safe). Every call blocks: only SshRemoteShell's worker thread uses this class.
 // Host keys are checked strictly against known_hosts: an unknown key is refused unless
 // acceptNewHostKey or trustedFingerprint allow it; a changed key is always refused.
+//
+// Logins as ~/.ssh/config gives them (docs/ARCHITECTURE.md, "Logging in"): through a
+// ProxyCommand or a ProxyJump chain (run by ProxyCommandProcess; ProxyJump as the OpenSSH
+// client's `ssh -W`, as ssh itself does), then, in order, the identity file (with its
+// certificate), ssh-agent, certified and default keys, GSSAPI where the config says
+// GSSAPIAuthentication yes, and keyboard-interactive with the options' LoginPrompter. A server
+// that wants two methods (AuthenticationMethods publickey,keyboard-interactive) gets both.
 class SshSession
 {
 public:
@@ -79,12 +88,17 @@ public:
     void setPassphrase(const QString &passphrase) { m_options.passphrase = passphrase; }
 
 private:
+    CommandResult startProxy(const SshConfigHost &config);
     CommandResult verifyHostKey();
-    CommandResult authenticate();
+    CommandResult authenticate(const SshConfigHost &config);
+    // Each returns libssh's SSH_AUTH_* answer; *failure says why when it is not SUCCESS/PARTIAL.
+    int authenticateWithKey(const QString &identityFile, const QString &certificateFile, CommandResult *failure);
+    int authenticateKeyboardInteractive(CommandResult *failure);
     QString lastError() const;
 
     SshOptions m_options;
     ssh_session_struct *m_session = nullptr;
+    std::unique_ptr<ProxyCommandProcess> m_proxy; // the ProxyCommand carrying m_session, if any
     bool m_connected = false;
     int m_generation = 0; // one per ssh_session made: a stream of an earlier one is gone with it
 };

@@ -1,5 +1,5 @@
 # lab/lib/layout.sh: starts nothing; the lab this command works on: its nodes, port plan and paths for
-# the chosen Slurm release. Needs D, SLURM_VERSION and SCALE_NODES from lab/lab's arguments.
+# the chosen Slurm release. Needs D, SLURM_VERSION, SCALE_NODES and POWER_SAVING from lab/lab's arguments.
 # shellcheck shell=bash disable=SC2034  # what is set here is read by lab/lab and the other lib files
 
 # Port plan (fixed, all on 127.0.0.1, none of them a default port).
@@ -14,6 +14,13 @@
 #   node-exporter 19100                  29100
 #   dcgm          19401-19404            29401-29404   (gpu-node01..04)
 #   kube          16443 (https)          -
+#
+# The power-saving lab (--power-saving, Slurm 22.05 on the host; lib/power_saving.sh):
+#   slurmctld     36817
+#   slurmd        36818-36822            (gpu-st-p5-1, gpu-dy-p5-1..3, cpu-dy-c5-1; room to 36829)
+#   srun          36830-36899
+#   sshd          24022
+#   (no Prometheus, Alertmanager, exporters, DCGM or Kubernetes stand-in)
 # (HOST and KUBE_PORT are set in lab/lab: its usage prints them.)
 
 # The scale lab's cloud nodes (--scale): Slurm nodes no slurmd runs, in the DCGM stand-in.
@@ -33,7 +40,18 @@ cloud_ranges() {
 cloud_list() { printf '%s[%04d-%04d]' "$CLOUD_PREFIX" "$1" "$2"; }
 
 # The release's ports and node types.
-if [ "$SLURM_VERSION" = 24.11 ]; then
+if [ "$POWER_SAVING" = yes ]; then
+    readonly CHROOT=no
+    readonly SLURMCTLD_PORT=36817
+    readonly SLURMD_PORT_BASE=36818          # NODES (lab/lab) in order -> 36818..36822
+    readonly SRUN_PORT_RANGE=36830-36899
+    readonly SSH_PORT=24022
+    readonly PROMETHEUS_PORT="" ALERTMANAGER_PORT="" FABRIC_PORT_BASE="" NODE_EXPORTER_PORT="" DCGM_PORT_BASE=""
+    # ParallelCluster's Feature lists (quoted: the commas are Slurm's); the CPU instance has no GPU type.
+    readonly NODE_GPU_TYPE=(h100 h100 h100 h100 "")
+    readonly NODE_FEATURE=("static,p5.48xlarge,p5,efa,gpu" "dynamic,p5.48xlarge,p5,efa,gpu"
+        "dynamic,p5.48xlarge,p5,efa,gpu" "dynamic,p5.48xlarge,p5,efa,gpu" "dynamic,c5.xlarge,c5xlarge")
+elif [ "$SLURM_VERSION" = 24.11 ]; then
     # Debian 13's Slurm, run inside a trixie root through lab/slurm_chroot/in-root (lib/slurm_root.sh).
     readonly CHROOT=yes
     readonly SLURMCTLD_PORT=26817

@@ -12,6 +12,7 @@ write_munge_files() {
 }
 
 write_slurm_files() {
+    if [ "$POWER_SAVING" = yes ]; then write_power_saving_slurm_files; return; fi
     local i n
     local state_dir="${SLURM_STATE_DIR:-$SLURM_DIR/state}" first last type feature cloud_all="" inference_cloud=""
     mkdir -p "$SLURM_DIR"/{log,run,dev,hosts} "$SLURM_DIR/spool" "$state_dir"
@@ -175,8 +176,12 @@ start_slurmctld() {
     wait_for "slurmctld ping" slurmctld slurmctld_ok
 }
 
+# start_slurmd NODE [fresh-boot]: fresh-boot (the power-saving lab's ResumeProgram) also gives it a
+# time namespace whose boot time is now, as a just-launched instance has: Slurm 22.05 ignores the
+# registration of a powering-up node that booted before the power-up request.
 start_slurmd() {
-    local node="$1" i name="slurmd@$1"
+    local node="$1" i name="slurmd@$1" namespaces=(--uts --mount)
+    [ "${2:-}" != fresh-boot ] || namespaces=(--time --boottime "-$(cut -d. -f1 /proc/uptime)" "${namespaces[@]}")
     i="$(node_index "$node")" || die "unknown node $node (nodes: ${NODES[*]})"
     service_pid "$name" >/dev/null && return 0
     check_port_free "$name" $((SLURMD_PORT_BASE + i))
@@ -188,7 +193,7 @@ start_slurmd() {
         return
     fi
     # shellcheck disable=SC2016  # $1..$3 are the inner bash's arguments
-    spawn "$name" unshare --uts --mount -- bash -c \
+    spawn "$name" unshare "${namespaces[@]}" -- bash -c \
         'hostname "$1" && mount --bind "$2" /etc/hosts && exec slurmd -D -N "$1" -f "$3"' \
         slurmd-wrapper "$node" "$SLURM_DIR/hosts/$node" "$SLURM_CONF"
 }

@@ -39,12 +39,17 @@ EOF
 write_client_files() {
     local i nodes=()
     # shellcheck disable=SC2153  # NODES (lab/lab) is not a misspelt nodes
-    for i in "${!NODES[@]}"; do nodes+=("${NODES[$i]}:${NODE_GPU_TYPE[$i]}:$GPUS_PER_NODE:${NODE_FEATURE[$i]}"); done
+    for i in "${!NODES[@]}"; do
+        nodes+=("${NODES[$i]}:${NODE_GPU_TYPE[$i]}:$([ -n "${NODE_GPU_TYPE[$i]}" ] && echo "$GPUS_PER_NODE" || echo 0):${NODE_FEATURE[$i]}")
+    done
     {
         printf '%s\n' --ssh "$(id -un)@$HOST:$SSH_PORT" --identity "$SSH_DIR/id_ed25519" \
             --known-hosts "$SSH_DIR/known_hosts" --remote-env "SLURM_CONF=$SLURM_CONF"
-        printf '%s\n' --prometheus "http://$HOST:$PROMETHEUS_PORT"
-        printf '%s\n' --alertmanager "http://$HOST:$ALERTMANAGER_PORT"
+        # The power-saving lab has no Prometheus or Alertmanager.
+        if [ -n "$PROMETHEUS_PORT" ]; then
+            printf '%s\n' --prometheus "http://$HOST:$PROMETHEUS_PORT"
+            printf '%s\n' --alertmanager "http://$HOST:$ALERTMANAGER_PORT"
+        fi
     } | write_if_changed "$D/connect.args"
     {
         cat <<EOF
@@ -57,16 +62,22 @@ export STRATA_LAB_SSH_PORT=$SSH_PORT
 export STRATA_LAB_SSH_IDENTITY=$SSH_DIR/id_ed25519
 export STRATA_LAB_SSH_KNOWN_HOSTS=$SSH_DIR/known_hosts
 export STRATA_LAB_SLURMCTLD_PORT=$SLURMCTLD_PORT
+EOF
+        if [ "$POWER_SAVING" = yes ]; then
+            echo "export STRATA_LAB_VARIANT=power-saving"
+        else
+            cat <<EOF
 export STRATA_LAB_PROMETHEUS_URL=http://$HOST:$PROMETHEUS_PORT
 export STRATA_LAB_ALERTMANAGER_URL=http://$HOST:$ALERTMANAGER_PORT
 export STRATA_LAB_NODE_EXPORTER_PORT=$NODE_EXPORTER_PORT
 export STRATA_LAB_DCGM_PORTS=$DCGM_PORT_BASE-$((DCGM_PORT_BASE + 3))
 EOF
+        fi
         if [ "$CHROOT" = yes ]; then
             # Where this version's client tools are (wrappers into the root): run them from here.
             echo "export STRATA_LAB_BIN=$BIN_DIR"
             echo "export STRATA_LAB_ROOTFS=$ROOTFS"
-        else
+        elif [ "$POWER_SAVING" = no ]; then
             # The kube stand-in speaks HTTPS with a bearer token (files made by start_kube_standin).
             echo "export STRATA_LAB_KUBE_URL=https://$HOST:$KUBE_PORT"
             echo "export STRATA_LAB_KUBECONFIG=$KUBE_DIR/kubeconfig"

@@ -33,8 +33,10 @@ public:
         }
     }
 
-    // Empty when sshd listens; else why not.
-    QString start()
+    // Empty when sshd listens; else why not. extraConfig lines go before the defaults: sshd
+    // takes the first value of a keyword, so they override them (UsePAM yes, AuthorizedKeysFile
+    // none, AuthenticationMethods ...).
+    QString start(const QStringList &extraConfig = {})
     {
         if (!QFile::exists(QStringLiteral("/usr/sbin/sshd")))
             return QStringLiteral("no /usr/sbin/sshd");
@@ -59,6 +61,8 @@ public:
         QFile config(path(QStringLiteral("sshd_config")));
         if (!config.open(QIODevice::WriteOnly))
             return QStringLiteral("cannot write sshd_config");
+        for (const QString &line : extraConfig)
+            config.write(line.toUtf8() + '\n');
         config.write(QStringLiteral("ListenAddress 127.0.0.1\nPort %1\nHostKey %2\nAuthorizedKeysFile %3\n"
                                     "PasswordAuthentication no\nKbdInteractiveAuthentication no\nStrictModes no\n"
                                     "UsePAM no\nPidFile none\nPermitRootLogin yes\n")
@@ -84,6 +88,14 @@ public:
     }
 
     QString path(const QString &name) const { return m_dir.filePath(name); }
+    // What sshd logged so far (-e: "Accepted publickey for root from ...").
+    QString log()
+    {
+        while (m_sshd.waitForReadyRead(100)) {
+        }
+        m_log += QString::fromUtf8(m_sshd.readAll());
+        return m_log;
+    }
     // --ssh, --identity, --known-hosts and --accept-new-host-key for the strata CLI.
     QStringList cliArguments() const
     {
@@ -96,6 +108,7 @@ public:
 private:
     QTemporaryDir m_dir;
     QProcess m_sshd;
+    QString m_log;
     int m_port = 0;
 };
 

@@ -38,6 +38,7 @@
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QMessageBox>
 #include <QTest>
 
 using namespace strata;
@@ -270,6 +271,9 @@ private Q_SLOTS:
         QVERIFY(m_window->log()->text().contains(QStringLiteral("Re-attaching to burn-in job %1 on gpu-node01").arg(job)));
         QTRY_VERIFY2_WITH_TIMEOUT(again->isFinished(), qPrintable(again->stateText() + m_window->log()->text().right(800)), kRunTimeoutMs);
         QVERIFY2(again->report().passed, qPrintable(again->report().problems.join(QLatin1Char('\n'))));
+        // The CPU backend has no datasheet figure: the pass says what it was judged against (issue 33).
+        QVERIFY2(again->stateText().startsWith(QLatin1String("Passed: every GPU consistent with its peers")),
+                 qPrintable(again->stateText()));
         QCOMPARE(again->report().gpus.size(), 8);
         QCOMPARE(BurninResumeFile(burnin()->resumeFilePath()).load(&running), QString());
         QVERIFY(running.isEmpty());
@@ -298,6 +302,46 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(wide.runCount(), 2, 10000);
         QCOMPARE(wide.seriesCount(), 8);
         saveScreenshot(&wide, QStringLiteral("lab-burnin-history.png"));
+    }
+
+    // Cancel asks first, Enter keeps the run, and a cancelled run says so instead of "FAILED ...
+    // 0 of 0 GPUs" (issue 33).
+    void cancelAsksAndSaysCancelled()
+    {
+        BurninRequest request;
+        request.nodes = {QStringLiteral("gpu-node02")};
+        request.tests = {QStringLiteral("gemm"), QStringLiteral("hbm")};
+        request.durationSeconds = 60;
+        request.backend = QStringLiteral("cpu");
+        request.gpusByNode = {{QStringLiteral("gpu-node02"), 8}};
+        BurninWindow *window = burnin()->start(request);
+        QVERIFY(window);
+        QTRY_VERIFY2_WITH_TIMEOUT(!window->jobId().isEmpty(), qPrintable(window->stateText()), 60000);
+        m_jobs << window->jobId();
+        auto *cancel = window->findChild<QPushButton *>(QStringLiteral("cancelBurnin"));
+        QVERIFY(cancel);
+        QTRY_VERIFY(cancel->isEnabled());
+        const auto confirmBox = [window]() -> QMessageBox * {
+            for (QMessageBox *b : window->findChildren<QMessageBox *>(QStringLiteral("confirmCancelBurnin")))
+                if (b->isVisible())
+                    return b;
+            return nullptr;
+        };
+        QTest::mouseClick(cancel, Qt::LeftButton);
+        QTRY_VERIFY(confirmBox());
+        QMessageBox *first = confirmBox();
+        QCOMPARE(first->defaultButton()->objectName(), QStringLiteral("keep"));
+        QTest::keyClick(first, Qt::Key_Return);
+        QTRY_VERIFY(!confirmBox());
+        QVERIFY(cancel->isEnabled());
+        QVERIFY(!window->isFinished());
+
+        QTest::mouseClick(cancel, Qt::LeftButton);
+        QTRY_VERIFY(confirmBox());
+        QTest::mouseClick(confirmBox()->findChild<QPushButton *>(QStringLiteral("confirm")), Qt::LeftButton);
+        QTRY_VERIFY2_WITH_TIMEOUT(window->stateText().startsWith(QLatin1String("Cancelled after ")), qPrintable(window->stateText()),
+                                  kRunTimeoutMs);
+        QVERIFY2(!window->stateText().contains(QLatin1String("FAILED")), qPrintable(window->stateText()));
     }
 };
 

@@ -47,6 +47,7 @@
 #include <QTableWidget>
 #include <QTreeWidget>
 #include <QTemporaryDir>
+#include <QPointer>
 #include <QTest>
 
 using namespace strata;
@@ -343,6 +344,17 @@ private Q_SLOTS:
         const QString id = view->jobModel()->key(0);
         view->tabs()->setCurrentWidget(view->jobsPage());
         QVERIFY(view->jobsPage()->selectKey(id));
+        m_window->action(QStringLiteral("actionCancel"))->trigger();
+        QPointer<QMessageBox> first = waitForDialog<QMessageBox>(m_window.get());
+        QVERIFY(first);
+        // Enter picks the harmless button (issue 33): the job stays.
+        QCOMPARE(first->defaultButton(), buttonNamed(first, QStringLiteral("keep")));
+        QTest::keyClick(first, Qt::Key_Return);
+        QTRY_VERIFY(!first || !first->isVisible());
+        QTest::qWait(300);
+        QCOMPARE(view->jobModel()->rowCount(), 8);
+        QVERIFY(view->jobModel()->rowForKey(id) >= 0);
+
         m_window->action(QStringLiteral("actionCancel"))->trigger();
         auto *box = waitForDialog<QMessageBox>(m_window.get());
         QVERIFY(box);

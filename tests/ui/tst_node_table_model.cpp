@@ -155,12 +155,25 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("flags");
         QTest::addColumn<int>("allocated");
         QTest::addColumn<QString>("category");
-        QTest::newRow("idle") << "idle" << QStringList{} << 0 << "idle";
-        QTest::newRow("mixed") << "mixed" << QStringList{} << 2 << "mixed";
-        QTest::newRow("draining") << "mixed+drain" << QStringList{"DRAIN"} << 2 << "draining";
-        QTest::newRow("drained") << "idle+drain" << QStringList{"DRAIN"} << 0 << "drained";
-        QTest::newRow("down") << "down+not_responding" << QStringList{"DOWN", "NOT_RESPONDING"} << 0 << "down";
-        QTest::newRow("cordoned") << "cordoned" << QStringList{} << 0 << "drained";
+        QTest::addColumn<PowerState>("power");
+        QTest::newRow("idle") << "idle" << QStringList{} << 0 << "idle" << PowerState::Launched;
+        QTest::newRow("mixed") << "mixed" << QStringList{} << 2 << "mixed" << PowerState::Launched;
+        QTest::newRow("draining") << "mixed+drain" << QStringList{"DRAIN"} << 2 << "draining" << PowerState::Launched;
+        QTest::newRow("drained") << "idle+drain" << QStringList{"DRAIN"} << 0 << "drained" << PowerState::Launched;
+        QTest::newRow("down") << "down+not_responding" << QStringList{"DOWN", "NOT_RESPONDING"} << 0 << "down" << PowerState::Launched;
+        QTest::newRow("cordoned") << "cordoned" << QStringList{} << 0 << "drained" << PowerState::Launched;
+        // Cloud nodes (issue 25), as the Slurm parser reads them.
+        QTest::newRow("idle~") << "idle+cloud+powered_down" << QStringList{"CLOUD", "POWERED_DOWN"} << 0 << "powered down"
+                               << PowerState::PoweredDown;
+        QTest::newRow("alloc# (booting, not down)") << "allocated+cloud+not_responding+powering_up"
+                                                    << QStringList{"CLOUD", "NOT_RESPONDING", "POWERING_UP"} << 8
+                                                    << "powering up" << PowerState::PoweringUp;
+        QTest::newRow("idle%") << "idle+cloud+powering_down" << QStringList{"CLOUD", "POWERING_DOWN"} << 0 << "powering down"
+                               << PowerState::PoweringDown;
+        QTest::newRow("down~ ResumeTimeout") << "down+cloud+powered_down" << QStringList{"CLOUD", "POWERED_DOWN"} << 0
+                                             << "launch failed" << PowerState::FailedToLaunch;
+        QTest::newRow("drained~") << "drained+cloud+powered_down" << QStringList{"DRAIN", "CLOUD", "POWERED_DOWN"} << 0
+                                  << "drained" << PowerState::PoweredDown;
     }
     void stateCategory()
     {
@@ -168,10 +181,12 @@ private Q_SLOTS:
         QFETCH(QStringList, flags);
         QFETCH(int, allocated);
         QFETCH(QString, category);
+        QFETCH(PowerState, power);
         Node n;
         n.state = state;
         n.stateFlags = flags;
         n.gpusAllocated = allocated;
+        n.power = power;
         QCOMPARE(NodeTableModel::stateCategory(n), category);
     }
 

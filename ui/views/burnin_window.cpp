@@ -12,6 +12,7 @@
 #include <QJsonDocument>
 #include <QLabel>
 #include <QProgressBar>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSaveFile>
 #include <QTabWidget>
@@ -19,6 +20,7 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace strata {
@@ -151,10 +153,29 @@ BurninWindow::BurninWindow(BurninSession *session, const BurninRequest &request,
     connect(session, &BurninSession::completed, this, &BurninWindow::onCompleted);
     connect(session, &BurninSession::failed, this, &BurninWindow::onFailed);
     connect(m_cancel, &QPushButton::clicked, this, [this] {
-        m_cancel->setEnabled(false);
-        m_stage = tr("cancelling");
-        updateHeader();
-        m_session->cancel();
+        // Asks first, with Enter and Escape on the harmless button: a burn-in of many nodes is
+        // minutes of work and a cancelled one gives no verdict (issue 33).
+        auto *box = new QMessageBox(QMessageBox::Warning, tr("Cancel burn-in"),
+                                    tr("Cancel the burn-in? Its jobs are stopped and the GPUs not yet tested get no verdict."),
+                                    QMessageBox::NoButton, this);
+        box->setObjectName(QStringLiteral("confirmCancelBurnin"));
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        QPushButton *yes = box->addButton(tr("Cancel burn-in"), QMessageBox::AcceptRole);
+        yes->setObjectName(QStringLiteral("confirm"));
+        QPushButton *keep = box->addButton(tr("Keep running"), QMessageBox::RejectRole);
+        keep->setObjectName(QStringLiteral("keep"));
+        box->setDefaultButton(keep);
+        box->setEscapeButton(keep);
+        connect(yes, &QPushButton::clicked, this, [this] {
+            if (m_finished || !m_error.isEmpty())
+                return;
+            m_cancelRequested = true;
+            m_cancel->setEnabled(false);
+            m_stage = tr("cancelling");
+            updateHeader();
+            m_session->cancel();
+        });
+        box->open();
     });
     connect(m_exportJson, &QPushButton::clicked, this, [this] { exportAs(QStringLiteral("json")); });
     connect(m_exportHtml, &QPushButton::clicked, this, [this] { exportAs(QStringLiteral("html")); });
@@ -196,10 +217,20 @@ void BurninWindow::updateHeader()
     m_progress->setMaximum(std::max(1, s.testsExpected()));
     m_progress->setValue(s.testsDone());
     QString text;
-    if (!m_error.isEmpty())
+    // Judged against a datasheet only where some test had a spec figure (the CPU backend has none).
+    const bool judgedAgainstSpec = std::any_of(m_report.gpus.begin(), m_report.gpus.end(), [](const BurninReportGpu &g) {
+        return std::any_of(g.tests.begin(), g.tests.end(), [](const BurninReportTest &t) { return t.pctOfSpec.has_value(); });
+    });
+    if (m_cancelRequested && (m_finished || !m_error.isEmpty()))
+        text = tr("Cancelled after %1 of %2 tests: no verdict on the GPUs not tested.")
+                   .arg(s.testsDone()).arg(s.testsExpected())
+               + (m_report.drained.isEmpty() ? QString() : QLatin1Char(' ') + tr("Drained: %1.").arg(m_report.drained.join(QLatin1String(", "))));
+    else if (!m_error.isEmpty())
         text = tr("Failed: %1").arg(m_error);
     else if (m_finished)
-        text = m_report.passed ? tr("Passed: every GPU within its datasheet and its peers.")
+        text = m_report.passed ? (judgedAgainstSpec ? tr("Passed: every GPU within its datasheet and its peers.")
+                                                    : tr("Passed: every GPU consistent with its peers (no datasheet figure to "
+                                                         "judge this backend against)."))
                                : (m_report.failedGpus() == 1 ? tr("FAILED: 1 GPU failed.") : tr("FAILED: %1 GPUs failed.").arg(m_report.failedGpus()))
                                      + (m_report.problems.isEmpty() ? QString() : QLatin1Char(' ') + m_report.problems.first());
     else

@@ -85,6 +85,7 @@ private:
     QString m_jobId;
     QString m_error;
     bool m_finished = false;
+    bool m_cancelRequested = false; // the operator cancelled: the end is "cancelled", not a verdict
     QDateTime m_startedAt;
     BurninReport m_report;
 };

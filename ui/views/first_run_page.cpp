@@ -129,6 +129,8 @@ void FirstRunPage::showCandidates(const Candidates &c)
         QString line = QStringLiteral("%1  \u2014  %2").arg(h.alias, target);
         if (!h.proxyJump.isEmpty())
             line += tr("  (through %1)").arg(h.proxyJump);
+        else if (!h.proxyCommand.isEmpty())
+            line += tr("  (through ProxyCommand %1)").arg(h.proxyCommand);
         auto *item = new QListWidgetItem(line, m_sshHosts);
         item->setToolTip(tr("%1, line %2").arg(h.file).arg(h.line));
     }

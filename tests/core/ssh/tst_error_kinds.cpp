@@ -71,6 +71,7 @@ private Q_SLOTS:
         QTest::newRow("host key changed") << ErrorKind::HostKeyChanged << "host-key-changed";
         QTest::newRow("auth") << ErrorKind::AuthenticationFailed << "authentication-failed";
         QTest::newRow("passphrase") << ErrorKind::PassphraseNeeded << "passphrase-needed";
+        QTest::newRow("login prompt") << ErrorKind::LoginPromptUnavailable << "login-prompt-unavailable";
         QTest::newRow("connect") << ErrorKind::ConnectFailed << "connect-failed";
         QTest::newRow("lost") << ErrorKind::ConnectionLost << "connection-lost";
         QTest::newRow("timeout") << ErrorKind::Timeout << "timeout";

@@ -107,6 +107,39 @@ private Q_SLOTS:
         QTEST(it->proxyJump, "proxyJump");
     }
 
+    // The login options of names typed in a profile, through wildcard blocks too.
+    void resolveLogins_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("proxyCommand");
+        QTest::addColumn<QString>("proxyJump");
+        QTest::addColumn<QString>("certificate");
+        QTest::addColumn<bool>("gssapi");
+        QTest::newRow("HyperPod over SSM, the command as written")
+            << "hyperpod-ctl"
+            << "aws ssm start-session --target %h --document-name AWS-StartSSHSession --parameters portNumber=%p" << "" << "" << false;
+        QTest::newRow("jump with user and port") << "pcluster-head" << "" << "ec2-user@bastion.example.com:2222" << "" << false;
+        QTest::newRow("certificate and Kerberos") << "hpc-login" << "" << "" << "/home/alice/.ssh/id_ed25519-hpc-cert.pub" << true;
+        QTest::newRow("ProxyCommand read first wins") << "both" << "nc %h %p" << "" << "" << false;
+        QTest::newRow("wildcard ProxyJump read first wins") << "node1.internal" << "" << "gateway" << "" << false;
+        QTest::newRow("a name with no Host block of its own") << "gpu7.internal" << "" << "gateway" << "" << false;
+        QTest::newRow("nothing applies") << "elsewhere" << "" << "" << "" << false;
+    }
+    void resolveLogins()
+    {
+        QFETCH(QString, name);
+        QFile file(fixturePath(QStringLiteral("logins/config")));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QVector<SshConfigNote> notes;
+        const QVector<SshConfigBlock> blocks = SshConfigParser::parse(file.readAll(), file.fileName(), &notes);
+        const SshConfigHost h = SshConfigParser::resolve(blocks, name, kHome, QStringLiteral("alice"), &notes);
+        QTEST(h.proxyCommand, "proxyCommand");
+        QTEST(h.proxyJump, "proxyJump");
+        QTEST(h.certificateFile, "certificate");
+        QTEST(h.gssapiAuthentication, "gssapi");
+        QVERIFY(notes.isEmpty());
+    }
+
     void notes_data()
     {
         QTest::addColumn<QString>("fixture");
@@ -132,6 +165,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("fixture");
         QTest::newRow("basic") << "basic";
         QTest::newRow("wildcards") << "wildcards";
+        QTest::newRow("logins") << "logins";
     }
     void agreesWithOpenSsh()
     {
@@ -159,6 +193,12 @@ private Q_SLOTS:
             QCOMPARE(h.user.isEmpty() ? localUser : h.user, openssh.value(QStringLiteral("user")));
             QCOMPARE(QString::number(h.port > 0 ? h.port : 22), openssh.value(QStringLiteral("port")));
             QCOMPARE(h.proxyJump, openssh.value(QStringLiteral("proxyjump")));
+            QCOMPARE(h.proxyCommand, openssh.value(QStringLiteral("proxycommand")));
+            QCOMPARE(h.gssapiAuthentication ? QStringLiteral("yes") : QStringLiteral("no"), openssh.value(QStringLiteral("gssapiauthentication")));
+            QString certificate = openssh.value(QStringLiteral("certificatefile"));
+            if (certificate.startsWith(QLatin1String("~/")))
+                certificate = home + certificate.mid(1);
+            QCOMPARE(h.certificateFile, certificate);
             // -G prints IdentityFile before ~ and %h are expanded, and ssh's defaults when unset.
             QString theirs = openssh.value(QStringLiteral("identityfile"));
             theirs.replace(QStringLiteral("%h"), h.effectiveHostName());
