@@ -63,6 +63,46 @@ QString workload(const Job &job)
     return parts.join(kSep);
 }
 
+QString launch(const Job &job)
+{
+    QStringList parts;
+    if (!job.launcher.isEmpty())
+        parts << job.launcher;
+    if (job.tensorParallel)
+        parts << QStringLiteral("tensor parallel %1").arg(*job.tensorParallel);
+    return parts.join(kSep);
+}
+
+QString jobFabric(const Job &job)
+{
+    if (!job.script || !job.script->isRead())
+        return {};
+    const QString settings = job.fabric.settings.isEmpty() ? QStringLiteral("no NCCL or libfabric settings")
+                                                           : job.fabric.settings.join(QStringLiteral(", "));
+    return QStringLiteral("EFA: %1%2%3").arg(JobFabric::efaName(job.fabric.usesEfa), kSep, settings);
+}
+
+QString script(const Job &job)
+{
+    if (!job.script)
+        return QStringLiteral("not read");
+    const JobScript &s = *job.script;
+    const QString size = s.bytesRead >= 1024 * 1024
+        ? QStringLiteral("%1 MiB").arg(double(s.bytesRead) / (1024 * 1024), 0, 'f', 1)
+        : s.bytesRead >= 1024 ? QStringLiteral("%1 KiB").arg(double(s.bytesRead) / 1024, 0, 'f', 1)
+                              : QStringLiteral("%1 bytes").arg(s.bytesRead);
+    switch (s.status) {
+    case JobScript::Status::Read:
+        return QStringLiteral("read (%1)").arg(size);
+    case JobScript::Status::TooBig:
+        return QStringLiteral("read in part: the first %1 of a longer script")
+            .arg(QStringLiteral("%1 MiB").arg(double(BatchScript::kMaxBytes) / (1024 * 1024), 0, 'f', 1));
+    case JobScript::Status::NotReadable:
+        break;
+    }
+    return QStringLiteral("not readable: %1").arg(s.problem);
+}
+
 QString application(const AppMetrics &app)
 {
     if (app.isEmpty())

@@ -15,6 +15,14 @@ namespace WorkloadText {
 
 // "torch.distributed · world size 4 · pre-training (detected)"; "" when nothing is known.
 QString workload(const Job &job);
+// "srun > torchrun · tensor parallel 4"; "" when no launcher was seen.
+QString launch(const Job &job);
+// "EFA: yes · NCCL_DEBUG=INFO, FI_PROVIDER=efa"; "EFA: unknown · no NCCL or libfabric settings";
+// "" when the job's script was not read (nothing to say either way).
+QString jobFabric(const Job &job);
+// "read (2.1 KiB)", "read in part: the first 1.0 MiB of a longer script", "not readable:
+// job script retrieval failed: Access/permission denied", "not read" (null script).
+QString script(const Job &job);
 // "vllm · 480 tokens/s · 8 running, 0 waiting · first token 120 ms · 15.0 ms/token";
 // "training · step 0.50 s · 256 samples/s · 32.8k tokens/s · loss 2.31"; "" when empty.
 QString application(const AppMetrics &app);

@@ -135,9 +135,13 @@ QString SnapshotTextPrinter::print(const ClusterSnapshot &s)
     out += QStringLiteral("JOBS\n") + jobs.render();
 
     if (!s.findings.isEmpty()) {
-        TextTable findings({QStringLiteral("SEVERITY"), QStringLiteral("NODE"), QStringLiteral("GPU"), QStringLiteral("CODE"), QStringLiteral("MESSAGE")});
-        for (const Finding &f : s.findings)
-            findings.addRow({Finding::severityName(f.severity), f.node, f.gpu < 0 ? QStringLiteral("-") : QString::number(f.gpu), f.code, f.message});
+        TextTable findings({QStringLiteral("SEVERITY"), QStringLiteral("NODE"), QStringLiteral("GPU"), QStringLiteral("JOBS"),
+                            QStringLiteral("CODE"), QStringLiteral("MESSAGE")});
+        for (const Finding &f : s.findings) {
+            const QStringList affected = f.jobs.isEmpty() && !f.job.isEmpty() ? QStringList{f.job} : f.jobs;
+            findings.addRow({Finding::severityName(f.severity), f.node, f.gpu < 0 ? QStringLiteral("-") : QString::number(f.gpu),
+                             affected.isEmpty() ? QStringLiteral("-") : printable(affected.join(QLatin1Char(','))), f.code, f.message});
+        }
         out += QStringLiteral("\nFINDINGS\n") + findings.render();
     }
     return out;

@@ -1,5 +1,6 @@
 #include "cluster_snapshot.h"
 
+#include "finding_jobs.h"
 #include "gpu_capacity.h"
 #include "gpu_count.h"
 #include "mixed_gpu_model.h"
@@ -57,6 +58,7 @@ void ClusterSnapshot::finalize()
                    findings.end());
     findings << GpuCount::findings(nodes);
     findings << PowerFindings::findings(nodes, jobs);
+    FindingJobs::attach(findings, nodes, jobs, nodeIndexByName);
 }
 
 void ClusterSnapshot::summarizeWorkloads()

@@ -11,3 +11,20 @@ int Job::gpuCountHeld() const
 }
 
 } // namespace strata
+
+namespace strata {
+
+QString JobScript::statusName(Status status)
+{
+    switch (status) {
+    case Status::Read:
+        return QStringLiteral("read");
+    case Status::TooBig:
+        return QStringLiteral("too-big");
+    case Status::NotReadable:
+        break;
+    }
+    return QStringLiteral("not-readable");
+}
+
+} // namespace strata

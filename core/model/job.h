@@ -1,6 +1,8 @@
 #pragma once
 
 #include "app_metrics.h"
+#include "job_fabric.h"
+#include "job_script.h"
 #include "job_state.h"
 
 #include <QMap>
@@ -45,6 +47,12 @@ struct Job
     std::optional<int> worldSize; // processes (training) or GPUs per replica (serving) when the command says
     QString kind;          // "pre-training", "fine-tuning", "serving", "evaluation", "interactive"; empty: unknown
     QString kindSource;    // "comment", "label" (the user's override) or "detected"; empty with kind
+    QString launcher;      // the launchers on the line that starts the work: "srun > torchrun"; empty: none seen
+    std::optional<int> tensorParallel; // serving: GPUs one model is split over (--tensor-parallel-size, --tp, --num-shard)
+    JobFabric fabric;      // the fabric settings the job's script sets (EFA, NCCL_*)
+    // The batch script as read (Slurm), shared: null when not read (not asked for yet, not a
+    // batch job, or a source that has none). Read or not, the detector falls back to `command`.
+    std::shared_ptr<const JobScript> script;
 
     // Filled from metrics when available.
     std::optional<double> gpuUtilMean;

@@ -195,6 +195,23 @@ QJsonObject nodeToJson(const Node &n)
     };
 }
 
+// null: not read (not asked for yet, not a batch job); else how it was read and what the
+// script's header asks for.
+QJsonValue scriptToJson(const std::shared_ptr<const JobScript> &script)
+{
+    if (!script)
+        return QJsonValue(QJsonValue::Null);
+    QJsonObject sbatch;
+    for (const auto &[name, value] : script->content.sbatchOptions)
+        sbatch.insert(name, value);
+    return QJsonObject{
+        {QLatin1String("status"), JobScript::statusName(script->status)},
+        {QLatin1String("problem"), script->problem.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(script->problem)},
+        {QLatin1String("bytesRead"), script->bytesRead},
+        {QLatin1String("sbatch"), sbatch},
+    };
+}
+
 QJsonObject jobToJson(const Job &j)
 {
     QJsonObject gpus;
@@ -228,6 +245,11 @@ QJsonObject jobToJson(const Job &j)
         {QLatin1String("worldSize"), j.worldSize ? QJsonValue(*j.worldSize) : QJsonValue(QJsonValue::Null)},
         {QLatin1String("kind"), j.kind.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(j.kind)},
         {QLatin1String("kindSource"), j.kindSource.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(j.kindSource)},
+        {QLatin1String("launcher"), j.launcher.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(j.launcher)},
+        {QLatin1String("tensorParallel"), j.tensorParallel ? QJsonValue(*j.tensorParallel) : QJsonValue(QJsonValue::Null)},
+        {QLatin1String("fabric"), QJsonObject{{QLatin1String("usesEfa"), JobFabric::efaName(j.fabric.usesEfa)},
+                                              {QLatin1String("settings"), strings(j.fabric.settings)}}},
+        {QLatin1String("script"), scriptToJson(j.script)},
         {QLatin1String("app"), appToJson(j.app)},
     };
 }
@@ -238,6 +260,7 @@ QJsonObject findingToJson(const Finding &f)
                   {QLatin1String("node"), f.node},
                   {QLatin1String("gpu"), f.gpu < 0 ? QJsonValue(QJsonValue::Null) : QJsonValue(f.gpu)},
                   {QLatin1String("job"), f.job.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(f.job)},
+                  {QLatin1String("jobs"), strings(f.jobs.isEmpty() && !f.job.isEmpty() ? QStringList{f.job} : f.jobs)},
                   {QLatin1String("code"), f.code},
                   {QLatin1String("message"), f.message}};
     if (!f.labels.isEmpty()) { // alerts: their labels, and whether a silence holds them

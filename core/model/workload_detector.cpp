@@ -1,5 +1,7 @@
 #include "workload_detector.h"
 
+#include "batch_script.h"
+
 #include <QHash>
 #include <QSet>
 
@@ -21,9 +23,10 @@ bool isPython(const QString &token)
 }
 
 // The value of --name (or --name=value, or an alias) after position `from`; empty if absent.
-QString option(const QStringList &tokens, qsizetype from, std::initializer_list<QLatin1StringView> names)
+QString option(const QStringList &tokens, qsizetype from, std::initializer_list<QLatin1StringView> names,
+               qsizetype to = -1)
 {
-    for (qsizetype i = from; i < tokens.size(); ++i) {
+    for (qsizetype i = from; i < (to < 0 ? tokens.size() : to); ++i) {
         const QString &t = tokens[i];
         for (const QLatin1StringView name : names) {
             if (t == name)
@@ -81,10 +84,20 @@ bool containsAny(const QSet<QString> &set, std::initializer_list<QLatin1StringVi
     return false;
 }
 
+// What a launch line may refer to: the job, and its allocation as the script's header and the
+// scheduler give it (from a script; otherwise only what the job holds).
+struct LaunchContext
+{
+    const Job &job;
+    BatchScriptAllocation allocation;
+};
+
 struct Launch
 {
     QString framework;
     std::optional<int> worldSize;
+    std::optional<int> tensorParallel;
+    QStringList launchers;   // "srun", "torchrun", ... in the order they appear
     bool training = false;   // a training launcher or framework
     bool serving = false;
     bool interactive = false;
@@ -96,19 +109,46 @@ bool looksNemo(const QString &token)
 {
     const QString lower = token.toLower();
     return lower.contains("/nemo/"_L1) || lower.startsWith("nemo."_L1) || baseName(lower).startsWith("nemo_"_L1)
-        || lower.contains("/nemo-"_L1) || lower.contains("/nemo_"_L1);
+        || lower.contains("/nemo-"_L1) || lower.contains("/nemo_"_L1)
+        || (baseName(lower).startsWith("megatron_"_L1) && lower.endsWith(".py"_L1)); // NeMo's example scripts
 }
 
 bool looksJax(const QString &token)
 {
     const QString lower = token.toLower();
     return lower.startsWith("jax."_L1) || lower.startsWith("maxtext."_L1) || lower.contains("/maxtext/"_L1)
+        || lower.startsWith("maxtext/"_L1)
         || lower.contains("/jax/"_L1) || baseName(lower).startsWith("jax_"_L1);
 }
 
-Launch readLaunch(const QStringList &tokens, const Job &job)
+// `bash -c "torchrun ..."` (as `srun bash -c` is often written): the inner words in place.
+QStringList spliceShellCommands(const QStringList &tokens)
 {
+    QStringList out;
+    for (qsizetype i = 0; i < tokens.size(); ++i) {
+        const QString b = baseName(tokens[i]);
+        if ((b == "bash"_L1 || b == "sh"_L1) && i + 2 < tokens.size() && tokens[i + 1] == "-c"_L1) {
+            out << splitCommandLine(tokens[i + 2]);
+            out << tokens.mid(i + 3);
+            return out;
+        }
+        out << tokens[i];
+    }
+    return out;
+}
+
+void addLauncher(Launch &l, const QString &name)
+{
+    if (!l.launchers.contains(name))
+        l.launchers << name;
+}
+
+Launch readLaunch(const QStringList &tokens, const LaunchContext &context)
+{
+    const Job &job = context.job;
     Launch l;
+    std::optional<int> processesStarted; // srun's tasks or mpirun's -np: one rank each
+    bool rankLauncher = false;            // torchrun, deepspeed, accelerate: they set the world size
     for (qsizetype i = 0; i < tokens.size(); ++i) {
         const QString &t = tokens[i];
         const QString b = baseName(t);
@@ -121,52 +161,97 @@ Launch readLaunch(const QStringList &tokens, const Job &job)
             else if (!next.isEmpty() && !next.startsWith(u'-') && l.script.isEmpty())
                 l.script = next;
         }
+        if (b == "srun"_L1) {
+            addLauncher(l, u"srun"_s);
+            // srun's own options end at the program it runs.
+            qsizetype end = i + 1;
+            while (end < tokens.size()
+                   && (tokens[end].startsWith(u'-')
+                       || (tokens[end - 1].startsWith(u'-') && !tokens[end - 1].contains(u'=')
+                           && (tokens[end - 1].size() == 2 || tokens[end - 1].startsWith("--"_L1)))))
+                ++end;
+            std::optional<int> tasks = positive(option(tokens, i + 1, {"--ntasks"_L1, "-n"_L1}, end));
+            if (!tasks) {
+                const std::optional<int> perNode = positive(option(tokens, i + 1, {"--ntasks-per-node"_L1}, end));
+                std::optional<int> nodes = positive(option(tokens, i + 1, {"--nodes"_L1, "-N"_L1}, end));
+                if (!nodes && context.allocation.nodes > 0)
+                    nodes = context.allocation.nodes;
+                tasks = perNode ? product(nodes, perNode)
+                                : (context.allocation.tasks > 0 ? std::optional<int>(context.allocation.tasks) : std::nullopt);
+            }
+            processesStarted = tasks;
+        } else if (b == "mpirun"_L1 || b == "mpiexec"_L1) {
+            addLauncher(l, b);
+            processesStarted = positive(option(tokens, i + 1, {"-np"_L1, "-n"_L1, "--np"_L1}));
+        } else if (b.endsWith("_perf"_L1) && i > 0 && l.framework.isEmpty()) {
+            l.framework = u"nccl-tests"_s; // all_reduce_perf and its siblings
+            l.evaluation = true;
+        }
         if (b == "torchrun"_L1 || module == "torch.distributed.run"_L1 || module == "torch.distributed.launch"_L1) {
+            addLauncher(l, module.isEmpty() ? u"torchrun"_s : u"python -m "_s + module);
+            rankLauncher = true;
             l.training = true;
             if (l.framework.isEmpty())
                 l.framework = u"torch.distributed"_s;
             const QString nnodes = option(tokens, i + 1, {"--nnodes"_L1});
             const QString nproc = option(tokens, i + 1, {"--nproc-per-node"_L1, "--nproc_per_node"_L1});
             std::optional<int> nodes = nnodes.isEmpty() ? std::optional<int>(1) : positive(nnodes);
-            if (!nodes && nnodes.startsWith(u'$'))
-                nodes = job.nodes.isEmpty() ? std::nullopt : std::optional<int>(int(job.nodes.size()));
+            if (!nodes && nnodes.startsWith(u'$')) {
+                const int n = job.nodes.isEmpty() ? context.allocation.nodes : int(job.nodes.size());
+                nodes = n > 0 ? std::optional<int>(n) : std::nullopt;
+            }
             std::optional<int> procs = positive(nproc);
-            if (!procs && (nproc == "gpu"_L1 || nproc == "auto"_L1 || nproc.startsWith(u'$')))
-                if (const int g = gpusOnOneNode(job); g > 0)
+            if (!procs && (nproc == "gpu"_L1 || nproc == "auto"_L1 || nproc.startsWith(u'$'))) {
+                const int g = gpusOnOneNode(job) > 0 ? gpusOnOneNode(job) : context.allocation.gpusPerNode;
+                if (g > 0)
                     procs = g;
+            }
             if (nproc.isEmpty())
                 procs = 1;
             l.worldSize = product(nodes, procs);
         } else if (b == "deepspeed"_L1 || module == "deepspeed.launcher.runner"_L1) {
+            addLauncher(l, u"deepspeed"_s);
+            rankLauncher = true;
             l.training = true;
             l.framework = u"deepspeed"_s;
             const QString nodes = option(tokens, i + 1, {"--num_nodes"_L1, "--num-nodes"_L1});
             const QString gpus = option(tokens, i + 1, {"--num_gpus"_L1, "--num-gpus"_L1});
             l.worldSize = product(nodes.isEmpty() ? std::optional<int>(1) : positive(nodes), positive(gpus));
         } else if ((b == "accelerate"_L1 && next == "launch"_L1) || module == "accelerate.commands.launch"_L1) {
+            addLauncher(l, u"accelerate launch"_s);
+            rankLauncher = true;
             l.training = true;
             l.framework = u"accelerate"_s;
             l.worldSize = positive(option(tokens, i + 1, {"--num_processes"_L1, "--num-processes"_L1}));
         } else if ((b == "vllm"_L1 && next == "serve"_L1) || module.startsWith("vllm.entrypoints"_L1)) {
+            addLauncher(l, module.isEmpty() ? u"vllm serve"_s : u"python -m "_s + module);
             l.serving = true;
             l.framework = u"vllm"_s;
             const QString tp = option(tokens, i + 1, {"--tensor-parallel-size"_L1, "-tp"_L1});
             const QString pp = option(tokens, i + 1, {"--pipeline-parallel-size"_L1, "-pp"_L1});
+            l.tensorParallel = positive(tp);
             if (!tp.isEmpty() || !pp.isEmpty())
                 l.worldSize = product(tp.isEmpty() ? std::optional<int>(1) : positive(tp),
                                       pp.isEmpty() ? std::optional<int>(1) : positive(pp));
         } else if (b == "text-generation-launcher"_L1) {
+            addLauncher(l, u"text-generation-launcher"_s);
             l.serving = true;
             l.framework = u"tgi"_s;
             l.worldSize = positive(option(tokens, i + 1, {"--num-shard"_L1}));
+            l.tensorParallel = l.worldSize;
         } else if (b == "tritonserver"_L1) {
+            addLauncher(l, u"tritonserver"_s);
             l.serving = true;
             l.framework = u"triton"_s;
         } else if (module.startsWith("sglang.launch_server"_L1) || (b == "sglang"_L1 && next == "serve"_L1)) {
+            addLauncher(l, module.isEmpty() ? u"sglang serve"_s : u"python -m "_s + module);
             l.serving = true;
             l.framework = u"sglang"_s;
             l.worldSize = positive(option(tokens, i + 1, {"--tp-size"_L1, "--tp"_L1}));
+            l.tensorParallel = l.worldSize;
         } else if (b == "nemo"_L1 || looksNemo(module) || (i > 0 && looksNemo(t) && !t.startsWith(u'-'))) {
+            if (b == "nemo"_L1)
+                addLauncher(l, u"nemo"_s);
             l.training = true;
             l.framework = u"nemo"_s;
         } else if (looksJax(module) || (i > 0 && looksJax(t) && !t.startsWith(u'-'))) {
@@ -187,6 +272,10 @@ Launch readLaunch(const QStringList &tokens, const Job &job)
     }
     if (l.script.isEmpty() && !tokens.isEmpty())
         l.script = tokens.first();
+    // srun or mpirun starting the ranks themselves (NeMo, Megatron, MaxText, nccl-tests): one
+    // process per task.
+    if (!l.worldSize && !rankLauncher && (l.training || l.framework == "nccl-tests"_L1))
+        l.worldSize = processesStarted;
     return l;
 }
 
@@ -265,8 +354,28 @@ Result detect(const Job &job)
 {
     Result r;
     const QString command = job.command == "(null)"_L1 ? QString() : job.command;
-    QStringList tokens = splitCommandLine(command);
-    Launch launch = readLaunch(tokens, job);
+    const QStringList tokens = splitCommandLine(command);
+    Launch launch = readLaunch(tokens, LaunchContext{job, {}});
+    bool fromScript = false;
+    if (job.script && job.script->isRead()) {
+        // The script's lines, the one that gives the most away first: a framework, then a
+        // training or serving launcher; the command (the script's path) only when none does.
+        const BatchScriptAllocation allocation =
+            BatchScript::allocation(job.script->content, int(job.nodes.size()), gpusOnOneNode(job));
+        const auto score = [](const Launch &l) {
+            return !l.framework.isEmpty() ? 3 : (l.training || l.serving || l.evaluation) ? 2 : !l.launchers.isEmpty() ? 1 : 0;
+        };
+        std::optional<Launch> best;
+        for (const QStringList &line : BatchScript::commands(job.script->content, allocation)) {
+            Launch candidate = readLaunch(spliceShellCommands(line), LaunchContext{job, allocation});
+            if (!best || score(candidate) > score(*best))
+                best = std::move(candidate);
+        }
+        if (best && score(*best) > 0 && score(*best) >= score(launch)) {
+            launch = std::move(*best);
+            fromScript = true;
+        }
+    }
     const QString image = job.image.toLower();
     if (!image.isEmpty()) {
         const QString repository = image.section(u':', 0, 0).section(u'@', 0, 0);
@@ -290,6 +399,10 @@ Result detect(const Job &job)
     }
     r.framework = launch.framework;
     r.worldSize = launch.worldSize;
+    r.tensorParallel = launch.tensorParallel;
+    r.launcher = launch.launchers.join(" > "_L1);
+    if (job.script && job.script->isRead())
+        r.fabric = job.script->content.fabric;
 
     const QString requested = job.kindLabel.isEmpty() ? overrideInComment(job.comment) : job.kindLabel;
     if (!requested.isEmpty()) {
@@ -308,6 +421,8 @@ Result detect(const Job &job)
 
     QSet<QString> named = words(job.name);
     named.unite(words(baseName(launch.script)));
+    if (fromScript && !tokens.isEmpty())
+        named.unite(words(baseName(tokens.first()))); // the script's own name: pretrain.sbatch
     if (launch.serving) {
         r.kind = u"serving"_s;
     } else if (launch.interactive
@@ -337,6 +452,9 @@ QVector<Finding> apply(QVector<Job> &jobs)
         job.worldSize = r.worldSize;
         job.kind = std::move(r.kind);
         job.kindSource = std::move(r.kindSource);
+        job.launcher = std::move(r.launcher);
+        job.tensorParallel = r.tensorParallel;
+        job.fabric = std::move(r.fabric);
         if (!r.overrideError.isEmpty()) {
             Finding f;
             f.severity = Finding::Severity::Info;

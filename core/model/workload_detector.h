@@ -11,10 +11,15 @@
 
 namespace strata {
 
-// What runs inside a job, read from what the scheduler already knows: the command line (Slurm:
-// the batch script's path and its arguments; Kubernetes: the container's command + args), the
-// job name and the container image. Pure, no I/O; cheap enough to run on every job of every
-// refresh (a tokenisation and a few hash lookups per job).
+// What runs inside a job, read from what the scheduler already knows: the batch script's content
+// when it was read (Job::script: its commands, with the variables it sets and Slurm's $SLURM_*
+// resolved from the allocation, BatchScript), else the command line (Slurm: the batch script's
+// path and its arguments; Kubernetes: the container's command + args), the job name and the
+// container image. Pure, no I/O; cheap enough to run on every job of every refresh (a
+// tokenisation and a few hash lookups per job; a script's few commands where there is one).
+// Launchers seen (Job::launcher): srun, mpirun/mpiexec, torchrun, deepspeed, accelerate launch,
+// and the servers; srun's tasks or mpirun's -np give the world size of ranks they start
+// themselves (NeMo, Megatron, MaxText, nccl-tests: framework "nccl-tests", kind evaluation).
 //
 // Frameworks (Job::framework) and the launch shape they give away:
 //   torch.distributed  torchrun, python -m torch.distributed.run|launch:
@@ -56,6 +61,9 @@ struct Result
     QString kind;
     QString kindSource; // "comment", "label", "detected"
     QString overrideError; // the override named no kind: what was wrong
+    QString launcher;      // "srun > torchrun"
+    std::optional<int> tensorParallel;
+    JobFabric fabric;      // from the script, when read
 };
 
 Result detect(const Job &job);

@@ -2,6 +2,7 @@
 #include "model/display_url.h"
 
 #include "alert_findings.h"
+#include "model/finding_jobs.h"
 #include "dcgm_metric_catalog.h"
 #include "gpu_health_rules.h"
 #include "host_name_resolver.h"
@@ -394,6 +395,8 @@ void MetricsJoin::apply(ClusterSnapshot &snapshot, const MetricsPart &part, cons
     // Jobs the history says nothing of yet (started since it was read, or none could be read):
     // their GPUs' latest readings, marked as such.
     JobUsage::applyCurrent(snapshot.jobs, nodes, t);
+    // The GPU and node findings made here name the jobs they affect, as finalize()'s do.
+    FindingJobs::attach(snapshot.findings, snapshot.nodes, snapshot.jobs, snapshot.nodeIndexByName);
 }
 
 } // namespace strata

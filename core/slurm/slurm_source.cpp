@@ -1,5 +1,6 @@
 #include "slurm_source.h"
 
+#include "batch_script_reader.h"
 #include "model/gpu_count.h"
 
 #include "job_output_follower.h"
@@ -75,6 +76,17 @@ QByteArray perJobDetailsScript(const QStringList &ids, const QByteArray &marker)
     // A job may end between squeue and this: scontrol's complaint stays on stderr, not fatal.
     return "for id in " + quoted.join(QLatin1Char(' ')).toUtf8() + "; do printf '%s %s\\n' "
         + ShellQuote::quote(QString::fromLatin1(marker)).toUtf8() + " \"$id\"; scontrol show job -d -o \"$id\"; done; exit 0\n";
+}
+
+// Up to this many jobs' batch scripts are read a refresh, running and configuring jobs first,
+// then pending ones: 50,000 new jobs never mean 50,000 reads at once, the rest come in later
+// refreshes.
+constexpr int kScriptReadLimit = 50;
+
+// The tasks of one array share their script: read once, under the array's id.
+QString scriptKey(const Job &job)
+{
+    return job.arrayJobId.isEmpty() ? job.id : job.arrayJobId;
 }
 
 } // namespace
@@ -494,6 +506,7 @@ OrchestratorPart SlurmSource::refreshOnce(QPromise<OrchestratorPart> *early)
     part.jobs = std::move(jobs.jobs);
     applyPlacements(part.nodes, part.jobs, m_placementCache);
     m_jobsAwaitingLaunch = carryJobsAwaitingLaunch(part.nodes, part.jobs, m_jobsAwaitingLaunch);
+    bytes += readBatchScripts(part);
     // What runs in each job, here on the Slurm pool, so the session's merge need not copy the
     // jobs to fill it in (docs/PERF.md, Scale).
     part.workloadFindings = WorkloadDetector::apply(part.jobs);
@@ -504,6 +517,56 @@ OrchestratorPart SlurmSource::refreshOnce(QPromise<OrchestratorPart> *early)
     part.durationMs = clock.elapsed();
     part.bytesRead = bytes;
     return part;
+}
+
+qint64 SlurmSource::readBatchScripts(OrchestratorPart &part)
+{
+    QSet<QString> listed;
+    listed.reserve(part.jobs.size());
+    for (const Job &j : std::as_const(part.jobs))
+        listed.insert(scriptKey(j));
+    for (auto it = m_scriptCache.begin(); it != m_scriptCache.end();)
+        it = listed.contains(it.key()) ? std::next(it) : m_scriptCache.erase(it);
+    // Running and configuring jobs first (an array whose first tasks run and the rest wait
+    // counts as running), then pending ones.
+    QStringList ids;
+    QSet<QString> wanted;
+    for (const bool holdingPass : {true, false}) {
+        for (const Job &j : std::as_const(part.jobs)) {
+            if (ids.size() >= kScriptReadLimit)
+                break;
+            const bool holds = j.isRunning() || j.stateKind == JobState::Configuring;
+            if (holds != holdingPass || (!holds && !j.isPending()))
+                continue;
+            const QString key = scriptKey(j);
+            if (!m_scriptCache.contains(key) && !wanted.contains(key)) {
+                wanted.insert(key);
+                ids << key;
+            }
+        }
+    }
+    qint64 bytes = 0;
+    if (!ids.isEmpty()) {
+        const QByteArray marker = newRecordMarker();
+        const CommandResult r = m_shell->runScript(BatchScriptReader::remoteScript(ids, marker)).result();
+        m_scriptReads.fetchAndAddRelaxed(1);
+        if (!r.ok()) {
+            // The jobs' scripts stay unread (asked again next refresh); the refresh itself is good.
+            part.warnings << QStringLiteral("batch scripts could not be read: %1").arg(r.errorText());
+        } else {
+            bytes = r.stdoutData.size();
+            const BatchScriptReader::Result parsed = BatchScriptReader::parse(r.stdoutData, marker, ids);
+            if (!parsed.error.isEmpty())
+                qCWarning(lcSlurm).noquote() << parsed.error;
+            for (auto it = parsed.scripts.constBegin(); it != parsed.scripts.constEnd(); ++it)
+                m_scriptCache.insert(it.key(), it.value());
+        }
+    }
+    if (!m_scriptCache.isEmpty())
+        for (Job &j : part.jobs)
+            if (const auto it = m_scriptCache.constFind(scriptKey(j)); it != m_scriptCache.constEnd())
+                j.script = *it;
+    return bytes;
 }
 
 ActionResult SlurmSource::runAction(ActionKind action, const QString &target, const QStringList &argv,

@@ -28,6 +28,10 @@ class SqueueFollower;
 // run side by side on channels of the one SSH connection (SshRemoteShell); the first refresh
 // sends the running jobs' details with them, since every running job is new then.
 //
+// Each new running, configuring or pending job's batch script is read once (up to 50 a refresh,
+// in one remote script: BatchScriptReader), for WorkloadDetector; another user's script is
+// quietly "not readable".
+//
 // Work runs on a private one-thread pool, so refreshes and actions never overlap and never
 // block the caller; the placement cache is touched only there.
 class SlurmSource : public OrchestratorSource
@@ -55,6 +59,8 @@ public:
     int detailFetches() const { return m_detailFetches.loadRelaxed(); }
     // Number of refreshes that read the pending jobs too (for tests and benchmarks).
     int pendingReads() const { return m_pendingReads.loadRelaxed(); }
+    // Number of batch-script reads so far (for tests of the cache).
+    int scriptReads() const { return m_scriptReads.loadRelaxed(); }
     // Number of refreshes whose job list was a listing of the running squeue --iterate.
     int followedRefreshes() const { return m_followedRefreshes.loadRelaxed(); }
 
@@ -75,6 +81,9 @@ private:
     OrchestratorPart refreshBlocking(QPromise<OrchestratorPart> *early);
     OrchestratorPart refreshOnce(QPromise<OrchestratorPart> *early);
     void noteOwnJobChange(); // pool thread: after this source's own submit or cancel
+    // Reads the batch scripts of new running, configuring and pending jobs (BatchScriptReader,
+    // at most a bound a refresh), caches them by job and sets Job::script; returns the bytes read.
+    qint64 readBatchScripts(OrchestratorPart &part);
     bool learnVersion(OrchestratorPart &part, const QFuture<CommandResult> &versionRead);
     ActionResult runAction(ActionKind action, const QString &target, const QStringList &argv,
                            const QByteArray &stdinData = {});
@@ -83,6 +92,10 @@ private:
     const GpuCatalog &m_catalog;
     QThreadPool m_pool;
     QHash<QString, JobGpuPlacement> m_placementCache; // pool thread only
+    // Pool thread only: each listed job's batch script as read once (by job id, or array id for
+    // an array's tasks), read or not readable; dropped when the job is no longer listed.
+    QHash<QString, std::shared_ptr<const JobScript>> m_scriptCache;
+    QAtomicInt m_scriptReads;
     // Node -> the CONFIGURING jobs that waited for it to launch, as last seen (pool thread only):
     // when the launch fails Slurm requeues them and keeps no trace of the node on the job, so the
     // failed-launch finding names them from here (Node::jobsAwaitingLaunch).

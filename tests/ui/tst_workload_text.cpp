@@ -21,6 +21,42 @@ private Q_SLOTS:
         QCOMPARE(WorkloadText::workload(j), QStringLiteral("torch.distributed \u00b7 world size 4 \u00b7 pre-training (detected)"));
     }
 
+    void whatTheScriptSays()
+    {
+        Job j;
+        QCOMPARE(WorkloadText::launch(j), QString());
+        QCOMPARE(WorkloadText::jobFabric(j), QString()); // no script: nothing to say either way
+        QCOMPARE(WorkloadText::script(j), QStringLiteral("not read"));
+        j.launcher = QStringLiteral("srun > torchrun");
+        QCOMPARE(WorkloadText::launch(j), QStringLiteral("srun > torchrun"));
+        j.launcher = QStringLiteral("vllm serve");
+        j.tensorParallel = 4;
+        QCOMPARE(WorkloadText::launch(j), QStringLiteral("vllm serve \u00b7 tensor parallel 4"));
+
+        auto read = std::make_shared<JobScript>();
+        read->status = JobScript::Status::Read;
+        read->bytesRead = 2150;
+        j.script = read;
+        QCOMPARE(WorkloadText::script(j), QStringLiteral("read (2.1 KiB)"));
+        QCOMPARE(WorkloadText::jobFabric(j), QStringLiteral("EFA: unknown \u00b7 no NCCL or libfabric settings"));
+        j.fabric.usesEfa = JobFabric::Efa::Yes;
+        j.fabric.settings = QStringList{QStringLiteral("FI_PROVIDER=efa"), QStringLiteral("NCCL_DEBUG=INFO")};
+        QCOMPARE(WorkloadText::jobFabric(j), QStringLiteral("EFA: yes \u00b7 FI_PROVIDER=efa, NCCL_DEBUG=INFO"));
+
+        auto big = std::make_shared<JobScript>();
+        big->status = JobScript::Status::TooBig;
+        big->bytesRead = BatchScript::kMaxBytes + 1;
+        j.script = big;
+        QCOMPARE(WorkloadText::script(j), QStringLiteral("read in part: the first 1.0 MiB of a longer script"));
+
+        auto denied = std::make_shared<JobScript>();
+        denied->status = JobScript::Status::NotReadable;
+        denied->problem = QStringLiteral("job script retrieval failed: Access/permission denied");
+        j.script = denied;
+        QCOMPARE(WorkloadText::script(j), QStringLiteral("not readable: job script retrieval failed: Access/permission denied"));
+        QCOMPARE(WorkloadText::jobFabric(j), QString());
+    }
+
     void application_data()
     {
         QTest::addColumn<QString>("server");

@@ -9,6 +9,13 @@ QString FindingTableModel::keyOf(const Finding &f)
     return f.node + QLatin1Char('/') + QString::number(f.gpu) + QLatin1Char('/') + f.code;
 }
 
+QString FindingTableModel::jobsText(const Finding &f)
+{
+    if (f.jobs.isEmpty())
+        return f.job;
+    return f.jobs.join(QLatin1String(", "));
+}
+
 RowPlan FindingTableModel::plan(const SnapshotPtr &current, const QVector<int> &rows,
                                 const SnapshotPtr &next)
 {
@@ -27,7 +34,7 @@ RowPlan FindingTableModel::plan(const SnapshotPtr &current, const QVector<int> &
         [&](const QString &key) { return byKey.value(key, -1); },
         [&](int oldItem, int newItem) {
             const Finding &a = current->findings[oldItem], &b = next->findings[newItem];
-            return a.severity != b.severity || a.message != b.message;
+            return a.severity != b.severity || a.message != b.message || a.job != b.job || a.jobs != b.jobs;
         });
 }
 
@@ -55,6 +62,7 @@ QVariant FindingTableModel::data(const QModelIndex &index, int role) const
         case Severity: return Finding::severityName(f.severity);
         case Node: return f.node;
         case Gpu: return f.gpu < 0 ? QStringLiteral("all") : QString::number(f.gpu);
+        case Jobs: return jobsText(f);
         case Code: return f.code;
         case Message: return f.message;
         }
@@ -70,6 +78,7 @@ QVariant FindingTableModel::headerData(int section, Qt::Orientation orientation,
     case Severity: return tr("Severity");
     case Node: return tr("Node");
     case Gpu: return tr("GPU");
+    case Jobs: return tr("Jobs");
     case Code: return tr("Finding");
     case Message: return tr("What to do");
     }
@@ -80,7 +89,7 @@ bool FindingTableModel::matches(int row, const RowFilter &filter) const
 {
     const Finding &f = finding(row);
     return filter.text.isEmpty() || f.node.contains(filter.text, Qt::CaseInsensitive)
-           || f.code.contains(filter.text, Qt::CaseInsensitive)
+           || f.code.contains(filter.text, Qt::CaseInsensitive) || jobsText(f).contains(filter.text, Qt::CaseInsensitive)
            || f.message.contains(filter.text, Qt::CaseInsensitive);
 }
 
@@ -89,6 +98,8 @@ bool FindingTableModel::lessThan(int leftRow, int rightRow, int column) const
     const Finding &a = finding(leftRow), &b = finding(rightRow);
     if (column == Severity && a.severity != b.severity)
         return a.severity < b.severity;
+    if (column == Jobs && jobsText(a) != jobsText(b))
+        return jobsText(a) < jobsText(b);
     if (column == Code && a.code != b.code)
         return a.code < b.code;
     if (a.node != b.node)

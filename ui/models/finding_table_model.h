@@ -4,12 +4,16 @@
 
 namespace strata {
 
-// The health findings: one row per finding, keyed by node, GPU and code. GUI thread.
+// The health findings: one row per finding, keyed by node, GPU and code, with the jobs each
+// affects (FindingJobs). GUI thread.
 class FindingTableModel : public SnapshotRowModel
 {
     Q_OBJECT
 public:
-    enum Column { Severity, Node, Gpu, Code, Message, ColumnCount };
+    enum Column { Severity, Node, Gpu, Jobs, Code, Message, ColumnCount };
+
+    // The jobs a finding affects as shown: "1234", "1234, 1240"; empty when none.
+    static QString jobsText(const Finding &finding);
 
     using SnapshotRowModel::SnapshotRowModel;
 

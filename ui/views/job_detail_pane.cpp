@@ -47,6 +47,13 @@ JobDetailPane::JobDetailPane(QWidget *parent)
     m_verdict = addRow(tr("Efficiency"), ValueText::EscapedRich);
     m_workload = addRow(tr("Workload"), ValueText::EscapedRich);
     m_workload->setObjectName(QStringLiteral("jobWorkload"));
+    // What the job's batch script says it uses, when it could be read (WorkloadDetector).
+    m_launch = addRow(tr("Launches"), ValueText::EscapedRich);
+    m_launch->setObjectName(QStringLiteral("jobLaunch"));
+    m_fabric = addRow(tr("Fabric"), ValueText::EscapedRich);
+    m_fabric->setObjectName(QStringLiteral("jobFabric"));
+    m_script = addRow(tr("Batch script"), ValueText::EscapedRich);
+    m_script->setObjectName(QStringLiteral("jobScript"));
     m_app = addRow(tr("Application"), ValueText::EscapedRich);
     m_app->setObjectName(QStringLiteral("jobApplication"));
     m_workDir = addRow(tr("Work dir"), ValueText::EscapedRich);
@@ -124,6 +131,11 @@ void JobDetailPane::showJob(const SnapshotPtr &snapshot, const QString &id)
                                     UnitFormatter::percent(job->gpuUtilMin)));
     const QString workload = WorkloadText::workload(*job);
     m_workload->setText(workload.isEmpty() ? tr("not recognised") : workload.toHtmlEscaped());
+    const QString launch = WorkloadText::launch(*job);
+    m_launch->setText(launch.isEmpty() ? UnitFormatter::dash() : launch.toHtmlEscaped());
+    const QString fabric = WorkloadText::jobFabric(*job);
+    m_fabric->setText(fabric.isEmpty() ? UnitFormatter::dash() : fabric.toHtmlEscaped());
+    m_script->setText(WorkloadText::script(*job).toHtmlEscaped());
     const QString app = job->app ? WorkloadText::application(*job->app) : QString();
     m_app->setText(!app.isEmpty() ? app.toHtmlEscaped()
                    : job->isRunning() ? tr("no application metrics (see docs/metrics.md for what Strata reads)")

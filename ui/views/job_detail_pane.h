@@ -36,6 +36,9 @@ private:
     QLabel *m_verdict;
     QLabel *m_workload;
     QLabel *m_app;
+    QLabel *m_launch;
+    QLabel *m_fabric;
+    QLabel *m_script;
     QLabel *m_stdout;
     QLabel *m_workDir;
     QPlainTextEdit *m_command;
