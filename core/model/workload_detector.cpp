@@ -359,7 +359,8 @@ Result detect(const Job &job)
     bool fromScript = false;
     if (job.script && job.script->isRead()) {
         // The script's lines, the one that gives the most away first: a framework, then a
-        // training or serving launcher; the command (the script's path) only when none does.
+        // training or serving launcher; the command (the script's path and arguments) when it
+        // gives as much away.
         const BatchScriptAllocation allocation =
             BatchScript::allocation(job.script->content, int(job.nodes.size()), gpusOnOneNode(job));
         const auto score = [](const Launch &l) {
@@ -371,7 +372,9 @@ Result detect(const Job &job)
             if (!best || score(candidate) > score(*best))
                 best = std::move(candidate);
         }
-        if (best && score(*best) > 0 && score(*best) >= score(launch)) {
+        // A tie goes to the command line: a wrapper script (`sbatch train_job.sh torchrun --nnodes
+        // 2 ...`) launches what its arguments say, and its own line (`torchrun ... "$@"`) knows less.
+        if (best && score(*best) > 0 && score(*best) > score(launch)) {
             launch = std::move(*best);
             fromScript = true;
         }
