@@ -138,6 +138,18 @@ private Q_SLOTS:
         QCOMPARE(job.fabric.settings, settings);
     }
 
+    // A wrapper script whose own line is `torchrun ... "$@"`: the job's arguments say what it
+    // launches, and they win a tie with the script (the lab's train_job.sh; issue 26).
+    void wrapperScriptLaunchesItsArguments()
+    {
+        QVector<Job> jobs{batchJob(QStringLiteral("wrapper_passes_args.sbatch"), QStringLiteral("ddp-train"), 2, 1)};
+        jobs.first().command += QStringLiteral(" torchrun --nnodes 2 --nproc_per_node 2 --redirects 1 --tee 1 train_ddp.py");
+        WorkloadDetector::apply(jobs);
+        QCOMPARE(jobs.first().framework, QStringLiteral("torch.distributed"));
+        QCOMPARE(jobs.first().worldSize.value_or(0), 4);
+        QCOMPARE(jobs.first().kind, QStringLiteral("pre-training"));
+    }
+
     void readsTheHeader()
     {
         const BatchScriptContent torch = BatchScript::parse(script(QStringLiteral("torchrun_2x8_efa.sbatch")));
