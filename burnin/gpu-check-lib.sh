@@ -58,8 +58,8 @@ engine_value() {
 }
 
 # One row of PERF.md's engine table: the agent's GEMM engines (medians, stdin as engine_medians
-# prints them) against the cuBLAS BF16 figure of the comparison tool, with the cross-check's and
-# the FP8 bound's worst ratios.
+# prints them) against the cuBLAS BF16 figure of the comparison tool, with the reference checks'
+# (full matrix and stress slices) and the FP8 bound's worst ratios.
 engine_row() {
     local date=$1 gpu=$2 clock=$3 cublas=$4 cross=$5 fp8_ratio=$6 medians lt own fp8
     medians=$(cat)
@@ -70,4 +70,68 @@ engine_row() {
         -v cross="$cross" -v r8="$fp8_ratio" '
         function ratio(x) { return (x == "-" || ref <= 0) ? "-" : sprintf("%.2f", x / ref) }
         BEGIN { printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", d, g, c, ref, lt, ratio(lt), own, ratio(own), fp8, cross, r8 }'
+}
+
+# Exit status 0 when version $1 (dotted, "3.22.1") is at least $2 ("3.24").
+version_at_least() {
+    awk -v have="$1" -v need="$2" 'BEGIN {
+        n = split(have, h, "."); m = split(need, w, ".")
+        for (i = 1; i <= (n > m ? n : m); ++i) {
+            a = (i <= n ? h[i] : 0) + 0; b = (i <= m ? w[i] : 0) + 0
+            if (a != b) exit !(a > b)
+        }
+        exit 0
+    }'
+}
+
+# The problem with cmake's version $1 (as `cmake --version` prints it on its first line, or
+# empty when cmake is missing) and its fix, or nothing when it is new enough (the agent's
+# CMakeLists needs 3.24; Ubuntu 22.04 and DGX OS 6 ship 3.22).
+cmake_problem() {
+    local line=$1 version
+    version=$(sed -n 's/^cmake version \([0-9][0-9.]*\).*/\1/p' <<<"$line")
+    if [ -z "$version" ]; then
+        echo "cmake not found: install cmake >= 3.24 (python3 -m pip install --user 'cmake>=3.24', then put ~/.local/bin first in PATH)"
+    elif ! version_at_least "$version" 3.24; then
+        echo "cmake $version is older than 3.24: python3 -m pip install --user 'cmake>=3.24' (or Kitware's APT repository), then put ~/.local/bin first in PATH"
+    fi
+}
+
+# The CUDA toolkit's root: $CUDA_HOME / $CUDA_PATH, the nvcc in PATH, or /usr/local/cuda.
+cuda_home() {
+    local nvcc_path
+    for candidate in "${CUDA_HOME:-}" "${CUDA_PATH:-}"; do
+        [ -n "$candidate" ] && [ -x "$candidate/bin/nvcc" ] && { echo "$candidate"; return 0; }
+    done
+    if nvcc_path=$(command -v nvcc 2>/dev/null); then
+        dirname "$(dirname "$(readlink -f "$nvcc_path")")"
+        return 0
+    fi
+    [ -x /usr/local/cuda/bin/nvcc ] && { echo /usr/local/cuda; return 0; }
+    return 1
+}
+
+# libcublasLt of the toolkit rooted at $1 (lib64, targets/<arch>/lib, lib; the newest soname
+# first), for STRATA_BURN_CUBLASLT: a runfile or tarball toolkit is not on the loader's path,
+# so the agent's dlopen would not find it on its own. Exit 1 when there is none.
+find_cublaslt() {
+    local root=$1 dir lib
+    for dir in "$root/lib64" "$root"/targets/*/lib "$root/lib"; do
+        [ -d "$dir" ] || continue
+        lib=$(find -H "$dir" -maxdepth 1 -name 'libcublasLt.so*' \( -type f -o -type l \) 2>/dev/null | sort -V | tail -1)
+        [ -n "$lib" ] && { echo "$lib"; return 0; }
+    done
+    return 1
+}
+
+# The verdict table from lines "CHECK|VERDICT|DETAIL" (stdin), VERDICT one of PASS, FAIL, SKIP;
+# exit status 1 when any line is FAIL.
+verdict_table() {
+    awk -F'|' '
+        { check[NR] = $1; verdict[NR] = $2; detail[NR] = $3; if (length($1) > w) w = length($1); if ($2 == "FAIL") failed = 1 }
+        END {
+            printf "%-" w "s  %-7s %s\n", "check", "verdict", "detail"
+            for (i = 1; i <= NR; ++i) printf "%-" w "s  %-7s %s\n", check[i], verdict[i], detail[i]
+            exit failed
+        }'
 }

@@ -30,17 +30,22 @@ if [ -n "$(squeue -h -n llama3-70b-pretrain -o %i)" ]; then
   exit 0
 fi
 day=86400
-# Each job runs lab/demo_job.sh, which only sleeps: its arguments are the framework's launch
-# line, which Slurm shows as the job's Command and Strata reads (framework, world size, kind).
+# The training and the serving job are batch scripts (lab/demo_scripts/*.sbatch), as LLM teams
+# submit them; Strata reads what they run from the script (`scontrol write batch_script`). The
+# lab has no GPUs: their launch lines find the stand-ins of demo_scripts/bin first in PATH.
+# The other jobs run lab/demo_job.sh, which only sleeps: its arguments are the framework's
+# launch line, which Slurm shows as the job's Command and Strata reads there.
 # Copied into the lab directory: the 24.11 lab's sbatch runs inside its root, which sees the lab
 # directory but not this checkout.
 job=$lab_dir/demo_job.sh
 install -m 0755 "$repo/lab/demo_job.sh" "$job"
-train=$(sbatch --parsable -J llama3-70b-pretrain -p train -N 2 -w 'gpu-node[01-02]' --gres=gpu:8 \
-          --exclusive -t 2-00:00:00 "$job" $day torchrun --nnodes 2 --nproc_per_node 8 --rdzv_backend c10d \
-          --rdzv_endpoint gpu-node01:29500 pretrain.py --config llama3_70b.yaml)
-sbatch -Q -J vllm-serve-llama3-8b -p inference -N 1 -w gpu-node03 --gres=gpu:4 -t 1-00:00:00 \
-    "$job" $day vllm serve meta-llama/Meta-Llama-3-8B-Instruct --tensor-parallel-size 4 --port 8000
+scripts=$(cd "$lab_dir" && pwd)/demo_scripts
+mkdir -p "$scripts/bin"
+install -m 0755 "$repo"/lab/demo_scripts/*.sbatch "$scripts/"
+install -m 0755 "$repo"/lab/demo_scripts/bin/* "$scripts/bin/"
+demo_env="ALL,PATH=$scripts/bin:/usr/local/bin:/usr/bin:/bin,STRATA_DEMO_SECONDS=$day"
+train=$(sbatch --parsable -w 'gpu-node[01-02]' -D "$scripts" --export="$demo_env" "$scripts/pretrain.sbatch")
+sbatch -Q -w gpu-node03 -D "$scripts" --export="$demo_env" "$scripts/serve.sbatch"
 sbatch -Q -J eval-mmlu-ckpt-4200 -p train -N 1 -w gpu-node03 --gres=gpu:2 -t 04:00:00 \
     "$job" $day python -m lm_eval --model hf --model_args pretrained=ckpt/step-4200 --tasks mmlu
 sbatch -Q -J llama3-405b-sft -p train -N 4 --gres=gpu:8 -t 2-00:00:00 \

@@ -15,6 +15,8 @@
 
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QSettings>
+#include <QUrl>
 #include <QStandardPaths>
 #include <QWidget>
 
@@ -42,7 +44,54 @@ void BurninController::setSession(ClusterSession *session)
     for (BurninWindow *w : windows())
         if (!w->isFinished())
             w->close();
+    if (m_session)
+        disconnect(m_session.data(), nullptr, this, nullptr);
+    m_watches.clear();
     m_session = session;
+    if (m_session)
+        connect(m_session, &ClusterSession::snapshotReady, this, &BurninController::watchJobs);
+}
+
+void BurninController::watchJobs(const SnapshotPtr &snapshot)
+{
+    if (!snapshot)
+        return;
+    for (auto it = m_watches.begin(); it != m_watches.end();) {
+        const std::optional<QString> line = it->update(*snapshot);
+        if (line)
+            m_log->append(LogPanel::Level::Info, *line);
+        const Job *job = snapshot->job(it->jobId());
+        // Once it runs (or ended) the burn-in window and the verdict tell the rest.
+        const bool settled = job && !job->isPending();
+        it = settled ? m_watches.erase(it) : std::next(it);
+    }
+}
+
+QString BurninController::settingsGroup(const QString &profileName)
+{
+    // A profile name may hold '/', which QSettings reads as a group.
+    return QStringLiteral("burnin/") + QString::fromLatin1(QUrl::toPercentEncoding(profileName));
+}
+
+void BurninController::restoreChoices(BurninDialog *dialog) const
+{
+    QSettings settings;
+    settings.beginGroup(settingsGroup(profileName()));
+    if (settings.contains(QStringLiteral("tests")))
+        dialog->setTests(settings.value(QStringLiteral("tests")).toStringList());
+    if (settings.contains(QStringLiteral("durationSeconds")))
+        dialog->setDurationSeconds(settings.value(QStringLiteral("durationSeconds")).toInt());
+    if (settings.contains(QStringLiteral("backend")))
+        dialog->setBackend(settings.value(QStringLiteral("backend")).toString());
+}
+
+void BurninController::rememberChoices(const BurninRequest &request) const
+{
+    QSettings settings;
+    settings.beginGroup(settingsGroup(profileName()));
+    settings.setValue(QStringLiteral("tests"), request.tests);
+    settings.setValue(QStringLiteral("durationSeconds"), request.durationSeconds);
+    settings.setValue(QStringLiteral("backend"), request.backend);
 }
 
 QString BurninController::profileName() const
@@ -105,7 +154,12 @@ QWidget *BurninController::launch(const StackElement &element, const QStringList
         return nullptr;
     auto *dialog = new BurninDialog(snapshot, nodes, scopeText(element, nodes), m_parent);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QDialog::accepted, this, [this, dialog] { start(dialog->request()); });
+    restoreChoices(dialog);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        const BurninRequest request = dialog->request();
+        rememberChoices(request);
+        start(request);
+    });
     dialog->open();
     return dialog;
 }
@@ -148,7 +202,9 @@ BurninWindow *BurninController::open(const BurninRequest &given, const QString &
     const QString profileName = this->profileName();
     const QDateTime startedAt = QDateTime::currentDateTimeUtc();
     connect(session, &BurninSession::submitted, this, [this, session, request, profileName, startedAt](const QString &jobId) {
-        m_log->append(LogPanel::Level::Info, tr("Burn-in job %1 runs on %2").arg(jobId, Hostlist::compress(request.nodes)));
+        // Submitted is not running: the next snapshots say whether it waits (and for what) or runs.
+        m_log->append(LogPanel::Level::Info, tr("Burn-in job %1 submitted for %2").arg(jobId, Hostlist::compress(request.nodes)));
+        m_watches.append(BurninJobWatch(jobId, request.nodes));
         // The request as the transport runs it: its own result directory, absolute paths.
         BurninActiveRun run{profileName, jobId, startedAt,
                             session->transport() ? session->transport()->run().request : request};

@@ -2,17 +2,20 @@
 
 #include "models/stack_element.h"
 
+#include "burnin/burnin_job_watch.h"
 #include "burnin/burnin_request.h"
 #include "model/cluster_snapshot.h"
 
 #include <QObject>
 #include <QPointer>
 #include <QString>
+#include <QVector>
 
 class QWidget;
 
 namespace strata {
 
+class BurninDialog;
 class BurninWindow;
 class ClusterSession;
 class ClusterView;
@@ -22,7 +25,11 @@ class LogPanel;
 // heatmap and fleet cells) into nodes, asks with a BurninDialog, runs the burn-in through the
 // core's BurninSession in a BurninWindow, and remembers each running one in a small file
 // (BurninResumeFile) so that it is followed again when the window connects to that cluster
-// after a restart. When a run is judged it tells the node pane's history to reload.
+// after a restart. When a run is judged it tells the node pane's history to reload. While a
+// submitted job pends the log says what it waits for (BurninJobWatch), never that it runs.
+// The dialog's tests, duration and backend are remembered per cluster profile (QSettings,
+// "burnin/<profile>/..."): a lab without GPUs keeps the CPU backend, a GPU fleet its own
+// duration; whether to drain on failure is asked afresh every time.
 // GUI thread; owned by the MainWindow, which parents the dialogs.
 class BurninController : public QObject
 {
@@ -56,6 +63,8 @@ public:
     // Follows again the burn-ins of the connected cluster recorded as running. Returns how many.
     int reattach();
     QList<BurninWindow *> windows() const;
+    // The settings key under which the dialog's choices for this profile are kept.
+    static QString settingsGroup(const QString &profileName);
 
 Q_SIGNALS:
     void windowOpened(strata::BurninWindow *window);
@@ -66,6 +75,9 @@ private:
     BurninWindow *open(const BurninRequest &request, const QString &attachJobId);
     QString localAgentPath() const;
     QString profileName() const;
+    void restoreChoices(BurninDialog *dialog) const;
+    void rememberChoices(const BurninRequest &request) const;
+    void watchJobs(const SnapshotPtr &snapshot);
 
     QWidget *m_parent;
     ClusterView *m_view;
@@ -76,6 +88,7 @@ private:
     QString m_agentPath;
     int m_pollIntervalMs = 2000;
     QList<QPointer<BurninWindow>> m_windows;
+    QVector<BurninJobWatch> m_watches; // submitted jobs not yet seen running
 };
 
 } // namespace strata

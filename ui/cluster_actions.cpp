@@ -226,7 +226,8 @@ void ClusterActions::resumeNodes(const QStringList &nodes)
     box->setAttribute(Qt::WA_DeleteOnClose);
     QPushButton *yes = box->addButton(tr("Resume"), QMessageBox::AcceptRole);
     yes->setObjectName(QStringLiteral("confirm"));
-    box->addButton(QMessageBox::Cancel);
+    // Enter keeps them out: a node drained for a fault would take jobs again and fail them.
+    box->setDefaultButton(box->addButton(QMessageBox::Cancel));
     connect(yes, &QPushButton::clicked, this, [this, nodes] {
         if (m_session)
             run(tr("Resuming %1…").arg(nodes.join(QLatin1Char(','))), m_session->resume(nodes));

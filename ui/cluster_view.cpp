@@ -1,6 +1,7 @@
 #include "cluster_view.h"
 
 #include "models/snapshot_filter_proxy_model.h"
+#include "views/context_menu_key.h"
 #include "views/fleet_map_panel.h"
 #include "views/fleet_map_view.h"
 #include "views/gpu_heatmap_view.h"
@@ -15,12 +16,15 @@
 #include "model/when_finished.h"
 #include "models/finding_table_model.h"
 #include "models/job_table_model.h"
+#include "models/node_table_model.h"
 #include "models/snapshot_row_model.h"
 #include "model/pool_task.h"
 
 #include <QElapsedTimer>
 #include <QHeaderView>
 #include <QComboBox>
+#include <QContextMenuEvent>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QStackedWidget>
@@ -53,22 +57,39 @@ ClusterView::ClusterView(QWidget *parent)
     m_tabs->addTab(m_fleet, tr("F&leet"));
     layout->addWidget(m_tabs);
 
-    const auto widths = [](QTableView *view, const QList<int> &pixels) {
-        for (int c = 0; c < pixels.size(); ++c)
-            view->horizontalHeader()->resizeSection(c, pixels[c]);
-    };
-    widths(m_nodesPage->view(), {110, 95, 150, 100, 120, 55, 75, 80, 70, 75, 75, 90, 45});
-    widths(m_jobsPage->view(), {70, 140, 65, 95, 110, 70, 140, 50, 85, 90, 60, 90, 120});
-    // What an operator scans first, first: the GPUs and their use before the node list, the
-    // reason and the limits, so they are on screen at 1280 px beside the detail dock.
-    QHeaderView *jobsHeader = m_jobsPage->view()->horizontalHeader();
-    const QList<int> jobsOrder = {JobTableModel::Id, JobTableModel::Name, JobTableModel::User,
-                                  JobTableModel::State, JobTableModel::Gpus, JobTableModel::Util,
-                                  JobTableModel::Efficiency, JobTableModel::Nodes, JobTableModel::Partition,
-                                  JobTableModel::Framework, JobTableModel::TimeUsed, JobTableModel::Reason,
-                                  JobTableModel::TimeLimit};
-    for (int visual = 0; visual < jobsOrder.size(); ++visual)
-        jobsHeader->moveSection(jobsHeader->visualIndex(jobsOrder[visual]), visual);
+    // What an operator scans first, first, each column as wide as what it holds: state,
+    // reason, GPUs, power, jobs and findings (Nodes) and state, GPUs, times, limit and reason
+    // (Jobs) are on screen at 1280 px beside the detail dock; the rest follow to the right.
+    // Names, reasons and node lists are elided past their width (the tooltip has them whole).
+    using N = NodeTableModel;
+    m_nodesPage->arrangeColumns({{N::Name, QStringLiteral("gpu-node0000")},
+                                 {N::State, QStringLiteral("allocated+cloud+powering_up"), true},
+                                 {N::Reason, QStringLiteral("Kill task failed")},
+                                 {N::Gpus, QStringLiteral("8 / 8")},
+                                 {N::Util, QStringLiteral("100 %")},
+                                 {N::Temp, QStringLiteral("100 \u00b0C")},
+                                 {N::Power, QStringLiteral("8000 W")},
+                                 {N::Memory, QStringLiteral("640.0 GiB")},
+                                 {N::Jobs, QStringLiteral("99")},
+                                 {N::Findings, QStringLiteral("99"), true},
+                                 {N::Cpus, QStringLiteral("192 / 192")},
+                                 {N::Partitions, QStringLiteral("gpu,debug")},
+                                 {N::InstanceType, QStringLiteral("p5.48xlarge")},
+                                 {N::GpuModel, QStringLiteral("H100")}});
+    using J = JobTableModel;
+    m_jobsPage->arrangeColumns({{J::Id, QStringLiteral("12345678_10")},
+                                {J::Name, QStringLiteral("pretrain-70b-x")},
+                                {J::User, QStringLiteral("username")},
+                                {J::State, QStringLiteral("CONFIGURING"), true},
+                                {J::Gpus, QStringLiteral("512")},
+                                {J::TimeUsed, QStringLiteral("10d 00:00:00")},
+                                {J::TimeLimit, QStringLiteral("10d 00:00:00")},
+                                {J::Reason, QStringLiteral("ReqNodeNotAvail, Res")},
+                                {J::Nodes, QStringLiteral("gpu-node[0001-0004]")},
+                                {J::Util, QStringLiteral("100 %")},
+                                {J::Efficiency, QStringLiteral("underused")},
+                                {J::Partition, QStringLiteral("gpu")},
+                                {J::Framework, QStringLiteral("torch.distributed")}});
 
     // The detail pane lives in the window's dock; it is ours because it follows our selection.
     m_details = new QStackedWidget;
@@ -102,11 +123,11 @@ ClusterView::ClusterView(QWidget *parent)
             [this](const QString &node, int gpu) { select(StackElement::gpuOf(node, gpu)); });
     connect(m_fleet->view(), &FleetMapView::nodeClicked, this,
             [this](const QString &node) { select(StackElement::node(node)); });
-    connect(m_nodesPage, &TablePage::currentKeyChanged, this, [this](const QString &key) {
+    connect(m_nodesPage, &TablePage::rowPicked, this, [this](const QString &key) {
         if (!key.isEmpty())
             select(StackElement::node(key));
     });
-    connect(m_jobsPage, &TablePage::currentKeyChanged, this, [this](const QString &key) {
+    connect(m_jobsPage, &TablePage::rowPicked, this, [this](const QString &key) {
         if (!key.isEmpty())
             select(StackElement::job(key));
     });
@@ -121,10 +142,12 @@ ClusterView::ClusterView(QWidget *parent)
 
 void ClusterView::watchContextMenus()
 {
-    const auto table = [this](QAbstractItemView *view, StackElement::Layer layer) {
+    const auto table = [this](QTableView *view, StackElement::Layer layer) {
         view->setContextMenuPolicy(Qt::CustomContextMenu);
         connect(view, &QWidget::customContextMenuRequested, this,
                 [this, view, layer](const QPoint &pos) { requestContextMenu(view, pos, layer); });
+        m_menuLayers.insert(view, layer);
+        view->installEventFilter(this);
     };
     table(m_nodesPage->view(), StackElement::Layer::Node);
     table(m_jobsPage->view(), StackElement::Layer::Job);
@@ -145,11 +168,47 @@ void ClusterView::watchContextMenus()
                 });
 }
 
+bool ClusterView::eventFilter(QObject *watched, QEvent *event)
+{
+    const auto layer = m_menuLayers.constFind(watched);
+    if (layer == m_menuLayers.cend())
+        return QWidget::eventFilter(watched, event);
+    // The Menu key comes as a context menu event at a point Qt picks; Shift+F10 as a key press.
+    const bool menuKey = event->type() == QEvent::ContextMenu
+                         && static_cast<QContextMenuEvent *>(event)->reason() == QContextMenuEvent::Keyboard;
+    if (!menuKey && !(event->type() == QEvent::KeyPress && isContextMenuShortcut(static_cast<QKeyEvent *>(event))))
+        return QWidget::eventFilter(watched, event);
+    requestContextMenuAtCurrentRow(static_cast<QTableView *>(watched), *layer);
+    return true;
+}
+
 void ClusterView::requestContextMenu(QAbstractItemView *view, const QPoint &pos, StackElement::Layer layer)
 {
     const QModelIndex index = view->indexAt(pos);
-    if (!index.isValid())
-        return;
+    if (index.isValid())
+        openContextMenu(view, index, pos, layer);
+}
+
+void ClusterView::requestContextMenuAtCurrentRow(QTableView *view, StackElement::Layer layer)
+{
+    QModelIndex index = view->currentIndex();
+    if (!index.isValid()) {
+        const QModelIndexList selected = view->selectionModel()->selectedRows();
+        if (selected.isEmpty())
+            return;
+        index = selected.first();
+    }
+    view->scrollTo(index);
+    // At the current cell, or at the row's start when its column is hidden (the overview's layers).
+    QRect cell = view->visualRect(index);
+    if (cell.isEmpty())
+        cell = QRect(0, view->rowViewportPosition(index.row()), view->viewport()->width() / 4, view->rowHeight(index.row()));
+    openContextMenu(view, index, cell.center(), layer);
+}
+
+void ClusterView::openContextMenu(QAbstractItemView *view, const QModelIndex &index, const QPoint &viewportPos,
+                                  StackElement::Layer layer)
+{
     StackElement element;
     if (layer == StackElement::Layer::None) {
         const Finding &finding = m_findingModel->finding(index.row());
@@ -165,7 +224,7 @@ void ClusterView::requestContextMenu(QAbstractItemView *view, const QPoint &pos,
         const QStringList selected = view == m_nodesPage->view() ? m_nodesPage->selectedKeys() : QStringList{};
         nodes = selected.contains(element.key) ? selected : QStringList{element.key};
     }
-    Q_EMIT contextMenuRequested(element, nodes, view->viewport()->mapToGlobal(pos));
+    Q_EMIT contextMenuRequested(element, nodes, view->viewport()->mapToGlobal(viewportPos));
 }
 
 void ClusterView::filterTo(const StackElement &element)
@@ -249,6 +308,7 @@ void ClusterView::apply(const PreparedSnapshot &p)
     m_heatmap->view()->setSnapshot(p.snapshot);
     m_fleet->view()->setSnapshot(p.snapshot);
     m_overview->setSnapshot(p.snapshot, p.totals);
+    showPlaceholder();
     const QLocale locale;
     m_heatmap->setSummary(tr("%1 nodes, %2 GPUs: %3")
                               .arg(locale.toString(p.totals.nodes), locale.toString(p.totals.gpus),
@@ -275,6 +335,41 @@ void ClusterView::clear()
     auto empty = std::make_shared<ClusterSnapshot>();
     empty->finalize();
     setSnapshot(empty);
+}
+
+void ClusterView::setReach(Reach reach, const QString &host)
+{
+    m_reach = reach;
+    m_host = host;
+    // A snapshot on its way shows the words with itself (not the last one's "no nodes" first).
+    if (reach != Reach::Connected || !m_preparing)
+        showPlaceholder();
+}
+
+QString ClusterView::placeholderText() const
+{
+    switch (m_reach) {
+    case Reach::NotConnected:
+        return tr("Not connected.");
+    case Reach::Connecting:
+        return tr("Connecting to %1\u2026").arg(m_host);
+    case Reach::Connected:
+        break;
+    }
+    // No node to show: the cluster has none, or its scheduler (or the way to it) did not answer.
+    if (m_snapshot)
+        for (const SourceStatus &s : m_snapshot->sources)
+            if (s.configured && !s.ok && s.source != SourceKind::Prometheus)
+                return tr("No answer from %1 yet: the bar above says why.").arg(m_host);
+    return tr("The cluster reports no nodes.");
+}
+
+void ClusterView::showPlaceholder()
+{
+    const QString text = placeholderText();
+    m_heatmap->view()->setPlaceholder(text);
+    m_fleet->view()->setPlaceholder(text);
+    m_overview->gpuView()->setPlaceholder(text);
 }
 
 void ClusterView::select(const StackElement &element)
@@ -342,21 +437,29 @@ void ClusterView::focusFilter()
     static_cast<TablePage *>(m_tabs->currentWidget())->focusFilter();
 }
 
+// The last pick decides what an action applies to: a node, GPU or job picked outside its table
+// (heatmap, fleet map, overview, a detail pane's list) is the one acted on, never an older
+// selection still standing in the Nodes or Jobs table; a pick inside the table's selection
+// acts on the whole selection.
 QStringList ClusterView::actionNodes() const
 {
-    QStringList nodes = m_nodesPage->selectedKeys();
-    if (nodes.isEmpty() && (m_selection.layer == StackElement::Layer::Node
-                            || m_selection.layer == StackElement::Layer::Gpu))
-        nodes << m_selection.key;
+    const QStringList nodes = m_nodesPage->selectedKeys();
+    if (m_selection.key.isEmpty())
+        return nodes;
+    // A GPU is never a row of the Nodes table: its pick came from elsewhere.
+    if (m_selection.layer == StackElement::Layer::Gpu
+        || (m_selection.layer == StackElement::Layer::Node && !nodes.contains(m_selection.key)))
+        return {m_selection.key};
     return nodes;
 }
 
 QString ClusterView::actionJob() const
 {
     const QStringList jobs = m_jobsPage->selectedKeys();
-    if (!jobs.isEmpty())
-        return jobs.first();
-    return m_selection.layer == StackElement::Layer::Job ? m_selection.key : QString();
+    const bool jobPicked = m_selection.layer == StackElement::Layer::Job && !m_selection.key.isEmpty();
+    if (jobPicked && !jobs.contains(m_selection.key))
+        return m_selection.key;
+    return jobs.value(0);
 }
 
 } // namespace strata

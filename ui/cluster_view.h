@@ -5,12 +5,14 @@
 #include "models/relations.h"
 #include "models/stack_element.h"
 
+#include <QHash>
 #include <QPointer>
 #include <QStackedWidget>
 #include <QWidget>
 
 class QAbstractItemView;
 class QTabWidget;
+class QTableView;
 
 namespace strata {
 
@@ -42,6 +44,14 @@ public:
 
     void setSnapshot(const SnapshotPtr &snapshot);
     void clear();
+    // How the window stands with its cluster, for what the views say while they have no node to
+    // draw: "Not connected.", "Connecting to HOST…" (until the session's first answer or error),
+    // then either "The cluster reports no nodes." or, when the scheduler or SSH failed, that
+    // HOST did not answer. The window says it from the session, never from a text.
+    enum class Reach { NotConnected, Connecting, Connected };
+    void setReach(Reach reach, const QString &host = {});
+    Reach reach() const { return m_reach; }
+    QString placeholderText() const;
     SnapshotPtr snapshot() const { return m_snapshot; }
     // snapshot()->totals(), counted on the worker that prepared it (an O(jobs + GPUs) walk that
     // the status bar would otherwise repeat on the GUI thread every second).
@@ -81,18 +91,27 @@ Q_SIGNALS:
     // applying it held the GUI thread.
     void snapshotApplied(const strata::SnapshotPtr &snapshot, qint64 prepareMs, qint64 applyMs);
     void selectionChanged(const strata::StackElement &element);
-    // A right click on a row, an overview item or a heatmap cell: the element under it and,
-    // for nodes, every node it stands for (the selected rows when it is one of them).
+    // A right click on a row, an overview item or a heatmap cell, or the Menu key or Shift+F10
+    // on the current one: the element and, for nodes, every node it stands for (the selected
+    // rows when it is one of them).
     void contextMenuRequested(const strata::StackElement &element, const QStringList &nodes,
                               const QPoint &globalPos);
 
+protected:
+    // The Menu key and Shift+F10 on a table: the menu of its current row.
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
     void prepareNext();
+    void showPlaceholder();
     void apply(const PreparedSnapshot &prepared);
     void showRelations();
     void showDetail();
     void watchContextMenus();
     void requestContextMenu(QAbstractItemView *view, const QPoint &pos, StackElement::Layer layer);
+    void requestContextMenuAtCurrentRow(QTableView *view, StackElement::Layer layer);
+    void openContextMenu(QAbstractItemView *view, const QModelIndex &index, const QPoint &viewportPos,
+                         StackElement::Layer layer);
 
     NodeTableModel *m_nodeModel;
     JobTableModel *m_jobModel;
@@ -119,6 +138,9 @@ private:
     RelationIndex m_index;
     StackElement m_selection;
     Relations m_relations;
+    Reach m_reach = Reach::NotConnected;
+    QString m_host;
+    QHash<const QObject *, StackElement::Layer> m_menuLayers; // the tables with a context menu
 };
 
 } // namespace strata

@@ -20,7 +20,10 @@ QVector<JobTemplates::Template> JobTemplates::builtIn()
         for (const QString &line : t.script.split(QLatin1Char('\n')))
             if (line.startsWith(marker))
                 t.description = line.mid(marker.size()).trimmed();
-        templates << t;
+        if (t.name == QLatin1String(kDefaultName))
+            templates.prepend(t);
+        else
+            templates << t;
     }
     return templates;
 }

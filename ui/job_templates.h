@@ -10,12 +10,17 @@ namespace strata {
 class JobTemplates
 {
 public:
+    // The template offered first: it runs as is on any Slurm cluster with GPUs (no script of
+    // the user's to name), so submitting the dialog unchanged shows what the job got.
+    static constexpr const char *kDefaultName = "gpu_check";
+
     struct Template
     {
         QString name;
         QString description; // the first "# Strata template:" comment line
         QString script;
     };
+    // Every template, the default first, then by name.
     static QVector<Template> builtIn();
 };
 

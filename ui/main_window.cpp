@@ -1,6 +1,10 @@
 #include "main_window.h"
 
 #include "burnin_controller.h"
+#include "fabric/fabric_nodes.h"
+#include "fabric/fabric_test_runner.h"
+#include "model/gpu_catalog.h"
+#include "views/fabric_test_window.h"
 #include "cluster_actions.h"
 #include "cluster_view.h"
 #include "connection_prompts.h"
@@ -35,7 +39,19 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <utility>
+
 namespace strata {
+
+namespace {
+
+// The host a session reaches first, as the window names it while connecting.
+QString hostOf(const ClusterProfile &profile)
+{
+    return profile.sshHost.isEmpty() ? profile.name : profile.sshHost;
+}
+
+} // namespace
 
 MainWindow::MainWindow(ProfileStore *profiles, QWidget *parent)
     : QMainWindow(parent), m_view(new ClusterView(this)), m_central(new QStackedWidget(this)), m_banner(new SourceBanner(this)),
@@ -121,6 +137,13 @@ MainWindow::~MainWindow()
         delete retired.data();
 }
 
+int MainWindow::defaultDockWidth() const
+{
+    // About 40 characters: the node pane's labels and GPU table wrap and elide to it, and at
+    // 1280 px the tables keep about three quarters of the width.
+    return qBound(260, fontMetrics().averageCharWidth() * 40, 340);
+}
+
 QAction *MainWindow::action(const QString &objectName) const
 {
     return findChild<QAction *>(objectName);
@@ -143,15 +166,17 @@ void MainWindow::buildDocks()
     detailScroll->setWidget(m_view->details());
     m_detailDock->setWidget(detailScroll);
     addDockWidget(Qt::RightDockWidgetArea, m_detailDock);
-    // One column for both at 1280x800, so the tables get the width; picking something raises
-    // Details, connecting raises Clusters. Both can be dragged apart.
+    // One narrow column for both at 1280x800, so the tables get the width: Clusters in front
+    // while connecting (it says how that goes), Details once the cluster has answered (the
+    // Clusters tab stays one click away) and whenever something is picked. Both can be
+    // dragged apart.
     tabifyDockWidget(m_connectionsDock, m_detailDock);
     m_connectionsDock->raise();
     m_logDock = new QDockWidget(tr("Log"), this);
     m_logDock->setObjectName(QStringLiteral("logDock"));
     m_logDock->setWidget(m_log);
     addDockWidget(Qt::BottomDockWidgetArea, m_logDock);
-    resizeDocks({m_detailDock}, {310}, Qt::Horizontal);
+    resizeDocks({m_detailDock}, {defaultDockWidth()}, Qt::Horizontal);
     resizeDocks({m_logDock}, {110}, Qt::Vertical);
 }
 
@@ -212,6 +237,7 @@ void MainWindow::buildActions()
                             [this] { m_burnin->launchForSelection(); }));
     actions->addAction(make(QStringLiteral("actionBurninReattach"), tr("Re-&attach running burn-ins"), {},
                             [this] { m_burnin->reattach(); }));
+    actions->addAction(make(QStringLiteral("actionFabricTest"), tr("&Fabric test…"), {}, [this] { openFabricTest(); }));
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(make(QStringLiteral("actionAbout"), tr("&About Strata"), {}, [this] {
         auto *box = new QMessageBox(QMessageBox::Information, tr("About Strata"),
@@ -303,12 +329,14 @@ void MainWindow::adoptSession(std::unique_ptr<ClusterSession> session)
     m_connections->setConnected(s->profile().name);
     m_connections->setSources(displayedSources(nullptr));
     m_connectionsDock->raise();
+    m_answered = false;
     if (s->profile().hasPrometheus()) {
         m_ownHistory = s->metricHistory();
         if (!m_historyOverridden)
             m_history = m_ownHistory;
     }
     m_log->append(LogPanel::Level::Info, tr("Connecting to %1 (%2)").arg(s->profile().name, s->profile().sshTarget()));
+    m_view->setReach(ClusterView::Reach::Connecting, hostOf(s->profile()));
     setWindowTitle(tr("%1 \u2014 Strata").arg(s->profile().name));
     updateMetricsAvailability();
     s->start();
@@ -334,6 +362,7 @@ void MainWindow::closeSession()
     m_connections->setMessage(tr("Disconnected from %1.").arg(name));
     m_log->append(LogPanel::Level::Info, tr("Disconnected from %1").arg(name));
     m_view->clear();
+    m_view->setReach(ClusterView::Reach::NotConnected);
     m_lastSnapshot.reset();
     updateFirstRun();
     if (!m_historyOverridden)
@@ -378,9 +407,14 @@ void MainWindow::updateMetricsAvailability()
 
 void MainWindow::onSnapshot(const SnapshotPtr &snapshot)
 {
+    // The first answer or error ends "connecting" (a partial snapshot is an answer too).
     m_view->setSnapshot(snapshot);
+    if (m_session)
+        m_view->setReach(ClusterView::Reach::Connected, hostOf(m_session->profile()));
     m_connections->setSources(displayedSources(snapshot));
     const SourceStatus *ssh = snapshot->source(SourceKind::Ssh);
+    if (ssh && ssh->ok && m_session && !std::exchange(m_answered, true))
+        m_detailDock->raise(); // once per session: a person who looks at Clusters again keeps it
     if (ssh && ssh->ok && m_session) {
         int gpus = 0;
         for (const Node &n : snapshot->nodes)
@@ -399,6 +433,8 @@ void MainWindow::onSnapshot(const SnapshotPtr &snapshot)
 void MainWindow::onPartialSnapshot(const SnapshotPtr &snapshot)
 {
     m_view->setSnapshot(snapshot);
+    if (m_session)
+        m_view->setReach(ClusterView::Reach::Connected, hostOf(m_session->profile()));
     if (!m_session)
         return;
     int gpus = 0;
@@ -517,6 +553,26 @@ void MainWindow::updateActions()
     action(QStringLiteral("actionBurnin"))->setEnabled(connected && (haveNodes || picked == StackElement::Layer::Partition
                                                                      || picked == StackElement::Layer::InstanceType));
     action(QStringLiteral("actionBurninReattach"))->setEnabled(connected);
+    action(QStringLiteral("actionFabricTest"))->setEnabled(connected && m_session->profile().orchestrator == OrchestratorKind::Slurm
+                                                           && m_view->actionNodes().size() >= 2);
+}
+
+FabricTestWindow *MainWindow::openFabricTest()
+{
+    const QStringList nodes = m_view->actionNodes();
+    const SnapshotPtr snapshot = m_view->snapshot();
+    if (!m_session || nodes.size() < 2 || !snapshot)
+        return nullptr;
+    // The floor from the nodes' instance type, the ranks per node from their GPUs.
+    FabricRequest request;
+    request.nodes = nodes;
+    const FabricNodes found = fabricNodes(*snapshot, nodes, GpuCatalog::builtIn());
+    request.floorGBps = found.expectation.floorGBps;
+    request.gpusPerNode = found.gpusPerNode;
+    auto *window = new FabricTestWindow(new FabricTestRunner(m_session->shell()), request, found.expectation.explanation, this);
+    connect(window, &FabricTestWindow::ended, this, [this, window] { m_log->append(LogPanel::Level::Info, tr("Fabric test: %1").arg(window->verdictText())); });
+    window->show();
+    return window;
 }
 
 void MainWindow::updateStatus()
@@ -537,7 +593,7 @@ void MainWindow::updateStatus()
     }
     if (m_session) {
         const QString name = m_session->profile().name;
-        m_statusCluster->setText(!shown ? tr("%1 \u00b7 connecting…").arg(name)
+        m_statusCluster->setText(!shown ? tr("%1 \u00b7 connecting to %2…").arg(name, hostOf(m_session->profile()))
                                  : freshness.isEmpty() ? tr("%1 \u00b7 no data yet").arg(name)
                                                        : tr("%1 \u00b7 %2").arg(name, freshness));
     } else if (!shown) {
@@ -568,7 +624,7 @@ void MainWindow::saveLayout() const
         if (!splitter->objectName().isEmpty())
             settings.setValue(QStringLiteral("splitters/") + splitter->objectName(), splitter->saveState());
     for (TablePage *page : {m_view->nodesPage(), m_view->jobsPage()})
-        settings.setValue(QStringLiteral("tables/") + page->objectName(), page->view()->horizontalHeader()->saveState());
+        settings.setValue(QStringLiteral("tableColumns/") + page->objectName(), page->view()->horizontalHeader()->saveState());
     settings.setValue(QStringLiteral("window/profile"), m_connections->selectedProfile());
 }
 
@@ -583,7 +639,9 @@ void MainWindow::restoreLayout()
         if (!splitter->objectName().isEmpty())
             splitter->restoreState(settings.value(QStringLiteral("splitters/") + splitter->objectName()).toByteArray());
     for (TablePage *page : {m_view->nodesPage(), m_view->jobsPage()}) {
-        const QByteArray state = settings.value(QStringLiteral("tables/") + page->objectName()).toByteArray();
+        // "tableColumns/", not the "tables/" of before: those states hid the state, power and
+        // limit columns off-screen at 1280 px, and would keep doing so.
+        const QByteArray state = settings.value(QStringLiteral("tableColumns/") + page->objectName()).toByteArray();
         if (!state.isEmpty())
             page->view()->horizontalHeader()->restoreState(state);
     }

@@ -26,6 +26,7 @@ class ClusterSession;
 class ClusterView;
 class ConnectionPrompts;
 class ConnectionsPanel;
+class FabricTestWindow;
 struct ConnectionCheckResult;
 class FirstRunPage;
 class LogPanel;
@@ -82,6 +83,8 @@ public:
     void submitJob();
     void cancelJob();
     void drainNodes();
+    // Fabric test on the picked nodes (at least two): a FabricTestWindow, not yet started.
+    FabricTestWindow *openFabricTest();
     void resumeNodes();
     void showPreferences();
 
@@ -100,6 +103,7 @@ private:
     void updateMetricsAvailability();
     QVector<SourceStatus> displayedSources(const SnapshotPtr &snapshot) const;
     void saveLayout() const;
+    int defaultDockWidth() const;
     void restoreLayout();
     void updateFirstRun();
     void addCheckedProfile(const ClusterProfile &profile, const ConnectionCheckResult &result);
@@ -125,6 +129,7 @@ private:
     MetricHistory *m_history = nullptr;         // what the panes use
     MetricHistory *m_ownHistory = nullptr;      // the session's (ClusterSession::metricHistory), when it has one
     bool m_historyOverridden = false;
+    bool m_answered = false; // the session's cluster has answered once (Details came to the front)
     DisplayPreferences m_preferences;
     SnapshotPtr m_lastSnapshot; // shown without a session (showSnapshot)
     qint64 m_lastPrepareMs = -1;

@@ -69,6 +69,44 @@ void ProfileController::saveSecrets(const ClusterProfile &profile)
     });
 }
 
+void ProfileController::removeSecrets(const QString &name)
+{
+    m_secrets->remove(name, [this, name](const QString &error) {
+        if (!error.isEmpty())
+            m_log->append(LogPanel::Level::Info, tr("%1: secrets not removed from the keyring: %2").arg(name, error));
+    });
+}
+
+void ProfileController::moveSecrets(const QString &from, const QString &to)
+{
+    ClusterProfile old;
+    old.name = from;
+    old.prometheusSecretsInKeyring = true;
+    m_secrets->load(old, [this, from, to](const ClusterProfile &loaded, const QString &error) {
+        if (!error.isEmpty()) {
+            m_log->append(LogPanel::Level::Error,
+                          tr("%1: the stored Prometheus secrets were not moved from %2 (%3): enter them again").arg(to, from, error));
+            return;
+        }
+        ClusterProfile moved = loaded;
+        moved.name = to;
+        m_secrets->save(moved, [this, from, to](const QString &saveError) {
+            if (!saveError.isEmpty()) {
+                m_log->append(LogPanel::Level::Error,
+                              tr("%1: the stored Prometheus secrets were not moved from %2 (%3): they stay under %2")
+                                  .arg(to, from, saveError));
+                return;
+            }
+            removeSecrets(from);
+        });
+    });
+}
+
+bool ProfileController::hasSecrets(const ClusterProfile &profile)
+{
+    return !profile.prometheusToken.isEmpty() || !profile.prometheusPassword.isEmpty();
+}
+
 QStringList ProfileController::namesExcept(const QString &name) const
 {
     QStringList taken;
@@ -78,14 +116,16 @@ QStringList ProfileController::namesExcept(const QString &name) const
     return taken;
 }
 
-void ProfileController::addChecked(const ClusterProfile &profile, const QString &checked)
+void ProfileController::addChecked(const ClusterProfile &given, const QString &checked)
 {
+    ClusterProfile profile = given;
+    profile.prometheusSecretsInKeyring = hasSecrets(profile);
     m_profiles << profile;
     save();
     m_connections->setProfiles(m_profiles);
     m_connections->selectProfile(profile.name);
     m_log->append(LogPanel::Level::Info, tr("Added cluster profile %1 (%2): %3").arg(profile.name, profile.sshTarget(), checked));
-    if (!profile.prometheusToken.isEmpty() || !profile.prometheusPassword.isEmpty())
+    if (profile.prometheusSecretsInKeyring)
         saveSecrets(profile);
     Q_EMIT profilesChanged();
 }
@@ -95,7 +135,8 @@ void ProfileController::addProfile()
     auto *dialog = new ProfileDialog(namesExcept({}), m_dialogParent);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
-        const ClusterProfile profile = dialog->profile();
+        ClusterProfile profile = dialog->profile();
+        profile.prometheusSecretsInKeyring = hasSecrets(profile);
         m_profiles << profile;
         save();
         m_connections->setProfiles(m_profiles);
@@ -103,7 +144,7 @@ void ProfileController::addProfile()
         m_connections->selectProfile(profile.name);
         m_connections->setMessage(tr("Added %1. Connect to it with Connect (Ctrl+Shift+C).").arg(profile.name));
         m_log->append(LogPanel::Level::Info, tr("Added cluster profile %1 (%2)").arg(profile.name, profile.sshTarget()));
-        if (!profile.prometheusToken.isEmpty() || !profile.prometheusPassword.isEmpty())
+        if (profile.prometheusSecretsInKeyring)
             saveSecrets(profile);
     });
     dialog->open();
@@ -118,7 +159,17 @@ void ProfileController::editProfile(const QString &name)
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setProfile(*existing);
     connect(dialog, &QDialog::accepted, this, [this, dialog, name] {
-        const ClusterProfile profile = dialog->profile();
+        ClusterProfile profile = dialog->profile();
+        // The form never reads stored secrets: empty fields keep them (under the new name when
+        // renamed), typed ones replace them, and only the form's "forget" box deletes them. A
+        // profile that never had any asks nothing of the keyring (and hears no complaint from a
+        // missing one).
+        const ClusterProfile *before = find(name);
+        const bool hadSecrets = before && before->prometheusSecretsInKeyring;
+        const bool typed = hasSecrets(profile);
+        const bool forget = hadSecrets && !typed && dialog->forgetStoredSecrets();
+        const bool renamed = profile.name != name;
+        profile.prometheusSecretsInKeyring = typed || (hadSecrets && !forget);
         for (ClusterProfile &p : m_profiles)
             if (p.name == name)
                 p = profile;
@@ -127,7 +178,15 @@ void ProfileController::editProfile(const QString &name)
         Q_EMIT profilesChanged();
         m_connections->selectProfile(profile.name);
         m_log->append(LogPanel::Level::Info, tr("Saved cluster profile %1").arg(profile.name));
-        saveSecrets(profile); // empty secrets delete the stored ones
+        if (typed) {
+            saveSecrets(profile);
+            if (hadSecrets && renamed)
+                removeSecrets(name);
+        } else if (forget) {
+            removeSecrets(name);
+        } else if (hadSecrets && renamed) {
+            moveSecrets(name, profile.name);
+        }
     });
     dialog->open();
 }
@@ -140,15 +199,13 @@ void ProfileController::removeProfile(const QString &name)
     box->setObjectName(QStringLiteral("confirmRemove"));
     box->setAttribute(Qt::WA_DeleteOnClose);
     QPushButton *remove = box->addButton(tr("Remove"), QMessageBox::AcceptRole);
+    box->setDefaultButton(QMessageBox::Cancel); // Enter keeps the profile
     connect(remove, &QPushButton::clicked, this, [this, name] {
         m_profiles.erase(std::remove_if(m_profiles.begin(), m_profiles.end(),
                                         [&](const ClusterProfile &p) { return p.name == name; }),
                          m_profiles.end());
         save();
-        m_secrets->remove(name, [this, name](const QString &error) {
-            if (!error.isEmpty())
-                m_log->append(LogPanel::Level::Info, tr("%1: secrets not removed from the keyring: %2").arg(name, error));
-        });
+        removeSecrets(name);
         m_connections->setProfiles(m_profiles);
         Q_EMIT profilesChanged();
         m_log->append(LogPanel::Level::Info, tr("Removed cluster profile %1").arg(name));
@@ -159,7 +216,8 @@ void ProfileController::removeProfile(const QString &name)
 void ProfileController::withSecrets(const ClusterProfile &profile,
                                     const std::function<void(const ClusterProfile &)> &ready)
 {
-    if (!profile.hasPrometheus() || !profile.prometheusToken.isEmpty() || !profile.prometheusPassword.isEmpty()) {
+    // No secret was ever given for it: nothing to read, and no note about a keyring it never used.
+    if (!profile.hasPrometheus() || hasSecrets(profile) || !profile.prometheusSecretsInKeyring) {
         ready(profile);
         return;
     }

@@ -40,9 +40,10 @@ public:
     void editProfile(const QString &name);
     void removeProfile(const QString &name);
 
-    // Calls ready with the profile and its secrets from the keyring when it needs some that it
-    // does not carry (at once otherwise). Without a keyring ready still runs, and the log says
-    // why the secrets were not read.
+    // Calls ready with the profile and its secrets from the keyring when some were stored for it
+    // (ClusterProfile::prometheusSecretsInKeyring) and it does not carry them (at once
+    // otherwise). Without a keyring ready still runs, and the log says why the secrets were not
+    // read; a profile that never had secrets asks nothing and hears nothing of the keyring.
     void withSecrets(const ClusterProfile &profile, const std::function<void(const ClusterProfile &)> &ready);
 
 Q_SIGNALS:
@@ -52,7 +53,12 @@ Q_SIGNALS:
 private:
     bool save();
     void saveSecrets(const ClusterProfile &profile);
+    void removeSecrets(const QString &name);
+    // A renamed profile's stored secrets: read under `from`, stored under `to`, then removed.
+    void moveSecrets(const QString &from, const QString &to);
     QStringList namesExcept(const QString &name) const;
+    // A token or password was entered (in memory now).
+    static bool hasSecrets(const ClusterProfile &profile);
 
     ProfileStore *m_store;
     QWidget *m_dialogParent;

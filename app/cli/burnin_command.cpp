@@ -87,12 +87,20 @@ QJsonObject verdictToJson(const BurninVerdict &v, const QString &jobId, const QS
                              {QLatin1String("reasons"), QJsonArray::fromStringList(t.reasons)}};
             if (!t.engine.isEmpty())
                 test.insert(QLatin1String("engine"), t.engine);
+            if (t.fleet)
+                test.insert(QLatin1String("fleet"), QJsonObject{{QLatin1String("standing"), fleetStandingName(t.fleet->standing)},
+                                                                {QLatin1String("peers"), t.fleet->peers},
+                                                                {QLatin1String("median"), t.fleet->median},
+                                                                {QLatin1String("mad"), t.fleet->mad},
+                                                                {QLatin1String("robustZ"), t.fleet->robustZ},
+                                                                {QLatin1String("explanation"), t.fleet->explanation}});
             tests.append(test);
         }
         gpus.append(QJsonObject{{QLatin1String("node"), g.node}, {QLatin1String("gpu"), g.gpu}, {QLatin1String("uuid"), g.uuid},
                                 {QLatin1String("model"), g.model}, {QLatin1String("backend"), g.backend},
                                 {QLatin1String("passed"), g.passed}, {QLatin1String("tests"), tests},
-                                {QLatin1String("reasons"), QJsonArray::fromStringList(g.reasons)}});
+                                {QLatin1String("reasons"), QJsonArray::fromStringList(g.reasons)},
+                                {QLatin1String("notes"), QJsonArray::fromStringList(g.notes)}});
     }
     return QJsonObject{{QLatin1String("schema"), QStringLiteral("strata.burnin/1")},
                        {QLatin1String("jobId"), jobId},
@@ -119,6 +127,8 @@ QString verdictToText(const BurninVerdict &v, const QString &jobId, const QStrin
                                                                   figures.join(QLatin1String(", ")));
         for (const QString &r : g.reasons)
             text += QStringLiteral("      %1\n").arg(r);
+        for (const QString &n : g.notes)
+            text += QStringLiteral("      note: %1\n").arg(n);
     }
     for (const QString &p : v.problems)
         text += QStringLiteral("  problem: %1\n").arg(p);

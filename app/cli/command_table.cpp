@@ -3,6 +3,7 @@
 #include "cli/alerts_command.h"
 #include "cli/burnin_command.h"
 #include "cli/burnin_history_command.h"
+#include "cli/fabric_command.h"
 #include "cli/cancel_command.h"
 #include "cli/completion_command.h"
 #include "cli/connection_options.h"
@@ -62,6 +63,10 @@ const std::array kCommands{
                "[--node NODE] [--history FILE] [--format text|json]",
                "Print the burn-in history per GPU from the local store: TFLOPS and bandwidth per run and their trend.",
                F::NoFlags, "burnin"},
+    CliCommand{"fabric", &FabricCommand::run, &FabricCommand::options, "", "",
+               "--nodes HOSTS [--no-isolate] [--reservation NAME] [--backend auto|nccl|gloo] [--floor GBPS]",
+               "Test the fabric across nodes (all-reduce, all-to-all) in a maintenance reservation; bisect to the node that slows them.",
+               F::Connects},
     CliCommand{"profile", &ProfileCommand::runFromCommandLine, nullptr, "list|hosts|add|save|remove [NAME]",
                "list (default); hosts: ~/.ssh/config and local labs; add NAME: connect, then save; "
                "save NAME: save unchecked; remove NAME.",

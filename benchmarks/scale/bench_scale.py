@@ -591,6 +591,8 @@ def main():
     ap.add_argument("--markdown", help="also write the figures as a Markdown table here")
     ap.add_argument("--report-from", metavar="JSON", help="only print the report of saved --results")
     ap.add_argument("--screenshots", help="save the screen at the end of each window and sview run here")
+    ap.add_argument("--cli-only", action="store_true",
+                    help="measure plain squeue and the CLI only (no window, no sview): the snapshot against squeue in the same minutes")
     ap.add_argument("--check", action="store_true",
                     help="exit 1 unless every measurement ran and saw all nodes and jobs (the smoke test)")
     o = ap.parse_args()
@@ -668,7 +670,7 @@ def main():
                     failures.append(f"run {run} {key}: failing sources: {', '.join(c['failed_sources'])}")
             log(f"run {run}: CLI {r['cli']['wall_s']:.1f} s {r['cli']['rss_peak_mb']:.0f} MB; "
                 f"with metrics {r['cli_metrics']['wall_s']:.1f} s {r['cli_metrics']['rss_peak_mb']:.0f} MB")
-            if have_xvfb:
+            if have_xvfb and not o.cli_only:
                 for key, flags in (("window", slurm_flags), ("window_metrics", lab.metrics_flags())):
                     timing = os.path.join(work, f"timing-{run}-{key}.log")
                     env = dict(base_env, STRATA_TIMING_LOG=timing)

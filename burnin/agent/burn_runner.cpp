@@ -5,12 +5,15 @@
 #include "nvml_health_source.h"
 #include "result_judge.h"
 #include "telemetry_sampler.h"
+#include "throttle_reasons.h"
 
 #include <algorithm>
+#include <barrier>
 #include <chrono>
 #include <ctime>
 #include <map>
 #include <memory>
+#include <set>
 #include <thread>
 
 namespace strata::burn {
@@ -128,7 +131,20 @@ int BurnRunner::run(const std::string &metricsEndpoint)
     TelemetrySampler sampler(m_nvml, targets, m_sink, m_options.telemetryIntervalSeconds);
 
     const JudgeLimits limits{m_options.floorTflops, m_options.floorTBps};
+    // One barrier per link test across the GPUs of the run (TestParams::syncPhase). A GPU leaves
+    // it (arrive_and_drop) when its test ends or is never run, so one that fails early or stops
+    // never holds the others.
+    std::map<std::string, std::unique_ptr<std::barrier<>>> phases;
+    for (const std::string &test : m_options.tests)
+        if (test == "pcie" || test == "p2p")
+            phases[test] = std::make_unique<std::barrier<>>(static_cast<std::ptrdiff_t>(runs.size()));
     auto runDevice = [&](DeviceRun &run) {
+        std::set<std::string> left; // barriers this GPU has dropped out of
+        auto leave = [&](const std::string &test) {
+            const auto it = phases.find(test);
+            if (it != phases.end() && left.insert(test).second)
+                it->second->arrive_and_drop();
+        };
         const int gpu = run.summary.gpu;
         std::vector<int> peers;
         for (const DeviceRun &other : runs)
@@ -147,6 +163,8 @@ int BurnRunner::run(const std::string &metricsEndpoint)
             params.progress = [this, gpu, &test](double fraction, const char *figure, double value) {
                 m_sink.progress({gpu, test, fraction, figure, value});
             };
+            if (const auto phase = phases.find(test); phase != phases.end() && runs.size() > 1)
+                params.syncPhase = [b = phase->second.get()] { b->arrive_and_wait(); };
             sampler.beginTest(gpu);
             HealthWatch watch(health.get(), gpu);
             watch.begin();
@@ -164,6 +182,7 @@ int BurnRunner::run(const std::string &metricsEndpoint)
                 result = TestResult{};
                 result.error = "the " + test + " test stopped: " + e.what();
             }
+            leave(test);
             result.test = test;
 
             ResultEvent event;
@@ -182,8 +201,17 @@ int BurnRunner::run(const std::string &metricsEndpoint)
             }
             event.result = result;
             event.judgement = judgeResult(result, limits);
+            if (event.telemetry)
+                if (const std::optional<std::string> fault = throttleFault(event.telemetry->throttleMask))
+                    event.judgement.reasons.push_back(*fault);
             // Read right after the pcie test's copies, the link is still trained up.
-            for (const HealthFinding &finding : watch.end({test == "pcie"}))
+            HealthContext context;
+            context.linkUnderLoad = test == "pcie";
+            if (const auto *p = std::get_if<PcieFigures>(&result.figures); p && !p->standIn) {
+                context.hostToDeviceGBps = p->hostToDeviceGBps;
+                context.deviceToHostGBps = p->deviceToHostGBps;
+            }
+            for (const HealthFinding &finding : watch.end(context))
                 event.judgement.reasons.push_back(finding.reason);
             event.judgement.passed = event.judgement.reasons.empty();
             if (result.error)
@@ -196,6 +224,8 @@ int BurnRunner::run(const std::string &metricsEndpoint)
                     run.summary.reasons.push_back(test + ": " + reason);
             }
         }
+        for (const auto &phase : phases) // tests skipped after a stop
+            leave(phase.first);
     };
 
     std::vector<std::thread> threads;

@@ -1,5 +1,6 @@
 #include "human_sink.h"
 
+#include <algorithm>
 #include <string>
 
 namespace strata::burn {
@@ -24,9 +25,13 @@ std::string figuresText(const ResultEvent &e)
         return "error: " + *e.result.error;
     if (const auto *g = std::get_if<GemmFigures>(&e.result.figures)) {
         std::snprintf(buffer, sizeof buffer,
-                      "%9.4g TFLOPS  %s of spec  %lld mismatches  rel.err %.2g  (%dx%dx%d, %lld products, %s)",
+                      "%9.4g TFLOPS  %s of spec  %lld mismatches  rel.err %.2g  beyond the bound: %lld sampled, "
+                      "%lld full, %lld in slices (worst %.2g x)  (%dx%dx%d, %lld products, %s)",
                       g->tflops, optionalNumber(e.pctOfSpec, "%.0f%%").c_str(),
-                      static_cast<long long>(g->mismatches), g->sampledRelError, g->m, g->n, g->k,
+                      static_cast<long long>(g->mismatches), g->sampledRelError,
+                      static_cast<long long>(g->sampledOutOfBounds), static_cast<long long>(g->referenceOutOfBounds),
+                      static_cast<long long>(g->sliceOutOfBounds),
+                      std::max({g->sampledBoundRatio, g->referenceWorstRatio, g->sliceWorstRatio}), g->m, g->n, g->k,
                       static_cast<long long>(g->iterations), g->engine.c_str());
     } else if (const auto *h = std::get_if<HbmFigures>(&e.result.figures)) {
         std::snprintf(buffer, sizeof buffer,

@@ -33,9 +33,12 @@ std::string gemmFigures(const GemmFigures &g, const std::optional<double> &pct)
         .field("sampledOutOfBounds", g.sampledOutOfBounds).field("engine", g.engine);
     if (!g.engineNote.empty())
         b.field("engineNote", g.engineNote);
-    if (g.crossCheckedElements > 0)
-        b.field("crossCheckedElements", g.crossCheckedElements).field("crossCheckOutOfBounds", g.crossCheckOutOfBounds)
-            .field("crossCheckWorstRatio", g.crossCheckWorstRatio);
+    if (g.referenceCheckedElements > 0)
+        b.field("referenceCheckedElements", g.referenceCheckedElements).field("referenceOutOfBounds", g.referenceOutOfBounds)
+            .field("referenceWorstRatio", g.referenceWorstRatio);
+    if (g.sliceCheckedElements > 0)
+        b.field("sliceCheckedElements", g.sliceCheckedElements).field("sliceOutOfBounds", g.sliceOutOfBounds)
+            .field("sliceWorstRatio", g.sliceWorstRatio);
     return b.str();
 }
 

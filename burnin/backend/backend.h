@@ -39,10 +39,19 @@ struct TestParams
     // that leak charge (retention faults) read back wrong. 0: check at once.
     std::chrono::duration<double> dwell{0.0};
     ProgressCallback progress;
+    // Link tests (pcie, p2p): returns once every GPU of the run has called it as often (a
+    // barrier between the "alone" and the "together" phases, and between together rounds), so
+    // "together" figures are every GPU copying at once. Null: no other GPU to wait for.
+    std::function<void()> syncPhase;
     // Set from a signal handler (SIGTERM from scancel): end the test early with what it has.
     const std::atomic<bool> *stop = nullptr;
 
     bool stopRequested() const { return stop && stop->load(std::memory_order_relaxed); }
+    void sync() const
+    {
+        if (syncPhase)
+            syncPhase();
+    }
 };
 
 // One compute backend (like nvtop's per-vendor struct): the runner loops over devices and

@@ -84,8 +84,20 @@ TestResult CpuBackend::runGemm(int, const TestParams &params)
     std::vector<float> again(first.size());
 
     gemmBf16Reference(a.data(), b.data(), first.data(), m, n, k);
+    // --inject bitflip: a stuck bit in every product (the first sampled element, bit 20), which
+    // the sampled, full-matrix and slice checks must see and the repeat check cannot, and one
+    // transient flip in the first repeat, which only the repeat check sees.
+    const bool plant = params.injection == Injection::Bitflip;
+    const std::size_t stuck = stuckBitElement(m, n);
+    if (plant)
+        first[stuck] = floatFromBits(bitsFromFloat(first[stuck]) ^ (1u << 20));
+    // The same checks, with the same per-element code, as the CUDA backend: 256 elements against
+    // the host's double reference, then every element of the first product against the stored
+    // references (the device's reference kernel), then a rotating row slice each iteration.
     const SampledCheck sampled =
-        checkSampledElements(a.data(), b.data(), first.data(), m, n, k, 256, 0x5a3b1e);
+        checkSampledElements(a.data(), b.data(), first.data(), m, n, k, sampledCount, sampledSeed);
+    const std::vector<StoredReference> references = storedReferences(a.data(), b.data(), n, k, 0, m);
+    const RegionCheck whole = checkRegion(first.data(), references.data(), 0, n, 0, m);
 
     GemmFigures figures;
     figures.engine = gemmEngineName(GemmEngine::Cpu);
@@ -97,6 +109,9 @@ TestResult CpuBackend::runGemm(int, const TestParams &params)
     figures.sampledOutOfBounds = sampled.outOfBounds;
     figures.sampledRelError = sampled.worstRelError;
     figures.sampledBoundRatio = sampled.worstBoundRatio;
+    figures.referenceCheckedElements = whole.elements;
+    figures.referenceOutOfBounds = whole.outOfBounds;
+    figures.referenceWorstRatio = whole.worstRatio;
 
     ProgressThrottle progress(params, 0.2);
     const double flopsPerProduct = 2.0 * m * n * k;
@@ -119,9 +134,16 @@ TestResult CpuBackend::runGemm(int, const TestParams &params)
         const double iteration = worked + secondsSince(slept);
         bestSeconds = repeats == 0 ? iteration : std::min(bestSeconds, iteration);
         ++repeats;
-        if (params.injection == Injection::Bitflip && repeats == 1)
+        if (plant)
+            again[stuck] = floatFromBits(bitsFromFloat(again[stuck]) ^ (1u << 20));
+        if (plant && repeats == 1)
             again[again.size() / 3] = floatFromBits(bitsFromFloat(again[again.size() / 3]) ^ (1u << 20));
         figures.mismatches += countMismatches(first.data(), again.data(), first.size());
+        const RowSlice slice = stressSliceRows(repeats - 1, m);
+        const RegionCheck sliceCheck = checkRegion(again.data(), references.data(), 0, n, slice.begin, slice.end);
+        figures.sliceCheckedElements += sliceCheck.elements;
+        figures.sliceOutOfBounds += sliceCheck.outOfBounds;
+        figures.sliceWorstRatio = std::max(figures.sliceWorstRatio, sliceCheck.worstRatio);
         figures.tflops = flopsPerProduct / bestSeconds / 1e12;
         progress.report(secondsSince(loopStart) / params.duration.count(), "tflops", figures.tflops);
     } while (secondsSince(loopStart) < params.duration.count() && !params.stopRequested());
@@ -311,8 +333,10 @@ TestResult CpuBackend::runP2p(int device, const std::vector<int> &peers, const T
         const int peer = ringPairOf(all, device, r).to;
         figures.peers.push_back({peer, copy(peer, r, true), std::nullopt, r});
     }
-    for (int r = 1; r <= rounds; ++r)
+    for (int r = 1; r <= rounds; ++r) {
+        params.sync(); // each together round starts on every device at once
         figures.peers[static_cast<std::size_t>(r - 1)].togetherGBps = copy(figures.peers[static_cast<std::size_t>(r - 1)].peer, r, false);
+    }
     result.figures = figures;
     result.seconds = secondsSince(started);
     return result;

@@ -8,6 +8,7 @@
 #include "gemm_kernel.h"
 #include "hbm_kernels.h"
 #include "link_schedule.h"
+#include "reference_kernels.h"
 #include "pattern_check.h"
 
 #include <algorithm>
@@ -177,8 +178,6 @@ public:
 
 private:
     bool gemm(int device, const TestParams &params, GemmFigures &figures, std::string &error);
-    bool crossCheck(const std::uint16_t *a, const std::uint16_t *b, int m, int n, int k, cudaStream_t stream,
-                    GemmFigures &figures, std::string &error);
     bool bandwidth(int device, const TestParams &params, double budget, HbmFigures &figures,
                    std::string &error);
     bool patterns(int device, const TestParams &params, Clock::time_point deadline,
@@ -197,49 +196,6 @@ private:
     // threads wait, so the figure is the link's own, not a share of the switch.
     std::mutex m_linkAlone;
 };
-
-bool CudaBackend::crossCheck(const std::uint16_t *a, const std::uint16_t *b, int m, int n, int k, cudaStream_t stream,
-                             GemmFigures &figures, std::string &error)
-{
-    const std::size_t elementsA = std::size_t(m) * k, elementsB = std::size_t(n) * k, elementsC = std::size_t(m) * n;
-    CublasLtGemm theirs(*m_cublasLt);
-    if (!theirs.prepare(GemmEngine::CublasLtBf16, m, n, k, &error))
-        return false;
-    DeviceBuffer<std::uint16_t> absA, absB;
-    DeviceBuffer<float> ourC, theirC, scale;
-    DeviceBuffer<unsigned long long> outOfBounds;
-    DeviceBuffer<unsigned> worstBits;
-    STRATA_CUDA_TRY(absA.allocate(elementsA), error, false);
-    STRATA_CUDA_TRY(absB.allocate(elementsB), error, false);
-    STRATA_CUDA_TRY(ourC.allocate(elementsC), error, false);
-    STRATA_CUDA_TRY(theirC.allocate(elementsC), error, false);
-    STRATA_CUDA_TRY(scale.allocate(elementsC), error, false);
-    STRATA_CUDA_TRY(outOfBounds.allocate(1), error, false);
-    STRATA_CUDA_TRY(worstBits.allocate(1), error, false);
-    STRATA_CUDA_TRY(cudaMemsetAsync(outOfBounds.get(), 0, sizeof(unsigned long long), stream), error, false);
-    STRATA_CUDA_TRY(cudaMemsetAsync(worstBits.get(), 0, sizeof(unsigned), stream), error, false);
-    // sum |a b| per element is itself a product, of |A| and |B| (exact inputs, fp32 sums whose
-    // own error is far below the bound it scales).
-    STRATA_CUDA_TRY(launchAbsBf16(a, absA.get(), elementsA, stream), error, false);
-    STRATA_CUDA_TRY(launchAbsBf16(b, absB.get(), elementsB, stream), error, false);
-    STRATA_CUDA_TRY(launchBf16Gemm(absA.get(), absB.get(), scale.get(), m, n, k, stream), error, false);
-    STRATA_CUDA_TRY(launchBf16Gemm(a, b, ourC.get(), m, n, k, stream), error, false);
-    if (!theirs.run(a, b, theirC.get(), stream, &error))
-        return false;
-    STRATA_CUDA_TRY(launchCompareProducts(ourC.get(), theirC.get(), scale.get(), elementsC,
-                                          static_cast<float>(tensorCoreRelBound(k)), outOfBounds.get(), worstBits.get(),
-                                          stream),
-                    error, false);
-    unsigned long long count = 0;
-    unsigned bits = 0;
-    STRATA_CUDA_TRY(cudaMemcpyAsync(&count, outOfBounds.get(), sizeof count, cudaMemcpyDeviceToHost, stream), error, false);
-    STRATA_CUDA_TRY(cudaMemcpyAsync(&bits, worstBits.get(), sizeof bits, cudaMemcpyDeviceToHost, stream), error, false);
-    STRATA_CUDA_TRY(cudaStreamSynchronize(stream), error, false);
-    figures.crossCheckedElements = static_cast<std::int64_t>(elementsC);
-    figures.crossCheckOutOfBounds = static_cast<std::int64_t>(count);
-    figures.crossCheckWorstRatio = floatFromBits(bits);
-    return true;
-}
 
 bool CudaBackend::gemm(int device, const TestParams &params, GemmFigures &figures, std::string &error)
 {
@@ -278,10 +234,6 @@ bool CudaBackend::gemm(int device, const TestParams &params, GemmFigures &figure
     STRATA_CUDA_TRY(cudaMemcpy(dB.get(), b.data(), elementsB * 2, cudaMemcpyHostToDevice), error, false);
     STRATA_CUDA_TRY(cudaMemset(dMismatches.get(), 0, sizeof(unsigned long long)), error, false);
 
-    // The independent check first, while the stress buffers are not yet allocated.
-    if (plan.crossCheck && !crossCheck(dA.get(), dB.get(), m, n, k, stream.get(), figures, error))
-        return false;
-
     std::vector<Fp8E4m3Bits> a8, b8;
     if (fp8) {
         a8 = makeGemmInputFp8(elementsA, 0xa11ce);
@@ -291,6 +243,25 @@ bool CudaBackend::gemm(int device, const TestParams &params, GemmFigures &figure
         STRATA_CUDA_TRY(cudaMemcpy(dA8.get(), a8.data(), elementsA, cudaMemcpyHostToDevice), error, false);
         STRATA_CUDA_TRY(cudaMemcpy(dB8.get(), b8.data(), elementsB, cudaMemcpyHostToDevice), error, false);
     }
+    // The independent reference of every element (fp64 on the CUDA cores, reference_dot.h's
+    // bound), kept for the full-matrix check of the first product and the stress loop's slices.
+    DeviceBuffer<StoredReference> dReferences;
+    DeviceBuffer<unsigned long long> dOutOfBounds; // [0]: first product, [1]: stress-loop slices
+    DeviceBuffer<unsigned> dWorstBits;             // the same two
+    STRATA_CUDA_TRY(dReferences.allocate(elementsC), error, false);
+    STRATA_CUDA_TRY(dOutOfBounds.allocate(2), error, false);
+    STRATA_CUDA_TRY(dWorstBits.allocate(2), error, false);
+    STRATA_CUDA_TRY(cudaMemsetAsync(dOutOfBounds.get(), 0, 2 * sizeof(unsigned long long), stream.get()), error, false);
+    STRATA_CUDA_TRY(cudaMemsetAsync(dWorstBits.get(), 0, 2 * sizeof(unsigned), stream.get()), error, false);
+    STRATA_CUDA_TRY(fp8 ? launchReferenceFp8(dA8.get(), dB8.get(), dReferences.get(), m, n, k, stream.get())
+                        : launchReferenceBf16(dA.get(), dB.get(), dReferences.get(), m, n, k, stream.get()),
+                    error, false);
+    // --inject bitflip: a stuck bit (bit 20 of the first sampled element in every product),
+    // which the sampled, full-matrix and slice checks must report and the repeat check cannot,
+    // and a transient flip in the first repeat, which only the repeat check sees.
+    const bool plant = params.injection == Injection::Bitflip;
+    const std::size_t stuck = stuckBitElement(m, n);
+
     STRATA_CUDA_TRY(dFirst.allocate(elementsC), error, false);
     STRATA_CUDA_TRY(dAgain.allocate(elementsC), error, false);
     std::unique_ptr<CublasLtGemm> lt;
@@ -318,10 +289,16 @@ bool CudaBackend::gemm(int device, const TestParams &params, GemmFigures &figure
     double firstSeconds = 0;
     STRATA_CUDA_TRY(elapsedSeconds(first, &firstSeconds), error, false);
 
+    if (plant)
+        STRATA_CUDA_TRY(launchFlipBit(dFirst.get(), stuck, 20, stream.get()), error, false);
+    STRATA_CUDA_TRY(launchCompareWithReference(dFirst.get(), dReferences.get(), 0, elementsC, dOutOfBounds.get(),
+                                               dWorstBits.get(), stream.get()),
+                    error, false);
+    STRATA_CUDA_TRY(cudaStreamSynchronize(stream.get()), error, false);
     std::vector<float> c(elementsC);
     STRATA_CUDA_TRY(cudaMemcpy(c.data(), dFirst.get(), elementsC * 4, cudaMemcpyDeviceToHost), error, false);
-    const SampledCheck sampled = fp8 ? checkSampledElementsFp8(a8.data(), b8.data(), c.data(), m, n, k, 256, 0x5a3b1e)
-                                     : checkSampledElements(a.data(), b.data(), c.data(), m, n, k, 256, 0x5a3b1e);
+    const SampledCheck sampled = fp8 ? checkSampledElementsFp8(a8.data(), b8.data(), c.data(), m, n, k, sampledCount, sampledSeed)
+                                     : checkSampledElements(a.data(), b.data(), c.data(), m, n, k, sampledCount, sampledSeed);
     figures.sampledElements = sampled.elements;
     figures.sampledOutOfBounds = sampled.outOfBounds;
     figures.sampledRelError = sampled.worstRelError;
@@ -348,10 +325,21 @@ bool CudaBackend::gemm(int device, const TestParams &params, GemmFigures &figure
         if (params.injection == Injection::Slow)
             STRATA_CUDA_TRY(launchSpin(slowNs, stream.get()), error, false);
         STRATA_CUDA_TRY(cudaEventRecord(t.stop.get(), stream.get()), error, false);
-        if (params.injection == Injection::Bitflip && repeats == 0)
+        if (plant)
+            STRATA_CUDA_TRY(launchFlipBit(dAgain.get(), stuck, 20, stream.get()), error, false);
+        if (plant && repeats == 0)
             STRATA_CUDA_TRY(launchFlipBit(dAgain.get(), elementsC / 3, 20, stream.get()), error, false);
         STRATA_CUDA_TRY(launchCountMismatches(dFirst.get(), dAgain.get(), elementsC, dMismatches.get(), stream.get()),
                         error, false);
+        // A persistent error repeats bit for bit, so the repeat check cannot see it: a rotating
+        // slice of rows is checked against the reference every iteration (every element once
+        // every stressSlices iterations), outside the timed window.
+        const RowSlice slice = stressSliceRows(repeats, m);
+        STRATA_CUDA_TRY(launchCompareWithReference(dAgain.get(), dReferences.get(), std::size_t(slice.begin) * n,
+                                                   std::size_t(slice.end) * n, dOutOfBounds.get() + 1,
+                                                   dWorstBits.get() + 1, stream.get()),
+                        error, false);
+        figures.sliceCheckedElements += static_cast<std::int64_t>(slice.end - slice.begin) * n;
         ++repeats;
         more = secondsSince(loopStart) < params.duration.count() && !params.stopRequested();
         if (repeats >= 2) {
@@ -370,6 +358,15 @@ bool CudaBackend::gemm(int device, const TestParams &params, GemmFigures &figure
     STRATA_CUDA_TRY(cudaMemcpy(&mismatches, dMismatches.get(), sizeof mismatches, cudaMemcpyDeviceToHost),
                     error, false);
     figures.mismatches = static_cast<std::int64_t>(mismatches);
+    unsigned long long outOfBounds[2] = {};
+    unsigned worstBits[2] = {};
+    STRATA_CUDA_TRY(cudaMemcpy(outOfBounds, dOutOfBounds.get(), sizeof outOfBounds, cudaMemcpyDeviceToHost), error, false);
+    STRATA_CUDA_TRY(cudaMemcpy(worstBits, dWorstBits.get(), sizeof worstBits, cudaMemcpyDeviceToHost), error, false);
+    figures.referenceCheckedElements = static_cast<std::int64_t>(elementsC);
+    figures.referenceOutOfBounds = static_cast<std::int64_t>(outOfBounds[0]);
+    figures.referenceWorstRatio = floatFromBits(worstBits[0]);
+    figures.sliceOutOfBounds = static_cast<std::int64_t>(outOfBounds[1]);
+    figures.sliceWorstRatio = floatFromBits(worstBits[1]);
     figures.iterations += repeats;
     return true;
 }
@@ -609,6 +606,7 @@ bool CudaBackend::pcie(int device, const TestParams &params, PcieFigures &figure
             return false;
     }
     figures.mismatchedWords = countLinkMismatches(static_cast<const std::uint64_t *>(back.get()), bytes / 8, seed);
+    params.sync(); // every GPU has measured alone: the together phase starts on all at once
     double h2d = 0, d2h = 0;
     if (!measure(cudaMemcpyHostToDevice, quarter, &h2d) || !measure(cudaMemcpyDeviceToHost, quarter, &d2h))
         return false;
@@ -732,6 +730,7 @@ bool CudaBackend::p2p(int device, const std::vector<int> &peers, const TestParam
         figures.peers.push_back(f);
     }
     for (PeerFigure &f : figures.peers) {
+        params.sync(); // each together round starts on every GPU at once
         double together = 0;
         if (!copy(f.peer, f.round, false, &together))
             return false;

@@ -11,8 +11,6 @@ namespace {
 // emulation (tst_burnin_fragment) runs too.
 using namespace fragment;
 static_assert(tileM == gemmTileM && tileN == gemmTileN && tileK == gemmTileK);
-constexpr int stages = 3;              // cp.async pipeline depth
-constexpr int stageElements = 2 * tileElements;
 constexpr std::size_t sharedBytes = std::size_t(stages) * stageElements * sizeof(std::uint16_t);
 
 __device__ __forceinline__ unsigned sharedAddress(const void *p)
@@ -85,7 +83,7 @@ __global__ void __launch_bounds__(threads) bf16GemmKernel(const std::uint16_t *_
 #pragma unroll
     for (int s = 0; s < stages - 1; ++s) {
         if (s < kTiles)
-            loadTiles(shared + s * stageElements, a, b, k, row0, col0, s);
+            loadTiles(shared + stageOf(s) * stageElements, a, b, k, row0, col0, s);
         commitGroup();
     }
 
@@ -93,12 +91,12 @@ __global__ void __launch_bounds__(threads) bf16GemmKernel(const std::uint16_t *_
         waitGroup<stages - 2>();
         __syncthreads();
         // Refills the stage every warp finished reading in the previous iteration.
-        const int next = kt + stages - 1;
+        const int next = prefetchTile(kt);
         if (next < kTiles)
-            loadTiles(shared + (next % stages) * stageElements, a, b, k, row0, col0, next);
+            loadTiles(shared + stageOf(next) * stageElements, a, b, k, row0, col0, next);
         commitGroup();
 
-        const std::uint16_t *sa = shared + (kt % stages) * stageElements;
+        const std::uint16_t *sa = shared + stageOf(kt) * stageElements;
         const std::uint16_t *sb = sa + tileElements;
 #pragma unroll
         for (int kk = 0; kk < gemmTileK; kk += 16) {
@@ -168,39 +166,6 @@ __global__ void countMismatchesTailKernel(const unsigned *first, const unsigned 
         atomicAdd(mismatches, 1ull);
 }
 
-__global__ void absBf16Kernel(const std::uint16_t *src, std::uint16_t *dst, std::size_t count)
-{
-    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count;
-         i += std::size_t(gridDim.x) * blockDim.x)
-        dst[i] = src[i] & 0x7fffu;
-}
-
-__global__ void compareProductsKernel(const float *__restrict__ x, const float *__restrict__ y,
-                                      const float *__restrict__ scale, std::size_t count, float relBound,
-                                      unsigned long long *outOfBounds, unsigned *worstRatioBits)
-{
-    unsigned long long local = 0;
-    float worst = 0.0f;
-    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count;
-         i += std::size_t(gridDim.x) * blockDim.x) {
-        const float limit = relBound * scale[i] + 1e-30f;
-        const float ratio = fabsf(x[i] - y[i]) / limit;
-        if (!(ratio <= 1.0f))
-            ++local;
-        worst = ratio != ratio ? INFINITY : fmaxf(worst, ratio);
-    }
-#pragma unroll
-    for (int offset = 16; offset > 0; offset /= 2) {
-        local += __shfl_down_sync(0xffffffffu, local, offset);
-        worst = fmaxf(worst, __shfl_down_sync(0xffffffffu, worst, offset));
-    }
-    if (threadIdx.x % 32 == 0) {
-        if (local)
-            atomicAdd(outOfBounds, local);
-        atomicMax(worstRatioBits, __float_as_uint(worst));
-    }
-}
-
 __global__ void flipBitKernel(unsigned *words, std::size_t index, unsigned bit)
 {
     words[index] ^= 1u << bit;
@@ -246,20 +211,6 @@ cudaError_t launchCountMismatches(const float *first, const float *other, std::s
         countMismatchesTailKernel<<<1, 4, 0, stream>>>(reinterpret_cast<const unsigned *>(first),
                                                        reinterpret_cast<const unsigned *>(other),
                                                        count4 * 4, count, mismatches);
-    return cudaGetLastError();
-}
-
-cudaError_t launchAbsBf16(const std::uint16_t *src, std::uint16_t *dst, std::size_t count, cudaStream_t stream)
-{
-    absBf16Kernel<<<1024, 256, 0, stream>>>(src, dst, count);
-    return cudaGetLastError();
-}
-
-cudaError_t launchCompareProducts(const float *x, const float *y, const float *scale, std::size_t count,
-                                  float relBound, unsigned long long *outOfBounds, unsigned *worstRatioBits,
-                                  cudaStream_t stream)
-{
-    compareProductsKernel<<<1024, 256, 0, stream>>>(x, y, scale, count, relBound, outOfBounds, worstRatioBits);
     return cudaGetLastError();
 }
 

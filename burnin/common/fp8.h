@@ -1,5 +1,8 @@
 #pragma once
 
+#include "bf16.h"
+#include "host_device.h"
+
 #include <cmath>
 #include <cstdint>
 
@@ -11,18 +14,19 @@ namespace strata::burn {
 // host reference decodes exactly what the GPU multiplies.
 using Fp8E4m3Bits = std::uint8_t;
 
-inline float floatFromFp8E4m3(Fp8E4m3Bits v)
+// Built from bits (no libm) so the device's reference kernel decodes with the same code.
+STRATA_HD float floatFromFp8E4m3(Fp8E4m3Bits v)
 {
-    const int exponent = (v >> 3) & 0xf;
-    const int mantissa = v & 0x7;
-    float magnitude;
+    const std::uint32_t exponent = (v >> 3) & 0xfu;
+    const std::uint32_t mantissa = v & 0x7u;
+    const std::uint32_t sign = static_cast<std::uint32_t>(v & 0x80u) << 24;
     if (exponent == 0xf && mantissa == 0x7)
-        magnitude = NAN;
-    else if (exponent == 0)
-        magnitude = std::ldexp(static_cast<float>(mantissa), -9);
-    else
-        magnitude = std::ldexp(1.0f + static_cast<float>(mantissa) / 8.0f, exponent - 7);
-    return (v & 0x80) ? -magnitude : magnitude;
+        return floatFromBits(sign | 0x7fc00000u);
+    if (exponent == 0) { // subnormal: mantissa * 2^-9, exact
+        const float magnitude = static_cast<float>(mantissa) * (1.0f / 512.0f);
+        return sign ? -magnitude : magnitude;
+    }
+    return floatFromBits(sign | ((exponent - 7u + 127u) << 23) | (mantissa << 20));
 }
 
 // Round to nearest, ties to even, saturating to +-448 (cuda_fp8.h's __NV_SATFINITE), NaN to NaN.

@@ -2,6 +2,7 @@
 
 #include "bf16.h"
 #include "fp8.h"
+#include "reference_dot.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -29,89 +30,82 @@ STRATA_HD unsigned wordMismatch(std::uint32_t first, std::uint32_t other)
 // Words of `other` whose bits differ from `first`: the silent-data-corruption count.
 std::int64_t countMismatches(const float *first, const float *other, std::size_t count);
 
-// One element of C against a double-precision reference of the same bf16 inputs.
+// One element of C against the exact dot product of the same inputs (reference_dot.h).
 struct ElementCheck
 {
     double reference = 0;  // the exact dot product (double is exact enough: 16-bit products)
     double absSum = 0;     // sum |a_p * b_p|
     double partialSum = 0; // sum over p of |a_0 b_0 + ... + a_p b_p|, the partial sums' sizes
     double error = 0;      // |c - reference|; infinity when c is not finite
-    double bound = 0;      // the most fp32 accumulation may legitimately be off by
+    double bound = 0;      // the most a correct tensor core may be off by (ReferenceDot::bound)
     bool withinBound() const { return error <= bound; }
 };
 
 // Unit roundoff of fp32 (round to nearest): 2^-24.
 constexpr double fp32UnitRoundoff = 1.0 / 16777216.0;
 
-// The error bound of a bf16-input, fp32-accumulate dot product, from the error model:
-//  - A product of two bf16 values (8-bit significands) has at most 16 significant bits, so it
-//    is exact in fp32: all error comes from the additions.
-//  - Recursive fp32 summation in ascending p (the CPU backend, the host reference) satisfies
-//    |c - ref| <= u * sum_p |s_p| to first order, s_p the partial sums (Higham, "Accuracy and
-//    Stability of Numerical Algorithms", 2nd ed., eq. 4.4), u = 2^-24.
-//  - mma.sync m16n8k16 adds 16 products to the fp32 accumulator per step, K/16 steps. NVIDIA's
-//    tensor cores align the terms to the largest exponent and truncate (round toward zero)
-//    instead of rounding (Fasi et al., "Numerical behavior of NVIDIA tensor cores", PeerJ CS
-//    2021), which at most doubles the per-step error: <= 2u (|s_step| + sum of the step's
-//    |products|). Summed over the K/16 steps that is about (u/8) sum_p |s_p| + 2u sum |a b|.
-//  - cuBLAS may split K into chunks summed separately: each chunk's partial sums are smaller
-//    than the running ones, so the same bound holds.
-// Bound: 2u * sum_p |s_p| + 4u * sum_p |a_p b_p| covers the sequential order with a 2x margin
-// and the tensor-core order with 16x on the first term and 2x on the second.
-// Against the old 1/256 * sum|a b|: at K = 8192 with inputs in [-1, 1) that is ~8 on an element
-// of size ~30, while this bound is ~0.03 (sum_p |s_p| grows like K^1.5/6, not K^2), so a flip
-// is caught from fp32 mantissa bit ~15 up instead of bit 22, and a dropped k16 step (an error
-// of ~1) is caught everywhere. The repeat check (bitwise) catches every bit of a transient flip.
-constexpr double accumulationBound(double partialSum, double absSum)
-{
-    // The absolute floor covers underflow of tiny partial sums to fp32 subnormals.
-    return 2.0 * fp32UnitRoundoff * partialSum + 4.0 * fp32UnitRoundoff * absSum + 1e-37;
-}
-
-// The full-matrix screen when two tensor-core engines (ours, cuBLAS) are compared element by
-// element on the device, where the partial sums are not at hand: each step's error is at most
-// 2u (|s_step| + step sum|a b|) <= 2u * sum|a b|, so one engine is within 2u (K/16 + 1) sum|a b|
-// of the exact product and two engines within twice that: ~1.2e-4 of sum|a b| at K = 8192.
+// The loose screen burnin/tools/cublas_check uses between two tensor-core engines, where no
+// reference is at hand: each k16 step errs by at most 2u (|s_step| + step sum|a b|) <= 2u *
+// sum|a b|, two engines twice that. The agent itself checks each engine against the
+// independent reference instead (reference_dot.h), ~100x tighter.
 constexpr double tensorCoreRelBound(int k)
 {
     return 2.0 * 2.0 * fp32UnitRoundoff * (k / 16.0 + 1.0);
 }
 
-// Recomputes C[i][j] in double and judges `got` against the bound above.
+// Element `index` of makeGemmInput(..., seed) / makeGemmInputFp8(), without generating the
+// rest: lets tests work at the agent's size on a few rows.
+Bf16Bits gemmInputAt(std::uint64_t seed, std::size_t index);
+Fp8E4m3Bits gemmInputFp8At(std::uint64_t seed, std::size_t index);
+
+// C[i][j] against the exact product and the BF16 bound of reference_dot.h (bf16Accumulation).
 ElementCheck checkElement(const Bf16Bits *a, const Bf16Bits *b, float got, int i, int j, int k);
 
-// The FP8 (E4M3 inputs, fp32 output) GEMM's bound, from the same error model with the FP8
-// tensor cores' accumulator instead of fp32:
-//  - A product of two E4M3 values (4-bit significands) has at most 8 significant bits: exact.
-//  - Hopper's FP8 wgmma adds 32 products per step into an accumulator that keeps only about
-//    14 significant bits (DeepSeek-V3 technical report, sec. 3.3.2, measured on H800), aligning
-//    and truncating. We assume no fewer than 12: each step errs by at most
-//    2^-11 (|s_step| + step sum|a b|).
-//  - cuBLASLt with fast accumulation off (CUBLASLT_MATMUL_DESC_FAST_ACCUM 0, which the engine
-//    sets) promotes that partial sum into fp32 periodically; CUTLASS's Hopper FP8 mainloop does
-//    it every 4 wgmma (128 of k). Within one interval the error is then at most
-//    2^-11 (4 + 1) interval sum|a b|, over all intervals 5 * 2^-11 sum|a b| (~2.4e-3), plus
-//    fp32 adding the K/128 interval sums: 2u (K/128 + 1) sum|a b|.
-// An accumulator kept in full fp32 (Blackwell) meets this bound with a wide margin; the figure
-// sampledBoundRatio shows how close a device comes (gpu-check.sh reports it). The price of a
-// worst-case bound: at K = 8192 it is ~5 on elements of ~14, so the reference check catches an
-// FP8 output flip in the exponent or sign (bits 23-31) and leaves the mantissa to the bitwise
-// repeat check; an emulated 12-bit accumulator stays under 1 % of the bound
-// (tst_burnin_gemm_engine). A calibration on the device could tighten it once GPUs are lent.
-constexpr int fp8WgmmaK = 32;
-constexpr int fp8PromotionSteps = 4;
-constexpr double fp8AccumulatorRoundoff = 1.0 / 2048.0; // 2^-11: 12 significant bits, truncating
-constexpr double fp8RelBound(int k)
+// The element's noise floor: the lowest fp32 bit from which every bit's flip surely leaves the
+// bound (a change of at least twice the bound, so even a correct result already at its bound's
+// edge is pushed out, or a value no longer finite). 32 when even the sign's flip stays inside
+// (a value within its bound of zero).
+int noiseFloorBit(float value, double bound);
+
+// The full-matrix and stress-loop checks' host side, the same per-element code as the device
+// kernels in backend/reference_kernels.cu (reference_dot.h): the stored references of rows
+// [rowBegin, rowEnd) of the product of a (rows x k) and b (n x k), row-major.
+std::vector<StoredReference> storedReferences(const Bf16Bits *a, const Bf16Bits *b, int n, int k, int rowBegin,
+                                              int rowEnd);
+std::vector<StoredReference> storedReferencesFp8(const Fp8E4m3Bits *a, const Fp8E4m3Bits *b, int n, int k,
+                                                 int rowBegin, int rowEnd);
+
+struct RegionCheck
 {
-    return (fp8PromotionSteps + 1) * fp8AccumulatorRoundoff
-        + 2.0 * fp32UnitRoundoff * (k / double(fp8WgmmaK * fp8PromotionSteps) + 1.0);
-}
+    std::int64_t elements = 0;
+    std::int64_t outOfBounds = 0;
+    double worstRatio = 0; // worst |c - ref| / bound
+};
+
+// Rows [rowBegin, rowEnd) of c (n columns) against references stored for rows from
+// referenceRow0 on: what the device's compareWithReference kernel does per element.
+RegionCheck checkRegion(const float *c, const StoredReference *references, int referenceRow0, int n,
+                        int rowBegin, int rowEnd);
 
 // The FP8 product's inputs: the BF16 inputs' random values, rounded to E4M3 instead.
 std::vector<Fp8E4m3Bits> makeGemmInputFp8(std::size_t count, std::uint64_t seed);
 
-// C[i][j] of the E4M3 product against its double reference and fp8RelBound(k) * sum|a b|.
+// C[i][j] of the E4M3 product against its exact value and the FP8 bound (fp8Accumulation).
 ElementCheck checkElementFp8(const Fp8E4m3Bits *a, const Fp8E4m3Bits *b, float got, int i, int j, int k);
+
+// Sample s of a check seeded with `seed`: the element it recomputes.
+struct MatrixPosition
+{
+    int row = 0;
+    int column = 0;
+};
+MatrixPosition sampledPosition(std::uint64_t seed, int s, int m, int n);
+
+// The element --inject bitflip corrupts in every product (a stuck bit): the first one the
+// sampled check looks at (seed sampledSeed), so all three reference checks must report it.
+constexpr std::uint64_t sampledSeed = 0x5a3b1e;
+constexpr int sampledCount = 256;
+std::size_t stuckBitElement(int m, int n);
 
 struct SampledCheck
 {

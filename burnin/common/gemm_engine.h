@@ -26,7 +26,6 @@ bool parseGemmEngineRequest(const std::string &text, GemmEngineRequest *request)
 struct GemmEnginePlan
 {
     GemmEngine stress = GemmEngine::Own;
-    bool crossCheck = false; // own kernel vs cuBLASLt BF16, full matrix, once per test
     std::string note;        // why auto fell back to the own kernel (the figures carry it)
     std::string error;       // the request cannot be met on this device: the test fails with it
 };

@@ -26,6 +26,16 @@ constexpr int rowStride = tileK + pad;    // shared-memory row pitch in bf16
 constexpr int tileElements = tileM * rowStride; // A and B tiles have the same shape
 constexpr int chunksPerThread = tileM * tileK / 8 / threads; // 16-byte cp.async chunks: 4
 
+// The cp.async ring: `stages` shared-memory stages (A and B tiles each). The prologue fills
+// stages for k tiles 0 .. stages - 2; iteration kt first refills the stage of tile
+// prefetchTile(kt), which every warp finished reading in iteration kt - 1, then computes from the
+// stage of tile kt. The emulation runs this same order over one ring per block, so a stage
+// index or prefetch distance that reuses a tile still being read fails in CI.
+constexpr int stages = 3;
+constexpr int stageElements = 2 * tileElements;
+STRATA_HD int stageOf(int kTile) { return kTile % stages; }
+STRATA_HD int prefetchTile(int kt) { return kt + stages - 1; }
+
 STRATA_HD int warpRow(int warp) { return warp / warpsN; }    // 0..1
 STRATA_HD int warpCol(int warp) { return warp % warpsN; }    // 0..1
 

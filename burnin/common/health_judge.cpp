@@ -65,6 +65,21 @@ std::string xidDescription(unsigned long long xid)
     return meaning ? std::to_string(xid) + " (" + meaning + ")" : std::to_string(xid);
 }
 
+double pcieLinkGBps(unsigned generation, unsigned width)
+{
+    double lane = 0;
+    switch (generation) {
+    case 1: lane = 2.5 * 8.0 / 10.0 / 8.0; break;
+    case 2: lane = 5.0 * 8.0 / 10.0 / 8.0; break;
+    case 3: lane = 8.0 * 128.0 / 130.0 / 8.0; break;
+    case 4: lane = 16.0 * 128.0 / 130.0 / 8.0; break;
+    case 5: lane = 32.0 * 128.0 / 130.0 / 8.0; break;
+    case 6: lane = 64.0 * 242.0 / 256.0 / 8.0; break;
+    default: break;
+    }
+    return lane * width;
+}
+
 std::vector<HealthFinding> judgeHealth(const std::optional<HealthReading> &before,
                                        const std::optional<HealthReading> &after,
                                        const std::vector<XidEvent> &xids, const HealthContext &context)
@@ -105,6 +120,20 @@ std::vector<HealthFinding> judgeHealth(const std::optional<HealthReading> &befor
     if (auto n = grew(before, after, &HealthReading::pcieReplays); n && *n > pcieReplayLimit)
         f.push_back({HealthIssue::PcieReplays, u(*n) + " PCIe replays during the test (more than "
                                                    + u(pcieReplayLimit) + ")"});
+    if (after && after->pcieMaxGen && after->pcieMaxWidth) {
+        const double link = pcieLinkGBps(*after->pcieMaxGen, *after->pcieMaxWidth);
+        auto judge = [&](const std::optional<double> &gbps, const char *direction) {
+            if (!gbps || link <= 0 || *gbps >= pcieBandwidthFraction * link)
+                return;
+            char text[256];
+            std::snprintf(text, sizeof text, "PCIe %s %.1f GB/s is below %.0f %% of the Gen%u x%u link's %.1f GB/s",
+                          direction, *gbps, pcieBandwidthFraction * 100, *after->pcieMaxGen, *after->pcieMaxWidth,
+                          link);
+            f.push_back({HealthIssue::PcieBandwidthLow, text});
+        };
+        judge(context.hostToDeviceGBps, "host to GPU");
+        judge(context.deviceToHostGBps, "GPU to host");
+    }
     return f;
 }
 

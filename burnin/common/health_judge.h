@@ -63,6 +63,7 @@ enum class HealthIssue {
     Xid,                 // the driver logged an XID during the test
     PcieLinkDegraded,    // link generation or width below the device's maximum
     PcieReplays,         // PCIe replays grew by more than pcieReplayLimit
+    PcieBandwidthLow,    // host <-> GPU copies below pcieBandwidthFraction of the link's rate
 };
 
 struct HealthFinding
@@ -79,7 +80,22 @@ struct HealthContext
     // The PCIe link trains down when idle: judge generation only where the reading was taken
     // under load (right after the pcie test's copies).
     bool linkUnderLoad = false;
+    // The pcie test's figures, each GPU alone on its link: judged against the rate of the link
+    // the device supports (pcieMaxGen, pcieMaxWidth), so a link that trained down, a bad riser
+    // or a slow root port fails even where NVML reports the full width.
+    std::optional<double> hostToDeviceGBps;
+    std::optional<double> deviceToHostGBps;
 };
+
+// One direction of a PCIe link after line encoding, GB/s (PCI-SIG: 2.5, 5, 8, 16, 32, 64 GT/s
+// a lane for Gen1-6; 8b/10b for Gen1-2, 128b/130b for Gen3-5, Gen6's FLIT mode 242/256);
+// 0 for an unknown generation.
+double pcieLinkGBps(unsigned generation, unsigned width);
+
+// The fraction of the link's rate pinned cudaMemcpy must reach: healthy GPUs measure 0.8-0.85
+// (A100 on Gen4 x16: ~25 of 31.5 GB/s; H100 on Gen5 x16: ~53-55 of 63); a link at half its
+// width or one generation down reaches at most 0.5.
+constexpr double pcieBandwidthFraction = 0.7;
 
 // Compares the readings taken before and after one test and the XIDs delivered during it.
 std::vector<HealthFinding> judgeHealth(const std::optional<HealthReading> &before,

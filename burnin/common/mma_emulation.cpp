@@ -84,6 +84,7 @@ EmulationOutcome emulateBf16Gemm(const Bf16Bits *a, const Bf16Bits *b, float *c,
         return outcome;
     }
     std::vector<int> stores(static_cast<std::size_t>(m) * n, 0);
+    std::vector<Bf16Bits> ring(static_cast<std::size_t>(stages) * stageElements);
     std::vector<Bf16Bits> sa(tileElements), sb(tileElements);
     // Accumulators of every lane of every warp: [warp][mt][nt][lane][register].
     using Accumulators = std::array<std::array<float, 4>, warpSize>;
@@ -97,20 +98,35 @@ EmulationOutcome emulateBf16Gemm(const Bf16Bits *a, const Bf16Bits *b, float *c,
             for (Accumulators &x : acc)
                 for (auto &lane : x)
                     lane = {0, 0, 0, 0};
-            for (int kt = 0; kt < k / tileK; ++kt) {
-                std::fill(sa.begin(), sa.end(), poison);
-                std::fill(sb.begin(), sb.end(), poison);
+            const int kTiles = k / tileK;
+            // One cp.async of every thread's chunks of k tile `tile` into its ring stage.
+            auto loadTiles = [&](int stage, int tile) {
+                Bf16Bits *stageA = ring.data() + static_cast<std::size_t>(stage) * stageElements;
+                Bf16Bits *stageB = stageA + tileElements;
                 for (int thread = 0; thread < threads; ++thread) {
                     for (int i = 0; i < chunksPerThread; ++i) {
                         const int chunk = chunkIndex(thread, i);
                         const int r = chunkRow(chunk), col = chunkCol(chunk);
-                        const std::size_t kOffset = static_cast<std::size_t>(kt) * tileK + col;
+                        const std::size_t kOffset = static_cast<std::size_t>(tile) * tileK + col;
                         for (int e = 0; e < 8; ++e) { // one cp.async of 16 bytes
-                            sa[r * rowStride + col + e] = a[static_cast<std::size_t>(row0 + r) * k + kOffset + e];
-                            sb[r * rowStride + col + e] = b[static_cast<std::size_t>(col0 + r) * k + kOffset + e];
+                            stageA[r * rowStride + col + e] = a[static_cast<std::size_t>(row0 + r) * k + kOffset + e];
+                            stageB[r * rowStride + col + e] = b[static_cast<std::size_t>(col0 + r) * k + kOffset + e];
                         }
                     }
                 }
+            };
+            std::fill(ring.begin(), ring.end(), poison); // a block's shared memory starts undefined
+            for (int s = 0; s < stages - 1; ++s)
+                if (s < kTiles)
+                    loadTiles(stageOf(s), s);
+            for (int kt = 0; kt < kTiles; ++kt) {
+                const int next = fault == FragmentFault::RingPrefetchTooFar ? kt + stages : prefetchTile(kt);
+                if (next < kTiles)
+                    loadTiles(stageOf(next), next);
+                const int computed = fault == FragmentFault::RingStaleStage ? stageOf(kt + stages - 1) : stageOf(kt);
+                const Bf16Bits *stageA = ring.data() + static_cast<std::size_t>(computed) * stageElements;
+                std::copy(stageA, stageA + tileElements, sa.begin());
+                std::copy(stageA + tileElements, stageA + stageElements, sb.begin());
                 for (int warp = 0; warp < warps; ++warp) {
                     const int warpM = warpRow(warp), warpN = warpCol(warp);
                     for (int kk = 0; kk < tileK; kk += 16) {

@@ -20,13 +20,18 @@ void judgeGemm(const GemmFigures &g, const JudgeLimits &limits, Judgement &j)
                                    static_cast<double>(g.mismatches)));
     if (g.sampledOutOfBounds > 0)
         j.reasons.push_back(format("%.0f sampled elements differ from the host reference by more "
-                                   "than fp32 accumulation allows (worst %.3g x the bound)",
+                                   "than the tensor cores' bound (worst %.3g x the bound)",
                                    static_cast<double>(g.sampledOutOfBounds), g.sampledBoundRatio));
-    if (g.crossCheckOutOfBounds > 0)
-        j.reasons.push_back(format("own kernel and cuBLASLt differ beyond two engines' fp32 bound on %.0f of %.0f "
-                                   "elements (worst %.3g x the bound)",
-                                   static_cast<double>(g.crossCheckOutOfBounds),
-                                   static_cast<double>(g.crossCheckedElements), g.crossCheckWorstRatio));
+    if (g.referenceOutOfBounds > 0)
+        j.reasons.push_back(format("%.0f of %.0f elements of the first product differ from the independent "
+                                   "reference by more than the tensor cores' bound (worst %.3g x the bound)",
+                                   static_cast<double>(g.referenceOutOfBounds),
+                                   static_cast<double>(g.referenceCheckedElements), g.referenceWorstRatio));
+    if (g.sliceOutOfBounds > 0)
+        j.reasons.push_back(format("%.0f of %.0f elements checked in the stress loop's row slices differ from the "
+                                   "reference beyond the bound (worst %.3g x the bound)",
+                                   static_cast<double>(g.sliceOutOfBounds),
+                                   static_cast<double>(g.sliceCheckedElements), g.sliceWorstRatio));
     if (limits.floorTflops && g.tflops < *limits.floorTflops)
         j.reasons.push_back(format("%.1f TFLOPS is below the floor of %.1f", g.tflops,
                                    *limits.floorTflops));

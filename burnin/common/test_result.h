@@ -29,11 +29,17 @@ struct GemmFigures
     std::optional<double> specTflops;
     std::string engine;                  // gemmEngineName(): what computed the products
     std::string engineNote;              // why auto chose the own kernel, if it did
-    // Own kernel against cuBLASLt BF16 on the same inputs, every element, once per test:
-    // elements compared (0: not done), those differing by more than two engines' bound.
-    std::int64_t crossCheckedElements = 0;
-    std::int64_t crossCheckOutOfBounds = 0;
-    double crossCheckWorstRatio = 0;     // worst |ours - cuBLASLt| / that bound
+    // The first product, every element, against the independent reference (a separate
+    // non-tensor-core kernel, reference_dot.h's bound per element): elements compared (0: not
+    // done), those beyond their bound, the worst |c - ref| / bound.
+    std::int64_t referenceCheckedElements = 0;
+    std::int64_t referenceOutOfBounds = 0;
+    double referenceWorstRatio = 0;
+    // The stress loop's rotating row slices against the same reference (a persistent error
+    // anywhere is seen within stressSlices iterations), summed over the iterations.
+    std::int64_t sliceCheckedElements = 0;
+    std::int64_t sliceOutOfBounds = 0;
+    double sliceWorstRatio = 0;
 };
 
 struct HbmFigures

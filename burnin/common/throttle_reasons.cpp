@@ -39,6 +39,17 @@ std::vector<std::string> throttleReasonNames(unsigned long long mask)
     return names;
 }
 
+std::optional<std::string> throttleFault(unsigned long long mask)
+{
+    constexpr unsigned long long faults = 0x8ull | 0x20ull | 0x40ull | 0x80ull;
+    if (!(mask & faults))
+        return std::nullopt;
+    std::string names;
+    for (const std::string &name : throttleReasonNames(mask & faults))
+        names += (names.empty() ? "" : ", ") + name;
+    return "throttled by heat or a hardware signal (" + names + "): the figures are not the GPU's own";
+}
+
 bool isPerformanceThrottle(unsigned long long mask)
 {
     return (mask & (0x4ull | 0x8ull | 0x20ull | 0x40ull | 0x80ull)) != 0;

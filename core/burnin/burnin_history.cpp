@@ -231,6 +231,17 @@ QString BurninHistory::recordsForNode(const QString &node, QVector<BurninHistory
     return runSelect(q, out, node.isEmpty() ? QStringLiteral("reading the history") : QStringLiteral("reading node %1").arg(node));
 }
 
+QString BurninHistory::recordsForModel(const QString &model, const QString &test, QVector<BurninHistoryRecord> *out) const
+{
+    if (!m_open)
+        return QStringLiteral("burn-in history: not open");
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    q.prepare(QString::fromLatin1(selectColumns) + QStringLiteral("WHERE COALESCE(model, '') = ? AND test = ? ORDER BY recorded_at, id"));
+    q.addBindValue(model.isEmpty() ? QStringLiteral("") : model); // never NULL: NULL = '' is not true
+    q.addBindValue(test);
+    return runSelect(q, out, QStringLiteral("reading the %1 %2 results").arg(model, test));
+}
+
 QString BurninHistory::recordsForRun(const QString &runId, QVector<BurninHistoryRecord> *out) const
 {
     if (!m_open)

@@ -69,6 +69,9 @@ public:
     // One node's rows (every node's when `node` is empty), oldest first.
     QString recordsForNode(const QString &node, QVector<BurninHistoryRecord> *out) const;
     QString recordsForRun(const QString &runId, QVector<BurninHistoryRecord> *out) const;
+    // Every GPU's rows of one model and test, oldest first (the fleet a new figure is judged
+    // against: BurninFleet). An empty model: the rows without one (the CPU backend's devices).
+    QString recordsForModel(const QString &model, const QString &test, QVector<BurninHistoryRecord> *out) const;
     // Run ids, newest first.
     QString runIds(int limit, QStringList *out) const;
 

@@ -60,6 +60,22 @@ double gemmRateFactor(const BurninResult &r)
     return r.engine.startsWith(QLatin1String("cublaslt-fp8")) ? 2.0 : 1.0;
 }
 
+// Each engine has its own floor: the catalog's GEMM floor is cuBLASLt's (and older agents, which
+// did not say, ran cuBLAS); the own kernel's is ownGemmFloorTflops.
+double gemmFloor(const BurninResult &r, const BurninCriteria &criteria)
+{
+    if (r.engine == QLatin1String("own-bf16"))
+        return criteria.ownGemmFloorTflops;
+    return criteria.gemmFloorTflops * gemmRateFactor(r);
+}
+
+// GEMM figures are compared only between runs of the same engine: a node whose agent found no
+// libcublasLt runs the own kernel, whose rate says nothing about its GPUs next to cuBLASLt's.
+QString gemmPeerGroup(const QString &group, const BurninResult &r)
+{
+    return group + QLatin1Char('#') + r.engine;
+}
+
 std::optional<double> headline(const BurninResult &r)
 {
     if (r.test == QLatin1String("gemm"))
@@ -80,7 +96,7 @@ std::optional<double> headline(const BurninResult &r)
 struct Judging
 {
     const GpuCatalog &catalog;
-    QHash<QString, double> bestTflops;   // by peer group
+    QHash<QString, double> bestTflops;   // by peer group and engine (gemmPeerGroup)
     QHash<QString, double> bestCopyTBps;
 };
 
@@ -101,8 +117,8 @@ void judgePerformance(const GpuEntry &e, const BurninResult &r, const BurninCrit
                                   number(best), percent(peerFraction));
     };
     if (r.test == QLatin1String("gemm") && r.tflops)
-        check(*r.tflops, criteria.gemmFloorTflops * gemmRateFactor(r), j.bestTflops.value(peerGroup(e)),
-              QStringLiteral(" TFLOPS"), QString());
+        check(*r.tflops, gemmFloor(r, criteria), j.bestTflops.value(gemmPeerGroup(peerGroup(e), r)),
+              QStringLiteral(" TFLOPS"), r.engine == QLatin1String("own-bf16") ? QStringLiteral("own kernel ") : QString());
     if (r.test == QLatin1String("hbm") && r.copyTBps)
         check(*r.copyTBps, criteria.hbmFloorTBps, j.bestCopyTBps.value(peerGroup(e)),
               QStringLiteral(" TB/s"), QStringLiteral("copy bandwidth "));
@@ -195,8 +211,10 @@ BurninVerdict BurninJudge::judge(const QVector<BurninNodeRun> &runs, const GpuCa
         for (const BurninResult &r : e.run->results) {
             if (r.gpu != e.info.index)
                 continue;
-            if (r.test == QLatin1String("gemm") && r.tflops)
-                j.bestTflops[peerGroup(e)] = std::max(j.bestTflops.value(peerGroup(e)), *r.tflops);
+            if (r.test == QLatin1String("gemm") && r.tflops) {
+                const QString group = gemmPeerGroup(peerGroup(e), r);
+                j.bestTflops[group] = std::max(j.bestTflops.value(group), *r.tflops);
+            }
             if (r.test == QLatin1String("hbm") && r.copyTBps)
                 j.bestCopyTBps[peerGroup(e)] = std::max(j.bestCopyTBps.value(peerGroup(e)), *r.copyTBps);
         }

@@ -1,5 +1,6 @@
 #include "burnin_session.h"
 
+#include "burnin_fleet.h"
 #include "burnin_history.h"
 #include "burnin_judge.h"
 #include "burnin_transport.h"
@@ -126,6 +127,10 @@ void BurninSession::onFinished(const QString &jobState)
         BurninHistory history;
         QString error = history.open(historyPath);
         if (error.isEmpty()) {
+            // Against every earlier result of the same GPU model: before this run is recorded.
+            const QString fleetError = BurninFleet::compare(verdict, history, jobId);
+            if (!fleetError.isEmpty())
+                verdict.notes << QStringLiteral("not compared with the fleet: %1").arg(fleetError);
             BurninHistoryRun run;
             run.jobId = jobId;
             run.runId = QStringLiteral("%1-%2").arg(jobId, startedAt.toString(QStringLiteral("yyyyMMddTHHmmss")));

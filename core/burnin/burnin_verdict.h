@@ -1,5 +1,7 @@
 #pragma once
 
+#include "fleet_comparison.h"
+
 #include <QMap>
 #include <QString>
 #include <QStringList>
@@ -24,6 +26,9 @@ struct BurninTestVerdict
     std::optional<double> figure;        // headline: TFLOPS, copy TB/s, host->device GB/s
     std::optional<double> pctOfSpec;     // gemm and hbm, of the catalog's datasheet figure
     QString engine;                      // gemm: what computed the products, as the agent said
+    // The figure against the latest figure of every other GPU of the same model, test, backend
+    // and engine in the history (BurninFleet); absent when the run was not compared.
+    std::optional<FleetComparison> fleet;
     QStringList reasons;                 // why it failed, each a full sentence with node and GPU
 };
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "model/job_script.h"
+
 #include <QMap>
 #include <QString>
 
@@ -34,9 +36,11 @@ struct KubeJob
     qint64 finishedAt = 0; // completionTime, or when the Failed condition was set
     bool deleting = false;
     int gpusPerPod = 0;    // nvidia.com/gpu of the pod template
+    // The pod template's main container's (KubePodLaunchReader).
     QString image;
-    QString command;       // first container's command + args, shell-quoted
+    QString command;       // its command + args with $(VAR) expanded, shell-quoted
     QString workDir;
+    std::shared_ptr<const JobScript> script; // what the template's containers run
     QMap<QString, QString> nodeSelector;
 
     QString key() const { return namespaceName + QLatin1Char('/') + name; }

@@ -1,6 +1,7 @@
 #include "kube_job_parser.h"
 
 #include "kube_json.h"
+#include "kube_pod_launch.h"
 #include "kube_quantity.h"
 
 #include <QJsonArray>
@@ -42,12 +43,11 @@ KubeJob parseJob(const QJsonObject &object)
     // Extended resources are whole numbers; one past int range is no request Kubernetes admits.
     job.gpusPerPod = KubeQuantity::wholeCount(KubeJson::containerRequest(containers, "nvidia.com/gpu"_L1));
     job.nodeSelector = KubeJson::stringMap(podSpec, "nodeSelector"_L1);
-    if (!containers.isEmpty()) {
-        const QJsonObject first = containers.first().toObject();
-        job.image = KubeJson::string(first, "image"_L1);
-        job.command = KubeJson::commandLine(first);
-        job.workDir = KubeJson::string(first, "workingDir"_L1);
-    }
+    KubePodLaunch launch = KubePodLaunchReader::read(podSpec);
+    job.image = std::move(launch.image);
+    job.command = std::move(launch.command);
+    job.workDir = std::move(launch.workDir);
+    job.script = std::move(launch.script);
 
     job.active = status.value("active"_L1).toInt();
     job.ready = status.value("ready"_L1).toInt();

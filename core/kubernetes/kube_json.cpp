@@ -1,7 +1,6 @@
 #include "kube_json.h"
 
 #include "kube_quantity.h"
-#include "ssh/shell_quote.h"
 
 #include <QDateTime>
 #include <QJsonDocument>
@@ -337,15 +336,6 @@ double containerRequest(const QJsonArray &containers, QLatin1StringView resource
             total += *parsed;
     }
     return total;
-}
-
-QString commandLine(const QJsonObject &container)
-{
-    QStringList argv;
-    for (const char *key : {"command", "args"})
-        for (const QJsonValue &v : container.value(QLatin1String(key)).toArray())
-            argv << v.toString();
-    return ShellQuote::join(argv);
 }
 
 } // namespace strata::KubeJson

@@ -162,8 +162,6 @@ bool parseList(const QByteArray &json, QLatin1StringView itemKind, QVector<T> *o
 }
 // Sum over containers of a resource request (requests, else limits, as the API defaults them).
 double containerRequest(const QJsonArray &containers, QLatin1StringView resource);
-// command + args of a container, quoted for a shell, as a person would type it.
-QString commandLine(const QJsonObject &container);
 
 } // namespace KubeJson
 } // namespace strata

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "model/job_script.h"
+
 #include <QMap>
 #include <QString>
 #include <QVector>
@@ -34,9 +36,12 @@ struct KubePod
     qint64 startedAt = 0;
     qint64 finishedAt = 0;
     bool deleting = false;
-    QString image;        // first container
-    QString command;      // first container's command + args, shell-quoted
+    // The main container's (KubePodLaunchReader: the first requesting GPUs, else the first).
+    QString image;
+    QString command;      // its command + args with $(VAR) expanded, shell-quoted
     QString workDir;
+    std::shared_ptr<const JobScript> script; // what its containers run (KubePodLaunchReader); only
+                                             // for a GPU pod not owned by a batch Job: null otherwise
 
     QString key() const { return namespaceName + QLatin1Char('/') + name; }
     bool isTerminated() const

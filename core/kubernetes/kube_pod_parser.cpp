@@ -1,6 +1,7 @@
 #include "kube_pod_parser.h"
 
 #include "kube_json.h"
+#include "kube_pod_launch.h"
 #include "kube_quantity.h"
 
 #include <QJsonArray>
@@ -114,12 +115,14 @@ KubePod parsePod(const QJsonObject &object)
     for (int amount : std::as_const(pod.gpuResources))
         pod.gpus += amount;
     pod.cpus = KubeJson::containerRequest(containers, "cpu"_L1);
-    if (!containers.isEmpty()) {
-        const QJsonObject first = containers.first().toObject();
-        pod.image = KubeJson::string(first, "image"_L1);
-        pod.command = KubeJson::commandLine(first);
-        pod.workDir = KubeJson::string(first, "workingDir"_L1);
-    }
+    KubePodLaunch launch = KubePodLaunchReader::read(spec);
+    pod.image = std::move(launch.image);
+    pod.command = std::move(launch.command);
+    pod.workDir = std::move(launch.workDir);
+    // Only a bare GPU pod becomes a job of its own (KubernetesPartBuilder); a batch Job's pods
+    // are read through its template. Others keep no script: a cluster lists tens of thousands.
+    if (pod.gpus > 0 && pod.ownerKind != "Job"_L1)
+        pod.script = std::move(launch.script);
 
     pod.phase = KubeJson::string(status, "phase"_L1);
     pod.startedAt = KubeJson::timestamp(status, "startTime"_L1);

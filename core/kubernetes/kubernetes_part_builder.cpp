@@ -92,6 +92,7 @@ Job jobFromKubeJob(const KubeJob &kube, const QVector<const KubePod *> &pods, qi
     job.timeLimitSeconds = kube.activeDeadlineSeconds > 0 ? kube.activeDeadlineSeconds : 0;
     job.command = kube.command;
     job.image = kube.image;
+    job.script = kube.script;
     job.kindLabel = kube.labels.value(u"strata.io/workload-kind"_s);
     job.workDir = kube.workDir;
     bool finished = true;
@@ -137,6 +138,7 @@ Job jobFromBarePod(const KubePod &pod, qint64 now)
     job.timeLimitSeconds = 0;
     job.command = pod.command;
     job.image = pod.image;
+    job.script = pod.script;
     job.kindLabel = pod.labels.value(u"strata.io/workload-kind"_s);
     job.workDir = pod.workDir;
     bool finished = true;

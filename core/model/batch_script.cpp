@@ -1,6 +1,6 @@
 #include "batch_script.h"
 
-#include "workload_detector.h"
+#include "shell_words.h"
 
 #include <QHash>
 #include <QSet>
@@ -54,162 +54,49 @@ qsizetype assignmentAt(const QString &word)
 // The line without a trailing comment (a '#' that starts a word outside quotes).
 QString withoutComment(const QString &line)
 {
-    QChar quote;
-    for (qsizetype i = 0; i < line.size(); ++i) {
-        const QChar c = line[i];
-        if (!quote.isNull()) {
-            if (c == quote)
-                quote = QChar();
-            else if (c == u'\\' && quote == u'"')
-                ++i;
-        } else if (c == u'\\') {
-            ++i;
-        } else if (c == u'\'' || c == u'"') {
-            quote = c;
-        } else if (c == u'#' && (i == 0 || line[i - 1].isSpace())) {
-            return line.left(i);
-        }
-    }
-    return line;
+    const qsizetype at = ShellWords::findUnquoted(
+        line, [&line](qsizetype i) { return line[i] == u'#' && (i == 0 || line[i - 1].isSpace()); });
+    return at < 0 ? line : line.left(at);
 }
 
 // Split at ; && || | and & outside quotes and $( ), keeping redirections (2>&1, &>) whole.
 QStringList statementsOf(const QString &line)
 {
     QStringList out;
-    QString current;
-    QChar quote;
-    int depth = 0;
-    const auto flush = [&] {
-        const QString s = current.trimmed();
+    qsizetype start = 0;
+    const auto cut = [&](qsizetype end) {
+        const QString s = line.mid(start, end - start).trimmed();
         if (!s.isEmpty())
             out << s;
-        current.clear();
+        start = end + 1;
     };
-    for (qsizetype i = 0; i < line.size(); ++i) {
+    int depth = 0;
+    ShellWords::findUnquoted(line, [&](qsizetype i) {
         const QChar c = line[i];
-        if (!quote.isNull()) {
-            current += c;
-            if (c == quote)
-                quote = QChar();
-            else if (c == u'\\' && quote == u'"' && i + 1 < line.size())
-                current += line[++i];
-            continue;
-        }
-        if (c == u'\\' && i + 1 < line.size()) {
-            current += c;
-            current += line[++i];
-            continue;
-        }
-        if (c == u'\'' || c == u'"') {
-            quote = c;
-        } else if (c == u'(' && i > 0 && (line[i - 1] == u'$' || depth > 0)) {
+        if (c == u'(' && i > 0 && (line[i - 1] == u'$' || depth > 0)) {
             ++depth;
         } else if (c == u')' && depth > 0) {
             --depth;
         } else if (depth == 0 && (c == u';' || c == u'|')) {
-            flush();
-            if (i + 1 < line.size() && line[i + 1] == c)
-                ++i;
-            continue;
+            cut(i); // the second of ;; || is a cut before an empty statement
         } else if (depth == 0 && c == u'&') {
             const bool redirection = (i > 0 && (line[i - 1] == u'>' || line[i - 1] == u'<'))
                 || (i + 1 < line.size() && line[i + 1] == u'>');
-            if (!redirection) {
-                flush();
-                if (i + 1 < line.size() && line[i + 1] == u'&')
-                    ++i;
-                continue;
-            }
+            if (!redirection)
+                cut(i);
         }
-        current += c;
-    }
-    flush();
-    return out;
-}
-
-// The end of a group opened at `open` ('(' or '{'), counting nesting; -1 when unclosed.
-qsizetype closing(const QString &text, qsizetype open, QChar opener, QChar closer)
-{
-    int depth = 0;
-    for (qsizetype i = open; i < text.size(); ++i) {
-        if (text[i] == opener)
-            ++depth;
-        else if (text[i] == closer && --depth == 0)
-            return i;
-    }
-    return -1;
-}
-
-// Words as the shell splits them (quotes and backslashes, as WorkloadDetector::splitCommandLine),
-// but with $( ), $(( )) and ${ } kept whole inside their word, as written.
-QStringList scriptWords(const QString &text)
-{
-    QStringList out;
-    QString word;
-    bool inWord = false;
-    QChar quote;
-    for (qsizetype i = 0; i < text.size(); ++i) {
-        const QChar c = text[i];
-        if (quote != u'\'' && c == u'$' && i + 1 < text.size() && (text[i + 1] == u'(' || text[i + 1] == u'{')) {
-            const qsizetype end = closing(text, i + 1, text[i + 1], text[i + 1] == u'(' ? u')' : u'}');
-            if (end > 0) {
-                word += text.mid(i, end - i + 1);
-                inWord = true;
-                i = end;
-                continue;
-            }
-        }
-        if (!quote.isNull()) {
-            if (c == quote)
-                quote = QChar();
-            else if (c == u'\\' && quote == u'"' && i + 1 < text.size())
-                word += text[++i];
-            else
-                word += c;
-        } else if (c == u'\'' || c == u'"') {
-            quote = c;
-            inWord = true;
-        } else if (c == u'\\' && i + 1 < text.size()) {
-            word += text[++i];
-            inWord = true;
-        } else if (c.isSpace()) {
-            if (inWord)
-                out << word;
-            word.clear();
-            inWord = false;
-        } else {
-            word += c;
-            inWord = true;
-        }
-    }
-    if (inWord)
-        out << word;
+        return false;
+    });
+    cut(line.size());
     return out;
 }
 
 // Where an unquoted here-document operator (<< or <<-, not <<<) starts; -1 when none.
 qsizetype unquotedHeredoc(const QString &line)
 {
-    QChar quote;
-    for (qsizetype i = 0; i + 1 < line.size(); ++i) {
-        const QChar c = line[i];
-        if (!quote.isNull()) {
-            if (c == quote)
-                quote = QChar();
-            else if (c == u'\\' && quote == u'"')
-                ++i;
-        } else if (c == u'\\') {
-            ++i;
-        } else if (c == u'\'' || c == u'"') {
-            quote = c;
-        } else if (c == u'<' && line[i + 1] == u'<') {
-            if (i + 2 < line.size() && line[i + 2] == u'<')
-                return -1;
-            return i;
-        }
-    }
-    return -1;
+    const qsizetype at = ShellWords::findUnquoted(
+        line, [&line](qsizetype i) { return line[i] == u'<' && i + 1 < line.size() && line[i + 1] == u'<'; });
+    return at >= 0 && at + 2 < line.size() && line[at + 2] == u'<' ? -1 : at;
 }
 
 // Shell words that only shape control flow: dropped from the front of a statement.
@@ -232,7 +119,7 @@ const QHash<QString, QString> &shortSbatchOptions()
 
 void readSbatchLine(const QString &rest, BatchScriptContent &out)
 {
-    const QStringList words = WorkloadDetector::splitCommandLine(withoutComment(rest));
+    const QStringList words = ShellWords::split(withoutComment(rest));
     for (qsizetype i = 0; i < words.size(); ++i) {
         const QString &w = words[i];
         QString name, value;
@@ -265,7 +152,7 @@ QString unquoted(QString value)
 
 void readStatement(const QString &text, BatchScriptContent &out)
 {
-    QStringList words = scriptWords(text);
+    QStringList words = ShellWords::split(text, ShellWords::Substitutions::KeepWhole);
     while (!words.isEmpty() && leadingKeywords().contains(words.first()))
         words.removeFirst();
     if (words.isEmpty())
@@ -329,6 +216,12 @@ void readFabric(BatchScriptContent &out)
             continue;
         if (!s.name.startsWith("NCCL_"_L1) && !s.name.startsWith("FI_"_L1) && !s.name.startsWith("OFI_NCCL_"_L1))
             continue;
+        if (s.valueUnknown) {
+            if (!values.contains(s.name))
+                names << s.name;
+            values.insert(s.name, u'<' + s.value + u'>');
+            continue;
+        }
         if (s.value.isEmpty() && !s.exported)
             continue;
         if (s.value.isEmpty() && values.contains(s.name))
@@ -340,11 +233,13 @@ void readFabric(BatchScriptContent &out)
     JobFabric &f = out.fabric;
     for (const QString &name : std::as_const(names))
         f.settings << name + u'=' + values.value(name);
-    const QString provider = values.value(u"FI_PROVIDER"_s).trimmed().toLower();
+    QString provider = values.value(u"FI_PROVIDER"_s).trimmed().toLower();
     const QString ncclNet = values.value(u"NCCL_NET"_s).trimmed().toLower();
     bool efaSetting = false;
     for (const QString &name : std::as_const(names))
         efaSetting = efaSetting || name.startsWith("FI_EFA_"_L1);
+    if (provider.startsWith(u'<'))
+        provider.clear(); // set from elsewhere: says nothing here
     if (provider == "efa"_L1)
         f.usesEfa = JobFabric::Efa::Yes;
     else if (!provider.isEmpty() && !provider.startsWith(u'$'))
@@ -487,7 +382,7 @@ QString expand(const QString &text, QHash<QString, QString> &vars, int depth = 0
         }
         const QChar next = text[i + 1];
         if (next == u'(' && i + 2 < text.size() && text[i + 2] == u'(') {
-            const qsizetype end = closing(text, i + 1, u'(', u')');
+            const qsizetype end = ShellWords::closingBracket(text, i + 1);
             if (end > 0) {
                 const QString inner = text.mid(i + 3, end - i - 4);
                 const auto value = Arithmetic(inner, vars).evaluate();
@@ -499,11 +394,11 @@ QString expand(const QString &text, QHash<QString, QString> &vars, int depth = 0
             }
             out += c;
         } else if (next == u'(') {
-            const qsizetype end = closing(text, i + 1, u'(', u')');
+            const qsizetype end = ShellWords::closingBracket(text, i + 1);
             out += end > 0 ? text.mid(i, end - i + 1) : text.mid(i);
             i = end > 0 ? end : text.size();
         } else if (next == u'{') {
-            const qsizetype end = closing(text, i + 1, u'{', u'}');
+            const qsizetype end = ShellWords::closingBracket(text, i + 1);
             if (end < 0) {
                 out += c;
                 continue;
@@ -549,7 +444,13 @@ QString expand(const QString &text, QHash<QString, QString> &vars, int depth = 0
 
 BatchScriptContent parse(const QByteArray &content)
 {
+    return parse(content, {});
+}
+
+BatchScriptContent parse(const QByteArray &content, const QVector<BatchScriptContent::Statement> &environment)
+{
     BatchScriptContent out;
+    out.statements = environment;
     QByteArray bytes = content;
     if (bytes.size() > kMaxBytes) {
         out.truncated = true;
@@ -645,22 +546,39 @@ BatchScriptAllocation allocation(const BatchScriptContent &script, int jobNodes,
 
 QVector<QStringList> commands(const BatchScriptContent &script, const BatchScriptAllocation &allocation)
 {
+    QVector<QStringList> out;
+    for (BatchScriptCommand &command : commandsWithEnvironment(script, allocation, {}))
+        out << std::move(command.words);
+    return out;
+}
+
+QVector<BatchScriptCommand> commandsWithEnvironment(const BatchScriptContent &script,
+                                                    const BatchScriptAllocation &allocation,
+                                                    const QStringList &environmentNames)
+{
     QHash<QString, QString> vars;
+    QSet<QString> exported;
     const auto seed = [&](std::initializer_list<QLatin1StringView> names, int value) {
         if (value > 0)
-            for (const QLatin1StringView name : names)
+            for (const QLatin1StringView name : names) {
                 vars.insert(QString(name), QString::number(value));
+                exported.insert(QString(name));
+            }
     };
     seed({"SLURM_NNODES"_L1, "SLURM_JOB_NUM_NODES"_L1}, allocation.nodes);
     seed({"SLURM_GPUS_ON_NODE"_L1, "SLURM_GPUS_PER_NODE"_L1}, allocation.gpusPerNode);
     seed({"SLURM_NTASKS"_L1, "SLURM_NPROCS"_L1}, allocation.tasks);
     seed({"SLURM_NTASKS_PER_NODE"_L1}, allocation.tasksPerNode);
-    QVector<QStringList> out;
+    QVector<BatchScriptCommand> out;
     for (const BatchScriptContent::Statement &s : script.statements) {
         if (s.kind == BatchScriptContent::Statement::Kind::Assignment) {
-            if (s.value.isEmpty() && vars.contains(s.name))
+            if (s.exported)
+                exported.insert(s.name);
+            if (s.value.isEmpty() && !s.valueUnknown && vars.contains(s.name))
                 continue; // `export NAME`
-            if (s.value.contains("$("_L1) && !s.value.contains("$(("_L1))
+            if (s.valueUnknown)
+                vars.remove(s.name);
+            else if (s.value.contains("$("_L1) && !s.value.contains("$(("_L1))
                 vars.remove(s.name); // a command's output: unknown here
             else if (s.value.contains(u'`'))
                 vars.remove(s.name);
@@ -668,11 +586,17 @@ QVector<QStringList> commands(const BatchScriptContent &script, const BatchScrip
                 vars.insert(s.name, expand(s.value, vars));
             continue;
         }
-        QStringList words = scriptWords(expand(s.text, vars));
+        QStringList words = ShellWords::split(expand(s.text, vars), ShellWords::Substitutions::KeepWhole);
         while (!words.isEmpty() && (leadingKeywords().contains(words.first()) || assignmentAt(words.first()) > 0))
             words.removeFirst();
-        if (!words.isEmpty())
-            out << words;
+        if (words.isEmpty())
+            continue;
+        BatchScriptCommand command;
+        command.words = std::move(words);
+        for (const QString &name : environmentNames)
+            if (exported.contains(name) && vars.contains(name))
+                command.environment.insert(name, unquoted(vars.value(name)));
+        out << std::move(command);
     }
     return out;
 }

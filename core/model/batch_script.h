@@ -3,6 +3,7 @@
 #include "job_fabric.h"
 
 #include <QByteArray>
+#include <QHash>
 #include <QPair>
 #include <QString>
 #include <QStringList>
@@ -26,6 +27,9 @@ struct BatchScriptContent
         QString name;    // Assignment: the variable
         QString value;   // Assignment: its value as written (quotes kept; expanded later)
         bool exported = false;
+        // Assignment: the value is set from elsewhere and not known here (a Kubernetes env
+        // entry's valueFrom: a secret, a config map, a field of the pod); `value` says from what.
+        bool valueUnknown = false;
         QString text;    // Command: the command line as written
     };
 
@@ -50,6 +54,13 @@ struct BatchScriptAllocation
     int tasksPerNode = 0;
 };
 
+// One command of a script, resolved (BatchScript::commandsWithEnvironment).
+struct BatchScriptCommand
+{
+    QStringList words;
+    QHash<QString, QString> environment; // of the names asked for: exported and known here
+};
+
 namespace BatchScript {
 
 // A script larger than this is read up to here (truncated); lines longer than kMaxLineChars
@@ -59,6 +70,9 @@ constexpr qsizetype kMaxLineChars = 64 * 1024;
 
 // Pure; any bytes (NULs and other control bytes are read as blanks, invalid UTF-8 replaced).
 BatchScriptContent parse(const QByteArray &content);
+// The same, with `environment` (assignments, exported) in effect before its first line: what a
+// container's env gives a `sh -c` script. Their NCCL_* / FI_* count for the fabric.
+BatchScriptContent parse(const QByteArray &content, const QVector<BatchScriptContent::Statement> &environment);
 
 // The allocation from the job's own (nodes, GPUs per node; 0 unknown) completed from the
 // script's header (--nodes, --ntasks(-per-node), --gpus-per-node, --gres=gpu:N, --gpus).
@@ -70,6 +84,12 @@ BatchScriptAllocation allocation(const BatchScriptContent &script, int jobNodes,
 // allocation: $V, ${V}, ${V:-default}, ${V:=default} and integer $(( a * b + c )). What
 // cannot be resolved ($(hostname), a variable of the login environment) stays as written.
 QVector<QStringList> commands(const BatchScriptContent &script, const BatchScriptAllocation &allocation);
+// The same, each with the values of `environmentNames` its process is given (exported
+// variables the script or its environment set, known at that point): what a launcher reads
+// from its environment (torchrun's PET_NNODES).
+QVector<BatchScriptCommand> commandsWithEnvironment(const BatchScriptContent &script,
+                                                    const BatchScriptAllocation &allocation,
+                                                    const QStringList &environmentNames);
 
 } // namespace BatchScript
 } // namespace strata

@@ -61,6 +61,8 @@ bool parseGpu(const QJsonObject &o, GpuSpec *spec, QString *error)
             spec->exactNames << t.toString().toLower();
     const QJsonObject b = o.value(QLatin1String("burnin")).toObject();
     spec->burnin.gemmFloorTflops = b.value(QLatin1String("gemmFloorTflops")).toDouble();
+    spec->burnin.ownGemmFloorTflops = b.value(QLatin1String("ownGemmFloorTflops"))
+                                          .toDouble(spec->burnin.gemmFloorTflops * ownGemmFloorRatio);
     spec->burnin.hbmFloorTBps = b.value(QLatin1String("hbmFloorTBps")).toDouble();
     spec->burnin.peerFraction = b.value(QLatin1String("peerFraction")).toDouble(0.9);
     spec->burnin.minSmClockMHz = b.value(QLatin1String("minSmClockMHz")).toDouble();
@@ -117,6 +119,7 @@ GpuCatalog GpuCatalog::fromJson(const QByteArray &json, QString *error)
         spec.gpuModel = o.value(QLatin1String("gpuModel")).toString();
         spec.gpuCount = o.value(QLatin1String("gpuCount")).toInt();
         spec.efaCount = o.value(QLatin1String("efaCount")).toInt();
+        spec.networkGbps = o.value(QLatin1String("networkGbps")).toInt();
         spec.vcpus = o.value(QLatin1String("vcpus")).toInt();
         spec.memoryGiB = o.value(QLatin1String("memoryGiB")).toInt();
         if (spec.name.isEmpty() || catalog.m_instanceTypeByName.contains(spec.name.toLower())) {

@@ -34,7 +34,8 @@ struct Job
     qint64 startTime = 0;
     int gpusRequested = 0;         // total over all nodes
     QMap<QString, QVector<int>> gpus; // node -> GPU indices held there
-    QString command;       // Slurm: the batch script's path and arguments ("(null)" for --wrap);
+    QString command;       // Slurm: the batch script's path and arguments (empty for --wrap and
+                           // scripts given on standard input, which Slurm lists as "(null)");
                            // Kubernetes: the first container's command + args, shell-quoted
     QString workDir;
     QString stdoutPath;
@@ -76,6 +77,7 @@ struct Job
     }
     bool isRunning() const { return stateKind == JobState::Running; }
     bool isPending() const { return stateKind == JobState::Pending; }
+    bool hasEnded() const { return strata::hasEnded(stateKind); }
     int gpuCountHeld() const;
 };
 

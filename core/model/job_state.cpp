@@ -47,6 +47,41 @@ QString jobStateName(JobState state)
     return QString();
 }
 
+bool hasEnded(JobState state)
+{
+    switch (state) {
+    case JobState::Completed:
+    case JobState::Succeeded:
+    case JobState::Cancelled:
+    case JobState::Failed:
+    case JobState::Timeout:
+    case JobState::NodeFail:
+    case JobState::Preempted:
+    case JobState::OutOfMemory:
+    case JobState::BootFail:
+    case JobState::Deadline:
+    case JobState::Revoked:
+    case JobState::SpecialExit:
+        return true;
+    case JobState::Other:
+    case JobState::Pending:
+    case JobState::Configuring:
+    case JobState::Running:
+    case JobState::Completing:
+    case JobState::Suspended:
+    case JobState::Terminating:
+    case JobState::Requeued:
+    case JobState::RequeueHold:
+    case JobState::RequeueFederated:
+    case JobState::Resizing:
+    case JobState::Signaling:
+    case JobState::StageOut:
+    case JobState::Stopped:
+        break;
+    }
+    return false;
+}
+
 JobState parseJobState(QStringView word)
 {
     for (const auto &[state, w] : kWords)

@@ -41,5 +41,9 @@ enum class JobState {
 QString jobStateName(JobState state);
 // The state an upper-case word names ("RUNNING"); Other for any other word.
 JobState parseJobState(QStringView word);
+// Whether a job in this state has ended for good: it holds nothing and runs no more (Slurm
+// lists it a while after, for MinJobAge). Requeued states come back as pending; Other is not
+// known to have ended.
+bool hasEnded(JobState state);
 
 } // namespace strata

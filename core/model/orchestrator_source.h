@@ -3,6 +3,7 @@
 #include "job_submission.h"
 #include "orchestrator_kind.h"
 #include "orchestrator_part.h"
+#include "orchestrator_probe.h"
 #include "output_follower.h"
 
 #include <QFuture>
@@ -36,6 +37,17 @@ public:
         none.start();
         none.finish();
         return {none.future(), refresh()};
+    }
+    // Whether the scheduler answers now, asked cheaply while refreshes fail with the login node
+    // up (see OrchestratorProbe). Finishes on the backend's worker; CannotTell by default, and
+    // the session then keeps its backoff.
+    virtual QFuture<OrchestratorProbe> probe()
+    {
+        QPromise<OrchestratorProbe> none;
+        none.start();
+        none.addResult(OrchestratorProbe{OrchestratorProbe::Answer::CannotTell, QStringLiteral("this scheduler has no probe")});
+        none.finish();
+        return none.future();
     }
     // The session refreshes every intervalSeconds from now on (0: it stopped polling; a single
     // refresh, as the CLI's, never calls this). A source may then keep a listing open on the

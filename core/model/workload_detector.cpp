@@ -1,6 +1,7 @@
 #include "workload_detector.h"
 
 #include "batch_script.h"
+#include "shell_words.h"
 
 #include <QHash>
 #include <QSet>
@@ -90,7 +91,16 @@ struct LaunchContext
 {
     const Job &job;
     BatchScriptAllocation allocation;
+    QHash<QString, QString> environment; // of launchEnvironmentNames(), where the line has one
 };
+
+// What the launchers read from their environment: torchrun's PET_* (the Kubeflow training
+// operator sets them on a PyTorchJob's pods), and torch.distributed's env:// rendezvous.
+const QStringList &launchEnvironmentNames()
+{
+    static const QStringList names{u"PET_NNODES"_s, u"PET_NPROC_PER_NODE"_s, u"WORLD_SIZE"_s, u"MASTER_ADDR"_s};
+    return names;
+}
 
 struct Launch
 {
@@ -193,8 +203,12 @@ Launch readLaunch(const QStringList &tokens, const LaunchContext &context)
             l.training = true;
             if (l.framework.isEmpty())
                 l.framework = u"torch.distributed"_s;
-            const QString nnodes = option(tokens, i + 1, {"--nnodes"_L1});
-            const QString nproc = option(tokens, i + 1, {"--nproc-per-node"_L1, "--nproc_per_node"_L1});
+            QString nnodes = option(tokens, i + 1, {"--nnodes"_L1});
+            QString nproc = option(tokens, i + 1, {"--nproc-per-node"_L1, "--nproc_per_node"_L1});
+            if (nnodes.isEmpty()) // torchrun reads an option it is not given from PET_<OPTION>
+                nnodes = context.environment.value(u"PET_NNODES"_s);
+            if (nproc.isEmpty())
+                nproc = context.environment.value(u"PET_NPROC_PER_NODE"_s);
             std::optional<int> nodes = nnodes.isEmpty() ? std::optional<int>(1) : positive(nnodes);
             if (!nodes && nnodes.startsWith(u'$')) {
                 const int n = job.nodes.isEmpty() ? context.allocation.nodes : int(job.nodes.size());
@@ -227,8 +241,8 @@ Launch readLaunch(const QStringList &tokens, const LaunchContext &context)
             addLauncher(l, module.isEmpty() ? u"vllm serve"_s : u"python -m "_s + module);
             l.serving = true;
             l.framework = u"vllm"_s;
-            const QString tp = option(tokens, i + 1, {"--tensor-parallel-size"_L1, "-tp"_L1});
-            const QString pp = option(tokens, i + 1, {"--pipeline-parallel-size"_L1, "-pp"_L1});
+            const QString tp = option(tokens, i + 1, {"--tensor-parallel-size"_L1, "--tensor_parallel_size"_L1, "-tp"_L1});
+            const QString pp = option(tokens, i + 1, {"--pipeline-parallel-size"_L1, "--pipeline_parallel_size"_L1, "-pp"_L1});
             l.tensorParallel = positive(tp);
             if (!tp.isEmpty() || !pp.isEmpty())
                 l.worldSize = product(tp.isEmpty() ? std::optional<int>(1) : positive(tp),
@@ -276,6 +290,17 @@ Launch readLaunch(const QStringList &tokens, const LaunchContext &context)
     // process per task.
     if (!l.worldSize && !rankLauncher && (l.training || l.framework == "nccl-tests"_L1))
         l.worldSize = processesStarted;
+    // A Python program given torch.distributed's env:// rendezvous (WORLD_SIZE and MASTER_ADDR,
+    // as a PyTorchJob's pods are) by no launcher: each process is one rank of WORLD_SIZE.
+    if (!l.worldSize && !rankLauncher && !l.serving && !tokens.isEmpty() && isPython(tokens.first())
+        && context.environment.contains(u"MASTER_ADDR"_s)) {
+        if (const std::optional<int> ranks = positive(context.environment.value(u"WORLD_SIZE"_s))) {
+            l.worldSize = ranks;
+            l.training = true;
+            if (l.framework.isEmpty())
+                l.framework = u"torch.distributed"_s;
+        }
+    }
     return l;
 }
 
@@ -316,38 +341,7 @@ QString overrideInComment(const QString &comment)
 
 QStringList splitCommandLine(const QString &command)
 {
-    QStringList out;
-    QString word;
-    bool inWord = false;
-    QChar quote;
-    for (qsizetype i = 0; i < command.size(); ++i) {
-        const QChar c = command[i];
-        if (!quote.isNull()) {
-            if (c == quote)
-                quote = QChar();
-            else if (c == u'\\' && quote == u'"' && i + 1 < command.size())
-                word += command[++i];
-            else
-                word += c;
-        } else if (c == u'\'' || c == u'"') {
-            quote = c;
-            inWord = true;
-        } else if (c == u'\\' && i + 1 < command.size()) {
-            word += command[++i];
-            inWord = true;
-        } else if (c.isSpace()) {
-            if (inWord)
-                out << word;
-            word.clear();
-            inWord = false;
-        } else {
-            word += c;
-            inWord = true;
-        }
-    }
-    if (inWord)
-        out << word;
-    return out;
+    return ShellWords::split(command);
 }
 
 Result detect(const Job &job)
@@ -355,7 +349,7 @@ Result detect(const Job &job)
     Result r;
     const QString command = job.command == "(null)"_L1 ? QString() : job.command;
     const QStringList tokens = splitCommandLine(command);
-    Launch launch = readLaunch(tokens, LaunchContext{job, {}});
+    Launch launch = readLaunch(tokens, LaunchContext{job, {}, {}});
     bool fromScript = false;
     if (job.script && job.script->isRead()) {
         // The script's lines, the one that gives the most away first: a framework, then a
@@ -367,14 +361,17 @@ Result detect(const Job &job)
             return !l.framework.isEmpty() ? 3 : (l.training || l.serving || l.evaluation) ? 2 : !l.launchers.isEmpty() ? 1 : 0;
         };
         std::optional<Launch> best;
-        for (const QStringList &line : BatchScript::commands(job.script->content, allocation)) {
-            Launch candidate = readLaunch(spliceShellCommands(line), LaunchContext{job, allocation});
+        for (const BatchScriptCommand &line :
+             BatchScript::commandsWithEnvironment(job.script->content, allocation, launchEnvironmentNames())) {
+            Launch candidate = readLaunch(spliceShellCommands(line.words), LaunchContext{job, allocation, line.environment});
             if (!best || score(candidate) > score(*best))
                 best = std::move(candidate);
         }
         // A tie goes to the command line: a wrapper script (`sbatch train_job.sh torchrun --nnodes
         // 2 ...`) launches what its arguments say, and its own line (`torchrun ... "$@"`) knows less.
-        if (best && score(*best) > 0 && score(*best) > score(launch)) {
+        // A pod spec's lines hold the command line itself, read with the container's env.
+        const bool scriptHoldsCommand = job.script->origin == JobScript::Origin::PodSpec;
+        if (best && score(*best) > 0 && (score(*best) > score(launch) || (scriptHoldsCommand && score(*best) == score(launch)))) {
             launch = std::move(*best);
             fromScript = true;
         }

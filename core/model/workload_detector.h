@@ -80,7 +80,7 @@ QString canonicalKind(const QString &name);
 QStringList kinds();
 
 // A command line split as a POSIX shell would split words (quotes and backslashes), without
-// expansion. Kubernetes commands arrive shell-quoted; Slurm's are space-joined.
+// expansion (ShellWords::split). Kubernetes commands arrive shell-quoted; Slurm's are space-joined.
 QStringList splitCommandLine(const QString &command);
 
 } // namespace WorkloadDetector

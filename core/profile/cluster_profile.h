@@ -37,6 +37,10 @@ struct ClusterProfile
     QString prometheusUser;
     QString prometheusPassword; // secret
     QString prometheusCaFile;
+    // Whether a token or password was given for this profile and so handed to the keyring: only
+    // then is the keyring read at connect (and a keyring that cannot be read worth a note).
+    // Profiles saved before this field read as true: their secrets may be there.
+    bool prometheusSecretsInKeyring = false;
     QString hostLabel;        // "" = accept both Hostname and hostname
     QMap<QString, QString> hostRelabel; // exporter host name -> node name
     // Alertmanager (optional): its alerts say which are silenced; silences are made there.

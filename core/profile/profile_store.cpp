@@ -40,6 +40,7 @@ QJsonObject ProfileStore::toJson(const ClusterProfile &p)
     o[QLatin1String("prometheusUrl")] = p.prometheusUrl;
     o[QLatin1String("prometheusUser")] = p.prometheusUser;
     o[QLatin1String("prometheusCaFile")] = p.prometheusCaFile;
+    o[QLatin1String("prometheusSecretsInKeyring")] = p.prometheusSecretsInKeyring;
     o[QLatin1String("hostLabel")] = p.hostLabel;
     o[QLatin1String("alertmanagerUrl")] = p.alertmanagerUrl;
     o[QLatin1String("grafanaNodeUrl")] = p.grafanaNodeUrl;
@@ -78,6 +79,8 @@ ClusterProfile ProfileStore::fromJson(const QJsonObject &o)
     p.prometheusUrl = o.value(QLatin1String("prometheusUrl")).toString();
     p.prometheusUser = o.value(QLatin1String("prometheusUser")).toString();
     p.prometheusCaFile = o.value(QLatin1String("prometheusCaFile")).toString();
+    // Absent (a file from before the field): the keyring may hold secrets, so it is read.
+    p.prometheusSecretsInKeyring = o.value(QLatin1String("prometheusSecretsInKeyring")).toBool(!p.prometheusUrl.isEmpty());
     p.hostLabel = o.value(QLatin1String("hostLabel")).toString();
     p.alertmanagerUrl = o.value(QLatin1String("alertmanagerUrl")).toString();
     p.grafanaNodeUrl = o.value(QLatin1String("grafanaNodeUrl")).toString();

@@ -31,6 +31,16 @@ struct HealthThresholds
     double idleUtilPercent = 5;
     int idleMinutes = 10;
     double busyUtilPercent = 80;
+
+    // Stragglers (JobStragglers): in a job over several nodes, a node whose GPUs' mean
+    // utilisation stays at least stragglerGapPercent points (or 3 robust spreads of the other
+    // nodes, if larger) below the median of the job's other nodes in stragglerLaggingShare of
+    // the steps of the last stragglerWindowMinutes (at least stragglerMinSteps steps of the
+    // usage history, however coarse its step) sets the pace of the whole job.
+    double stragglerGapPercent = 20;
+    int stragglerWindowMinutes = 10;
+    double stragglerLaggingShare = 0.8;
+    int stragglerMinSteps = 3;
 };
 
 } // namespace strata

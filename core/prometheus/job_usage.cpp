@@ -1,5 +1,7 @@
 #include "job_usage.h"
 
+#include <QSet>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -90,10 +92,11 @@ QString JobUsage::verdict(int gpusHeld, const QVector<GpuSummary> &gpus, const H
     return text;
 }
 
-void JobUsage::apply(QVector<Job> &jobs, const Input &input, const HealthThresholds &t)
+QHash<int, QVector<int>> JobUsage::seriesOfJobs(const QVector<Job> &jobs, const Input &input)
 {
+    QHash<int, QVector<int>> mine;
     if (!input.series)
-        return;
+        return mine;
     const QVector<GpuUsageSeries> &series = *input.series;
 
     QHash<QString, int> jobIndexById;
@@ -123,19 +126,41 @@ void JobUsage::apply(QVector<Job> &jobs, const Input &input, const HealthThresho
     }
 
     for (int j = 0; j < jobs.size(); ++j) {
+        const Job &job = jobs[j];
+        if (!job.isRunning())
+            continue;
+        QVector<int> own = labelled.value(j);
+        // Nodes whose exporter names the job (a job-mapping directory, the pod-resources API)
+        // give their labelled series; the job's other nodes, whose exporter names no workload
+        // (a mixed fleet, an exporter rolled out in part), the series of the GPUs it holds there.
+        QSet<int> labelledNodes;
+        for (int i : std::as_const(own))
+            labelledNodes.insert(input.seriesNode.value(i, -1));
+        for (auto it = job.gpus.cbegin(); it != job.gpus.cend(); ++it) {
+            const int node = input.nodeIndexByName.value(it.key(), -1);
+            if (node < 0 || labelledNodes.contains(node))
+                continue;
+            for (int gpu : it.value())
+                own += byGpu.value((qint64(node) << 20) | gpu);
+        }
+        if (!own.isEmpty())
+            mine.insert(j, own);
+    }
+    return mine;
+}
+
+void JobUsage::apply(QVector<Job> &jobs, const Input &input, const HealthThresholds &t)
+{
+    if (!input.series)
+        return;
+    const QVector<GpuUsageSeries> &series = *input.series;
+    const QHash<int, QVector<int>> seriesByJob = seriesOfJobs(jobs, input);
+
+    for (int j = 0; j < jobs.size(); ++j) {
         Job &job = jobs[j];
         if (!job.isRunning())
             continue;
-        QVector<int> mine = labelled.value(j);
-        if (mine.isEmpty()) {
-            for (auto it = job.gpus.cbegin(); it != job.gpus.cend(); ++it) {
-                const int node = input.nodeIndexByName.value(it.key(), -1);
-                if (node < 0)
-                    continue;
-                for (int gpu : it.value())
-                    mine += byGpu.value((qint64(node) << 20) | gpu);
-            }
-        }
+        const QVector<int> mine = seriesByJob.value(j);
         const qint64 from = job.startTime > 0 ? job.startTime : 0;
         QVector<GpuSummary> summaries;
         double memSum = 0;

@@ -35,7 +35,12 @@ public:
         QVector<int> seriesNode;
         QHash<QString, int> nodeIndexByName; // the scheduler's node names
         qint64 now = 0;
+        qint64 stepSeconds = 0; // the history's step (0: unknown)
     };
+
+    // Which series belong to each running job (by the job's index in jobs): those whose
+    // exporter label names it, else those of the GPUs the scheduler says it holds.
+    static QHash<int, QVector<int>> seriesOfJobs(const QVector<Job> &jobs, const Input &input);
 
     // Fills gpuUtilMean, gpuUtilMin, gpuMemUsedMeanMiB and efficiencyVerdict of running jobs
     // whose GPUs have points in the window since they started (gpuUtilBasis "window").

@@ -6,6 +6,7 @@
 #include "dcgm_metric_catalog.h"
 #include "gpu_health_rules.h"
 #include "host_name_resolver.h"
+#include "job_stragglers.h"
 #include "job_usage.h"
 
 #include <QSet>
@@ -390,7 +391,9 @@ void MetricsJoin::apply(ClusterSnapshot &snapshot, const MetricsPart &part, cons
         }
         input.nodeIndexByName = nodeIndexByName;
         input.now = part.usageEnd > 0 ? part.usageEnd : part.takenAt.toSecsSinceEpoch();
+        input.stepSeconds = part.usageStepSeconds;
         JobUsage::apply(snapshot.jobs, input, t);
+        snapshot.findings += JobStragglers::find(snapshot.jobs, input, t);
     }
     // Jobs the history says nothing of yet (started since it was read, or none could be read):
     // their GPUs' latest readings, marked as such.

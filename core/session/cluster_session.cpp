@@ -101,6 +101,8 @@ ClusterSession::ClusterSession(const ClusterProfile &profile, std::shared_ptr<Re
     connect(&m_timer, &QTimer::timeout, this, &ClusterSession::onTimer);
     m_changeCheck.setInterval(kChangeCheckMs);
     connect(&m_changeCheck, &QTimer::timeout, this, &ClusterSession::onChangeCheck);
+    m_probeTimer.setSingleShot(true);
+    connect(&m_probeTimer, &QTimer::timeout, this, &ClusterSession::onProbeTimer);
     status(SourceKind::Ssh).configured = true;
     status(sourceKind(m_orchestrator->kind())).configured = true;
     if (m_profile.hasPrometheus()) {
@@ -170,6 +172,7 @@ void ClusterSession::stop()
     m_polling = false;
     m_timer.stop();
     m_changeCheck.stop();
+    m_probeTimer.stop();
     m_orchestrator->setPolling(0);
 }
 
@@ -215,10 +218,41 @@ void ClusterSession::onChangeCheck()
     m_timer.start(0);
 }
 
+// While the scheduler alone fails: ask it cheaply whether it answers again, and refresh at
+// once when it does; the backoff's refresh still comes should the probe never say so.
+void ClusterSession::onProbeTimer()
+{
+    if (!m_polling || m_refreshing || m_probing || m_failures == 0)
+        return;
+    m_probing = true;
+    whenFinished(m_orchestrator->probe(), this, [this](const OrchestratorProbe &probe) {
+        m_probing = false;
+        if (!m_polling || m_refreshing || m_failures == 0)
+            return;
+        switch (probe.answer) {
+        case OrchestratorProbe::Answer::Answers:
+            qCInfo(lcSession) << m_profile.name << "the scheduler answers again (" << probe.detail << "): refreshing now";
+            m_probeTimer.stop();
+            m_timer.start(0);
+            break;
+        case OrchestratorProbe::Answer::Silent:
+            m_probeTimer.start(qMax(1, m_profile.refreshIntervalSeconds) * 1000);
+            break;
+        case OrchestratorProbe::Answer::CannotTell:
+            qCDebug(lcSession) << m_profile.name << "no probe of the scheduler:" << probe.detail;
+            break; // the backoff stands
+        }
+    }, [this](const QString &why) {
+        m_probing = false;
+        taskFailure(QStringLiteral("scheduler probe"), why);
+    });
+}
+
 void ClusterSession::onTimer()
 {
     if (m_refreshing)
         return; // no overlapping refreshes
+    m_probeTimer.stop();
     m_refreshing = true;
     m_sinceRefreshStart.start();
     Q_EMIT refreshStarted();
@@ -471,6 +505,11 @@ void ClusterSession::finishPublish(const SnapshotPtr &snapshot)
             m_timer.start(0);
         } else if (m_polling) {
             m_timer.start(delay * 1000);
+            // The login node answers and only the scheduler fails: a probe each interval
+            // brings the next refresh forward once it answers (a transport failure keeps the
+            // plain backoff: each probe would be a new login, an MFA code even).
+            if (m_failures > 0 && status(SourceKind::Ssh).ok && delay > base)
+                m_probeTimer.start(base * 1000);
         }
     }
 }

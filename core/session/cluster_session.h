@@ -32,8 +32,11 @@ struct SilenceRequest;
 // I/O on its own worker, so nothing here blocks. Owned by whoever shows the cluster.
 //
 // Polling: one refresh at a time (a tick that finds one running is dropped), exponential
-// backoff while the orchestrator fails, interval from the profile. A failing source keeps its
-// last good part, marked stale in the snapshot's SourceStatus.
+// backoff while the orchestrator fails, interval from the profile. While the login node answers
+// and only the scheduler behind it fails, the scheduler is probed once an interval
+// (OrchestratorSource::probe: `scontrol ping`) and refreshed as soon as it answers, so its
+// return shows within an interval plus a refresh instead of at the end of the backoff. A
+// failing source keeps its last good part, marked stale in the snapshot's SourceStatus.
 class ClusterSession : public QObject
 {
     Q_OBJECT
@@ -134,6 +137,7 @@ public:
 private:
     void onTimer();
     void onChangeCheck();
+    void onProbeTimer();
     void finishRefresh(const OrchestratorPart &part);
     void finishEarly(const OrchestratorPart &part);
     void finishMetrics(const MetricsPart &part);
@@ -157,6 +161,8 @@ private:
     SnapshotPtr m_latest;
     QTimer m_timer;
     QTimer m_changeCheck;           // while polling: hasChangesWaiting() looked at
+    QTimer m_probeTimer;            // while the scheduler alone fails: probe() once an interval
+    bool m_probing = false;
     QElapsedTimer m_sinceRefreshStart;
     bool m_refreshing = false;
     bool m_polling = false;

@@ -44,7 +44,10 @@ LoginAnswers TerminalLoginPrompter::answer(const LoginChallenge &challenge)
         say(challenge.instruction + QLatin1Char('\n'));
     QStringList answers;
     for (const LoginPrompt &prompt : challenge.prompts) {
-        say(prompt.text.isEmpty() ? QStringLiteral("%1: ").arg(challenge.host) : prompt.text);
+        // Echo off before the prompt shows, as OpenSSH's readpassphrase does: TCSAFLUSH drops
+        // what was typed before the question, never an answer typed (or pasted) right after it
+        // appears (the prompt used to come first, and a quick answer was flushed away: the CLI
+        // then waited for a line that never came).
         termios saved{};
         const bool hide = !prompt.echo && ::tcgetattr(STDIN_FILENO, &saved) == 0;
         if (hide) {
@@ -53,10 +56,11 @@ LoginAnswers TerminalLoginPrompter::answer(const LoginChallenge &challenge)
             quiet.c_lflag |= ECHONL;
             ::tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet);
         }
+        say(prompt.text.isEmpty() ? QStringLiteral("%1: ").arg(challenge.host) : prompt.text);
         QByteArray line;
         const bool got = readLine(&line);
         if (hide)
-            ::tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved);
+            ::tcsetattr(STDIN_FILENO, TCSANOW, &saved);
         if (!got)
             return LoginAnswers::refused(QStringLiteral("no answer (end of input)"));
         answers << QString::fromLocal8Bit(line);

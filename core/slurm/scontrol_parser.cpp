@@ -224,8 +224,12 @@ ScontrolJobsParseResult parseJobDetails(const QByteArray &output, const QHash<QS
                         for (const QString &node : Hostlist::expandOrKeep(currentNodes.toString()))
                             placement.gpus[node] = gpus.indices;
                     currentNodes = {};
-                } else if (key == QLatin1String("Command"))
-                    placement.command = value.toString();
+                } else if (key == QLatin1String("Command")) {
+                    // Slurm's word for none: a --wrap job, or a script given on standard input
+                    // (every job Strata submits). Its batch script says what it runs.
+                    if (value != QLatin1String("(null)"))
+                        placement.command = value.toString();
+                }
                 else if (key == QLatin1String("WorkDir"))
                     placement.workDir = value.toString();
                 else if (key == QLatin1String("StdOut"))

@@ -6,7 +6,10 @@
 #include "job_output_follower.h"
 #include "sinfo_json_parser.h"
 #include "slurm_action_reconciler.h"
+#include "scontrol_ping_parser.h"
 #include "slurm_version.h"
+#include "versioned_node_list.h"
+#include "job_placement_reader.h"
 #include "slurm_commands.h"
 #include "slurm_diagnostic.h"
 #include "squeue_follower.h"
@@ -16,7 +19,6 @@
 #include "model/string_interner.h"
 #include "model/workload_detector.h"
 #include "ssh/remote_shell.h"
-#include "ssh/shell_quote.h"
 #include "ssh/streaming_shell.h"
 #include "model/pool_task.h"
 
@@ -64,19 +66,8 @@ const QString kStatesButPending = QStringLiteral(
     "RUNNING,SUSPENDED,COMPLETED,CANCELLED,FAILED,TIMEOUT,NODE_FAIL,PREEMPTED,BOOT_FAIL,DEADLINE,OUT_OF_MEMORY");
 
 // Up to this many new running jobs (the usual refresh, placements being cached) are asked for
-// one by one, each record after a random marker line: no job name can then hide a record or
-// pass a forged one for another job, as a line-based filter allows.
+// each on its own, in one remote script (JobPlacementReader); more are read in one bulk read.
 constexpr int kPerJobDetailLimit = 32;
-
-QByteArray perJobDetailsScript(const QStringList &ids, const QByteArray &marker)
-{
-    QStringList quoted;
-    for (const QString &id : ids)
-        quoted << ShellQuote::quote(id);
-    // A job may end between squeue and this: scontrol's complaint stays on stderr, not fatal.
-    return "for id in " + quoted.join(QLatin1Char(' ')).toUtf8() + "; do printf '%s %s\\n' "
-        + ShellQuote::quote(QString::fromLatin1(marker)).toUtf8() + " \"$id\"; scontrol show job -d -o \"$id\"; done; exit 0\n";
-}
 
 // Up to this many jobs' batch scripts are read a refresh, running and configuring jobs first,
 // then pending ones: 50,000 new jobs never mean 50,000 reads at once, the rest come in later
@@ -112,11 +103,15 @@ void applyPlacements(QVector<Node> &nodes, QVector<Job> &jobs, const QHash<QStri
         const auto it = placements.constFind(job.id);
         if (it == placements.constEnd())
             continue;
-        job.gpus = it->gpus;
         job.command = it->command;
         job.workDir = it->workDir;
         job.stdoutPath = it->stdoutPath;
         job.comment = it->comment;
+        // An ended job keeps what it ran and where it wrote (its output is still there to read),
+        // but its GPUs are free: they count for no one.
+        if (job.hasEnded())
+            continue;
+        job.gpus = it->gpus;
         for (auto g = it->gpus.constBegin(); g != it->gpus.constEnd(); ++g) {
             const auto n = nodeIndex.constFind(g.key());
             if (n == nodeIndex.constEnd())
@@ -161,6 +156,13 @@ QFuture<OrchestratorPart> SlurmSource::refresh()
     return runOnPool(&m_pool, [this] { return refreshBlocking(nullptr); });
 }
 
+QFuture<OrchestratorProbe> SlurmSource::probe()
+{
+    return runOnPool(&m_pool, [this] {
+        return parseScontrolPing(m_shell->run({QStringLiteral("scontrol"), QStringLiteral("ping")}).result());
+    });
+}
+
 OrchestratorSource::StagedRefresh SlurmSource::refreshStaged()
 {
     auto early = std::make_shared<QPromise<OrchestratorPart>>();
@@ -186,24 +188,49 @@ OrchestratorPart SlurmSource::refreshBlocking(QPromise<OrchestratorPart> *early)
     return part;
 }
 
-bool SlurmSource::learnVersion(OrchestratorPart &part, const QFuture<CommandResult> &versionRead)
+bool SlurmSource::learnVersion(OrchestratorPart &part, CommandResult &read, const QByteArray &marker)
 {
-    if (m_version.isValid())
-        return true;
-    const CommandResult r = versionRead.result();
-    if (!r.ok()) {
-        fail(part, QStringLiteral("scontrol version"), r);
+    const QString versionCommand = QStringLiteral("scontrol version");
+    if (!read.ran() || (!read.ok() && !read.stdoutData.startsWith(marker))) {
+        fail(part, versionCommand, read); // the connection, or the script itself (no mktemp)
+        return false;
+    }
+    VersionedNodeList::Result answer = VersionedNodeList::parse(read.stdoutData, marker);
+    read.stdoutData = QByteArray();
+    if (!answer.error.isEmpty()) {
+        part.error = answer.error;
+        part.errorKind = ErrorKind::ParseFailed;
+        return false;
+    }
+    if (!answer.version.ok()) {
+        fail(part, versionCommand, answer.version);
         return false;
     }
     QString error;
-    const SlurmVersion version = SlurmVersion::parse(r.stdoutData, &error);
+    const SlurmVersion version = SlurmVersion::parse(answer.version.stdoutData, &error);
     if (!version.isValid()) {
         part.error = error;
         part.errorKind = ErrorKind::ParseFailed;
         return false;
     }
+    if (version.support() != SlurmVersion::Support::Supported) {
+        part.error = version.unsupportedReason();
+        part.errorKind = ErrorKind::SourceUnsupported;
+        return false;
+    }
+    if (answer.nodeSource != version.nodeSource()) {
+        // The login node read the release otherwise than SlurmVersion::parse: its node list is
+        // not the one this release needs, and is not read as if it were.
+        part.error = QStringLiteral("the login node listed the nodes with `%1`, but Slurm %2 needs `%3`")
+                         .arg(answer.nodeSource ? SlurmVersion::nodeCommand(*answer.nodeSource).join(QLatin1Char(' '))
+                                                : QStringLiteral("nothing"),
+                              version.toString(), version.nodeCommand().join(QLatin1Char(' ')));
+        part.errorKind = ErrorKind::ParseFailed;
+        return false;
+    }
     qCDebug(lcSlurm).noquote() << "Slurm" << version.toString() << "- nodes from" << version.nodeCommand().join(QLatin1Char(' '));
     m_version = version;
+    read.stdoutData = std::move(answer.nodeList); // the node command's own answer, exit status and stderr
     return true;
 }
 
@@ -245,12 +272,16 @@ OrchestratorPart SlurmSource::refreshOnce(QPromise<OrchestratorPart> *early)
 
     // The reads do not depend on each other: all are sent now and run side by side, each on its
     // own channel (a refresh then takes about as long as its slowest read, the job list, instead
-    // of their sum). Only the node list waits, for the release (once per connection), which
-    // picks its command. A read that is not needed because an earlier one failed finishes unread.
-    // The client's own version (no daemon is asked): it is the client that prints the JSON.
-    const QFuture<CommandResult> versionRead = m_version.isValid()
-        ? QFuture<CommandResult>()
-        : m_shell->run({QStringLiteral("scontrol"), QStringLiteral("version")});
+    // of their sum). The node list's command depends on the release, learnt once per
+    // connection: the first refresh reads both in one remote command, where the login node
+    // picks the node command by the client's own version (VersionedNodeList), so the node list
+    // waits no round trip. A read that is not needed because an earlier one failed finishes
+    // unread.
+    const bool learnsVersion = !m_version.isValid();
+    const QByteArray versionMarker = learnsVersion ? newRecordMarker() : QByteArray();
+    const QFuture<CommandResult> nodesRead = learnsVersion
+        ? m_shell->runScript(VersionedNodeList::remoteScript(versionMarker))
+        : m_shell->run(m_version.nodeCommand());
     const QByteArray marker = newRecordMarker();
     const QFuture<CommandResult> partitionsRead = m_shell->run(
         {QStringLiteral("scontrol"), QStringLiteral("show"), QStringLiteral("partition"), QStringLiteral("-o")});
@@ -285,15 +316,10 @@ OrchestratorPart SlurmSource::refreshOnce(QPromise<OrchestratorPart> *early)
     // than the job list's 2.2 s) and, sent beside the job list and the node list, slowed both
     // (job list 5.3 s, node list 3.5 s on 2 cores, docs/PERF.md) even where few jobs run and
     // its answer was dropped unread.
-    if (!learnVersion(part, versionRead))
+    CommandResult sinfo = nodesRead.result();
+    if (learnsVersion && !learnVersion(part, sinfo, versionMarker))
         return part;
-    if (m_version.support() != SlurmVersion::Support::Supported) {
-        part.error = m_version.unsupportedReason();
-        part.errorKind = ErrorKind::SourceUnsupported;
-        return part;
-    }
     const QStringList nodeCommand = m_version.nodeCommand();
-    const QFuture<CommandResult> nodesRead = m_shell->run(nodeCommand);
 
     // The partitions first: with the controller down, `sinfo --json` exits 0 with only
     // "Unspecified error" in its JSON, while scontrol says what is wrong ("Unable to contact
@@ -305,7 +331,6 @@ OrchestratorPart SlurmSource::refreshOnce(QPromise<OrchestratorPart> *early)
     }
     ScontrolPartitionsParseResult parsedPartitions = ScontrolParser::parsePartitions(partitions.stdoutData);
 
-    const CommandResult sinfo = nodesRead.result();
     if (!sinfo.ok()) {
         fail(part, nodeCommand.join(QLatin1Char(' ')), sinfo);
         m_nodeListFailed = sinfo.ran();
@@ -413,10 +438,15 @@ OrchestratorPart SlurmSource::refreshOnce(QPromise<OrchestratorPart> *early)
     bytes += listing.size();
     listing = QByteArray(); // its megabytes are parsed
 
-    // Keep placements of jobs still running; fetch details only if a running job is new.
+    // Keep placements of jobs still running, and of those that ended while this session
+    // watched them for as long as Slurm lists them (their command, work dir and output path);
+    // fetch details only if a running job is new.
     QSet<QString> running;
+    QSet<QString> ended;
     QHash<QString, QString> names;
     for (const Job &j : std::as_const(jobs.jobs)) {
+        if (j.hasEnded())
+            ended.insert(j.id);
         // CONFIGURING: Slurm already holds its nodes and GPU indices while they launch or boot.
         if (j.isRunning() || j.stateKind == JobState::Configuring || j.stateKind == JobState::Completing
             || j.stateKind == JobState::Suspended) {
@@ -425,14 +455,15 @@ OrchestratorPart SlurmSource::refreshOnce(QPromise<OrchestratorPart> *early)
         }
     }
     for (auto it = m_placementCache.begin(); it != m_placementCache.end();)
-        it = running.contains(it.key()) ? std::next(it) : m_placementCache.erase(it);
-    // Reads placements into the cache: `scontrol show job -d -o` for the given jobs one by one
-    // (each after a marker), or for all running jobs filtered on the login node (ids empty).
+        it = running.contains(it.key()) || ended.contains(it.key()) ? std::next(it) : m_placementCache.erase(it);
+    // Reads placements into the cache: `scontrol show job -d -o` for the given jobs, a few side
+    // by side, each in a record of its own (JobPlacementReader), or for all running jobs
+    // filtered on the login node (ids empty).
     const auto readDetails = [&](const QStringList &ids) -> bool {
         const bool perJob = !ids.isEmpty();
         const QByteArray detailMarker = newRecordMarker();
         const CommandResult details =
-            m_shell->runScript(perJob ? perJobDetailsScript(ids, detailMarker) : kRunningJobDetailsScript).result();
+            m_shell->runScript(perJob ? JobPlacementReader::remoteScript(ids, detailMarker) : kRunningJobDetailsScript).result();
         m_detailFetches.fetchAndAddRelaxed(1);
         if (!details.ok()) {
             fail(part, QStringLiteral("scontrol show job"), details);
@@ -440,15 +471,24 @@ OrchestratorPart SlurmSource::refreshOnce(QPromise<OrchestratorPart> *early)
             part.partitions.clear();
             return false;
         }
-        if (perJob && !details.stderrData.trimmed().isEmpty())
-            qCWarning(lcSlurm) << "scontrol show job:" << details.stderrData.trimmed().left(300);
         bytes += details.stdoutData.size();
-        const ScontrolJobsParseResult parsed = perJob
-            ? ScontrolParser::parseJobDetailChunks(details.stdoutData, detailMarker, names)
-            : ScontrolParser::parseJobDetails(details.stdoutData, names);
-        if (!parsed.error.isEmpty())
-            qCWarning(lcSlurm) << "scontrol show job:" << parsed.error;
-        for (auto it = parsed.jobs.constBegin(); it != parsed.jobs.constEnd(); ++it)
+        QHash<QString, JobGpuPlacement> placements;
+        if (perJob) {
+            JobPlacementReader::Result parsed = JobPlacementReader::parse(details.stdoutData, detailMarker, ids, names);
+            for (auto it = parsed.unanswered.constBegin(); it != parsed.unanswered.constEnd(); ++it)
+                qCInfo(lcSlurm).noquote() << "no placement of job" << it.key() << "this refresh:" << it.value();
+            if (!parsed.error.isEmpty()) {
+                qCWarning(lcSlurm).noquote() << "scontrol show job:" << parsed.error;
+                part.warnings << QStringLiteral("scontrol show job: %1").arg(parsed.error);
+            }
+            placements = std::move(parsed.placements);
+        } else {
+            ScontrolJobsParseResult parsed = ScontrolParser::parseJobDetails(details.stdoutData, names);
+            if (!parsed.error.isEmpty())
+                qCWarning(lcSlurm) << "scontrol show job:" << parsed.error;
+            placements = std::move(parsed.jobs);
+        }
+        for (auto it = placements.constBegin(); it != placements.constEnd(); ++it)
             if (running.contains(it.key()))
                 m_placementCache.insert(it.key(), it.value());
         return true;
@@ -460,10 +500,10 @@ OrchestratorPart SlurmSource::refreshOnce(QPromise<OrchestratorPart> *early)
                 missing << id;
         return missing;
     };
-    // New running jobs: up to kPerJobDetailLimit one by one (a record after each marker, so no
-    // job name can hide a record or pass a forged one for another job, as the line filter of
-    // the bulk read allows); more from the bulk read, and then, one by one, those it could not
-    // place (a name that holds a newline) or that started after it.
+    // New running jobs: up to kPerJobDetailLimit each in a record of its own (so no job name can
+    // hide a record or pass a forged one for another job, as the line filter of the bulk read
+    // allows); more from the bulk read, and then, each on its own, those it could not place (a
+    // name that holds a newline) or that started after it.
     QStringList missing = missingPlacements();
     if (missing.size() > kPerJobDetailLimit) {
         if (!readDetails({}))
@@ -504,6 +544,7 @@ OrchestratorPart SlurmSource::refreshOnce(QPromise<OrchestratorPart> *early)
     }
 
     part.jobs = std::move(jobs.jobs);
+    m_timeUsed.apply(part.jobs);
     applyPlacements(part.nodes, part.jobs, m_placementCache);
     m_jobsAwaitingLaunch = carryJobsAwaitingLaunch(part.nodes, part.jobs, m_jobsAwaitingLaunch);
     bytes += readBatchScripts(part);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "job_time_used_guard.h"
 #include "model/orchestrator_source.h"
 #include "scontrol_parser.h"
 #include "slurm_version.h"
@@ -20,13 +21,16 @@ class SqueueFollower;
 
 // Slurm over a RemoteShell (SSH to a login node). The release is learnt once per connection
 // (`scontrol version`, again after a transport failure) and picks the node list: 22.05
-// `sinfo --json`, 23.02+ `scontrol --json show nodes` (SlurmVersion). One refresh costs, at
-// 2,000 nodes and 50,000 jobs: the node list (~3 MB), scontrol show partition (tiny), squeue in a delimited
-// format (~3 MB, not --json's 168 MB), and `scontrol show job -d -o` filtered on the remote side
-// to running jobs, fetched only when a running job appears whose GPU placement is not cached yet
-// (placements do not change while a job runs). The independent reads are sent at once, so they
-// run side by side on channels of the one SSH connection (SshRemoteShell); the first refresh
-// sends the running jobs' details with them, since every running job is new then.
+// `sinfo --json`, 23.02+ `scontrol --json show nodes` (SlurmVersion); the first refresh reads
+// both in one remote command (VersionedNodeList). One refresh costs, at 2,000 nodes and 50,000
+// jobs: the node list (~3 MB), scontrol show partition (tiny), squeue in a delimited format
+// (~3 MB, not --json's 168 MB), and, after the job list, the placements of running jobs whose
+// GPU placement is not cached yet (placements do not change while a job runs): up to 32 in one
+// remote script that starts their scontrol side by side (JobPlacementReader), more from
+// `scontrol show job -d -o` filtered on the login node. The independent reads are sent at once,
+// so they run side by side on channels of the one SSH connection (SshRemoteShell). Every Slurm
+// client start costs the login node a parse of slurm.conf (~1 s with 2,048 node lines), so a
+// refresh starts as few as its data allows (docs/PERF.md, "Fewer client starts per refresh").
 //
 // Each new running, configuring or pending job's batch script is read once (up to 50 a refresh,
 // in one remote script: BatchScriptReader), for WorkloadDetector; another user's script is
@@ -46,6 +50,9 @@ public:
     // Polling: the job list comes from one squeue --iterate at this interval (SqueueFollower)
     // instead of a squeue per refresh, where the shell can stream and the login node runs it.
     void setPolling(int intervalSeconds) override;
+    // `scontrol ping` (parseScontrolPing): one light RPC to the controller, no slurm.conf-sized
+    // answer, on the same worker as refreshes.
+    QFuture<OrchestratorProbe> probe() override;
     QFuture<ActionResult> submit(const JobSubmission &submission) override;
     QFuture<ActionResult> cancel(const QString &jobId) override;
     QFuture<ActionResult> drain(const QStringList &nodes, const QString &reason) override;
@@ -84,7 +91,9 @@ private:
     // Reads the batch scripts of new running, configuring and pending jobs (BatchScriptReader,
     // at most a bound a refresh), caches them by job and sets Job::script; returns the bytes read.
     qint64 readBatchScripts(OrchestratorPart &part);
-    bool learnVersion(OrchestratorPart &part, const QFuture<CommandResult> &versionRead);
+    // Learns the release from the first refresh's VersionedNodeList answer (marked by marker)
+    // and leaves in `read` the node command's own answer; false with the part's error set.
+    bool learnVersion(OrchestratorPart &part, CommandResult &read, const QByteArray &marker);
     ActionResult runAction(ActionKind action, const QString &target, const QStringList &argv,
                            const QByteArray &stdinData = {});
 
@@ -92,6 +101,7 @@ private:
     const GpuCatalog &m_catalog;
     QThreadPool m_pool;
     QHash<QString, JobGpuPlacement> m_placementCache; // pool thread only
+    JobTimeUsedGuard m_timeUsed;                      // pool thread only
     // Pool thread only: each listed job's batch script as read once (by job id, or array id for
     // an array's tasks), read or not readable; dropped when the job is no longer listed.
     QHash<QString, std::shared_ptr<const JobScript>> m_scriptCache;

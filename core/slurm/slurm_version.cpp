@@ -1,14 +1,30 @@
 #include "slurm_version.h"
 
+#include "ssh/shell_quote.h"
+
 #include <QRegularExpression>
+
+#include <iterator>
 
 namespace strata {
 
 namespace {
 
-// The oldest release whose JSON Strata reads: 22.05 (sinfo --json, openapi v0.0.38).
-constexpr int kOldestMajor = 22;
-constexpr int kOldestMinor = 5;
+// Which release lists its nodes how, newest first; the last row is the oldest release whose
+// JSON Strata reads (22.05: sinfo --json, openapi v0.0.38). The one place that says so:
+// nodeSource(), support() and the login node's choice (nodeCommandChoiceScript) read it.
+struct NodeListing
+{
+    int fromMajor;
+    int fromMinor;
+    SlurmNodeSource source;
+    const char *name;
+};
+constexpr NodeListing kNodeListings[] = {
+    {23, 2, SlurmNodeSource::ScontrolNodesJson, "scontrol-nodes-json"},
+    {22, 5, SlurmNodeSource::SinfoJson, "sinfo-json"},
+};
+constexpr const NodeListing &kOldest = kNodeListings[std::size(kNodeListings) - 1];
 
 } // namespace
 
@@ -21,7 +37,7 @@ SlurmVersion::Support SlurmVersion::support() const
 {
     if (!isValid())
         return Support::Unknown;
-    return atLeast(kOldestMajor, kOldestMinor) ? Support::Supported : Support::TooOld;
+    return atLeast(kOldest.fromMajor, kOldest.fromMinor) ? Support::Supported : Support::TooOld;
 }
 
 QString SlurmVersion::unsupportedReason() const
@@ -41,14 +57,54 @@ QString SlurmVersion::unsupportedReason() const
 
 SlurmNodeSource SlurmVersion::nodeSource() const
 {
-    return atLeast(23, 2) ? SlurmNodeSource::ScontrolNodesJson : SlurmNodeSource::SinfoJson;
+    for (const NodeListing &listing : kNodeListings)
+        if (atLeast(listing.fromMajor, listing.fromMinor))
+            return listing.source;
+    return kOldest.source; // too old: support() says so; this is what it would have to be
 }
 
-QStringList SlurmVersion::nodeCommand() const
+QStringList SlurmVersion::nodeCommand(SlurmNodeSource source)
 {
-    if (nodeSource() == SlurmNodeSource::ScontrolNodesJson)
+    switch (source) {
+    case SlurmNodeSource::ScontrolNodesJson:
         return {QStringLiteral("scontrol"), QStringLiteral("--json"), QStringLiteral("show"), QStringLiteral("nodes")};
-    return {QStringLiteral("sinfo"), QStringLiteral("--json")};
+    case SlurmNodeSource::SinfoJson:
+        return {QStringLiteral("sinfo"), QStringLiteral("--json")};
+    }
+    return {};
+}
+
+QByteArray SlurmVersion::nodeSourceName(SlurmNodeSource source)
+{
+    for (const NodeListing &listing : kNodeListings)
+        if (listing.source == source)
+            return listing.name;
+    return {};
+}
+
+std::optional<SlurmNodeSource> SlurmVersion::nodeSourceNamed(QByteArrayView name)
+{
+    for (const NodeListing &listing : kNodeListings)
+        if (name == QByteArrayView(listing.name))
+            return listing.source;
+    return std::nullopt;
+}
+
+QByteArray SlurmVersion::nodeCommandChoiceScript()
+{
+    // `[ a -ge b ]` compares decimal numbers, so a minor such as "08" is eight (shell
+    // arithmetic would read it as a bad octal number).
+    QByteArray script;
+    for (const NodeListing &listing : kNodeListings) {
+        QStringList quoted;
+        for (const QString &word : nodeCommand(listing.source))
+            quoted << ShellQuote::quote(word);
+        script += (script.isEmpty() ? "if" : "elif");
+        script += " [ \"$major\" -gt " + QByteArray::number(listing.fromMajor) + " ] || { [ \"$major\" -eq "
+            + QByteArray::number(listing.fromMajor) + " ] && [ \"$minor\" -ge " + QByteArray::number(listing.fromMinor)
+            + " ]; }; then\n  nodes=" + listing.name + "; set -- " + quoted.join(QLatin1Char(' ')).toUtf8() + "\n";
+    }
+    return script + "else\n  nodes=none; set --\nfi\n";
 }
 
 SlurmVersion SlurmVersion::parse(const QByteArray &output, QString *error)

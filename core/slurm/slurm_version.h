@@ -1,8 +1,11 @@
 #pragma once
 
 #include <QByteArray>
+#include <QByteArrayView>
 #include <QString>
 #include <QStringList>
+
+#include <optional>
 
 namespace strata {
 
@@ -38,7 +41,18 @@ struct SlurmVersion
     QString unsupportedReason() const;
     SlurmNodeSource nodeSource() const;
     // The argv that lists the nodes on this release.
-    QStringList nodeCommand() const;
+    QStringList nodeCommand() const { return nodeCommand(nodeSource()); }
+    static QStringList nodeCommand(SlurmNodeSource source);
+
+    // The node source's name in VersionedNodeList's answer ("sinfo-json"), and back.
+    static QByteArray nodeSourceName(SlurmNodeSource source);
+    static std::optional<SlurmNodeSource> nodeSourceNamed(QByteArrayView name);
+    // A POSIX sh fragment that makes the choice nodeSource() makes, from the same table (the
+    // releases and their node commands, newest first), so the two cannot disagree: it reads
+    // $major and $minor (decimal digits; 0 when the release is unreadable) and sets $nodes to
+    // the source's name ("none" below the oldest supported release) and the positional
+    // parameters to its command (none for "none").
+    static QByteArray nodeCommandChoiceScript();
 
     // `scontrol version` (or `--version`) output. *error says why when the result is invalid.
     static SlurmVersion parse(const QByteArray &output, QString *error);

@@ -32,6 +32,16 @@ QStringList expandInclude(const QString &pattern, const QString &sshDir, const Q
 
 } // namespace
 
+QString SshConfigLoader::userSshDir()
+{
+    return QDir::homePath() + QStringLiteral("/.ssh");
+}
+
+QString SshConfigLoader::userConfigPath()
+{
+    return userSshDir() + QStringLiteral("/config");
+}
+
 SshConfigLoader::Result SshConfigLoader::loadUserConfig()
 {
     const QString home = QDir::homePath();

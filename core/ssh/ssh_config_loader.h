@@ -25,6 +25,10 @@ public:
 
     static Result load(const QString &configPath, const QString &sshDir, const QString &homeDir,
                        const QString &localUser);
+    // ~/.ssh of the person running Strata, ~ being $HOME (QDir::homePath); libssh is given the
+    // same directory and file, so Strata's own reading and libssh's never take two homes.
+    static QString userSshDir();
+    static QString userConfigPath();
     // ~/.ssh/config of the person running Strata.
     static Result loadUserConfig();
     // The options ssh would use for `ssh [-F configPath] name` (SshConfigParser::resolve), from

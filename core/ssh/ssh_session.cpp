@@ -102,7 +102,13 @@ CommandResult SshSession::connect()
     const QByteArray host = m_options.host.toUtf8();
     ssh_options_set(m_session, SSH_OPTIONS_HOST, host.constData());
     SshConfigHost config; // what Strata itself takes from the config: proxies and login methods
+    // ~ is $HOME for libssh too (left alone, it takes the passwd entry's home: with HOME set
+    // elsewhere, libssh read one ~/.ssh/config and SshConfigLoader another, and a ProxyCommand
+    // from the one ran with %p from neither).
+    const QByteArray sshDir = QFile::encodeName(SshConfigLoader::userSshDir());
+    ssh_options_set(m_session, SSH_OPTIONS_SSH_DIR, sshDir.constData());
     if (m_options.readSshConfig) {
+        // No file: libssh reads SSH_DIR/config, then /etc/ssh/ssh_config, as ssh does.
         const QByteArray file = QFile::encodeName(m_options.sshConfigFile);
         ssh_options_parse_config(m_session, file.isEmpty() ? nullptr : file.constData()); // HostName, Port, User, ...
         QVector<SshConfigNote> notes;
@@ -486,8 +492,12 @@ CommandResult SshSession::authenticate(const SshConfigHost &config)
         rc = ssh_userauth_gssapi(m_session);
         if (rc == SSH_AUTH_SUCCESS)
             return {};
+        // libssh sends nothing and sets no error of its own without a ticket (its last error is
+        // still the answer to "none"), so the message names both causes.
         if (rc != SSH_AUTH_PARTIAL)
-            refusals << QStringLiteral("%1 refused GSSAPI (Kerberos; klist shows the tickets): %2").arg(m_options.describe(), lastError());
+            refusals << QStringLiteral("no Kerberos login (gssapi-with-mic) to %1: no ticket here for it (kinit; klist shows the tickets), "
+                                       "or the host refused it (libssh: %2)")
+                            .arg(m_options.describe(), lastError());
     }
     if (offered(SSH_AUTH_METHOD_INTERACTIVE)) {
         CommandResult failure;

@@ -14,6 +14,8 @@ struct GpuFault
         Uncorrectable, // DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS = value
         Missing,       // the GPU's series disappear
         ExporterDown,  // the whole node's endpoint stops answering
+        Slow,          // a held GPU works at value % (utilisation, GR engine, tensor pipes, power):
+                       // one that waits on a slow link or throttles, a straggler in its job
     };
 
     QString node;

@@ -1,5 +1,6 @@
 #include "gpu_simulator.h"
 
+#include <algorithm>
 #include <QByteArray>
 
 #include <cstdint>
@@ -169,6 +170,15 @@ std::vector<GpuSample> GpuSimulator::sample(const NodeSpec &node, const GpuHolde
                 break;
             case GpuFault::Kind::Uncorrectable:
                 at(v, DcgmField::UncorrectableRemappedRows) = f.value;
+                break;
+            case GpuFault::Kind::Slow:
+                if (busy) {
+                    const double share = std::clamp(f.value, 0.0, 100.0) / 100.0;
+                    at(v, DcgmField::GpuUtil) = int(f.value);
+                    at(v, DcgmField::GrEngineActive) = share;
+                    at(v, DcgmField::PipeTensorActive) = 0.6 * share;
+                    at(v, DcgmField::PowerUsage) = 120 + 480 * share;
+                }
                 break;
             case GpuFault::Kind::Missing:
             case GpuFault::Kind::ExporterDown:

@@ -11,9 +11,64 @@ sys.exit(0 if any(f.get("node") == sys.argv[2] and f.get("kind") == "exporter-do
 EOF
 }
 
+# A node whose work runs slowly (issue 27's planted slow node for the fabric test): its slurmd
+# goes into a cpu cgroup of its own limited to PERCENT of one CPU, and with it every job step
+# it starts later (slurmstepd forks from it; the lab's proctrack/linuxproc and task/none move
+# nothing). cgroup v1's cpu controller or v2's cpu.max, whichever this host mounts.
+cpu_cgroup_root() {
+    if [ -w /sys/fs/cgroup/cpu/cgroup.procs ] && [ -f /sys/fs/cgroup/cpu/cpu.cfs_quota_us ]; then
+        echo /sys/fs/cgroup/cpu
+    elif [ -w /sys/fs/cgroup/cgroup.procs ] && grep -qw cpu /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
+        grep -qw cpu /sys/fs/cgroup/cgroup.subtree_control || echo +cpu >/sys/fs/cgroup/cgroup.subtree_control || return 1
+        echo /sys/fs/cgroup
+    else
+        return 1
+    fi
+}
+cpu_slow_cgroup() { echo "$1/strata-lab-$(printf '%s' "$D" | cksum | cut -d' ' -f1)-$2"; }
+
+fault_cpu_slow() {
+    local node="$1" percent="$2" root group pid
+    [[ "$percent" =~ ^[0-9]+$ ]] && [ "$percent" -ge 1 ] && [ "$percent" -le 100 ] || die "cpu-slow PERCENT: 1..100 (of one CPU)"
+    root="$(cpu_cgroup_root)" || die "cpu-slow needs a writable cpu cgroup (cgroup v1 cpu or v2 with the cpu controller)"
+    pid="$(service_pid "slurmd@$node")" || die "slurmd@$node is not running"
+    group="$(cpu_slow_cgroup "$root" "$node")"
+    mkdir -p "$group"
+    # A quota (PERCENT of one CPU when the host is idle) and a weight (PERCENT of a normal
+    # task's share when it is busy, as on CI's 2 cores with two labs' tests at once): slow
+    # relative to the other nodes either way.
+    if [ -f "$group/cpu.cfs_quota_us" ]; then
+        echo 100000 >"$group/cpu.cfs_period_us"
+        echo $((percent * 1000)) >"$group/cpu.cfs_quota_us"
+        echo $((percent * 1024 / 100 > 2 ? percent * 1024 / 100 : 2)) >"$group/cpu.shares"
+    else
+        echo "$((percent * 1000)) 100000" >"$group/cpu.max"
+        echo $((percent > 1 ? percent : 1)) >"$group/cpu.weight"
+    fi
+    echo "$pid" >"$group/cgroup.procs"
+    echo "$node cpu-slow $percent" >>"$D/cpu-slow.faults"
+}
+
+clear_cpu_slow() {
+    local root group pid
+    [ -f "$D/cpu-slow.faults" ] || return 0
+    root="$(cpu_cgroup_root)" || return 0
+    for group in "$(cpu_slow_cgroup "$root" "")"*; do
+        [ -d "$group" ] || continue
+        while read -r pid; do echo "$pid" >"$root/cgroup.procs" 2>/dev/null || true; done <"$group/cgroup.procs"
+        rmdir "$group" 2>/dev/null || true
+    done
+    rm -f "$D/cpu-slow.faults"
+}
+
 cmd_fault() {
     [ ${#ARGS[@]} -ge 1 ] || die "usage: lab/lab fault NODE GPU KIND [VALUE] | fault clear | fault list"
     local n
+    if [ "${ARGS[1]:-}" = cpu-slow ]; then
+        node_index "${ARGS[0]}" >/dev/null || die "unknown node ${ARGS[0]}"
+        fault_cpu_slow "${ARGS[0]}" "${ARGS[2]:-}"
+        return 0
+    fi
     # Fabric and storage faults live in the node's fixture files, not in the DCGM fault list.
     case "${ARGS[1]:-}" in
         fabric-down|mount-missing)
@@ -24,6 +79,7 @@ cmd_fault() {
             return 0 ;;
     esac
     if [ "${ARGS[0]}" = clear ]; then
+        clear_cpu_slow
         for n in "${NODES[@]}"; do rm -rf "${FABRIC_DIR:?}/$n/sys" "$FABRIC_DIR/$n/proc"; write_fabric_files "$n"; done
     fi
     mkdir -p "$DCGM_DIR"
@@ -38,7 +94,10 @@ except (OSError, ValueError):
     data = {"faults": []}
 faults = data.get("faults", [])
 if args[0] == "list":
-    print(json.dumps(data, indent=2)); sys.exit(0)
+    print(json.dumps(data, indent=2))
+    if os.path.exists(os.path.join(os.path.dirname(os.path.dirname(path)), "cpu-slow.faults")):
+        print(open(os.path.join(os.path.dirname(os.path.dirname(path)), "cpu-slow.faults")).read(), end="")
+    sys.exit(0)
 if args[0] == "clear":
     faults = []
 else:
@@ -52,9 +111,10 @@ else:
     if not gpu.isdigit() or int(gpu) >= gpus:
         fail(f"GPU must be an index 0..{gpus - 1}, got {gpu}")
     needs_value = {"xid": "an Xid code, e.g. 79", "hot": "a temperature in C, e.g. 92",
-                   "uncorrectable": "a number of remapped rows, e.g. 3"}
-    if kind not in ("xid", "hot", "remap-failure", "uncorrectable", "missing", "exporter-down"):
-        fail(f"unknown kind {kind}: xid CODE | hot TEMP | remap-failure | uncorrectable ROWS | missing | exporter-down")
+                   "uncorrectable": "a number of remapped rows, e.g. 3",
+                   "slow": "the utilisation in % a held GPU works at, e.g. 30"}
+    if kind not in ("xid", "hot", "remap-failure", "uncorrectable", "missing", "exporter-down", "slow"):
+        fail(f"unknown kind {kind}: xid CODE | hot TEMP | remap-failure | uncorrectable ROWS | missing | exporter-down | slow PERCENT")
     fault = {"node": node, "gpu": int(gpu), "kind": kind}
     if kind in needs_value:
         if len(args) < 4:

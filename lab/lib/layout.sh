@@ -15,13 +15,15 @@
 #   dcgm          19401-19404            29401-29404   (gpu-node01..04)
 #   kube          16443 (https)          -
 #
-# The power-saving lab (--power-saving, Slurm 22.05 on the host; lib/power_saving.sh):
-#   slurmctld     36817
-#   slurmd        36818-36822            (gpu-st-p5-1, gpu-dy-p5-1..3, cpu-dy-c5-1; room to 36829)
-#   srun          36830-36899
-#   sshd          24022
+# The power-saving lab (--power-saving; lib/power_saving.sh):     22.05 (host)   24.11 (root)
+#   slurmctld     17817                  27817
+#   slurmd        17818-17822            27818-27822   (gpu-st-p5-1, gpu-dy-p5-1..3, cpu-dy-c5-1)
+#   srun          17830-17899            27830-27899
+#   sshd          24022                  25022
 #   (no Prometheus, Alertmanager, exporters, DCGM or Kubernetes stand-in)
-# (HOST and KUBE_PORT are set in lab/lab: its usage prints them.)
+# (HOST and KUBE_PORT are set in lab/lab: its usage prints them.) Every port is below 32768:
+# Linux hands ports of its ephemeral range (32768-60999) to outgoing connections, and a
+# slurmd of the power-saving lab, then on 36820, once found its port taken that way.
 
 # The scale lab's cloud nodes (--scale): Slurm nodes no slurmd runs, in the DCGM stand-in.
 readonly CLOUD_PREFIX=gpu-cloud
@@ -41,11 +43,20 @@ cloud_list() { printf '%s[%04d-%04d]' "$CLOUD_PREFIX" "$1" "$2"; }
 
 # The release's ports and node types.
 if [ "$POWER_SAVING" = yes ]; then
-    readonly CHROOT=no
-    readonly SLURMCTLD_PORT=36817
-    readonly SLURMD_PORT_BASE=36818          # NODES (lab/lab) in order -> 36818..36822
-    readonly SRUN_PORT_RANGE=36830-36899
-    readonly SSH_PORT=24022
+    if [ "$SLURM_VERSION" = 24.11 ]; then
+        # On Debian 13's Slurm 24.11, inside the trixie root like the 24.11 lab.
+        readonly CHROOT=yes
+        readonly SLURMCTLD_PORT=27817
+        readonly SLURMD_PORT_BASE=27818      # NODES (lab/lab) in order -> 27818..27822
+        readonly SRUN_PORT_RANGE=27830-27899
+        readonly SSH_PORT=25022
+    else
+        readonly CHROOT=no
+        readonly SLURMCTLD_PORT=17817
+        readonly SLURMD_PORT_BASE=17818      # NODES (lab/lab) in order -> 17818..17822
+        readonly SRUN_PORT_RANGE=17830-17899
+        readonly SSH_PORT=24022
+    fi
     readonly PROMETHEUS_PORT="" ALERTMANAGER_PORT="" FABRIC_PORT_BASE="" NODE_EXPORTER_PORT="" DCGM_PORT_BASE=""
     # ParallelCluster's Feature lists (quoted: the commas are Slurm's); the CPU instance has no GPU type.
     readonly NODE_GPU_TYPE=(h100 h100 h100 h100 "")
@@ -71,6 +82,7 @@ else
     readonly SLURMD_PORT_BASE=16818          # gpu-node01..04 -> 16818..16821
     readonly SRUN_PORT_RANGE=16830-16899
     readonly SSH_PORT=22022
+    readonly MFA_SSH_PORT=22023              # the second login node: certificate + TOTP (mfa_login.sh)
     readonly PROMETHEUS_PORT=19090
     readonly ALERTMANAGER_PORT=19093
     readonly FABRIC_PORT_BASE=19111          # gpu-node01..04 -> 19111..19114

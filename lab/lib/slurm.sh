@@ -188,7 +188,9 @@ start_slurmd() {
     # Own UTS and mount namespace per node, so `hostname` in a job prints the node name and the
     # node name resolves to 127.0.0.1 (slurmd binds the address its hostname resolves to).
     if [ "$CHROOT" = yes ]; then
-        spawn "$name" "$IN_ROOT" "$ROOTFS" "$D" --node "$node" "$SLURM_DIR/hosts/$node" -- \
+        local fresh=()
+        [ "${2:-}" != fresh-boot ] || fresh=(--fresh-boot)
+        spawn "$name" "$IN_ROOT" "$ROOTFS" "$D" --node "$node" "$SLURM_DIR/hosts/$node" "${fresh[@]}" -- \
             slurmd -D -N "$node" -f "$SLURM_CONF"
         return
     fi

@@ -11,8 +11,12 @@ write_ssh_files() {
         ssh-keygen -q -t ed25519 -N '' -C "strata-lab-client" -f "$SSH_DIR/id_ed25519"
     write_if_changed "$SSH_DIR/authorized_keys" <"$SSH_DIR/id_ed25519.pub"
     chmod 0600 "$SSH_DIR/authorized_keys"
-    awk -v h="[$HOST]:$SSH_PORT" '{print h, $1, $2}' "$SSH_DIR/ssh_host_ed25519_key.pub" |
-        write_if_changed "$SSH_DIR/known_hosts"
+    # The MFA login node (mfa_login.sh) has the same host key, under the name its client uses.
+    {
+        awk -v h="[$HOST]:$SSH_PORT" '{print h, $1, $2}' "$SSH_DIR/ssh_host_ed25519_key.pub"
+        [ -z "${MFA_SSH_PORT:-}" ] ||
+            awk -v h="[$MFA_HOST_NAME]:$MFA_SSH_PORT" '{print h, $1, $2}' "$SSH_DIR/ssh_host_ed25519_key.pub"
+    } | write_if_changed "$SSH_DIR/known_hosts"
     # No SetEnv SLURM_CONF: Strata passes the remote environment itself, as on clusters where
     # Slurm lives outside the default PATH/config.
     write_if_changed "$SSH_DIR/sshd_config" <<EOF

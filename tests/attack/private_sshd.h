@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QFile>
 #include <QProcess>
+#include <QProcessEnvironment>
 #include <QString>
 #include <QTcpServer>
 #include <QTcpSocket>
@@ -35,8 +36,9 @@ public:
 
     // Empty when sshd listens; else why not. extraConfig lines go before the defaults: sshd
     // takes the first value of a keyword, so they override them (UsePAM yes, AuthorizedKeysFile
-    // none, AuthenticationMethods ...).
-    QString start(const QStringList &extraConfig = {})
+    // none, AuthenticationMethods ...). environment: sshd's own (KRB5_CONFIG, KRB5_KTNAME for
+    // GSSAPI); empty: the test's.
+    QString start(const QStringList &extraConfig = {}, const QProcessEnvironment &environment = {})
     {
         if (!QFile::exists(QStringLiteral("/usr/sbin/sshd")))
             return QStringLiteral("no /usr/sbin/sshd");
@@ -71,6 +73,8 @@ public:
                          .toUtf8());
         config.close();
         m_sshd.setProcessChannelMode(QProcess::MergedChannels);
+        if (!environment.isEmpty())
+            m_sshd.setProcessEnvironment(environment);
         m_sshd.start(QStringLiteral("/usr/sbin/sshd"), {QStringLiteral("-D"), QStringLiteral("-e"), QStringLiteral("-f"),
                                                        path(QStringLiteral("sshd_config"))});
         if (!m_sshd.waitForStarted(5000))

@@ -159,8 +159,15 @@ void TestBurninAgent::injectedBitflipIsCaught()
             continue;
         }
         QVERIFY(!gemm->passed);
+        // The transient flip: the repeat check only. The stuck bit: the sampled, full-matrix
+        // and stress-loop slice checks, each on its own (the repeat check cannot see it).
         QCOMPARE(*gemm->mismatches, qint64(1));
-        QVERIFY(gemm->reasons.join(' ').contains("silent data corruption"));
+        const QString reasons = gemm->reasons.join(' ');
+        QVERIFY2(reasons.contains("silent data corruption"), qPrintable(reasons));
+        QCOMPARE(*gemm->sampledOutOfBounds, qint64(1));
+        QVERIFY2(reasons.contains("1 of 16384 elements of the first product differ from the independent reference"),
+                 qPrintable(reasons));
+        QVERIFY2(reasons.contains("stress loop's row slices"), qPrintable(reasons));
         QVERIFY(!hbm->passed);
         QCOMPARE(*hbm->bitErrors, 1ull);
         QCOMPARE(hbm->errorAddresses.size(), 1);

@@ -63,6 +63,7 @@ void TestBurninFragment::emulationMatchesReference_data()
     QTest::newRow("one block, one k tile") << 128 << 128 << 32;
     QTest::newRow("2 x 2 blocks, 4 k tiles") << 256 << 256 << 128;
     QTest::newRow("non-square, 1 x 3 blocks") << 128 << 384 << 96;
+    QTest::newRow("the ring wraps twice (7 k tiles)") << 128 << 128 << 224;
 }
 
 void TestBurninFragment::emulationMatchesReference()
@@ -84,6 +85,8 @@ void TestBurninFragment::swappedFragmentIsCaught_data()
     QTest::newRow("B registers q1 and q2 swapped") << FragmentFault::SwapBRegisters << true;
     QTest::newRow("A registers a1 and a2 swapped") << FragmentFault::SwapARegisters << true;
     QTest::newRow("epilogue rows of c2, c3 off by 8") << FragmentFault::StoreRowsOverlap << false;
+    QTest::newRow("ring refills the stage being read") << FragmentFault::RingPrefetchTooFar << true;
+    QTest::newRow("ring computes from the previous stage") << FragmentFault::RingStaleStage << true;
 }
 
 void TestBurninFragment::swappedFragmentIsCaught()
@@ -92,7 +95,8 @@ void TestBurninFragment::swappedFragmentIsCaught()
     // plus the error bound can tell a broken layout from a working one.
     QFETCH(FragmentFault, fault);
     QFETCH(bool, addressingOk);
-    const int m = 128, n = 128, k = 64;
+    // K of 4 tiles: the 3-stage ring wraps around, so a stage is reused.
+    const int m = 128, n = 128, k = 128;
     const Outcome o = run(m, n, k, fault);
     QCOMPARE(o.emulation.ok, addressingOk);
     qInfo("%lld of %d elements out of bounds (%s)", static_cast<long long>(o.outOfBounds), m * n,

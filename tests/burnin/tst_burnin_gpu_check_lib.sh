@@ -54,5 +54,36 @@ expect "engine value of an engine that did not run" "$r" absent
 expect "engine row" "$(engine_medians <<<"$runs" | engine_row 2026-12-03 'NVIDIA H200' 1830 779.0 0.31 0.042)" \
     "| 2026-12-03 | NVIDIA H200 | 1830 | 779.0 | 745.0 | 0.96 | 452.7 | 0.58 | 1320.5 | 0.31 | 0.042 |"
 expect "engine row without FP8" "$(printf 'own-bf16 450\n' | engine_row d g c 780 - -)" "| d | g | c | 780 | - | - | 450 | 0.58 | - | - | - |"
+version_at_least 3.22.1 3.24 && r=yes || r=no
+expect "3.22.1 < 3.24" "$r" no
+version_at_least 3.24 3.24 && r=yes || r=no
+expect "3.24 >= 3.24" "$r" yes
+version_at_least 3.31.6 3.24 && r=yes || r=no
+expect "3.31.6 >= 3.24" "$r" yes
+version_at_least 4.0 3.24 && r=yes || r=no
+expect "4.0 >= 3.24" "$r" yes
+expect "cmake new enough" "$(cmake_problem 'cmake version 3.28.3')" ""
+expect "cmake of Ubuntu 22.04" "$(cmake_problem 'cmake version 3.22.1')" \
+    "cmake 3.22.1 is older than 3.24: python3 -m pip install --user 'cmake>=3.24' (or Kitware's APT repository), then put ~/.local/bin first in PATH"
+expect "cmake missing" "$(cmake_problem '')" \
+    "cmake not found: install cmake >= 3.24 (python3 -m pip install --user 'cmake>=3.24', then put ~/.local/bin first in PATH)"
+toolkit=$(mktemp -d)
+trap 'rm -rf "$toolkit"' EXIT
+mkdir -p "$toolkit/targets/x86_64-linux/lib" "$toolkit/bin"
+find_cublaslt "$toolkit" >/dev/null && r=found || r=absent
+expect "toolkit without cuBLASLt" "$r" absent
+touch "$toolkit/targets/x86_64-linux/lib/libcublasLt.so.12.9.1.4" "$toolkit/targets/x86_64-linux/lib/libcublasLt.so.13.0.0.19"
+ln -s libcublasLt.so.13.0.0.19 "$toolkit/targets/x86_64-linux/lib/libcublasLt.so.13"
+expect "runfile toolkit's cuBLASLt (newest)" "$(find_cublaslt "$toolkit")" "$toolkit/targets/x86_64-linux/lib/libcublasLt.so.13.0.0.19"
+mkdir -p "$toolkit/pip/lib" && touch "$toolkit/pip/lib/libcublasLt.so.13" && ln -s lib "$toolkit/pip/lib64"
+expect "lib64 a link to lib (pip and conda layouts)" "$(find_cublaslt "$toolkit/pip")" "$toolkit/pip/lib64/libcublasLt.so.13"
+printf '#!/bin/sh\n' >"$toolkit/bin/nvcc" && chmod +x "$toolkit/bin/nvcc"
+expect "CUDA_HOME wins" "$(CUDA_HOME=$toolkit cuda_home)" "$toolkit"
+table=$(printf 'build|PASS|sm_90a\nplanted bit flip|FAIL|missed\ncuBLAS comparison|SKIP|dry run\n' | verdict_table) && r=0 || r=$?
+expect "verdict table fails on a FAIL" "$r" 1
+expect "verdict table" "$(tr '\n' ';' <<<"$table")" \
+    "check              verdict detail;build              PASS    sm_90a;planted bit flip   FAIL    missed;cuBLAS comparison  SKIP    dry run;"
+printf 'build|PASS|x\n' | verdict_table >/dev/null && r=0 || r=$?
+expect "verdict table passes" "$r" 0
 [ "$failures" = 0 ] || { echo "$failures failed"; exit 1; }
 echo "all passed"

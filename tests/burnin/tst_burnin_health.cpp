@@ -74,6 +74,8 @@ private Q_SLOTS:
     void judge_data();
     void judge();
     void xidsDuringTheTestFail();
+    void pcieBandwidthAgainstTheLink_data();
+    void pcieBandwidthAgainstTheLink();
     void unsupportedQueriesAreNotJudged();
     void watchDropsEarlierXidsAndReadsTwice();
     void noSourceJudgesNothing();
@@ -140,6 +142,51 @@ void TestBurninHealth::judge()
     }
     QCOMPARE(gotIssues, issues);
     QCOMPARE(gotReasons, reasons);
+}
+
+void TestBurninHealth::pcieBandwidthAgainstTheLink_data()
+{
+    QTest::addColumn<unsigned>("gen");
+    QTest::addColumn<unsigned>("width");
+    QTest::addColumn<double>("h2d");
+    QTest::addColumn<double>("d2h");
+    QTest::addColumn<QStringList>("reasons");
+    // Healthy figures: H100 on Gen5 x16 ~54 of 63 GB/s, A100 on Gen4 x16 ~25 of 31.5.
+    QTest::newRow("H100 Gen5 x16 healthy") << 5u << 16u << 54.0 << 55.0 << QStringList{};
+    QTest::newRow("A100 Gen4 x16 healthy") << 4u << 16u << 25.0 << 26.0 << QStringList{};
+    QTest::newRow("Gen5 GPU at Gen4 speed") << 5u << 16u << 26.0 << 54.0
+        << QStringList{"PCIe host to GPU 26.0 GB/s is below 70 % of the Gen5 x16 link's 63.0 GB/s"};
+    QTest::newRow("both directions slow") << 4u << 16u << 12.0 << 11.0
+        << QStringList{"PCIe host to GPU 12.0 GB/s is below 70 % of the Gen4 x16 link's 31.5 GB/s",
+                       "PCIe GPU to host 11.0 GB/s is below 70 % of the Gen4 x16 link's 31.5 GB/s"};
+}
+
+void TestBurninHealth::pcieBandwidthAgainstTheLink()
+{
+    QFETCH(unsigned, gen);
+    QFETCH(unsigned, width);
+    QFETCH(double, h2d);
+    QFETCH(double, d2h);
+    QFETCH(QStringList, reasons);
+    QCOMPARE(qRound(pcieLinkGBps(5, 16) * 10), 630);
+    QCOMPARE(qRound(pcieLinkGBps(4, 16) * 10), 315);
+    QCOMPARE(pcieLinkGBps(9, 16), 0.0);
+    HealthReading a = healthy();
+    a.pcieGen = a.pcieMaxGen = gen;
+    a.pcieWidth = a.pcieMaxWidth = width;
+    HealthContext context;
+    context.linkUnderLoad = true;
+    context.hostToDeviceGBps = h2d;
+    context.deviceToHostGBps = d2h;
+    QStringList got;
+    for (const HealthFinding &f : judgeHealth(a, a, {}, context)) {
+        QCOMPARE(f.issue, HealthIssue::PcieBandwidthLow);
+        got << QString::fromStdString(f.reason);
+    }
+    QCOMPARE(got, reasons);
+    // No maximum known (NVML without the query): nothing to judge against.
+    a.pcieMaxGen.reset();
+    QVERIFY(judgeHealth(a, a, {}, context).empty());
 }
 
 void TestBurninHealth::xidsDuringTheTestFail()

@@ -264,8 +264,10 @@ void TestBurninVerification::boundCoversTensorCoreOrder()
         }
     }
     qInfo("worst legitimate error / bound at K=%d: %.3g", flipK, worstRatio);
-    // Tight: the truncating order comes within 1/128 of the bound, so few bits hide under it.
-    QVERIFY(worstRatio > 1.0 / 128);
+    // Tight: the truncating order comes within 1/16 of the bound, so few bits hide under it
+    // (the bound's coherent term is every step's truncation at its largest, a real sum's about
+    // a quarter of that).
+    QVERIFY(worstRatio > 1.0 / 16);
 }
 
 void TestBurninVerification::outputBitFlipsCaught()
@@ -299,7 +301,9 @@ void TestBurninVerification::outputBitFlipsCaught()
     }
     qInfo("reference check catches bits %s; misses %s", qPrintable(bitSet(caughtByReference)), qPrintable(bitSet(missed)));
     QList<int> expected;
-    for (int bit = 14; bit < 32; ++bit)
+    // reference_dot.h's bound at K = 8192 (~3e-3 on this element of 14): bits 12 and up
+    // (VERIFICATION.md; the old bound of issue 29 caught 14 and up).
+    for (int bit = 12; bit < 32; ++bit)
         expected << bit;
     QCOMPARE(caughtByReference, expected);
     QCOMPARE(caughtByRepeat.size(), 32);
@@ -331,7 +335,9 @@ void TestBurninVerification::inputBitFlipsCaught()
             caught << bit;
     }
     qInfo("reference check catches input bits %s", qPrintable(bitSet(caught)));
-    QCOMPARE(caught, (QList<int>{4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}));
+    // Every input bit but the lowest mantissa bit: that one changes C by 2^-8 x 0.42 = 1.7e-3,
+    // under this element's bound of 2.9e-3.
+    QCOMPARE(caught, (QList<int>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}));
 }
 
 void TestBurninVerification::droppedKStepCaught()
@@ -704,11 +710,17 @@ void TestBurninVerification::throttleReasons_data()
     QTest::addColumn<quint64>("mask");
     QTest::addColumn<QStringList>("names");
     QTest::addColumn<bool>("performance");
-    QTest::newRow("none") << 0ull << QStringList{} << false;
-    QTest::newRow("idle") << 0x1ull << QStringList{"gpu_idle"} << false;
-    QTest::newRow("power cap and sw thermal") << 0x24ull << QStringList{"power_cap", "sw_thermal"} << true;
-    QTest::newRow("hw slowdown") << 0x8ull << QStringList{"hw_slowdown"} << true;
-    QTest::newRow("unknown bit kept") << 0x1000ull << QStringList{"bit_12"} << false;
+    QTest::addColumn<QString>("fault"); // the agent's own failure reason; empty: passes
+    QTest::newRow("none") << 0ull << QStringList{} << false << QString();
+    QTest::newRow("idle") << 0x1ull << QStringList{"gpu_idle"} << false << QString();
+    QTest::newRow("power cap alone is normal") << 0x4ull << QStringList{"power_cap"} << true << QString();
+    QTest::newRow("power cap and sw thermal") << 0x24ull << QStringList{"power_cap", "sw_thermal"} << true
+        << "throttled by heat or a hardware signal (sw_thermal): the figures are not the GPU's own";
+    QTest::newRow("hw slowdown") << 0x8ull << QStringList{"hw_slowdown"} << true
+        << "throttled by heat or a hardware signal (hw_slowdown): the figures are not the GPU's own";
+    QTest::newRow("hw thermal and power brake") << 0xc0ull << QStringList{"hw_thermal", "hw_power_brake"} << true
+        << "throttled by heat or a hardware signal (hw_thermal, hw_power_brake): the figures are not the GPU's own";
+    QTest::newRow("unknown bit kept") << 0x1000ull << QStringList{"bit_12"} << false << QString();
 }
 
 void TestBurninVerification::throttleReasons()
@@ -721,6 +733,8 @@ void TestBurninVerification::throttleReasons()
         actual << QString::fromStdString(n);
     QCOMPARE(actual, names);
     QCOMPARE(isPerformanceThrottle(mask), performance);
+    QFETCH(QString, fault);
+    QCOMPARE(QString::fromStdString(throttleFault(mask).value_or(std::string())), fault);
 }
 
 void TestBurninVerification::gpuModelTable_data()

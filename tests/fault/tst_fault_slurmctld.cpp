@@ -2,7 +2,8 @@
 // accepts its connections, nothing answers), cut halfway through an answer (a FaultProxy between
 // the Slurm clients on the login node and the controller), and restarted, under a live
 // ClusterSession: the slurm source fails with Slurm's own reason or the command timeout over
-// stale data, the login node (ssh) and Prometheus stay live, and the session recovers by itself.
+// stale data, the login node (ssh) and Prometheus stay live, and the session recovers by itself,
+// while polling within about an interval of the controller's return, not at its backoff's end.
 #include "fault_lab.h"
 #include "fault_proxy.h"
 
@@ -22,6 +23,7 @@ private Q_SLOTS:
     void stalled();
     void cutHalfwayThroughAnswer();
     void restarted();
+    void backWithinAnIntervalWhilePolling();
 
 private:
     QDateTime startHealthy(ClusterSession &session, Refresh *good);
@@ -181,6 +183,51 @@ void TestFaultSlurmctld::restarted()
     QVERIFY2(refreshes <= 2, qPrintable(QStringLiteral("%1 refreshes").arg(refreshes)));
     QCOMPARE(back.snapshot->nodes.size(), good.snapshot->nodes.size());
     QCOMPARE(back.snapshot->partitions.size(), good.snapshot->partitions.size());
+}
+
+void TestFaultSlurmctld::backWithinAnIntervalWhilePolling()
+{
+    // Issue 33: the window showed fresh data ~85 s after slurmctld answered again, its refresh
+    // backoff having grown while the controller was paused. Polling as the window does (at a
+    // 3 s interval), three refreshes fail against a stalled controller, so the backoff is 24 s;
+    // then the controller answers again and the next fresh snapshot must follow within about an
+    // interval (the probe's, `scontrol ping`) plus a refresh.
+    ClusterProfile p = m_profile;
+    p.refreshIntervalSeconds = 3;
+    ClusterSession session(p);
+    SnapshotPtr latest;
+    int failed = 0;
+    connect(&session, &ClusterSession::snapshotReady, this, [&](const SnapshotPtr &snapshot) {
+        latest = snapshot;
+        if (const SourceStatus *slurm = snapshot->source(SourceKind::Slurm); slurm && !slurm->ok)
+            ++failed;
+    });
+    const auto slurmLiveSince = [&](const QDateTime &since) {
+        const SourceStatus *slurm = latest ? latest->source(SourceKind::Slurm) : nullptr;
+        return slurm && slurm->ok && slurm->lastSuccess.isValid() && (!since.isValid() || slurm->lastSuccess >= since);
+    };
+    session.start();
+    QTRY_VERIFY_WITH_TIMEOUT(slurmLiveSince({}), 60000);
+
+    m_stoppedPid = servicePid(QStringLiteral("slurmctld"));
+    QVERIFY(m_stoppedPid > 0);
+    QCOMPARE(::kill(pid_t(m_stoppedPid), SIGSTOP), 0);
+    QTRY_VERIFY_WITH_TIMEOUT(failed >= 3, 120000);
+
+    const QDateTime resumed = QDateTime::currentDateTimeUtc();
+    QElapsedTimer clock;
+    clock.start();
+    QCOMPARE(::kill(pid_t(m_stoppedPid), SIGCONT), 0);
+    m_stoppedPid = -1;
+    QTRY_VERIFY_WITH_TIMEOUT(slurmLiveSince(resumed), 90000);
+    const qint64 recoveredMs = clock.elapsed();
+    // Two intervals (the probe's wait, and its own answer's slack), the command timeout (a probe
+    // sent into the stall just before), and 6 s for the refresh itself on a loaded machine:
+    // 16 s, below the 24 s the backoff alone would wait.
+    const qint64 boundMs = (2 * p.refreshIntervalSeconds + kCommandTimeoutSeconds + 6) * 1000;
+    qInfo().noquote() << QStringLiteral("fresh data %1 ms after slurmctld answered again (interval %2 s, %3 failed refreshes, bound %4 ms)")
+                             .arg(recoveredMs).arg(p.refreshIntervalSeconds).arg(failed).arg(boundMs);
+    QVERIFY2(recoveredMs < boundMs, qPrintable(QStringLiteral("%1 ms").arg(recoveredMs)));
 }
 
 QTEST_GUILESS_MAIN(TestFaultSlurmctld)

@@ -21,6 +21,7 @@ private Q_SLOTS:
     void busyAndIdle();
     void faults_data();
     void faults();
+    void slowWorksAHeldGpuAtItsShare();
     void missingAndIdentity();
     void countersIntegrate();
     void faultFile_data();
@@ -117,6 +118,30 @@ void TestGpuSimulator::faults()
             QCOMPARE(v, expected);
         else
             QVERIFY2(v != expected, "a fault leaked to another GPU");
+    }
+}
+
+void TestGpuSimulator::slowWorksAHeldGpuAtItsShare()
+{
+    GpuSimulator sim;
+    const NodeSpec n = node("gpu-node03", "h100");
+    GpuHolders holders;
+    for (int i = 0; i < 8; ++i)
+        holders[GpuKey{n.name, i}] = GpuHolder{{{"hpc_job", "7"}}};
+    // GPU 5 slow at 30 %, GPU 6 slow but idle: only a held GPU slows down.
+    holders.erase(GpuKey{n.name, 6});
+    const std::vector<GpuFault> faults{{n.name, 5, GpuFault::Kind::Slow, 30}, {n.name, 6, GpuFault::Kind::Slow, 30}};
+    for (const GpuSample &s : sim.sample(n, holders, faults, 1000)) {
+        const double util = value(s, DcgmField::GpuUtil);
+        if (s.index == 5) {
+            QCOMPARE(util, 30.0);
+            QCOMPARE(value(s, DcgmField::GrEngineActive), 0.3);
+            QVERIFY(value(s, DcgmField::PowerUsage) < 300);
+        } else if (s.index == 6) {
+            QCOMPARE(util, 0.0);
+        } else {
+            QVERIFY2(util >= 85, qPrintable(QString::number(util)));
+        }
     }
 }
 

@@ -143,6 +143,60 @@ metadata)
   grep -q "<url type=\"homepage\">$want_homepage</url>" "$root/usr/share/metainfo/org.strata.Strata.metainfo.xml" ||
     fail "metainfo homepage is not $want_homepage"
   ;;
+lintian)
+  # Debian's package checker on both .debs and their -dbgsym packages: an error (E:) or a
+  # warning (W:) fails. --allow-root: CI runs the suite as root.
+  arch=$(dpkg --print-architecture)
+  packages=("$debs/strata_${version}_$arch.deb" "$debs/strata-burn_${version}_$arch.deb"
+    "$debs/strata-dbgsym_${version}_$arch.ddeb" "$debs/strata-burn-dbgsym_${version}_$arch.ddeb")
+  # A Release build has no -g: its debug files hold the symbol tables but no DWARF, which lintian
+  # wants there (debug-file-with-no-debug-symbols, a -dbgsym tag only). Suppressed then, and
+  # only then: STRATA_PACKAGE_DEBUG_INFO=1 builds have DWARF and get the tag checked.
+  scratch=$(mktemp -d)
+  dpkg-deb -x "$debs/strata-burn-dbgsym_${version}_$arch.ddeb" "$scratch"
+  debug_file=$(find "$scratch/usr/lib/debug" -name '*.debug' -print -quit)
+  [ -n "$debug_file" ] || fail "strata-burn-dbgsym holds no debug file"
+  suppress=()
+  if ! readelf -S "$debug_file" 2>/dev/null | grep -q '\.debug_info'; then
+    suppress=(--suppress-tags debug-file-with-no-debug-symbols)
+    echo "debug files without DWARF (no -g): debug-file-with-no-debug-symbols not checked"
+  fi
+  rm -rf "$scratch"
+  set +e
+  out=$(lintian --allow-root --fail-on error,warning "${suppress[@]}" "${packages[@]}" 2>&1); rc=$?
+  set -e
+  [ -z "$out" ] || echo "$out"
+  ! grep -qE '^[EW]: ' <<<"$out" || fail "lintian: $(grep -cE '^[EW]: ' <<<"$out") errors and warnings (above)"
+  [ $rc -eq 0 ] || fail "lintian exited $rc"
+  # The changelog lintian parsed (generated from CHANGELOG.md) has this version on top.
+  for deb in strata strata-burn; do
+    top=$(zcat "$root/usr/share/doc/$deb/changelog.gz" | dpkg-parsechangelog -l - -S Version)
+    [ "$top" = "$version" ] || fail "$deb changelog.gz: top entry $top, package $version"
+  done
+  echo "lintian: no error or warning on strata, strata-burn and their -dbgsym; changelog.gz tops at $version"
+  ;;
+debug-symbols)
+  # The installed programs are stripped; what was stripped is in the -dbgsym package, under
+  # the build id that gdb looks it up by.
+  arch=$(dpkg --print-architecture)
+  for program in strata strata-burn; do
+    file "$root/usr/bin/$program" | grep -q ", stripped" || fail "$program is not stripped: $(file "$root/usr/bin/$program")"
+    id=$(readelf -n "$root/usr/bin/$program" | sed -n 's/.*Build ID: //p')
+    [ -n "$id" ] || fail "$program has no build id"
+    ddeb=$debs/$program-dbgsym_${version}_$arch.ddeb
+    [ -f "$ddeb" ] || fail "no $ddeb"
+    # read whole first: grep -q stopping early would end dpkg-deb with SIGPIPE (pipefail)
+    contents=$(dpkg-deb -c "$ddeb")
+    grep -q "usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug$" <<<"$contents" ||
+      fail "$ddeb has no debug file for build id $id"
+    grep -qE "usr/share/doc/$program-dbgsym -> $program$" <<<"$contents" || fail "$ddeb: no doc link to $program"
+    [ "$(dpkg-deb -f "$ddeb" Depends)" = "$program (= $version)" ] || fail "$ddeb: Depends $(dpkg-deb -f "$ddeb" Depends)"
+    # md5sums names the files as installed (relative), not where CPack built them
+    sums=$(dpkg-deb --ctrl-tarfile "$ddeb" | tar -xO ./md5sums)
+    grep -q "  usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug$" <<<"$sums" || fail "$ddeb: md5sums: $sums"
+    echo "$program: stripped, build id $id, debug file in $(basename "$ddeb")"
+  done
+  ;;
 *)
   fail "unknown check $check"
   ;;

@@ -29,10 +29,11 @@ net 3
 slurm 3
 prometheus 3
 kubernetes 4
+fabric 4
 session 5
 burnin 6'
 # Rooms whose folder is on the include path (a bare name can reach them).
-bare_rooms='ssh net slurm kubernetes burnin'
+bare_rooms='ssh net slurm kubernetes burnin fabric'
 
 # Every room under core/ must have a rank: a new room is placed in the order on purpose.
 for dir in core/*/; do

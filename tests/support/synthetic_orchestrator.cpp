@@ -27,30 +27,51 @@ SyntheticOrchestrator::SyntheticOrchestrator(ClusterSnapshot state) : m_state(st
 QFuture<OrchestratorPart> SyntheticOrchestrator::refresh()
 {
     ++m_refreshes;
+    if (m_held) {
+        auto promise = std::make_shared<QPromise<OrchestratorPart>>();
+        promise->start();
+        m_waiting.push_back(promise);
+        return promise->future();
+    }
+    return QtFuture::makeReadyFuture(answer());
+}
+
+void SyntheticOrchestrator::release()
+{
+    m_held = false;
+    for (const auto &promise : m_waiting) {
+        promise->addResult(answer());
+        promise->finish();
+    }
+    m_waiting.clear();
+}
+
+OrchestratorPart SyntheticOrchestrator::answer() const
+{
     OrchestratorPart part;
     if (!m_unknownHostKey.isEmpty()) {
         part.error = QStringLiteral("host key for synthetic is unknown (%1)").arg(m_unknownHostKey);
         part.transportFailed = true;
         part.errorKind = ErrorKind::HostKeyUnknown;
         part.hostKeyFingerprint = m_unknownHostKey;
-        return QtFuture::makeReadyFuture(part);
+        return part;
     }
     if (m_transportFailureKind != ErrorKind::None) {
         part.error = m_transportFailure;
         part.errorKind = m_transportFailureKind;
         part.transportFailed = true;
-        return QtFuture::makeReadyFuture(part);
+        return part;
     }
     if (!m_schedulerFailure.isEmpty()) {
         part.error = m_schedulerFailure;
         part.errorKind = ErrorKind::CommandFailed;
-        return QtFuture::makeReadyFuture(part);
+        return part;
     }
     part.nodes = m_state.nodes;
     part.partitions = m_state.partitions;
     part.jobs = m_state.jobs;
     part.via = QStringLiteral("the synthetic cluster (a test stand-in)");
-    return QtFuture::makeReadyFuture(part);
+    return part;
 }
 
 QFuture<ActionResult> SyntheticOrchestrator::submit(const JobSubmission &submission)

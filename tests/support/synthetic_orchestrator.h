@@ -3,7 +3,11 @@
 #include "model/cluster_snapshot.h"
 #include "model/orchestrator_source.h"
 
+#include <QPromise>
 #include <QString>
+
+#include <memory>
+#include <vector>
 
 namespace strata {
 
@@ -38,11 +42,18 @@ public:
     // While set, the login node answers but the scheduler fails with this message (slurmctld
     // down): the source "slurm" fails (CommandFailed), "ssh" stays up.
     void setSchedulerFailure(const QString &error) { m_schedulerFailure = error; }
+    // While held, refreshes get no answer (a slow first connect); release() answers them.
+    void hold() { m_held = true; }
+    void release();
     int refreshCount() const { return m_refreshes; }
     const ClusterSnapshot &state() const { return m_state; }
 
 private:
+    OrchestratorPart answer() const;
+
     ClusterSnapshot m_state;
+    bool m_held = false;
+    std::vector<std::shared_ptr<QPromise<OrchestratorPart>>> m_waiting;
     QString m_unknownHostKey;
     ErrorKind m_transportFailureKind = ErrorKind::None;
     QString m_transportFailure;

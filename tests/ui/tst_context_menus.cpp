@@ -191,6 +191,9 @@ private Q_SLOTS:
             return drain != nullptr;
         }, 3000));
         QCOMPARE(drain->nodes(), QStringList{QStringLiteral("gpu-node02")});
+        // Not the 200 px it once opened at: the question and a reason fit without wrapping word by word.
+        QVERIFY2(drain->width() >= drain->fontMetrics().averageCharWidth() * DrainDialog::kMinimumWidthChars,
+                 qPrintable(QString::number(drain->width())));
         drain->setReason(QStringLiteral("from the menu"));
         QTest::mouseClick(drain->findChild<QPushButton *>(QStringLiteral("drain")), Qt::LeftButton);
         const auto node2 = [view] { return view->nodeModel()->node(view->nodeModel()->rowForKey(QStringLiteral("gpu-node02"))); };
@@ -210,6 +213,8 @@ private Q_SLOTS:
             return box != nullptr;
         }, 3000));
         QVERIFY(box->text().contains(QStringLiteral("gpu-node02")));
+        // Enter picks the harmless button (issue 33): the node stays drained.
+        QCOMPARE(box->defaultButton(), box->button(QMessageBox::Cancel));
         QTest::mouseClick(box->findChild<QPushButton *>(QStringLiteral("confirm")), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(!node2().isDrained(), 5000);
     }
@@ -227,6 +232,38 @@ private Q_SLOTS:
         named(menu, QStringLiteral("contextCopy"))->trigger();
         QCOMPARE(QGuiApplication::clipboard()->text(),
                  QStringLiteral("gpu-node01\ngpu-node02\ngpu-node03\ngpu-node04"));
+    }
+
+    void actionsApplyToTheLastPickNotAnOlderTableSelection()
+    {
+        ClusterView *view = connectSynthetic(labLikeCluster());
+        QTRY_COMPARE(view->nodeModel()->rowCount(), 4);
+        QTRY_VERIFY(view->jobModel()->rowCount() >= 2);
+        view->tabs()->setCurrentWidget(view->nodesPage());
+        QTableView *table = view->nodesPage()->view();
+        table->selectAll();
+        QCOMPARE(view->actionNodes().size(), 4); // a pick inside the selection: all of it
+        // A GPU picked on the heatmap afterwards: Drain names its node alone (issue 33: the
+        // table's older selection of four nodes was what Drain acted on).
+        view->select(StackElement::gpuOf(QStringLiteral("gpu-node03"), 2));
+        QCOMPARE(view->actionNodes(), QStringList{QStringLiteral("gpu-node03")});
+        // A node picked on the fleet map outside the table's selection: that node alone.
+        table->clearSelection();
+        table->selectRow(0);
+        const QString firstNode = table->model()->index(0, 0).data(SnapshotRowModel::KeyRole).toString();
+        QCOMPARE(view->actionNodes(), QStringList{firstNode});
+        const QString other = firstNode == QStringLiteral("gpu-node04") ? QStringLiteral("gpu-node01") : QStringLiteral("gpu-node04");
+        view->select(StackElement::node(other));
+        QCOMPARE(view->actionNodes(), QStringList{other});
+        // The same for jobs: a job picked elsewhere beats an older Jobs-table selection.
+        view->tabs()->setCurrentWidget(view->jobsPage());
+        QTableView *jobs = view->jobsPage()->view();
+        jobs->selectRow(0);
+        const QString first = jobs->model()->index(0, 0).data(SnapshotRowModel::KeyRole).toString();
+        const QString second = jobs->model()->index(1, 0).data(SnapshotRowModel::KeyRole).toString();
+        QCOMPARE(view->actionJob(), first);
+        view->select(StackElement::job(second));
+        QCOMPARE(view->actionJob(), second);
     }
 
     void jobRowMenuCancelsCopiesAndFilters()
@@ -261,6 +298,72 @@ private Q_SLOTS:
         QTRY_VERIFY(view->jobsPage()->proxy()->rowCount() >= 1);
         for (int row = 0; row < view->jobsPage()->proxy()->rowCount(); ++row)
             QVERIFY(view->jobsPage()->proxy()->index(row, 0).data(SnapshotRowModel::KeyRole).toString().contains(multi->id));
+    }
+
+    void menuKeysOpenTheCurrentRowsMenu()
+    {
+        ClusterView *view = connectSynthetic(labLikeCluster());
+        QTRY_COMPARE(view->jobModel()->rowCount(), 8);
+        m_window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+        view->tabs()->setCurrentWidget(view->nodesPage());
+        QTableView *nodes = view->nodesPage()->view();
+        QVERIFY(view->nodesPage()->selectKey(QStringLiteral("gpu-node02")));
+        nodes->setFocus();
+        // Placed at the current row, as a right click on it would be.
+        const auto onCurrentRow = [](QTableView *table, const QMenu *menu) {
+            const QRect row = table->visualRect(table->currentIndex());
+            return QRect(table->viewport()->mapToGlobal(row.topLeft()), row.size()).contains(menu->pos());
+        };
+
+        QTest::keyClick(nodes, Qt::Key_F10, Qt::ShiftModifier);
+        QMenu *menu = openMenu();
+        QVERIFY(menu);
+        QCOMPARE(named(menu, QStringLiteral("contextDrain"))->text(), QStringLiteral("Drain gpu-node02…"));
+        QCOMPARE(named(menu, QStringLiteral("contextFilter"))->text(), QStringLiteral("Filter Nodes to gpu-node02"));
+        QVERIFY(onCurrentRow(nodes, menu));
+        menu->close();
+        QTRY_VERIFY(!QApplication::activePopupWidget());
+
+        // The Menu key: Qt sends the focus widget a keyboard context menu event at a point of
+        // its own choosing; the menu is still the current row's.
+        QContextMenuEvent menuKey(QContextMenuEvent::Keyboard, QPoint(2, 2), nodes->mapToGlobal(QPoint(2, 2)));
+        QApplication::sendEvent(nodes, &menuKey);
+        menu = openMenu();
+        QVERIFY(menu);
+        QCOMPARE(named(menu, QStringLiteral("contextDrain"))->text(), QStringLiteral("Drain gpu-node02…"));
+        QVERIFY(onCurrentRow(nodes, menu));
+        menu->close();
+        QTRY_VERIFY(!QApplication::activePopupWidget());
+
+        // The Jobs table: the current job's menu.
+        view->tabs()->setCurrentWidget(view->jobsPage());
+        QTableView *jobs = view->jobsPage()->view();
+        const QString job = view->jobModel()->index(3, 0).data(SnapshotRowModel::KeyRole).toString();
+        QVERIFY(view->jobsPage()->selectKey(job));
+        jobs->setFocus();
+        QTest::keyClick(jobs, Qt::Key_F10, Qt::ShiftModifier);
+        menu = openMenu();
+        QVERIFY(menu);
+        QCOMPARE(named(menu, QStringLiteral("contextCancel"))->text(), QStringLiteral("Cancel job %1…").arg(job));
+        QVERIFY(onCurrentRow(jobs, menu));
+        menu->close();
+        QTRY_VERIFY(!QApplication::activePopupWidget());
+
+        // An overview layer, whose key column is hidden: the current row's menu all the same.
+        view->tabs()->setCurrentWidget(view->overview());
+        QTableView *layer = view->overview()->panel(StackElement::Layer::Node)->view();
+        int row = 0;
+        while (layer->model()->index(row, 0).data(SnapshotRowModel::KeyRole).toString() != QStringLiteral("gpu-node03"))
+            ++row;
+        layer->selectionModel()->setCurrentIndex(layer->model()->index(row, 0),
+                                                 QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        layer->setFocus();
+        QTest::keyClick(layer, Qt::Key_F10, Qt::ShiftModifier);
+        menu = openMenu();
+        QVERIFY(menu);
+        QCOMPARE(named(menu, QStringLiteral("contextDrain"))->text(), QStringLiteral("Drain gpu-node03…"));
+        menu->close();
     }
 
     void openShellStartsTheTerminalWithSsh()
@@ -494,6 +597,7 @@ private Q_SLOTS:
         p.sshHost = QStringLiteral("127.0.0.1");
         p.sshPort = 1; // nothing listens: the connection fails, which is not what this checks
         p.prometheusUrl = QStringLiteral("http://127.0.0.1:1");
+        p.prometheusSecretsInKeyring = true; // a token was given once, and the keyring cannot give it back
         m_window->openSession(p);
         QTRY_VERIFY_WITH_TIMEOUT(m_window->log()->text().contains(QStringLiteral("Prometheus secrets not read")), 10000);
         const QString log = m_window->log()->text();
@@ -501,6 +605,28 @@ private Q_SLOTS:
         QVERIFY2(log.contains(QStringLiteral("with-prometheus: Prometheus secrets not read: no desktop keyring on this session: "
                                              "secrets are kept for this session only")),
                  qPrintable(log));
+        m_window->closeSession();
+    }
+
+    void noKeyringNoteWithoutSecrets()
+    {
+        // Issue 33: a profile for which no token or password was ever entered asks nothing of
+        // the keyring, so a missing one is not worth a word.
+        qunsetenv("DBUS_SESSION_BUS_ADDRESS");
+        ClusterProfile p;
+        p.name = QStringLiteral("plain-prometheus");
+        p.sshHost = QStringLiteral("127.0.0.1");
+        p.sshPort = 1;
+        p.prometheusUrl = QStringLiteral("http://127.0.0.1:1");
+        QVERIFY(!p.prometheusSecretsInKeyring);
+        m_window->openSession(p);
+        // The session is started at once (no keyring read to wait for).
+        QVERIFY(m_window->session());
+        QTRY_VERIFY(m_window->log()->text().contains(QStringLiteral("Connecting to plain-prometheus")));
+        QTest::qWait(200);
+        const QString log = m_window->log()->text();
+        QVERIFY2(!log.contains(QStringLiteral("Prometheus secrets")), qPrintable(log));
+        QVERIFY2(!log.contains(QStringLiteral("keyring")), qPrintable(log));
         m_window->closeSession();
     }
 };

@@ -5,6 +5,7 @@
 // another key for it), an unknown one trusted from the form, a Prometheus nobody serves.
 // Needs STRATA_LAB_DIR; the fixture starts the lab.
 
+#include "dialogs/login_question_dialog.h"
 #include "lab_profile.h"
 #include "main_window.h"
 #include "views/add_cluster_form.h"
@@ -13,7 +14,11 @@
 #include "session/cluster_session.h"
 #include "profile/profile_store.h"
 
+#include <QDir>
 #include <QFile>
+#include <QLineEdit>
+#include <QMessageAuthenticationCode>
+#include <QtEndian>
 #include <QLabel>
 #include <QProcess>
 #include <QPushButton>
@@ -39,6 +44,36 @@ QString labKeyType(const ClusterProfile &lab)
     if (!f.open(QIODevice::ReadOnly))
         return {};
     return QString::fromUtf8(f.readLine()).section(u' ', 1, 1);
+}
+
+// The current code of the lab's MFA login node (RFC 6238: HMAC-SHA1 of the 30 s step, 6 digits),
+// from its secret (lab/lib/mfa_login.sh: base32 on the file's first line).
+QString totpCode(const QString &secretFile)
+{
+    QFile f(secretFile);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    const QByteArray base32 = f.readLine().trimmed();
+    QByteArray key;
+    quint32 buffer = 0;
+    int bits = 0;
+    for (char c : base32) {
+        const int value = c >= 'A' && c <= 'Z' ? c - 'A' : c >= '2' && c <= '7' ? c - '2' + 26 : -1;
+        if (value < 0)
+            continue; // '=' padding
+        buffer = (buffer << 5) | quint32(value);
+        bits += 5;
+        if (bits >= 8) {
+            key.append(char((buffer >> (bits - 8)) & 0xFF));
+            bits -= 8;
+        }
+    }
+    QByteArray step(8, '\0');
+    qToBigEndian(quint64(QDateTime::currentSecsSinceEpoch() / 30), step.data());
+    const QByteArray digest = QMessageAuthenticationCode::hash(step, key, QCryptographicHash::Sha1);
+    const int offset = digest.back() & 0x0F;
+    const quint32 value = qFromBigEndian<quint32>(digest.constData() + offset) & 0x7FFFFFFF;
+    return QStringLiteral("%1").arg(value % 1000000, 6, 10, QLatin1Char('0'));
 }
 
 } // namespace
@@ -125,6 +160,51 @@ private Q_SLOTS:
         QVERIFY(recorded.open(QIODevice::ReadOnly));
         QVERIFY2(recorded.readAll().contains(QStringLiteral("[%1]:%2").arg(m_lab.sshHost).arg(m_lab.sshPort).toUtf8()),
                  "known_hosts does not record the lab");
+    }
+
+    void oneTimeCodeAskedInTheForm()
+    {
+        // The lab's MFA login node (lab/lib/mfa_login.sh): a certificate and a TOTP code, behind
+        // the login node by a ProxyCommand, named as a Host of ~/.ssh/config.
+        const QString mfa = LabProfile::directory() + QStringLiteral("/ssh/mfa");
+        if (!QFileInfo::exists(mfa + QStringLiteral("/ssh_config")))
+            QSKIP("no MFA login node in this lab (22.05 lab only)");
+        const QByteArray home = qgetenv("HOME");
+        QVERIFY(QDir().mkpath(m_dir.filePath(QStringLiteral("home/.ssh"))));
+        QFile config(m_dir.filePath(QStringLiteral("home/.ssh/config")));
+        QVERIFY(config.open(QIODevice::WriteOnly));
+        config.write("Include " + QFile::encodeName(mfa) + "/ssh_config\n");
+        config.close();
+        qputenv("HOME", QFile::encodeName(m_dir.filePath(QStringLiteral("home"))));
+        const auto restoreHome = qScopeGuard([home] { qputenv("HOME", home); });
+
+        AddClusterForm form;
+        QSignalSpy accepted(&form, &AddClusterForm::accepted);
+        ClusterProfile p = m_lab;
+        p.name = QStringLiteral("mfa");
+        p.sshHost = QStringLiteral("lab-mfa");
+        p.sshPort = 0;        // from ~/.ssh/config
+        p.sshUser.clear();
+        p.identityFile.clear(); // the config's key and its certificate
+        p.prometheusUrl.clear();
+        p.alertmanagerUrl.clear();
+        form.setProfile(p);
+        form.connectToCluster();
+        LoginQuestionDialog *dialog = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT((dialog = form.findChild<LoginQuestionDialog *>()) != nullptr || !form.isChecking(), kTimeoutMs);
+        QVERIFY2(dialog, qPrintable(form.errorText()));
+        const QList<QLineEdit *> fields = dialog->findChildren<QLineEdit *>();
+        QCOMPARE(fields.size(), 1);
+        QCOMPARE(fields[0]->echoMode(), QLineEdit::Password);
+        const QList<QLabel *> labels = dialog->findChildren<QLabel *>();
+        QVERIFY(std::any_of(labels.cbegin(), labels.cend(),
+                            [](const QLabel *l) { return l->text() == QStringLiteral("Verification code:"); }));
+        const QString code = totpCode(mfa + QStringLiteral("/totp"));
+        QCOMPARE(code.size(), 6);
+        fields[0]->setText(code);
+        dialog->accept();
+        QTRY_COMPARE_WITH_TIMEOUT(accepted.size(), 1, kTimeoutMs);
+        QCOMPARE(accepted[0][1].value<ConnectionCheckResult>().scheduler, QStringLiteral("slurm: 4 nodes, 32 GPUs"));
     }
 
     void prometheusNobodyServes()

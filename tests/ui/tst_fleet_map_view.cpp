@@ -11,10 +11,15 @@
 
 #include "profile/profile_store.h"
 
+#include <QAction>
+#include <QApplication>
 #include <QComboBox>
+#include <QContextMenuEvent>
+#include <QMenu>
 #include <QScrollBar>
 #include <QSet>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -55,6 +60,9 @@ private Q_SLOTS:
         m_window->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
         m_window->showSnapshot(m_fleet);
+        // These tests are about a metric's values (hover text, missing values): by utilisation,
+        // not the default by node state.
+        m_window->clusterView()->fleet()->setMetric(HeatmapMetric::Kind::Utilisation);
         m_window->clusterView()->tabs()->setCurrentWidget(m_window->clusterView()->fleet());
         QTRY_VERIFY_WITH_TIMEOUT(m_window->clusterView()->snapshot() == m_fleet, 10000);
         QTRY_VERIFY(map()->isVisible());
@@ -219,6 +227,96 @@ private Q_SLOTS:
                  qPrintable(QStringLiteral("%1,%2 vs %3,%4").arg(after.center().x()).arg(after.center().y()).arg(target.x()).arg(target.y())));
         QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, after.center());
         QCOMPARE(m_window->clusterView()->selection(), StackElement::gpuOf(node.name, 6));
+    }
+
+    void keyboardReachesEveryCell()
+    {
+        FleetMapView *view = map();
+        ClusterView *cluster = m_window->clusterView();
+        QCOMPARE(view->focusPolicy(), Qt::StrongFocus);
+        m_window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+        const FleetMapLayout &layout = view->layoutInfo();
+        const QString first = m_fleet->nodes[layout.groups.first().nodes.first()].name;
+        const QString second = m_fleet->nodes[layout.groups.first().nodes.at(1)].name;
+        const Node &last = m_fleet->nodes[layout.groups.last().nodes.last()];
+        const auto at = [view](const QString &node, int gpu) {
+            return view->currentNode() == node && view->currentGpu() == gpu;
+        };
+        const auto centre = [view] { return view->cellRect(view->currentNode(), view->currentGpu()).center(); };
+
+        // Focus frames the first GPU in reading order; nothing is picked until asked.
+        const StackElement before = cluster->selection();
+        view->setFocus(Qt::TabFocusReason);
+        QVERIFY(at(first, 0));
+        QTest::keyClick(view, Qt::Key_Right);
+        QVERIFY(at(first, 1));
+        QTest::keyClick(view, Qt::Key_End);
+        QVERIFY(at(first, 7));
+        QTest::keyClick(view, Qt::Key_Right); // on to the next node
+        QVERIFY(at(second, 0));
+        QTest::keyClick(view, Qt::Key_Left);
+        QVERIFY(at(first, 7));
+        QTest::keyClick(view, Qt::Key_Home);
+        QVERIFY(at(first, 0));
+        // Down: the nearest cell on the next line, then on down to the node below.
+        QPoint was = centre();
+        QTest::keyClick(view, Qt::Key_Down);
+        QVERIFY(at(first, 4));
+        QVERIFY(centre().y() > was.y() && qAbs(centre().x() - was.x()) <= layout.cell);
+        was = centre();
+        QTest::keyClick(view, Qt::Key_Down);
+        QVERIFY(view->currentNode() != first);
+        QVERIFY(centre().y() > was.y() && qAbs(centre().x() - was.x()) <= layout.cell + layout.nodeGap);
+        QTest::keyClick(view, Qt::Key_Up);
+        QVERIFY(at(first, 4));
+        QTest::keyClick(view, Qt::Key_PageDown);
+        QVERIFY(centre().y() > was.y());
+        QTest::keyClick(view, Qt::Key_PageUp);
+        QCOMPARE(view->currentNode(), first);
+        QTest::keyClick(view, Qt::Key_End, Qt::ControlModifier);
+        QVERIFY(at(last.name, last.gpus.last().index));
+        QVERIFY(view->viewport()->rect().contains(centre()));
+        QTest::keyClick(view, Qt::Key_Home, Qt::ControlModifier);
+        QVERIFY(at(first, 0));
+        QCOMPARE(cluster->selection(), before);
+
+        // Enter and Space pick as a click does.
+        QTest::keyClick(view, Qt::Key_Right);
+        QTest::keyClick(view, Qt::Key_Return);
+        QCOMPARE(cluster->selection(), StackElement::gpuOf(first, 1));
+        QTest::keyClick(view, Qt::Key_Right);
+        QTest::keyClick(view, Qt::Key_Space);
+        QCOMPARE(cluster->selection(), StackElement::gpuOf(first, 2));
+
+        // The current cell is framed while the map has focus, and only then.
+        const QRect framed = view->cellRect(first, 2);
+        const QRgb text = view->palette().color(QPalette::Text).rgb();
+        QCOMPARE(view->viewport()->grab().toImage().pixel(framed.left() - 1, framed.center().y()), text);
+
+        // Shift+F10 and the Menu key: the window's menu for the current GPU, beside it.
+        QSignalSpy menus(view, &FleetMapView::contextMenuRequested);
+        QTest::keyClick(view, Qt::Key_F10, Qt::ShiftModifier);
+        QCOMPARE(menus.count(), 1);
+        QCOMPARE(menus.first().at(0).toString(), first);
+        QCOMPARE(menus.first().at(1).toInt(), 2);
+        QCOMPARE(menus.first().at(2).toPoint(), view->viewport()->mapToGlobal(framed.center()));
+        QMenu *menu = nullptr;
+        QVERIFY(QTest::qWaitFor([&] { return (menu = qobject_cast<QMenu *>(QApplication::activePopupWidget())); }, 3000));
+        QVERIFY(menu->findChild<QAction *>(QStringLiteral("contextDrain")));
+        QCOMPARE(menu->findChild<QAction *>(QStringLiteral("contextDrain"))->text(), QStringLiteral("Drain %1…").arg(first));
+        menu->close();
+        QTRY_VERIFY(!QApplication::activePopupWidget());
+        QContextMenuEvent menuKey(QContextMenuEvent::Keyboard, QPoint(1, 1), view->mapToGlobal(QPoint(1, 1)));
+        QApplication::sendEvent(view, &menuKey);
+        QCOMPARE(menus.count(), 2);
+        QCOMPARE(menus.last().at(1).toInt(), 2);
+        QVERIFY(QTest::qWaitFor([&] { return (menu = qobject_cast<QMenu *>(QApplication::activePopupWidget())); }, 3000));
+        menu->close();
+        QTRY_VERIFY(!QApplication::activePopupWidget());
+
+        view->clearFocus();
+        QVERIFY(view->viewport()->grab().toImage().pixel(framed.left() - 1, framed.center().y()) != text);
     }
 };
 

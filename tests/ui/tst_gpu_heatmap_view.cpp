@@ -2,6 +2,8 @@
 #include "views/color_map.h"
 #include "views/gpu_heatmap_view.h"
 
+#include <QApplication>
+#include <QContextMenuEvent>
 #include <QElapsedTimer>
 #include <QScrollBar>
 #include <QSignalSpy>
@@ -140,6 +142,90 @@ private Q_SLOTS:
         QTest::mouseClick(view.viewport(), Qt::LeftButton, {}, QPoint(first.left() - 20, first.center().y()));
         QCOMPARE(node.count(), 1);
         QCOMPARE(node.first().at(0).toString(), QStringLiteral("gpu-node02"));
+    }
+
+    void keyboardReachesEveryCell()
+    {
+        GpuHeatmapView view;
+        view.resize(800, 300);
+        view.show();
+        view.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&view));
+        const SnapshotPtr s = fixture();
+        view.setSnapshot(s);
+        QCOMPARE(view.focusPolicy(), Qt::StrongFocus);
+        QSignalSpy gpu(&view, &GpuHeatmapView::gpuClicked);
+        QSignalSpy node(&view, &GpuHeatmapView::nodeClicked);
+        QSignalSpy menu(&view, &GpuHeatmapView::contextMenuRequested);
+        const QString first = QStringLiteral("gpu-node01"), second = QStringLiteral("gpu-node02");
+        const int lastGpu = int(s->nodes[0].gpus.size()) - 1;
+        const auto at = [&view](const QString &name, int g) {
+            return view.currentNode() == name && view.currentGpu() == g;
+        };
+
+        // Focus frames the first node's name; nothing is picked until asked.
+        view.setFocus(Qt::TabFocusReason);
+        QVERIFY(at(first, -1));
+        QTest::keyClick(&view, Qt::Key_Right);
+        QVERIFY(at(first, 0));
+        QTest::keyClick(&view, Qt::Key_Right);
+        QVERIFY(at(first, 1));
+        QTest::keyClick(&view, Qt::Key_End);
+        QVERIFY(at(first, lastGpu));
+        QTest::keyClick(&view, Qt::Key_Right); // on to the next node's name
+        QVERIFY(at(second, -1));
+        QTest::keyClick(&view, Qt::Key_Left);
+        QVERIFY(at(first, lastGpu));
+        QTest::keyClick(&view, Qt::Key_Home);
+        QVERIFY(at(first, -1));
+        QTest::keyClick(&view, Qt::Key_Right);
+        QTest::keyClick(&view, Qt::Key_Down); // the node below keeps the GPU
+        QVERIFY(at(s->nodes[view.columns()].name, 0));
+        QTest::keyClick(&view, Qt::Key_Up);
+        QVERIFY(at(first, 0));
+        QTest::keyClick(&view, Qt::Key_End, Qt::ControlModifier);
+        QVERIFY(at(s->nodes.last().name, int(s->nodes.last().gpus.size()) - 1));
+        QTest::keyClick(&view, Qt::Key_PageUp);
+        QCOMPARE(view.currentNode(), s->nodes[(s->nodes.size() - 1) % view.columns()].name);
+        QTest::keyClick(&view, Qt::Key_PageDown);
+        QCOMPARE(view.currentNode(), s->nodes.last().name);
+        QTest::keyClick(&view, Qt::Key_Home, Qt::ControlModifier);
+        QVERIFY(at(first, -1));
+        QCOMPARE(gpu.count() + node.count() + menu.count(), 0);
+
+        // Enter and Space pick as a click does.
+        QTest::keyClick(&view, Qt::Key_Space);
+        QCOMPARE(node.count(), 1);
+        QCOMPARE(node.first().at(0).toString(), first);
+        QTest::keyClick(&view, Qt::Key_Right);
+        QTest::keyClick(&view, Qt::Key_Right);
+        QTest::keyClick(&view, Qt::Key_Return);
+        QCOMPARE(gpu.count(), 1);
+        QCOMPARE(gpu.first(), (QVariantList{first, 1}));
+
+        // Shift+F10 and the Menu key: the current cell's menu, beside it.
+        const QRect cell(view.viewport()->mapToGlobal(view.cellRect(first, 1).topLeft()), view.cellRect(first, 1).size());
+        QTest::keyClick(&view, Qt::Key_F10, Qt::ShiftModifier);
+        QCOMPARE(menu.count(), 1);
+        QCOMPARE(menu.first().at(0).toString(), first);
+        QCOMPARE(menu.first().at(1).toInt(), 1);
+        QVERIFY(cell.contains(menu.first().at(2).toPoint()));
+        QContextMenuEvent menuKey(QContextMenuEvent::Keyboard, QPoint(1, 1), view.mapToGlobal(QPoint(1, 1)));
+        QApplication::sendEvent(&view, &menuKey);
+        QCOMPARE(menu.count(), 2);
+        QCOMPARE(menu.last().at(1).toInt(), 1);
+        QVERIFY(cell.contains(menu.last().at(2).toPoint()));
+
+        // The current cell is framed while the view has focus, and only then.
+        const QRect framed = view.cellRect(first, 1);
+        const QRgb text = view.palette().color(QPalette::Text).rgb();
+        QCOMPARE(view.viewport()->grab().toImage().pixel(framed.left() - 1, framed.center().y()), text);
+        view.clearFocus();
+        QVERIFY(view.viewport()->grab().toImage().pixel(framed.left() - 1, framed.center().y()) != text);
+
+        // A click moves the keyboard's cell too.
+        QTest::mouseClick(view.viewport(), Qt::LeftButton, {}, view.cellRect(QStringLiteral("gpu-node03"), 6).center());
+        QVERIFY(at(QStringLiteral("gpu-node03"), 6));
     }
 
     void twoThousandNodesPaintOnlyWhatIsVisible()

@@ -17,6 +17,8 @@
 #include "synthetic_cluster.h"
 #include "synthetic_orchestrator.h"
 #include "views/connections_panel.h"
+#include "views/fleet_map_panel.h"
+#include "views/fleet_map_view.h"
 #include "views/gpu_heatmap_view.h"
 #include "views/heatmap_panel.h"
 #include "views/layer_panel.h"
@@ -30,6 +32,7 @@
 #include "profile/profile_store.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QDialogButtonBox>
 #include <QFile>
 #include <QHeaderView>
@@ -205,6 +208,46 @@ private Q_SLOTS:
         for (int row = 0; row < m_window->connections()->sourceTree()->topLevelItemCount(); ++row)
             tips << m_window->connections()->sourceTree()->topLevelItem(row)->toolTip(1);
         QVERIFY2(tips.contains(QStringLiteral("Read from the synthetic cluster (a test stand-in)")), qPrintable(tips.join(u'|')));
+    }
+
+    void connectingSaysSoUntilTheFirstAnswer()
+    {
+        // Issue 33: the views said "Not connected." while the session was connecting.
+        auto orchestrator = std::make_unique<SyntheticOrchestrator>(labLikeCluster());
+        m_orchestrator = orchestrator.get();
+        m_orchestrator->hold();
+        m_shell = std::make_shared<OfflineRemoteShell>();
+        m_window->adoptSession(std::make_unique<ClusterSession>(syntheticProfile(), m_shell, std::move(orchestrator)));
+        ClusterView *view = m_window->clusterView();
+        const QString connecting = QStringLiteral("Connecting to 127.0.0.1\u2026");
+        const auto placeholders = [view] {
+            return QStringList{view->heatmap()->view()->placeholder(), view->fleet()->view()->placeholder(),
+                               view->overview()->gpuView()->placeholder()};
+        };
+        QCOMPARE(view->reach(), ClusterView::Reach::Connecting);
+        QTRY_COMPARE(placeholders(), QStringList({connecting, connecting, connecting}));
+        auto *status = m_window->findChild<QLabel *>(QStringLiteral("statusCluster"));
+        QTRY_COMPARE(status->text(), QStringLiteral("synthetic \u00b7 connecting to 127.0.0.1\u2026"));
+        QTest::qWait(300); // the views' clearing of the previous cluster lands meanwhile: still connecting
+        QCOMPARE(placeholders(), QStringList({connecting, connecting, connecting}));
+        QVERIFY(m_orchestrator->refreshCount() >= 1);
+
+        // An error is an answer: the views no longer say "connecting", nor "no nodes".
+        m_orchestrator->setTransportFailure(ErrorKind::ConnectFailed, QStringLiteral("connection refused"));
+        m_orchestrator->release();
+        const QString noAnswer = QStringLiteral("No answer from 127.0.0.1 yet: the bar above says why.");
+        QTRY_COMPARE(placeholders(), QStringList({noAnswer, noAnswer, noAnswer}));
+        QCOMPARE(view->reach(), ClusterView::Reach::Connected);
+
+        m_orchestrator->setTransportFailure(ErrorKind::None, {});
+        m_window->refresh();
+        QTRY_COMPARE(view->nodeModel()->rowCount(), 4);
+        QCOMPARE(view->placeholderText(), QStringLiteral("The cluster reports no nodes.")); // not drawn: it has nodes
+
+        m_window->closeSession();
+        QCOMPARE(view->reach(), ClusterView::Reach::NotConnected);
+        QTRY_COMPARE(placeholders(), QStringList({QStringLiteral("Not connected."), QStringLiteral("Not connected."),
+                                                  QStringLiteral("Not connected.")}));
     }
 
     void selectingAJobHighlightsItsGpus()
@@ -492,6 +535,53 @@ private Q_SLOTS:
             QVERIFY2(a && !a->shortcut().isEmpty(), name);
             QVERIFY2(!a->associatedObjects().isEmpty(), name);
         }
+    }
+
+    void switchingTabsKeepsTheSelection()
+    {
+        connectSynthetic(labLikeCluster());
+        ClusterView *view = m_window->clusterView();
+        QTRY_COMPARE(view->nodeModel()->rowCount(), 4);
+        m_window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+        // A click below the rows: the Nodes table has focus and no current row.
+        QTest::keyClick(m_window.get(), Qt::Key_3, Qt::ControlModifier);
+        QTableView *nodes = view->nodesPage()->view();
+        QTest::mouseClick(nodes->viewport(), Qt::LeftButton, {}, QPoint(10, nodes->viewport()->height() - 5));
+        QTRY_VERIFY(nodes->hasFocus());
+        QVERIFY(!view->selection().isValid());
+
+        QTest::keyClick(m_window.get(), Qt::Key_2, Qt::ControlModifier);
+        GpuHeatmapView *heatmap = view->heatmap()->view();
+        QTest::mouseClick(heatmap->viewport(), Qt::LeftButton, {}, heatmap->cellRect(QStringLiteral("gpu-node03"), 2).center());
+        const StackElement picked = StackElement::gpuOf(QStringLiteral("gpu-node03"), 2);
+        QCOMPARE(view->selection(), picked);
+        QCOMPARE(view->nodeDetail()->nodeName(), QStringLiteral("gpu-node03"));
+
+        // Every tab, twice, by its shortcut: focus lands in tables and filters, nothing is picked.
+        for (int round = 0; round < 2; ++round)
+            for (Qt::Key key : {Qt::Key_3, Qt::Key_4, Qt::Key_1, Qt::Key_5, Qt::Key_2, Qt::Key_3}) {
+                QTest::keyClick(m_window.get(), key, Qt::ControlModifier);
+                QCOMPARE(view->selection(), picked);
+                QCOMPARE(view->nodeDetail()->nodeName(), QStringLiteral("gpu-node03"));
+            }
+        QCOMPARE(view->tabs()->currentWidget(), view->nodesPage());
+        QVERIFY(nodes->hasFocus());
+        // Tabbing through the Jobs page's filters into its table picks nothing either.
+        QTest::keyClick(m_window.get(), Qt::Key_4, Qt::ControlModifier);
+        QTableView *jobs = view->jobsPage()->view();
+        for (int i = 0; i < 8 && !jobs->hasFocus(); ++i)
+            QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+        QVERIFY(jobs->hasFocus());
+        QCOMPARE(view->selection(), picked);
+
+        // Choosing a row is picking: the arrow keys move and select it.
+        QTest::keyClick(m_window.get(), Qt::Key_3, Qt::ControlModifier);
+        QTest::keyClick(nodes, Qt::Key_Down);
+        const QString chosen = nodes->currentIndex().data(SnapshotRowModel::KeyRole).toString();
+        QVERIFY(!chosen.isEmpty());
+        QCOMPARE(view->selection(), StackElement::node(chosen));
+        QCOMPARE(view->nodeDetail()->nodeName(), chosen);
     }
 
     void unitsFollowThePreferences()

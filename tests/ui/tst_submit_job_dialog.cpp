@@ -5,6 +5,8 @@
 #include <QComboBox>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QProcess>
+#include <QRegularExpression>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTest>
@@ -33,8 +35,44 @@ private Q_SLOTS:
             QVERIFY2(t.script.startsWith(QStringLiteral("#!")), qPrintable(t.name));
             QVERIFY2(!t.description.isEmpty(), qPrintable(t.name));
         }
-        for (const char *expected : {"single_gpu", "multi_node_torchrun", "nccl_all_reduce", "sleep"})
+        for (const char *expected : {"gpu_check", "single_gpu", "multi_node_torchrun", "nccl_all_reduce", "sleep"})
             QVERIFY2(names.contains(QString::fromLatin1(expected)), expected);
+    }
+
+    void everyTemplateIsValidShell()
+    {
+        for (const auto &t : JobTemplates::builtIn()) {
+            QProcess bash;
+            bash.start(QStringLiteral("bash"), {QStringLiteral("-n")});
+            QVERIFY(bash.waitForStarted());
+            bash.write(t.script.toUtf8());
+            bash.closeWriteChannel();
+            QVERIFY(bash.waitForFinished());
+            QVERIFY2(bash.exitCode() == 0, qPrintable(t.name + QStringLiteral(": ") + QString::fromUtf8(bash.readAllStandardError())));
+        }
+    }
+
+    void theDefaultTemplateRunsAsIs()
+    {
+        // Issue 33: the dialog offered torchrun on a train.py that no cluster has. The default
+        // is the first template, and it names no file of the user's: only commands.
+        SubmitJobDialog dialog(cluster(), {});
+        QCOMPARE(dialog.templateNames().value(0), QString::fromLatin1(JobTemplates::kDefaultName));
+        const QString script = dialog.findChild<QPlainTextEdit *>(QStringLiteral("script"))->toPlainText();
+        QCOMPARE(script, JobTemplates::builtIn().value(0).script);
+        QStringList commands;
+        for (const QString &line : script.split(QLatin1Char('\n')))
+            if (!line.trimmed().isEmpty() && !line.trimmed().startsWith(QLatin1Char('#')))
+                commands << line;
+        QCOMPARE(commands.size(), 1);
+        QVERIFY2(commands.first().startsWith(QStringLiteral("srun ")), qPrintable(commands.first()));
+        QVERIFY2(commands.first().contains(QStringLiteral("nvidia-smi -L")), qPrintable(commands.first()));
+        QVERIFY2(commands.first().contains(QStringLiteral("CUDA_VISIBLE_DEVICES")), qPrintable(commands.first()));
+        // No script, file or program of the user's: no path, no .py/.sh, no torchrun outside comments.
+        const QRegularExpression fileReference(QStringLiteral("\\.(py|sh)\\b|\\btorchrun\\b|\\./"));
+        QVERIFY2(!fileReference.match(commands.join(u'\n')).hasMatch(), qPrintable(commands.join(u'\n')));
+        // The torchrun shape stays as an example in the comments.
+        QVERIFY(script.contains(QStringLiteral("#   srun torchrun")));
     }
 
     void pickedNodesAndFieldsMakeTheSubmission()

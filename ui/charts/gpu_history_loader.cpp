@@ -10,7 +10,8 @@ namespace strata {
 
 GpuHistoryLoader::GpuHistoryLoader(GpuTimeSeriesChart *chart, QObject *parent)
     : QObject(parent), m_chart(chart),
-      m_unavailable(tr("Metrics unavailable: this cluster profile has no Prometheus."))
+      m_unavailable(tr("Metrics unavailable: this cluster profile has no Prometheus.")),
+      m_noTargets(tr("This job holds no GPUs yet."))
 {
     connect(chart, &GpuTimeSeriesChart::rangeRequested, this, &GpuHistoryLoader::reload);
     m_again.setSingleShot(true);
@@ -35,6 +36,15 @@ void GpuHistoryLoader::setTargets(const QVector<Target> &targets)
         return;
     m_targets = targets;
     reload();
+}
+
+void GpuHistoryLoader::setNoTargetsText(const QString &text)
+{
+    if (text == m_noTargets)
+        return;
+    m_noTargets = text;
+    if (m_targets.isEmpty())
+        reload();
 }
 
 void GpuHistoryLoader::setJob(const QString &jobId)
@@ -83,7 +93,7 @@ void GpuHistoryLoader::reload()
         return;
     }
     if (m_targets.isEmpty()) {
-        m_chart->setUnavailable(tr("This job holds no GPUs yet."));
+        m_chart->setUnavailable(m_noTargets);
         return;
     }
     m_chart->setLoading();

@@ -27,6 +27,9 @@ public:
     // history null: charts are unavailable, for the reason given.
     void setHistory(MetricHistory *history, const QString &unavailableReason);
     void setTargets(const QVector<Target> &targets);
+    // What the chart says when there are no targets (a pending job: no GPUs yet; an ended one:
+    // what it held).
+    void setNoTargetsText(const QString &text);
     // The job the chart stands for (its application metrics); empty in a node's chart.
     void setJob(const QString &jobId);
     void reload();
@@ -36,6 +39,7 @@ private:
     MetricHistory *m_history = nullptr;
     QString m_unavailable;
     QVector<Target> m_targets;
+    QString m_noTargets;
     QString m_jobId;
     quint64 m_serial = 0;
     QTimer m_again;

@@ -35,6 +35,12 @@ GpuTimeSeriesChart::GpuTimeSeriesChart(QWidget *parent)
     m_window->addItem(tr("Last 6 hours"), 6 * 3600);
     m_window->addItem(tr("Last 24 hours"), 24 * 3600);
     m_window->setCurrentIndex(1);
+    // Side by side in a dock about 40 characters wide: each may shrink below its longest item
+    // (eliding it) rather than widen the pane past the dock.
+    for (QComboBox *combo : {m_metric, m_window}) {
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(5);
+    }
     bar->addWidget(m_metric, 1);
     bar->addWidget(m_window, 1);
     layout->addLayout(bar);

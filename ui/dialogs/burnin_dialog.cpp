@@ -41,10 +41,28 @@ QString count(int n, const QString &one, const QString &many)
     return QStringLiteral("%1 %2").arg(n).arg(n == 1 ? one : many);
 }
 
+// Why the scheduler would not start a burn-in job on this node now; empty: it would (a node
+// not launched is launched for the job, which only takes longer).
+QString refusal(const Node *node)
+{
+    if (!node)
+        return QObject::tr("not in the last refresh");
+    const QString reason = node->reason.isEmpty() ? QString() : QObject::tr(" (reason: %1)").arg(node->reason);
+    if (node->power == PowerState::FailedToLaunch)
+        return QObject::tr("failed to launch%1").arg(reason);
+    if (node->power == PowerState::PoweringDown)
+        return QObject::tr("powering down");
+    if (node->isDown())
+        return QObject::tr("down%1").arg(reason);
+    if (node->isDrained())
+        return QObject::tr("drained%1").arg(reason);
+    return {};
+}
+
 } // namespace
 
 BurninDialog::BurninDialog(const SnapshotPtr &snapshot, const QStringList &nodes, const QString &scope, QWidget *parent)
-    : QDialog(parent), m_snapshot(snapshot), m_nodes(nodes), m_duration(new QSpinBox(this)),
+    : QDialog(parent), m_snapshot(snapshot), m_duration(new QSpinBox(this)),
       m_backend(new QComboBox(this)), m_drainOnFail(new QCheckBox(tr("&Drain the nodes that fail, with the failing GPU, test and figure as reason"), this)),
       m_summary(new QLabel(this)), m_warning(new QLabel(this))
 {
@@ -52,11 +70,22 @@ BurninDialog::BurninDialog(const SnapshotPtr &snapshot, const QStringList &nodes
     setWindowTitle(tr("Burn-in: %1").arg(scope));
     for (const QString &n : nodes) {
         const Node *node = snapshot ? snapshot->node(n) : nullptr;
-        m_gpusByNode.insert(n, node ? node->gpuCount : 0);
+        const QString why = refusal(node);
+        if (!why.isEmpty()) {
+            m_leftOut.insert(n, why);
+            continue;
+        }
+        m_nodes << n;
+        m_gpusByNode.insert(n, node->gpuCount);
     }
     auto *layout = new QVBoxLayout(this);
     auto *form = new QFormLayout;
-    auto *target = new QLabel(tr("<b>%1</b> (%2)").arg(Hostlist::compress(nodes).toHtmlEscaped(), count(int(nodes.size()), tr("node"), tr("nodes"))), this);
+    QString targetText = m_nodes.isEmpty()
+        ? tr("none of the %1 selected").arg(count(int(nodes.size()), tr("node"), tr("nodes")))
+        : tr("<b>%1</b> (%2)").arg(Hostlist::compress(m_nodes).toHtmlEscaped(), count(int(m_nodes.size()), tr("node"), tr("nodes")));
+    if (!m_leftOut.isEmpty())
+        targetText += tr("; left out: %1").arg(Hostlist::compress(m_leftOut.keys()).toHtmlEscaped());
+    auto *target = new QLabel(targetText, this);
     target->setObjectName(QStringLiteral("burninNodes"));
     target->setWordWrap(true);
     form->addRow(tr("Nodes:"), target);
@@ -190,12 +219,13 @@ void BurninDialog::update()
     // A wrapped label in a dialog gets the height of one line unless told (height-for-width).
     m_summary->setMinimumHeight(m_summary->heightForWidth(std::max(m_summary->width(), minimumWidth() - 24)));
     QStringList warnings;
+    for (auto it = m_leftOut.cbegin(); it != m_leftOut.cend(); ++it)
+        warnings << tr("%1 is left out: %2. The scheduler would not start the burn-in there, and the job "
+                       "would wait until the node is resumed.").arg(it.key(), it.value());
     for (const QString &n : m_nodes) {
-        const Node *node = m_snapshot ? m_snapshot->node(n) : nullptr;
-        if (!node)
-            warnings << tr("%1 is not in the last refresh.").arg(n);
-        else if (node->isUnavailable())
-            warnings << tr("%1 is %2: the scheduler will not start the burn-in there until it is resumed.").arg(n, node->state);
+        const Node *node = m_snapshot->node(n); // every node kept is in the snapshot
+        if (node->power == PowerState::PoweredDown || node->power == PowerState::PoweringUp)
+            warnings << tr("%1 is not launched yet: the scheduler launches it for the burn-in first, which takes minutes.").arg(n);
         else if (node->gpusAllocated > 0 || node->cpusAllocated > 0)
             warnings << tr("%1 runs jobs: the exclusive burn-in job waits until they end.").arg(n);
         else if (node->gpuCount == 0)

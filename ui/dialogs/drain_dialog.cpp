@@ -42,6 +42,9 @@ DrainDialog::DrainDialog(const QStringList &nodes, QWidget *parent)
             [this](const QString &text) { m_drain->setEnabled(!text.trimmed().isEmpty()); });
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    // Wide enough for the question on two or three lines and a reason such as "Action:Replace
+    // GPU 3 XID 79" (it opened 200 px wide, the question wrapped word by word: issue 33).
+    setMinimumWidth(fontMetrics().averageCharWidth() * kMinimumWidthChars);
 }
 
 QString DrainDialog::reason() const

@@ -13,6 +13,9 @@ class DrainDialog : public QDialog
 {
     Q_OBJECT
 public:
+    // The dialog's least width, in average characters of its font.
+    static constexpr int kMinimumWidthChars = 64;
+
     explicit DrainDialog(const QStringList &nodes, QWidget *parent = nullptr);
 
     QStringList nodes() const { return m_nodes; }

@@ -217,10 +217,14 @@ QWidget *ProfileDialog::prometheusTab()
     connect(add, &QPushButton::clicked, this, [this] { m_relabel->insertRow(m_relabel->rowCount()); });
     auto *note = new QLabel(tr("The token and password are stored in the desktop keyring, never in the profile file."), page);
     note->setWordWrap(true);
+    m_forgetSecrets = new QCheckBox(tr("Forget the stored token and password"), page);
+    m_forgetSecrets->setObjectName(QStringLiteral("forgetStoredSecrets"));
+    m_forgetSecrets->setVisible(false);
     form->addRow(tr("&URL:"), m_prometheusUrl);
     form->addRow(tr("&Token:"), m_prometheusToken);
     form->addRow(tr("User:"), m_prometheusUser);
     form->addRow(tr("Password:"), m_prometheusPassword);
+    form->addRow(QString(), m_forgetSecrets);
     form->addRow(tr("CA file:"), withBrowse(m_prometheusCa, tr("CA certificate")));
     form->addRow(tr("&Alertmanager:"), m_alertmanagerUrl);
     form->addRow(tr("Grafana, node:"), m_grafanaNodeUrl);
@@ -272,6 +276,14 @@ void ProfileDialog::setProfile(const ClusterProfile &p)
     m_prometheusToken->setText(p.prometheusToken);
     m_prometheusUser->setText(p.prometheusUser);
     m_prometheusPassword->setText(p.prometheusPassword);
+    // Stored secrets stay in the keyring (the form never reads them): empty fields keep them.
+    const bool stored = p.prometheusSecretsInKeyring && p.prometheusToken.isEmpty() && p.prometheusPassword.isEmpty();
+    if (stored) {
+        m_prometheusToken->setPlaceholderText(tr("stored in the keyring: leave empty to keep it"));
+        m_prometheusPassword->setPlaceholderText(tr("stored in the keyring: leave empty to keep it"));
+    }
+    m_forgetSecrets->setChecked(false);
+    m_forgetSecrets->setVisible(stored);
     m_prometheusCa->setText(p.prometheusCaFile);
     m_alertmanagerUrl->setText(p.alertmanagerUrl);
     m_grafanaNodeUrl->setText(p.grafanaNodeUrl);
@@ -286,6 +298,11 @@ void ProfileDialog::setProfile(const ClusterProfile &p)
     m_burninPath->setText(p.burninAgentPath);
     m_burninImage->setText(p.burninImage);
     revalidate();
+}
+
+bool ProfileDialog::forgetStoredSecrets() const
+{
+    return !m_forgetSecrets->isHidden() && m_forgetSecrets->isChecked();
 }
 
 ClusterProfile ProfileDialog::profile() const

@@ -28,6 +28,9 @@ public:
 
     void setProfile(const ClusterProfile &profile);
     ClusterProfile profile() const;
+    // Editing a profile whose Prometheus secrets are in the keyring (they are not read into the
+    // form): empty fields keep them, the placeholders say so, and a box offers to forget them.
+    bool forgetStoredSecrets() const;
     // Empty when the form can be accepted, else what to fix.
     QString validationError() const;
 
@@ -62,6 +65,7 @@ private:
     QLineEdit *m_prometheusToken;
     QLineEdit *m_prometheusUser;
     QLineEdit *m_prometheusPassword;
+    QCheckBox *m_forgetSecrets;
     QLineEdit *m_prometheusCa;
     QLineEdit *m_alertmanagerUrl;
     QLineEdit *m_grafanaNodeUrl;

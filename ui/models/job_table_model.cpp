@@ -191,6 +191,18 @@ QVariant JobTableModel::data(const QModelIndex &index, int role) const
         if (index.column() == State)
             return QVariant::fromValue(StatusMark::ofJobState(job(index.row()).stateKind));
         return {};
+    case Qt::ToolTipRole:
+        // The free-text columns are elided at their width; the tooltip holds them whole.
+        switch (index.column()) {
+        case Name:
+        case Reason:
+        case Nodes:
+        case Framework: {
+            const QString whole = text(index.row(), index.column());
+            return whole.isEmpty() ? QVariant() : QVariant(whole);
+        }
+        default: return {};
+        }
     }
     return {};
 }

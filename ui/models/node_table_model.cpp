@@ -153,6 +153,10 @@ QVariant NodeTableModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole:
         if (index.column() == Reason && !node(row).reason.isEmpty())
             return QStringLiteral("%1 (set by %2)").arg(node(row).reason, node(row).reasonUser);
+        // The free-text columns are elided at their width; the tooltip holds them whole.
+        if (index.column() == Name || index.column() == Partitions || index.column() == InstanceType
+            || index.column() == State)
+            return text(row, index.column());
         return {};
     }
     return {};

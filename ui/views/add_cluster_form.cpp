@@ -1,5 +1,7 @@
 #include "add_cluster_form.h"
 
+#include "dialogs/login_question_dialog.h"
+
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFormLayout>
@@ -105,6 +107,15 @@ AddClusterForm::AddClusterForm(QWidget *parent)
     });
     connect(m_check, &ConnectionCheck::progress, this, &AddClusterForm::onProgress);
     connect(m_check, &ConnectionCheck::finished, this, &AddClusterForm::onFinished);
+    // The check's login questions: posted from its SSH thread to this form, answered in a dialog.
+    m_loginQuestions = std::make_shared<QueuedLoginPrompter>();
+    // (The destructor closes it before this form goes: no notify comes after; a posted one
+    // is dropped with the form.)
+    m_loginQuestions->setNotify([this](int id, const LoginChallenge &challenge) {
+        QMetaObject::invokeMethod(this, [this, id, challenge] { onLoginQuestion(id, challenge); }, Qt::QueuedConnection);
+    });
+    m_loginQuestions->setAnswering(true);
+    m_check->setLoginPrompter(m_loginQuestions);
     // A changed host or port is another host: a key trusted for the old one does not carry over.
     connect(m_host, &QLineEdit::textEdited, this, [this] { m_trustedFingerprint.clear(); });
     connect(m_port, &QSpinBox::valueChanged, this, [this] { m_trustedFingerprint.clear(); });
@@ -219,6 +230,25 @@ void AddClusterForm::onProgress(int step, int steps, const QString &text)
     m_progress->setRange(0, steps);
     m_progress->setValue(step - 1);
     m_status->setText(tr("Step %1 of %2: %3").arg(step).arg(steps).arg(text));
+}
+
+AddClusterForm::~AddClusterForm()
+{
+    m_loginQuestions->close(); // a check's SSH thread waiting for an answer goes on (declined)
+}
+
+void AddClusterForm::onLoginQuestion(int id, const LoginChallenge &challenge)
+{
+    auto *dialog = new LoginQuestionDialog(challenge, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    const std::shared_ptr<QueuedLoginPrompter> questions = m_loginQuestions;
+    connect(dialog, &QDialog::accepted, this, [questions, id, dialog] {
+        questions->respond(id, LoginAnswers::given(dialog->answers()));
+    });
+    connect(dialog, &QDialog::rejected, this, [questions, id] {
+        questions->respond(id, LoginAnswers::refused(tr("the person declined")));
+    });
+    dialog->open();
 }
 
 void AddClusterForm::onFinished(const ConnectionCheckResult &result)

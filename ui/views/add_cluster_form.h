@@ -2,8 +2,11 @@
 
 #include "profile/cluster_profile.h"
 #include "session/connection_check.h"
+#include "session/queued_login_prompter.h"
 
 #include <QWidget>
+
+#include <memory>
 
 class QComboBox;
 class QLabel;
@@ -19,13 +22,14 @@ namespace strata {
 // refresh, one Prometheus query) with a progress bar and Cancel, and only a profile that
 // answered is handed on (accepted). Failures are spelled out inline by kind: an unknown host
 // key offers its fingerprint to trust, a changed one is refused with what it may mean, an
-// encrypted key asks for its passphrase. GUI thread; the check's I/O runs on its transports'
-// workers.
+// encrypted key asks for its passphrase, a keyboard-interactive login (a one-time code) asks in
+// a LoginQuestionDialog. GUI thread; the check's I/O runs on its transports' workers.
 class AddClusterForm : public QWidget
 {
     Q_OBJECT
 public:
     explicit AddClusterForm(QWidget *parent = nullptr);
+    ~AddClusterForm() override;
 
     // Fills the fields; what the form does not show (known_hosts file, remote environment,
     // timeouts) is kept from this profile too.
@@ -49,6 +53,8 @@ Q_SIGNALS:
 
 private:
     void onProgress(int step, int steps, const QString &text);
+    // A keyboard-interactive question of the check's login (a one-time code): asked in a dialog.
+    void onLoginQuestion(int id, const LoginChallenge &challenge);
     void onFinished(const ConnectionCheckResult &result);
     void setChecking(bool checking);
     QString describeFailure(const ConnectionCheckResult &result) const;
@@ -57,6 +63,8 @@ private:
     ClusterProfile m_base;
     QStringList m_taken;
     ConnectionCheck *m_check;
+    // The check's login questions, from its SSH thread to this form's dialogs.
+    std::shared_ptr<QueuedLoginPrompter> m_loginQuestions;
     ConnectionCheckResult m_lastResult;
     QString m_trustedFingerprint;
     QLineEdit *m_name;

@@ -18,6 +18,7 @@ DetailPane::DetailPane(const QString &objectName, QWidget *parent)
     big.setPointSizeF(big.pointSizeF() * 1.2);
     m_title->setFont(big);
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_title->setWordWrap(true); // a long node or job name wraps instead of widening the dock
     m_layout->addWidget(m_title);
     m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     m_layout->addLayout(m_form);

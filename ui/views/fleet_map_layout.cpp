@@ -15,9 +15,9 @@ struct Metrics
     int blockW, blockH;
 };
 
-Metrics blockSize(int cell, int gap, int nodeGap, int columns, int rows)
+Metrics blockSize(int cell, int gap, int nodeGap, int columns, int rows, int label)
 {
-    return {columns * (cell + gap) - gap + nodeGap, rows * (cell + gap) - gap + nodeGap};
+    return {columns * (cell + gap) - gap + nodeGap, rows * (cell + gap) - gap + nodeGap + label};
 }
 
 } // namespace
@@ -33,7 +33,7 @@ QString FleetMapLayout::groupKey(const Node &node, Grouping grouping)
 }
 
 FleetMapLayout FleetMapLayout::compute(const ClusterSnapshot &snapshot, Grouping grouping, const QSize &viewport,
-                                       double zoom, int headerHeight)
+                                       double zoom, int headerHeight, const QSize &name)
 {
     FleetMapLayout layout;
     QMap<QString, QVector<int>> byKey; // sorted by group name
@@ -47,8 +47,8 @@ FleetMapLayout FleetMapLayout::compute(const ClusterSnapshot &snapshot, Grouping
     layout.blockColumns = (maxGpus + layout.blockRows - 1) / layout.blockRows;
     const int width = qMax(1, viewport.width() - 2 * kMargin);
 
-    const auto heightAt = [&](int cell, int nodeGap) {
-        const Metrics m = blockSize(cell, layout.gap, nodeGap, layout.blockColumns, layout.blockRows);
+    const auto heightAt = [&](int cell, int nodeGap, int label) {
+        const Metrics m = blockSize(cell, layout.gap, nodeGap, layout.blockColumns, layout.blockRows, label);
         const int perRow = qMax(1, (width + nodeGap) / m.blockW);
         qint64 h = kMargin;
         for (const QVector<int> &nodes : std::as_const(byKey))
@@ -56,20 +56,30 @@ FleetMapLayout FleetMapLayout::compute(const ClusterSnapshot &snapshot, Grouping
         return h;
     };
     const auto nodeGapFor = [](int cell) { return cell >= 4 ? 2 : 1; };
-    int fit = kMinCell;
-    for (int cell = kMaxCell; cell > kMinCell; --cell)
-        if (heightAt(cell, nodeGapFor(cell)) <= viewport.height()) {
+    // A name fits over a block as wide as it (a small gap keeps neighbours' names apart).
+    const auto namesFit = [&](int cell) {
+        return !name.isEmpty() && layout.blockColumns * (cell + layout.gap) - layout.gap >= name.width() + 4;
+    };
+    int fit = 0;
+    for (int cell = kMaxCell; cell >= kMinCell && namesFit(cell); --cell)
+        if (heightAt(cell, nodeGapFor(cell), name.height()) <= viewport.height()) {
             fit = cell;
             break;
         }
+    for (int cell = kMaxCell; fit == 0 && cell > kMinCell; --cell)
+        if (heightAt(cell, nodeGapFor(cell), 0) <= viewport.height())
+            fit = cell;
+    fit = qMax(fit, int(kMinCell));
     layout.cell = qBound(kMinCell, int(std::lround(fit * zoom)), kMaxCell);
     layout.fitZoom = double(layout.cell) / fit;
     layout.nodeGap = nodeGapFor(layout.cell);
+    layout.labelHeight = namesFit(layout.cell) ? name.height() : 0;
 
-    const Metrics m = blockSize(layout.cell, layout.gap, layout.nodeGap, layout.blockColumns, layout.blockRows);
+    const Metrics m = blockSize(layout.cell, layout.gap, layout.nodeGap, layout.blockColumns, layout.blockRows,
+                                layout.labelHeight);
     // Zoomed in, the blocks keep the arrangement that fits, so zooming moves nothing around:
     // the map grows and the scroll bars take over.
-    const Metrics fitted = blockSize(fit, layout.gap, nodeGapFor(fit), layout.blockColumns, layout.blockRows);
+    const Metrics fitted = blockSize(fit, layout.gap, nodeGapFor(fit), layout.blockColumns, layout.blockRows, 0);
     const int perRow = qMax(1, (width + nodeGapFor(fit)) / fitted.blockW);
     layout.nodeRects.resize(snapshot.nodes.size());
     const QLocale locale;
@@ -86,8 +96,8 @@ FleetMapLayout FleetMapLayout::compute(const ClusterSnapshot &snapshot, Grouping
         g.header = QRect(kMargin, y, qMax(width, perRow * m.blockW), headerHeight);
         y += headerHeight;
         for (int k = 0; k < g.nodes.size(); ++k) {
-            const QRect r(kMargin + (k % perRow) * m.blockW, y + (k / perRow) * m.blockH,
-                          m.blockW - layout.nodeGap, m.blockH - layout.nodeGap);
+            const QRect r(kMargin + (k % perRow) * m.blockW, y + (k / perRow) * m.blockH + layout.labelHeight,
+                          m.blockW - layout.nodeGap, m.blockH - layout.nodeGap - layout.labelHeight);
             layout.nodeRects[g.nodes[k]] = r;
             right = qMax(right, r.right());
         }
@@ -107,6 +117,14 @@ QRect FleetMapLayout::gpuRect(int node, int gpuPosition) const
     return QRect(block.left() + col * (cell + gap), block.top() + row * (cell + gap), cell, cell);
 }
 
+QRect FleetMapLayout::nameRect(int node) const
+{
+    if (labelHeight == 0 || node < 0 || node >= nodeRects.size())
+        return {};
+    const QRect &block = nodeRects[node];
+    return {block.left(), block.top() - labelHeight, block.width(), labelHeight};
+}
+
 std::pair<int, int> FleetMapLayout::hit(const ClusterSnapshot &snapshot, const QPoint &p) const
 {
     for (const Group &g : groups) {
@@ -114,12 +132,14 @@ std::pair<int, int> FleetMapLayout::hit(const ClusterSnapshot &snapshot, const Q
             continue;
         const QRect &first = nodeRects[g.nodes.first()];
         const QRect &last = nodeRects[g.nodes.last()];
-        if (p.y() < first.top() || p.y() > last.bottom() + nodeGap)
+        if (p.y() < first.top() - labelHeight || p.y() > last.bottom() + nodeGap)
             continue;
         for (int i : g.nodes) {
             const QRect &r = nodeRects[i];
-            if (!r.adjusted(0, 0, nodeGap, nodeGap).contains(p))
+            if (!r.adjusted(0, -labelHeight, nodeGap, nodeGap).contains(p))
                 continue;
+            if (p.y() < r.top())
+                return {i, -1}; // its name
             const int col = (p.x() - r.left()) / (cell + gap), row = (p.y() - r.top()) / (cell + gap);
             const int position = row * blockColumns + col;
             const bool inCell = col < blockColumns && row < blockRows && gpuRect(i, position).adjusted(0, 0, gap, gap).contains(p);

@@ -48,7 +48,8 @@ FleetMapPanel::FleetMapPanel(QWidget *parent)
     connect(m_grouping, &QComboBox::currentIndexChanged, this, [this] {
         m_view->setGrouping(FleetMapLayout::Grouping(m_grouping->currentData().toInt()));
     });
-    setMetric(HeatmapMetric::Kind::Utilisation);
+    // By node state first: down, drained, powered-down, busy and idle nodes apart at a glance.
+    setMetric(HeatmapMetric::Kind::NodeState);
 }
 
 void FleetMapPanel::setMetric(HeatmapMetric::Kind metric)

@@ -1,10 +1,13 @@
 #include "gpu_heatmap_view.h"
 
 #include "color_map.h"
+#include "context_menu_key.h"
+#include "state_colouring.h"
 #include "unit_formatter.h"
 
 #include <QHelpEvent>
 #include <QContextMenuEvent>
+#include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QScrollBar>
@@ -32,7 +35,24 @@ GpuHeatmapView::GpuHeatmapView(QWidget *parent) : QAbstractScrollArea(parent)
 
 QSize GpuHeatmapView::sizeHint() const
 {
-    return {m_showValues ? blockWidth() * 2 : oneColumnWidth(), rowHeight() * 20};
+    const int minRow = m_minCell.height() + 2;
+    return {m_showValues ? blockWidthFor(m_minCell) * 2 : oneColumnWidth(), minRow * 20};
+}
+
+QSize GpuHeatmapView::maximumCellSize() const
+{
+    // Big enough to read a value across the room, not so big that a small cluster turns into
+    // a few posters: five lines of text tall, twice that wide.
+    const int tall = 5 * fontMetrics().height();
+    return {2 * tall, tall};
+}
+
+void GpuHeatmapView::setPlaceholder(const QString &text)
+{
+    if (text == m_placeholder)
+        return;
+    m_placeholder = text;
+    viewport()->update();
 }
 
 void GpuHeatmapView::setSnapshot(const SnapshotPtr &snapshot)
@@ -64,6 +84,8 @@ void GpuHeatmapView::setSnapshot(const SnapshotPtr &snapshot)
     }
     m_maxGpus = qMin(m_maxGpus, 64);
     m_nameWidth = fontMetrics().horizontalAdvance(longestName) + kNameDot + 10;
+    if (hasFocus())
+        startCurrent();
     relayout();
     viewport()->update();
 }
@@ -84,7 +106,7 @@ void GpuHeatmapView::setRelations(const Relations &relations)
 
 void GpuHeatmapView::setCellSize(const QSize &size, bool showValues)
 {
-    m_cell = size;
+    m_minCell = size;
     m_showValues = showValues;
     relayout();
     viewport()->update();
@@ -95,13 +117,48 @@ int GpuHeatmapView::oneColumnWidth() const
     return blockWidth() + verticalScrollBar()->sizeHint().width() + 2 * frameWidth() + 4;
 }
 
-int GpuHeatmapView::blockWidth() const
+int GpuHeatmapView::blockWidthFor(const QSize &cell) const
 {
-    return m_nameWidth + m_maxGpus * m_cell.width() + kBlockGap;
+    return m_nameWidth + m_maxGpus * cell.width() + kBlockGap;
+}
+
+QSize GpuHeatmapView::fittedCell() const
+{
+    if (!m_showValues) // compact: rows a line of text tall, so the names read like any label
+        return {m_minCell.width(), qMax(m_minCell.height(), fontMetrics().height())};
+    const int nodes = m_snapshot ? int(m_snapshot->nodes.size()) : 0;
+    if (nodes == 0)
+        return m_minCell;
+    // The largest cell at which every node fits the viewport without scrolling, trying each
+    // number of columns; none: the smallest cell, and the view scrolls.
+    const QSize most = maximumCellSize();
+    const int width = viewport()->width(), height = viewport()->height() - 4;
+    QSize best = m_minCell;
+    qint64 bestArea = 0;
+    for (int columns = 1; columns <= nodes; ++columns) {
+        const int lines = (nodes + columns - 1) / columns;
+        int w = ((width + kBlockGap) / columns - kBlockGap - m_nameWidth) / m_maxGpus;
+        if (w < m_minCell.width())
+            break; // more columns only make narrower cells
+        int h = qMin(height / lines - 2, most.height());
+        w = qMin(w, most.width());
+        // Neither taller than wide nor a thin bar: the value and its outline stay readable.
+        h = qMin(h, w);
+        w = qMin(w, 2 * h);
+        if (h < m_minCell.height() || w < m_minCell.width())
+            continue;
+        const qint64 area = qint64(w) * h;
+        if (area > bestArea) {
+            bestArea = area;
+            best = QSize(w, h);
+        }
+    }
+    return best;
 }
 
 void GpuHeatmapView::relayout()
 {
+    m_cell = fittedCell();
     const int width = viewport()->width();
     m_columns = qMax(1, (width + kBlockGap) / blockWidth());
     const int nodes = m_snapshot ? int(m_snapshot->nodes.size()) : 0;
@@ -152,6 +209,8 @@ void GpuHeatmapView::scrollToNode(const QString &node)
 
 std::optional<QColor> GpuHeatmapView::fillColor(const Node &node, const Gpu &gpu) const
 {
+    if (m_metric == HeatmapMetric::Kind::NodeState)
+        return StateColouring::color(StateColouring::of(node, !gpu.jobId.isEmpty()));
     // Allocation, and every metric on a node whose machine is not launched (no exporter there by
     // design: not missing data): the GPU's capacity bucket.
     if (m_metric == HeatmapMetric::Kind::Allocation || !isLaunched(node.power))
@@ -168,7 +227,7 @@ void GpuHeatmapView::paintEvent(QPaintEvent *event)
     if (!m_snapshot || m_snapshot->nodes.isEmpty()) {
         p.setPen(palette().color(QPalette::PlaceholderText));
         p.drawText(viewport()->rect(), Qt::AlignCenter,
-                   m_snapshot ? tr("The cluster reports no nodes.") : tr("Not connected."));
+                   m_placeholder);
         return;
     }
     const int scroll = verticalScrollBar()->value();
@@ -176,9 +235,6 @@ void GpuHeatmapView::paintEvent(QPaintEvent *event)
     const int firstLine = qMax(0, (dirty.top() - 2) / rowHeight());
     const int lastLine = (dirty.bottom() - 2) / rowHeight();
     const int nodes = int(m_snapshot->nodes.size());
-    QFont small = font();
-    small.setPointSizeF(qMax(6.0, font().pointSizeF() * 0.8));
-    p.setFont(small);
     for (int line = firstLine; line <= lastLine; ++line) {
         for (int column = 0; column < m_columns; ++column) {
             const int index = line * m_columns + column;
@@ -211,9 +267,8 @@ void GpuHeatmapView::paintNode(QPainter &p, int nodeIndex, const QRect &block) c
                         kNameDot - 1));
     p.setPen(nodeRelated ? pal.color(QPalette::HighlightedText)
                          : pal.color(anyRelation ? QPalette::PlaceholderText : QPalette::Text));
-    if (m_showValues || m_cell.height() >= 12)
-        p.drawText(nameRect.adjusted(kNameDot + 3, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                   node.name);
+    p.setFont(labelFont());
+    p.drawText(nameRect.adjusted(kNameDot + 3, 0, 0, 0), Qt::AlignVCenter | Qt::AlignLeft, node.name);
     if (findings.nodeSeverity >= 0) {
         p.setPen(Qt::NoPen);
         p.setBrush(ColorMap::severityColor(Finding::Severity(findings.nodeSeverity)));
@@ -221,6 +276,11 @@ void GpuHeatmapView::paintNode(QPainter &p, int nodeIndex, const QRect &block) c
         p.drawPolygon(QPolygon({c + QPoint(-5, 0), c + QPoint(4, 0), c + QPoint(4, 9)}));
     }
 
+    // The values in the window's font once the cells have room for it, a smaller one before.
+    QFont valueFont = font();
+    if (m_cell.height() < fontMetrics().height() + 2 || m_cell.width() < fontMetrics().horizontalAdvance(QStringLiteral("100")) + 4)
+        valueFont.setPointSizeF(qMax(6.0, font().pointSizeF() * 0.8));
+    p.setFont(valueFont);
     const int gpuCount = qMin(m_maxGpus, qMax(node.gpuCount, int(node.gpus.size())));
     for (int g = 0; g < gpuCount; ++g) {
         const QRect cell(block.left() + m_nameWidth + g * m_cell.width(), block.top(),
@@ -270,6 +330,11 @@ void GpuHeatmapView::paintNode(QPainter &p, int nodeIndex, const QRect &block) c
             }
         }
     }
+    if (hasFocus() && node.name == m_currentNode) { // the keyboard's cell
+        p.setPen(QPen(pal.color(QPalette::Text), 2));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(hitRect(currentHit()).adjusted(-1, -1, 0, 0));
+    }
 }
 
 GpuHeatmapView::Hit GpuHeatmapView::hitTest(const QPoint &pos) const
@@ -307,6 +372,12 @@ void GpuHeatmapView::mousePressEvent(QMouseEvent *event)
         QAbstractScrollArea::mousePressEvent(event);
         return;
     }
+    setCurrent(hit); // the keyboard goes on from the clicked cell
+    pick(hit);
+}
+
+void GpuHeatmapView::pick(const Hit &hit)
+{
     const QString &name = m_snapshot->nodes[hit.node].name;
     if (hit.gpu >= 0)
         Q_EMIT gpuClicked(name, hit.gpu);
@@ -316,10 +387,147 @@ void GpuHeatmapView::mousePressEvent(QMouseEvent *event)
 
 void GpuHeatmapView::contextMenuEvent(QContextMenuEvent *event)
 {
+    if (event->reason() == QContextMenuEvent::Keyboard) { // the Menu key: the current cell's menu
+        openContextMenuAtCurrent();
+        return;
+    }
     const Hit hit = m_snapshot ? hitTest(event->pos()) : Hit{}; // viewport coordinates, as QAbstractScrollArea passes them
     if (hit.node < 0)
         return;
     Q_EMIT contextMenuRequested(m_snapshot->nodes[hit.node].name, hit.gpu, event->globalPos());
+}
+
+GpuHeatmapView::Hit GpuHeatmapView::currentHit() const
+{
+    Hit hit;
+    if (!m_snapshot || m_currentNode.isEmpty())
+        return hit;
+    hit.node = m_snapshot->nodeIndexByName.value(m_currentNode, -1);
+    if (hit.node >= 0) // the node may have lost GPUs since
+        hit.gpu = qMin(m_currentGpu, lastGpu(hit.node));
+    return hit;
+}
+
+int GpuHeatmapView::lastGpu(int nodeIndex) const
+{
+    return qMin(int(m_snapshot->nodes[nodeIndex].gpus.size()), m_maxGpus) - 1;
+}
+
+QRect GpuHeatmapView::hitRect(const Hit &hit) const
+{
+    if (hit.gpu >= 0)
+        return cellRect(m_snapshot->nodes[hit.node].name, hit.gpu);
+    const QRect block = blockRect(hit.node).translated(0, -verticalScrollBar()->value());
+    return {block.left(), block.top(), m_nameWidth - 4, block.height()};
+}
+
+void GpuHeatmapView::setCurrent(const Hit &hit)
+{
+    m_currentNode = m_snapshot->nodes[hit.node].name;
+    m_currentGpu = hit.gpu;
+    viewport()->update();
+}
+
+void GpuHeatmapView::scrollToCurrent()
+{
+    const QRect shown = hitRect(currentHit());
+    if (shown.top() < 0)
+        verticalScrollBar()->setValue(verticalScrollBar()->value() + shown.top() - 2);
+    else if (shown.bottom() >= viewport()->height())
+        verticalScrollBar()->setValue(verticalScrollBar()->value() + shown.bottom() - viewport()->height() + 3);
+}
+
+void GpuHeatmapView::openContextMenuAtCurrent()
+{
+    const Hit hit = currentHit();
+    if (hit.node < 0)
+        return;
+    scrollToCurrent(); // so the menu opens beside it
+    Q_EMIT contextMenuRequested(m_currentNode, hit.gpu, viewport()->mapToGlobal(hitRect(hit).center()));
+}
+
+void GpuHeatmapView::keyPressEvent(QKeyEvent *event)
+{
+    const int nodes = m_snapshot ? int(m_snapshot->nodes.size()) : 0;
+    if (nodes == 0) {
+        QAbstractScrollArea::keyPressEvent(event);
+        return;
+    }
+    if (isContextMenuShortcut(event)) {
+        openContextMenuAtCurrent();
+        return;
+    }
+    Hit at = currentHit();
+    if (at.node < 0)
+        at = {0, -1};
+    // Cells in reading order: each node's name, then its GPUs; Up and Down keep the GPU.
+    const auto toNode = [&](int node) { return Hit{node, qMin(at.gpu, lastGpu(node))}; };
+    const int page = qMax(1, viewport()->height() / rowHeight() - 1) * m_columns;
+    Hit next = at;
+    switch (event->key()) {
+    case Qt::Key_Return:
+    case Qt::Key_Enter:
+    case Qt::Key_Space:
+        setCurrent(at);
+        scrollToCurrent();
+        pick(at);
+        return;
+    case Qt::Key_Left:
+        next = at.gpu >= 0 ? Hit{at.node, at.gpu - 1} : at.node > 0 ? Hit{at.node - 1, lastGpu(at.node - 1)} : at;
+        break;
+    case Qt::Key_Right:
+        next = at.gpu < lastGpu(at.node) ? Hit{at.node, at.gpu + 1} : at.node + 1 < nodes ? Hit{at.node + 1, -1} : at;
+        break;
+    case Qt::Key_Up:
+        next = at.node - m_columns >= 0 ? toNode(at.node - m_columns) : at;
+        break;
+    case Qt::Key_Down:
+        next = at.node + m_columns < nodes ? toNode(at.node + m_columns) : at;
+        break;
+    case Qt::Key_PageUp:
+        next = toNode(qMax(at.node % m_columns, at.node - page));
+        break;
+    case Qt::Key_PageDown: {
+        int target = at.node;
+        while (target + m_columns < nodes && target + m_columns <= at.node + page)
+            target += m_columns;
+        next = toNode(target);
+        break;
+    }
+    case Qt::Key_Home:
+        next = event->modifiers() & Qt::ControlModifier ? Hit{0, -1} : Hit{at.node, -1};
+        break;
+    case Qt::Key_End:
+        next = event->modifiers() & Qt::ControlModifier ? Hit{nodes - 1, lastGpu(nodes - 1)} : Hit{at.node, lastGpu(at.node)};
+        break;
+    default:
+        QAbstractScrollArea::keyPressEvent(event);
+        return;
+    }
+    setCurrent(next);
+    scrollToCurrent();
+}
+
+void GpuHeatmapView::focusInEvent(QFocusEvent *event)
+{
+    QAbstractScrollArea::focusInEvent(event);
+    startCurrent();
+    viewport()->update();
+}
+
+void GpuHeatmapView::startCurrent()
+{
+    // A frame to start from; nothing is picked until Enter, Space or a click.
+    if (m_snapshot && !m_snapshot->nodes.isEmpty() && currentHit().node < 0) {
+        m_currentNode = m_snapshot->nodes.first().name;
+        m_currentGpu = -1;
+    }
+}
+
+void GpuHeatmapView::focusOutEvent(QFocusEvent *event)
+{
+    QAbstractScrollArea::focusOutEvent(event);
+    viewport()->update();
 }
 
 QString GpuHeatmapView::toolTipFor(const Hit &hit) const

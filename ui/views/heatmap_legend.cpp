@@ -1,6 +1,7 @@
 #include "heatmap_legend.h"
 
 #include "color_map.h"
+#include "state_colouring.h"
 
 #include <QPainter>
 
@@ -39,7 +40,12 @@ void HeatmapLegend::paintEvent(QPaintEvent *)
         p.fillRect(QRect(x, top + 2, 14, h - 4), c);
         x += 18;
     };
-    if (m_metric == HeatmapMetric::Kind::Allocation) {
+    if (m_metric == HeatmapMetric::Kind::NodeState) {
+        for (StateColouring::Class c : StateColouring::all()) {
+            swatch(StateColouring::color(c));
+            text(StateColouring::name(c));
+        }
+    } else if (m_metric == HeatmapMetric::Kind::Allocation) {
         for (GpuCapacity::Bucket b : {GpuCapacity::Bucket::Busy, GpuCapacity::Bucket::Idle, GpuCapacity::Bucket::Starting,
                                       GpuCapacity::Bucket::Launchable, GpuCapacity::Bucket::Unavailable}) {
             swatch(ColorMap::capacityColor(b));

@@ -13,12 +13,13 @@ constexpr double kTempLowC = 20, kTempHighC = 95;
 
 QList<HeatmapMetric::Kind> HeatmapMetric::all()
 {
-    return {Kind::Allocation, Kind::Utilisation, Kind::Temperature, Kind::Power, Kind::Memory};
+    return {Kind::NodeState, Kind::Allocation, Kind::Utilisation, Kind::Temperature, Kind::Power, Kind::Memory};
 }
 
 QString HeatmapMetric::id(Kind kind)
 {
     switch (kind) {
+    case Kind::NodeState: return QStringLiteral("state");
     case Kind::Allocation: return QStringLiteral("allocation");
     case Kind::Utilisation: return QStringLiteral("utilisation");
     case Kind::Temperature: return QStringLiteral("temperature");
@@ -39,6 +40,7 @@ HeatmapMetric::Kind HeatmapMetric::fromId(const QString &id)
 QString HeatmapMetric::label(Kind kind)
 {
     switch (kind) {
+    case Kind::NodeState: return QStringLiteral("Node state");
     case Kind::Allocation: return QStringLiteral("Allocation");
     case Kind::Utilisation: return QStringLiteral("Utilisation (%)");
     case Kind::Temperature: return QStringLiteral("Temperature (°C)");
@@ -80,6 +82,7 @@ std::optional<double> HeatmapMetric::value(const Node &node, const Gpu &gpu, Kin
 {
     const GpuMetrics &m = gpu.metrics;
     switch (kind) {
+    case Kind::NodeState: return std::nullopt; // a class, not a value: StateColouring
     case Kind::Allocation: return gpu.jobId.isEmpty() ? 0.0 : 1.0;
     case Kind::Utilisation: return m.utilPercent;
     case Kind::Temperature: return m.tempC;
@@ -115,7 +118,7 @@ std::optional<double> HeatmapMetric::normalised(const Node &node, const Gpu &gpu
 
 QString HeatmapMetric::cellText(const Node &node, const Gpu &gpu, Kind kind)
 {
-    if (kind == Kind::Allocation)
+    if (kind == Kind::Allocation || kind == Kind::NodeState)
         return {};
     const std::optional<double> v = value(node, gpu, kind);
     return v ? QString::number(qRound(*v)) : UnitFormatter::dash();

@@ -13,7 +13,8 @@ namespace strata {
 class HeatmapMetric
 {
 public:
-    enum class Kind { Allocation, Utilisation, Temperature, Power, Memory };
+    // NodeState: by StateColouring's classes (down, drained, powered down, busy, idle...).
+    enum class Kind { NodeState, Allocation, Utilisation, Temperature, Power, Memory };
 
     static QList<Kind> all();
     static QString id(Kind kind);          // stable, for settings: "utilisation", ...

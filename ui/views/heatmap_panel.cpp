@@ -28,6 +28,7 @@ HeatmapPanel::HeatmapPanel(QWidget *parent)
     layout->addLayout(bar);
     layout->addWidget(m_legend);
     m_view->setObjectName(QStringLiteral("heatmap"));
+    m_summary->setObjectName(QStringLiteral("heatmapSummary"));
     layout->addWidget(m_view, 1);
     connect(m_metric, &QComboBox::currentIndexChanged, this, [this] {
         const HeatmapMetric::Kind kind = HeatmapMetric::fromId(m_metric->currentData().toString());

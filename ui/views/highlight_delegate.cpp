@@ -19,6 +19,8 @@ void HighlightDelegate::setRelated(const QSet<QString> &keys, bool active)
 void HighlightDelegate::initStyleOption(QStyleOptionViewItem *option, const QModelIndex &index) const
 {
     QStyledItemDelegate::initStyleOption(option, index);
+    if (isRelated(index))
+        option->font.setBold(true);
     const QVariant mark = index.data(SnapshotRowModel::StatusRole);
     if (mark.metaType() != QMetaType::fromType<StatusMark>())
         return;
@@ -28,24 +30,22 @@ void HighlightDelegate::initStyleOption(QStyleOptionViewItem *option, const QMod
     option->icon = QIcon(swatch);
 }
 
+bool HighlightDelegate::isRelated(const QModelIndex &index) const
+{
+    return m_active && m_related.contains(index.data(SnapshotRowModel::KeyRole).toString());
+}
+
 void HighlightDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option,
                               const QModelIndex &index) const
 {
-    if (!m_active) {
-        QStyledItemDelegate::paint(painter, option, index);
-        return;
-    }
-    QStyleOptionViewItem opt = option;
-    const bool related = m_related.contains(index.data(SnapshotRowModel::KeyRole).toString());
-    if (related) {
+    // Only the related rows change: the others keep the palette's text, so a table with a
+    // relation shown still reads as live, not greyed out as if disabled.
+    if (isRelated(index)) {
         QColor band = option.palette.color(QPalette::Highlight);
         band.setAlphaF(0.35f);
         painter->fillRect(option.rect, band);
-        opt.font.setBold(true);
-    } else {
-        opt.palette.setColor(QPalette::Text, option.palette.color(QPalette::PlaceholderText));
     }
-    QStyledItemDelegate::paint(painter, opt, index);
+    QStyledItemDelegate::paint(painter, option, index);
 }
 
 } // namespace strata

@@ -5,9 +5,10 @@
 
 namespace strata {
 
-// Paints rows whose key (SnapshotRowModel::KeyRole) is in the related set with the palette's
-// highlight band, and dims the others while a relation is shown. Draws a cell's status swatch
-// (SnapshotRowModel::StatusRole) in the colour ColorMap picks for it. GUI thread.
+// While a relation is shown, paints rows whose key (SnapshotRowModel::KeyRole) is in the related
+// set in bold over the palette's highlight band; the other rows keep their normal colours, so
+// the table never looks disabled. Draws a cell's status swatch (SnapshotRowModel::StatusRole) in
+// the colour ColorMap picks for it. GUI thread.
 class HighlightDelegate : public QStyledItemDelegate
 {
     Q_OBJECT
@@ -23,10 +24,13 @@ public:
                const QModelIndex &index) const override;
 
 protected:
-    // The status swatch as the decoration, drawn as Qt draws a QColor under Qt::DecorationRole.
+    // The status swatch as the decoration, drawn as Qt draws a QColor under Qt::DecorationRole;
+    // a related row's bold font.
     void initStyleOption(QStyleOptionViewItem *option, const QModelIndex &index) const override;
 
 private:
+    bool isRelated(const QModelIndex &index) const;
+
     QSet<QString> m_related;
     bool m_active = false;
 };

@@ -4,6 +4,7 @@
 #include "charts/gpu_time_series_chart.h"
 #include "color_map.h"
 #include "unit_formatter.h"
+#include "wheel_focus_guard.h"
 #include "workload_text.h"
 
 #include <QDateTime>
@@ -34,6 +35,25 @@ QString indexRanges(QVector<int> indices)
 
 } // namespace
 
+QString JobDetailPane::commandText(const Job &job, OrchestratorKind orchestrator)
+{
+    if (!job.command.isEmpty())
+        return job.command;
+    if (orchestrator == OrchestratorKind::Kubernetes)
+        return tr("(no command: the container's image decides)");
+    // Slurm lists none for a --wrap job or a script given on standard input (as Strata submits):
+    // what the batch script runs, when it was read.
+    if (job.script && job.script->isRead()) {
+        QStringList lines;
+        for (const BatchScriptContent::Statement &statement : job.script->content.statements)
+            if (statement.kind == BatchScriptContent::Statement::Kind::Command)
+                lines << statement.text;
+        if (!lines.isEmpty())
+            return tr("# from its batch script\n") + lines.join(QLatin1Char('\n'));
+    }
+    return tr("(no command listed: submitted with --wrap or with its script on standard input)");
+}
+
 JobDetailPane::JobDetailPane(QWidget *parent)
     : DetailPane(QStringLiteral("jobDetail"), parent), m_command(new QPlainTextEdit(this))
 {
@@ -58,6 +78,8 @@ JobDetailPane::JobDetailPane(QWidget *parent)
     m_app->setObjectName(QStringLiteral("jobApplication"));
     m_workDir = addRow(tr("Work dir"), ValueText::EscapedRich);
     m_stdout = addRow(tr("Output"), ValueText::EscapedRich);
+    m_stdout->setObjectName(QStringLiteral("jobOutput"));
+    m_placement->setObjectName(QStringLiteral("jobPlacement"));
     QVBoxLayout *layout = paneLayout();
     layout->addWidget(new QLabel(tr("Command / script:"), this));
     m_command->setReadOnly(true);
@@ -68,6 +90,7 @@ JobDetailPane::JobDetailPane(QWidget *parent)
     chart->setMetrics(ChartMetric::forJobs()); // GPU figures and, beside them, the application's
     layout->addWidget(chart, 1);
     connect(m_placement, &QLabel::linkActivated, this, &JobDetailPane::nodePicked);
+    WheelFocusGuard::guardChildren(this); // the pane scrolls in its dock
 }
 
 QString JobDetailPane::verdictText() const
@@ -113,9 +136,21 @@ void JobDetailPane::showJob(const SnapshotPtr &snapshot, const QString &id)
         if (!gpus.isEmpty() && targets.size() < 8)
             targets.append({node, gpus});
     }
-    m_placement->setText(places.isEmpty()
-                             ? tr("not placed yet (%1 GPUs requested)").arg(job->gpusRequested)
-                             : places.join(QStringLiteral("; ")));
+    // An ended job holds nothing: where it ran and how many GPUs it had, never "not placed yet".
+    const QString where = places.join(QStringLiteral("; "));
+    if (job->hasEnded()) {
+        const QString nodes = job->nodes.join(QStringLiteral(", "));
+        const QString gpus = job->gpusRequested == 1 ? tr("1 GPU") : tr("%1 GPUs").arg(job->gpusRequested);
+        m_placement->setText(places.isEmpty()          ? tr("finished")
+                             : job->gpusRequested > 0 ? tr("held %1 on %2").arg(gpus, where)
+                                                      : tr("ran on %1").arg(where));
+        historyLoader()->setNoTargetsText(nodes.isEmpty()           ? tr("This job has finished.")
+                                          : job->gpusRequested > 0 ? tr("This job has finished; it held %1 on %2.").arg(gpus, nodes)
+                                                                   : tr("This job has finished; it ran on %1.").arg(nodes));
+    } else {
+        m_placement->setText(places.isEmpty() ? tr("not placed yet (%1 GPUs requested)").arg(job->gpusRequested) : where);
+        historyLoader()->setNoTargetsText(job->isPending() ? tr("This job holds no GPUs yet.") : tr("This job holds no GPUs."));
+    }
     const QString started = job->startTime > 0
                                 ? QDateTime::fromSecsSinceEpoch(job->startTime).toString(QStringLiteral("yyyy-MM-dd hh:mm"))
                                 : tr("not started");
@@ -143,8 +178,9 @@ void JobDetailPane::showJob(const SnapshotPtr &snapshot, const QString &id)
     m_workDir->setText(job->workDir.isEmpty() ? UnitFormatter::dash() : job->workDir.toHtmlEscaped());
     m_stdout->setText(job->stdoutPath.isEmpty() ? UnitFormatter::dash() : job->stdoutPath.toHtmlEscaped());
     m_stdout->setToolTip(tr("The path is on the cluster's file system."));
-    if (m_command->toPlainText() != job->command)
-        m_command->setPlainText(job->command);
+    const QString command = commandText(*job, snapshot->orchestrator);
+    if (m_command->toPlainText() != command)
+        m_command->setPlainText(command);
     historyLoader()->setTargets(targets);
 }
 

@@ -23,6 +23,9 @@ public:
     QString verdictText() const;
     QString placementText() const;
     QString applicationText() const;
+    // The command box's text: Slurm's command line, else (a --wrap job, a script given on
+    // standard input) the commands of its batch script when read, else why there is none.
+    static QString commandText(const Job &job, OrchestratorKind orchestrator);
 
 Q_SIGNALS:
     void nodePicked(const QString &node);

@@ -5,6 +5,7 @@
 #include "charts/gpu_time_series_chart.h"
 #include "color_map.h"
 #include "models/node_table_model.h"
+#include "wheel_focus_guard.h"
 #include "workload_text.h"
 
 #include <QHeaderView>
@@ -42,15 +43,27 @@ NodeDetailPane::NodeDetailPane(QWidget *parent)
     m_gpus->setMinimumHeight((m_gpus->fontMetrics().height() + 4) * 9 + 6); // 8 GPUs and the header
     m_gpus->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_gpus->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_gpus->horizontalHeader()->setStretchLastSection(true);
+    // The dock is narrow (about 40 characters): the short columns keep what they hold and
+    // the memory column takes what is left, eliding, instead of the table scrolling sideways.
+    m_gpus->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_gpus->setTextElideMode(Qt::ElideRight);
+    m_gpus->setWordWrap(false);
+    m_gpus->horizontalHeader()->setMinimumSectionSize(m_gpus->fontMetrics().horizontalAdvance(QStringLiteral("00")) + 8);
     m_gpus->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_gpus->horizontalHeader()->setSectionResizeMode(4, QHeaderView::Stretch);
+    m_gpus->horizontalHeader()->setTextElideMode(Qt::ElideRight);
     m_gpus->setObjectName(QStringLiteral("nodeGpus"));
     auto *jobsBox = new QWidget(splitter);
     auto *jobsLayout = new QVBoxLayout(jobsBox);
     jobsLayout->setContentsMargins(0, 0, 0, 0);
-    jobsLayout->addWidget(new QLabel(tr("Jobs on this node (double-click to open):"), jobsBox));
+    auto *jobsLabel = new QLabel(tr("Jobs on this node (double-click to open):"), jobsBox);
+    jobsLabel->setWordWrap(true);
+    jobsLayout->addWidget(jobsLabel);
     jobsLayout->addWidget(m_jobs);
     m_jobs->setObjectName(QStringLiteral("nodeJobs"));
+    // Long job names wrap at the dock's width rather than scrolling the list sideways.
+    m_jobs->setWordWrap(true);
+    m_jobs->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     splitter->addWidget(m_gpus);
     splitter->addWidget(jobsBox);
     splitter->addWidget(chart);
@@ -64,6 +77,7 @@ NodeDetailPane::NodeDetailPane(QWidget *parent)
     connect(m_jobs, &QListWidget::itemActivated, this, [this](QListWidgetItem *item) {
         Q_EMIT jobPicked(item->data(Qt::UserRole).toString());
     });
+    WheelFocusGuard::guardChildren(this); // the pane scrolls in its dock
 }
 
 QString NodeDetailPane::stateText() const
@@ -148,6 +162,7 @@ void NodeDetailPane::showNode(const SnapshotPtr &snapshot, const QString &name)
                                              : g.jobId,
                                          m_jobs);
         item->setData(Qt::UserRole, g.jobId);
+        item->setToolTip(item->text());
     }
     if (seen.isEmpty())
         new QListWidgetItem(tr("No jobs hold GPUs here."), m_jobs);

@@ -10,6 +10,7 @@
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
+#include <QStyle>
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -86,10 +87,20 @@ TablePage::TablePage(SnapshotRowModel *model, const QString &noun, bool userFilt
     connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &TablePage::scheduleCount);
     connect(m_proxy, &QAbstractItemModel::modelReset, this, &TablePage::scheduleCount);
 
-    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex &current) {
-                Q_EMIT currentKeyChanged(current.data(SnapshotRowModel::KeyRole).toString());
-            });
+    // A row is picked when it is current and selected: a click, the arrow keys, selectKey().
+    // Focus arriving by keyboard (Tab, or Ctrl+3 back to a table) makes the first row current
+    // without selecting it, and a refresh can move the current row: neither picks anything.
+    // A click sets the current row before it selects it, hence both signals.
+    QItemSelectionModel *selection = m_view->selectionModel();
+    connect(selection, &QItemSelectionModel::currentRowChanged, this, [this, selection](const QModelIndex &current) {
+        if (current.isValid() && selection->isRowSelected(current.row(), current.parent()))
+            Q_EMIT rowPicked(current.data(SnapshotRowModel::KeyRole).toString());
+    });
+    connect(selection, &QItemSelectionModel::selectionChanged, this, [this, selection](const QItemSelection &selected) {
+        const QModelIndex current = selection->currentIndex();
+        if (current.isValid() && selected.contains(current))
+            Q_EMIT rowPicked(current.data(SnapshotRowModel::KeyRole).toString());
+    });
     // After a sort the rows move under a fixed scroll position: bring the current one back.
     connect(m_view->horizontalHeader(), &QHeaderView::sortIndicatorChanged, this, [this] {
         QTimer::singleShot(0, this, [this] {
@@ -129,6 +140,23 @@ void TablePage::setChoices(const FilterChoices &choices)
     fillCombo(m_partition, tr("All partitions"), choices.partitions);
     if (m_user)
         fillCombo(m_user, tr("All users"), choices.users);
+}
+
+void TablePage::arrangeColumns(const QList<ColumnFit> &columns)
+{
+    QHeaderView *header = m_view->horizontalHeader();
+    const QFontMetrics cellFont = m_view->fontMetrics();
+    // QStyledItemDelegate's own margins: the focus frame's on each side, plus the swatch
+    // (decoration) and its spacing on columns that carry one.
+    const int margin = 2 * (m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_view) + 1);
+    const int swatch = m_view->style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, m_view) + margin;
+    for (int visual = 0; visual < columns.size(); ++visual) {
+        const ColumnFit &fit = columns[visual];
+        header->moveSection(header->visualIndex(fit.column), visual);
+        // + 4: the delegate lays the text out at fractional advances and rounds up.
+        const int text = cellFont.horizontalAdvance(fit.widestText) + margin + (fit.swatch ? swatch : 0) + 4;
+        header->resizeSection(fit.column, qMax(header->sectionSizeHint(fit.column), text));
+    }
 }
 
 void TablePage::applyFilterNow()

@@ -36,6 +36,17 @@ public:
     HighlightDelegate *delegate() const { return m_delegate; }
 
     void setChoices(const FilterChoices &choices);
+    // Columns in this visual order, each as wide as its header (sort indicator included) and
+    // its widest expected text (a status swatch included), so compact columns stay compact and
+    // nothing an operator reads is cut. Text wider than that is elided; the model's tooltip
+    // holds it whole. The last one stretches.
+    struct ColumnFit
+    {
+        int column;
+        QString widestText;
+        bool swatch = false; // the cell draws a status swatch before its text
+    };
+    void arrangeColumns(const QList<ColumnFit> &columns);
     void focusFilter();
     QString countText() const;
     QStringList selectedKeys() const;
@@ -46,7 +57,8 @@ public:
     void applyFilterNow();
 
 Q_SIGNALS:
-    void currentKeyChanged(const QString &key);
+    // A row became current and selected (a click, the arrow keys, selectKey()).
+    void rowPicked(const QString &key);
     void activated(const QString &key);
 
 private:

@@ -1,5 +1,6 @@
 // BurninHistory on a real SQLite file (QSQLITE), filled from captured agent runs.
 #include "burnin/burnin_history.h"
+#include "captured_burnin_run.h"
 #include "burnin/burnin_judge.h"
 #include "burnin/burnin_protocol_parser.h"
 
@@ -14,14 +15,6 @@
 using namespace strata;
 
 namespace {
-
-BurninNodeRun capturedRun(const QString &node, const QString &file)
-{
-    QFile f(QStringLiteral(STRATA_TEST_DATA "/burnin/") + file);
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("missing test data %s", qPrintable(file));
-    return BurninNodeRun::fromEvents(node, BurninProtocolParser::parseAll(f.readAll()));
-}
 
 BurninHistoryRun historyRun(const QString &id, const QVector<BurninNodeRun> &nodes, const QDateTime &time)
 {

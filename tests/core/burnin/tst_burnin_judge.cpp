@@ -1,6 +1,7 @@
 // BurninJudge on captured CPU-agent runs (tests/data/burnin) and on constructed CUDA results,
 // which exercise the catalog's per-model floors and telemetry limits.
 #include "burnin/burnin_judge.h"
+#include "captured_burnin_run.h"
 #include "burnin/burnin_protocol_parser.h"
 
 #include <QFile>
@@ -9,14 +10,6 @@
 using namespace strata;
 
 namespace {
-
-BurninNodeRun capturedRun(const QString &node, const QString &file)
-{
-    QFile f(QStringLiteral(STRATA_TEST_DATA "/burnin/") + file);
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("missing test data %s", qPrintable(file));
-    return BurninNodeRun::fromEvents(node, BurninProtocolParser::parseAll(f.readAll()));
-}
 
 QVector<BurninNodeRun> runsFromFiles(const QStringList &files)
 {
@@ -35,7 +28,7 @@ GpuCatalog testCatalog()
     const GpuCatalog c = GpuCatalog::fromJson(R"({"gpus":[
         {"model":"H100","name":"NVIDIA H100 SXM","gresTypes":["h100"],"productNames":["NVIDIA H100 80GB HBM3"],
          "bf16PetaFlops":0.989,"hbmTBps":3.35,
-         "burnin":{"gemmFloorTflops":200,"hbmFloorTBps":2.5,"peerFraction":0.9,"minSmClockMHz":1500,"maxTempC":87}},
+         "burnin":{"gemmFloorTflops":200,"ownGemmFloorTflops":150,"hbmFloorTBps":2.5,"peerFraction":0.9,"minSmClockMHz":1500,"maxTempC":87}},
         {"model":"H200","name":"NVIDIA H200","gresTypes":["h200"],"productNames":["NVIDIA H200"],
          "bf16PetaFlops":0.989,"hbmTBps":4.8,
          "burnin":{"gemmFloorTflops":600,"hbmFloorTBps":3.6,"peerFraction":0.9,"minSmClockMHz":1500,"maxTempC":87}}]})",
@@ -120,6 +113,7 @@ private Q_SLOTS:
     void catalogFloorsAndTelemetry();
     void modelsAreComparedWithTheirOwnKind();
     void fp8IsJudgedAtTwiceTheBf16Rates();
+    void ownKernelHasItsOwnFloorAndPeers();
     void errorAndSkippedResults();
     void launchErrorIsAProblem();
     void drainReasonIsTheNodesOwn();
@@ -386,6 +380,43 @@ void TestBurninJudge::fp8IsJudgedAtTwiceTheBf16Rates()
     run.results[0].engine = QStringLiteral("cublaslt-bf16");
     const BurninVerdict bf16 = BurninJudge::judge({run}, testCatalog(), {{{"gpu-node01", 1}}});
     QVERIFY2(bf16.passed, qPrintable(bf16.gpus.value(0).reasons.join('\n')));
+}
+
+void TestBurninJudge::ownKernelHasItsOwnFloorAndPeers()
+{
+    // The catalog's floor is cuBLASLt's; the own kernel's is the catalog's own figure (H100: 150)
+    // or gemmFloorTflops x ownGemmFloorRatio (H200: 600 x 0.5 = 300).
+    const GpuCatalog catalog = testCatalog();
+    QCOMPARE(catalog.gpu("H100")->burnin.ownGemmFloorTflops, 150.0);
+    QCOMPARE(catalog.gpu("H200")->burnin.ownGemmFloorTflops, 600.0 * ownGemmFloorRatio);
+    QCOMPARE(catalog.gpu("H200")->burnin.gemmFloorTflops, 600.0);
+    // node01 found libcublasLt, node02 did not and ran the own kernel: each engine's GPUs are
+    // peers among themselves, so node02's healthy GPUs at 400 pass next to node01's 720.
+    BurninNodeRun lt = cudaRun("gpu-node01", "NVIDIA H200", {{720, 4.2, {}}, {715, 4.2, {}}});
+    BurninNodeRun own = cudaRun("gpu-node02", "NVIDIA H200", {{400, 4.2, {}}, {395, 4.2, {}}});
+    for (BurninResult &r : lt.results)
+        r.engine = QStringLiteral("cublaslt-bf16");
+    for (BurninResult &r : own.results)
+        r.engine = QStringLiteral("own-bf16");
+    const BurninVerdict v = BurninJudge::judge({lt, own}, catalog, {});
+    QVERIFY2(v.passed, qPrintable(v.gpus.value(2).reasons.join('\n') + v.gpus.value(3).reasons.join('\n')));
+    // An own-kernel GPU under its floor and under 90 % of its own-kernel peer fails on both.
+    own.results[2].tflops = 250;
+    const BurninVerdict slow = BurninJudge::judge({lt, own}, catalog, {});
+    const BurninGpuVerdict *g = slow.gpu("gpu-node02", 1);
+    QVERIFY(g && !g->passed);
+    QCOMPARE(g->reasons,
+             (QStringList{"gpu-node02 GPU 1 gemm: own kernel 250.0 TFLOPS is below the H200 floor of 300.0",
+                          "gpu-node02 GPU 1 gemm: own kernel 250.0 TFLOPS is 63% of the best GPU in this run (400.0); needs 90%"}));
+    QVERIFY(slow.gpu("gpu-node01", 0)->passed && slow.gpu("gpu-node02", 0)->passed);
+    // The same 400 from cuBLASLt fails its 600 floor: the floors are the engines' own.
+    for (BurninResult &r : own.results)
+        r.engine = QStringLiteral("cublaslt-bf16");
+    own.results[2].tflops = 395;
+    const BurninVerdict asLt = BurninJudge::judge({lt, own}, catalog, {});
+    QVERIFY(!asLt.gpu("gpu-node02", 0)->passed);
+    QVERIFY2(asLt.gpu("gpu-node02", 0)->reasons.contains("gpu-node02 GPU 0 gemm: 400.0 TFLOPS is below the H200 floor of 600.0"),
+             qPrintable(asLt.gpu("gpu-node02", 0)->reasons.join('\n')));
 }
 
 QTEST_GUILESS_MAIN(TestBurninJudge)

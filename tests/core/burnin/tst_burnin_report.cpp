@@ -2,6 +2,7 @@
 // run with a slowed GPU and on hand-built CUDA figures; the JSON export and the HTML page
 // (self-contained, escaped).
 #include "burnin/burnin_judge.h"
+#include "captured_burnin_run.h"
 #include "burnin/burnin_protocol_parser.h"
 #include "burnin/burnin_report.h"
 
@@ -12,14 +13,6 @@
 using namespace strata;
 
 namespace {
-
-BurninNodeRun capturedRun(const QString &node, const QString &file)
-{
-    QFile f(QStringLiteral(STRATA_TEST_DATA "/burnin/") + file);
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("missing test data %s", qPrintable(file));
-    return BurninNodeRun::fromEvents(node, BurninProtocolParser::parseAll(f.readAll()));
-}
 
 // Three H100s: GEMM 900, 800 and 600 TFLOPS against a datasheet of 989; one with a reason.
 void handBuilt(BurninVerdict *verdict, QVector<BurninNodeRun> *runs)

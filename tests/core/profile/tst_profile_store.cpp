@@ -62,6 +62,30 @@ private Q_SLOTS:
         QCOMPARE(out.value(QStringLiteral("kubeApi")), written.value(QStringLiteral("kubeApi")));
     }
 
+    // Issue 33: whether secrets were handed to the keyring is kept, so a profile that never had
+    // any asks nothing of the keyring at connect. Files from before the field read as "maybe".
+    void secretsInKeyringIsKept_data()
+    {
+        QTest::addColumn<QJsonObject>("stored");
+        QTest::addColumn<bool>("inKeyring");
+        const QString url = QStringLiteral("prometheusUrl"), flag = QStringLiteral("prometheusSecretsInKeyring");
+        const QString prometheus = QStringLiteral("http://prometheus:9090");
+        QTest::newRow("given") << QJsonObject{{url, prometheus}, {flag, true}} << true;
+        QTest::newRow("none given") << QJsonObject{{url, prometheus}, {flag, false}} << false;
+        QTest::newRow("older file with Prometheus") << QJsonObject{{url, prometheus}} << true;
+        QTest::newRow("older file without Prometheus") << QJsonObject{} << false;
+    }
+    void secretsInKeyringIsKept()
+    {
+        QFETCH(QJsonObject, stored);
+        QFETCH(bool, inKeyring);
+        const ClusterProfile profile = ProfileStore::fromJson(stored);
+        QCOMPARE(profile.prometheusSecretsInKeyring, inKeyring);
+        const QJsonObject out = ProfileStore::toJson(profile);
+        QCOMPARE(out.value(QStringLiteral("prometheusSecretsInKeyring")).toBool(!inKeyring), inKeyring);
+        QCOMPARE(ProfileStore::fromJson(out).prometheusSecretsInKeyring, inKeyring);
+    }
+
     // A word this Strata does not know is never read as another: the file is refused saying
     // which profile and field hold what (as for any other error in it).
     void anUnknownWordRefusesTheFile_data()

@@ -58,6 +58,7 @@ private Q_SLOTS:
     void verdict();
     void slicesFromTheJobsStart();
     void exporterJobLabelWins();
+    void mixedExportersCoverEveryNode();
     void kubernetesPodsMapToTheirJob_data();
     void kubernetesPodsMapToTheirJob();
     void pendingJobsAreLeftAlone();
@@ -178,6 +179,28 @@ void TestJobUsage::exporterJobLabelWins()
     JobUsage::apply(jobs, input(series, {QStringLiteral("gpu-node01")}), HealthThresholds{});
     QCOMPARE(*jobs[0].gpuUtilMean, 90.0);
     QCOMPARE(jobs[0].efficiencyVerdict, QStringLiteral("1 GPU busy (mean 90%)"));
+}
+
+void TestJobUsage::mixedExportersCoverEveryNode()
+{
+    // gpu-node01's exporter names the job (the lab's gpu-node02 has the GPU Operator's
+    // exported_pod), gpu-node02's names no workload: the job's GPUs there come from the
+    // scheduler's placement, not dropped because another node labels its series.
+    const QVector<GpuUsageSeries> series = {
+        history(QStringLiteral("gpu-node01"), 0, 10, [](int) { return 90.f; }, QStringLiteral("20")),
+        history(QStringLiteral("gpu-node01"), 1, 10, [](int) { return 90.f; }, QStringLiteral("20")),
+        history(QStringLiteral("gpu-node02"), 0, 10, [](int) { return 30.f; }),
+        history(QStringLiteral("gpu-node02"), 1, 10, [](int) { return 30.f; }),
+        history(QStringLiteral("gpu-node02"), 2, 10, [](int) { return 99.f; }), // not the job's
+    };
+    Job job = running(QStringLiteral("20"), 10, QStringLiteral("gpu-node01"), {0, 1});
+    job.gpus.insert(QStringLiteral("gpu-node02"), {0, 1});
+    job.gpusRequested = 4;
+    QVector<Job> jobs = {job};
+    JobUsage::apply(jobs, input(series, {QStringLiteral("gpu-node01"), QStringLiteral("gpu-node02")}), HealthThresholds{});
+    QCOMPARE(*jobs[0].gpuUtilMean, 60.0);
+    QCOMPARE(*jobs[0].gpuUtilMin, 30.0);
+    QCOMPARE(jobs[0].efficiencyVerdict, QStringLiteral("4 GPUs held, mean 60%, lowest 30%"));
 }
 
 void TestJobUsage::kubernetesPodsMapToTheirJob_data()

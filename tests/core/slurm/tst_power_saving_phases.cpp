@@ -1,5 +1,5 @@
-// Issue 25 on real output: a ParallelCluster-shaped Slurm 22.05 cluster (the power-saving lab,
-// tests/data/slurm/power_saving_22.05, captured by its capture.sh) in each phase: all powered
+// Issue 25 on real output: a ParallelCluster-shaped Slurm cluster (the power-saving lab on 22.05
+// and on 24.11, tests/data/slurm/power_saving_RELEASE, captured by capture.sh) in each phase: all powered
 // down, a 2-node job powering up (CONFIGURING), running, powering down, a failed launch. In every
 // phase the snapshot's GPU split equals what `sinfo -N -o '%N %T %G'` of the same moment says
 // (`~` launchable, `#` starting, `%` and `down~` unavailable, idle, allocated), with no false
@@ -20,9 +20,17 @@ using namespace strata;
 
 namespace {
 
-QByteArray captured(const QString &phase, const QString &what)
+// The releases captured, and the node list Strata reads on each (SlurmVersion::nodeCommand).
+const QStringList kReleases{QStringLiteral("22.05"), QStringLiteral("24.11")};
+
+QString nodeListFile(const QString &release)
 {
-    QFile file(QStringLiteral(STRATA_TEST_DATA "/slurm/power_saving_22.05/%1_%2").arg(phase, what));
+    return release == QLatin1String("22.05") ? QStringLiteral("sinfo.json") : QStringLiteral("scontrol_show_nodes.json");
+}
+
+QByteArray captured(const QString &release, const QString &phase, const QString &what)
+{
+    QFile file(QStringLiteral(STRATA_TEST_DATA "/slurm/power_saving_%1/%2_%3").arg(release, phase, what));
     if (!file.open(QIODevice::ReadOnly))
         qFatal("missing test data %s", qPrintable(file.fileName()));
     return file.readAll();
@@ -52,15 +60,16 @@ void addExpected(GpuCapacity &c, const QString &state, int gpus)
         QFAIL(qPrintable(QStringLiteral("a state this test does not expect: %1").arg(state)));
 }
 
-Phase read(const QString &phase, const QHash<QString, QStringList> &waiting = {}, QHash<QString, QStringList> *next = nullptr)
+Phase read(const QString &release, const QString &phase, const QHash<QString, QStringList> &waiting = {},
+           QHash<QString, QStringList> *next = nullptr)
 {
     Phase p;
-    SinfoParseResult nodes = SinfoJsonParser::parse(captured(phase, QStringLiteral("sinfo.json")), GpuCatalog::builtIn());
+    SinfoParseResult nodes = SinfoJsonParser::parse(captured(release, phase, nodeListFile(release)), GpuCatalog::builtIn());
     if (!nodes.error.isEmpty())
         qFatal("%s: %s", qPrintable(phase), qPrintable(nodes.error));
     p.snapshot.nodes = nodes.nodes;
     // The jobs as scontrol lists them: state and placement.
-    const QByteArray details = captured(phase, QStringLiteral("scontrol_show_job_d_o.txt"));
+    const QByteArray details = captured(release, phase, QStringLiteral("scontrol_show_job_d_o.txt"));
     const ScontrolJobsParseResult placed = ScontrolParser::parseJobDetails(details, {});
     static const QRegularExpression record(QStringLiteral("^JobId=(\\d+) .*JobState=([A-Z_]+) "));
     for (const QByteArray &line : details.split('\n')) {
@@ -78,7 +87,7 @@ Phase read(const QString &phase, const QHash<QString, QStringList> &waiting = {}
     if (next)
         *next = carried;
     p.snapshot.finalize();
-    const QList<QByteArray> lines = captured(phase, QStringLiteral("sinfo_nodes.txt")).split('\n');
+    const QList<QByteArray> lines = captured(release, phase, QStringLiteral("sinfo_nodes.txt")).split('\n');
     for (const QByteArray &line : lines.mid(1)) {
         const QStringList f = QString::fromUtf8(line).split(QLatin1Char(' '), Qt::SkipEmptyParts);
         if (f.size() != 3)
@@ -107,6 +116,7 @@ class TestPowerSavingPhases : public QObject
 private Q_SLOTS:
     void splitEqualsSinfo_data()
     {
+        QTest::addColumn<QString>("release");
         QTest::addColumn<QString>("phase");
         QTest::addColumn<int>("launchable");
         QTest::addColumn<int>("starting");
@@ -115,14 +125,18 @@ private Q_SLOTS:
         QTest::addColumn<int>("jobsStarting");
         QTest::addColumn<int>("jobsRunning");
         // 4 GPU nodes of 8 (1 static, 3 dynamic) and a CPU node: 32 GPUs.
-        QTest::newRow("all powered down") << "all_powered_down" << 24 << 0 << 0 << 0 << 0 << 0;
-        QTest::newRow("powering up") << "powering_up" << 8 << 16 << 0 << 0 << 1 << 0;
-        QTest::newRow("running") << "running" << 8 << 0 << 16 << 0 << 0 << 1;
-        QTest::newRow("powering down") << "powering_down" << 8 << 0 << 0 << 16 << 0 << 0;
-        QTest::newRow("launch failed") << "launch_failed" << 16 << 0 << 0 << 8 << 0 << 0;
+        for (const QString &r : kReleases) {
+            const QByteArray at = ' ' + r.toLatin1();
+            QTest::newRow("all powered down" + at) << r << "all_powered_down" << 24 << 0 << 0 << 0 << 0 << 0;
+            QTest::newRow("powering up" + at) << r << "powering_up" << 8 << 16 << 0 << 0 << 1 << 0;
+            QTest::newRow("running" + at) << r << "running" << 8 << 0 << 16 << 0 << 0 << 1;
+            QTest::newRow("powering down" + at) << r << "powering_down" << 8 << 0 << 0 << 16 << 0 << 0;
+            QTest::newRow("launch failed" + at) << r << "launch_failed" << 16 << 0 << 0 << 8 << 0 << 0;
+        }
     }
     void splitEqualsSinfo()
     {
+        QFETCH(QString, release);
         QFETCH(QString, phase);
         QFETCH(int, launchable);
         QFETCH(int, starting);
@@ -130,7 +144,7 @@ private Q_SLOTS:
         QFETCH(int, unavailable);
         QFETCH(int, jobsStarting);
         QFETCH(int, jobsRunning);
-        const Phase p = read(phase);
+        const Phase p = read(release, phase);
         const ClusterSnapshot::Totals t = p.snapshot.totals();
         // What sinfo says, GPU for GPU.
         QCOMPARE(t.gpusLaunchable, p.expected.launchable);
@@ -160,14 +174,21 @@ private Q_SLOTS:
             QVERIFY2(codes.isEmpty(), qPrintable(codes.join(QLatin1Char(' '))));
     }
 
+    void poweringUpIsStartingNotDown_data()
+    {
+        QTest::addColumn<QString>("release");
+        for (const QString &r : kReleases)
+            QTest::newRow(qPrintable(r)) << r;
+    }
     void poweringUpIsStartingNotDown()
     {
-        const Phase p = read(QStringLiteral("powering_up"));
-        for (const QString name : {QStringLiteral("gpu-dy-p5-1"), QStringLiteral("gpu-dy-p5-2")}) {
+        QFETCH(QString, release);
+        const Phase p = read(release, QStringLiteral("powering_up"));
+        for (const QString &name : {QStringLiteral("gpu-dy-p5-1"), QStringLiteral("gpu-dy-p5-2")}) {
             const Node *n = p.snapshot.node(name);
             QVERIFY(n);
             QCOMPARE(p.sinfoState.value(name), QStringLiteral("allocated#"));
-            QVERIFY(n->stateFlags.contains(QStringLiteral("NOT_RESPONDING"))); // 22.05 says so while booting
+            QVERIFY(n->stateFlags.contains(QStringLiteral("NOT_RESPONDING"))); // both releases say so while booting
             QCOMPARE(n->power, PowerState::PoweringUp);
             QVERIFY(!n->isDown());
             // The CONFIGURING job's GPUs are placed: Slurm holds IDX 0-7 already.
@@ -180,9 +201,11 @@ private Q_SLOTS:
     // Job 2 waits for gpu-dy-p5-3 to launch (the moment between the captures: the node is `alloc#`
     // there); at ResumeTimeout the node is `down~` and the job requeued, PENDING, with no trace of
     // the node: the source's memory names it.
+    void failedLaunchNamesTheJobThatWaited_data() { poweringUpIsStartingNotDown_data(); }
     void failedLaunchNamesTheJobThatWaited()
     {
-        Phase before = read(QStringLiteral("powering_up"));
+        QFETCH(QString, release);
+        Phase before = read(release, QStringLiteral("powering_up"));
         Node *waitedFor = nullptr;
         for (Node &n : before.snapshot.nodes)
             if (n.name == QLatin1String("gpu-dy-p5-3"))
@@ -199,7 +222,7 @@ private Q_SLOTS:
         QCOMPARE(waiting.value(QStringLiteral("gpu-dy-p5-3")), QStringList{QStringLiteral("2")});
 
         QHash<QString, QStringList> next;
-        const Phase after = read(QStringLiteral("launch_failed"), waiting, &next);
+        const Phase after = read(release, QStringLiteral("launch_failed"), waiting, &next);
         const Node *failed = after.snapshot.node(QStringLiteral("gpu-dy-p5-3"));
         QVERIFY(failed);
         QCOMPARE(after.sinfoState.value(failed->name), QStringLiteral("down~"));

@@ -125,6 +125,7 @@ private Q_SLOTS:
     void perJobChunksMatchSqueueJson();
     void perJobChunksWithoutNamesForgeNothing();
     void perJobChunksEdgeCases();
+    void nullCommandIsNoCommand();
 };
 
 void TestScontrolParser::partitions_data()
@@ -473,6 +474,26 @@ void TestScontrolParser::perJobChunksEdgeCases()
     QVERIFY(alien.jobs.isEmpty());
     QVERIFY(alien.error.contains(QLatin1String("banner")));
     QVERIFY(ScontrolParser::parseJobDetailChunks(QByteArray(), marker, names).jobs.isEmpty());
+}
+
+void TestScontrolParser::nullCommandIsNoCommand()
+{
+    // Issue 33: the job pane showed "(null)", Slurm's word for no command (every job of the
+    // marker capture was given its script on standard input, as Strata submits).
+    const QHash<QString, QString> names = namesFromSqueue(QStringLiteral("marker/main_squeue_marker.txt"));
+    const ScontrolJobsParseResult stdinJobs = ScontrolParser::parseJobDetails(captured(QStringLiteral("marker/main_scontrol_show_job_d_o.txt")), names);
+    QVERIFY(!stdinJobs.jobs.isEmpty());
+    for (const JobGpuPlacement &p : stdinJobs.jobs)
+        QVERIFY2(p.command.isEmpty(), qPrintable(p.jobId + QStringLiteral(": ") + p.command));
+    // A script given by path keeps its path and arguments.
+    const ScontrolJobsParseResult scripts = ScontrolParser::parseJobDetails(captured(QStringLiteral("workloads/scontrol_show_job_d_o.txt")),
+                                                                            {{"18", "llama3-70b-pretrain"}, {"19", "sft-run"}, {"20", "serve"},
+                                                                             {"21", "notes"}, {"22", "dpo"}, {"23", "gpt-nemo"},
+                                                                             {"24", "maxtext"}, {"25", "tgi"}, {"26", "triton"},
+                                                                             {"27", "sglang"}, {"28", "bad-kind"}});
+    QVERIFY(scripts.jobs.contains(QStringLiteral("18")));
+    QVERIFY2(scripts.jobs.value(QStringLiteral("18")).command.startsWith(QStringLiteral("/tmp/strata-lab-stack/workloads/launch.sh")),
+             qPrintable(scripts.jobs.value(QStringLiteral("18")).command));
 }
 
 QTEST_GUILESS_MAIN(TestScontrolParser)

@@ -4,7 +4,7 @@
 // the OpenSSH client's -W through a second sshd), a ProxyJump chain of two jump hosts, a failing
 // and a silent ProxyCommand, a user certificate signed by a CA the host trusts (no
 // authorized_keys), keyboard-interactive through PAM with the answers from a prompter (alone and
-// after a key, as MFA sites ask), and the CLI without a terminal. GSSAPI needs a KDC: not here.
+// after a key, as MFA sites ask), and the CLI without a terminal. GSSAPI: tst_ssh_gssapi.
 
 #include "private_sshd.h"
 

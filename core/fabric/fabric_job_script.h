@@ -1,0 +1,43 @@
+#pragma once
+
+#include "fabric_request.h"
+#include "model/job_state.h"
+
+#include <QHash>
+
+namespace strata::FabricJobScript {
+
+// The reservation Strata creates for a run: "strata-fabric-" and the tag's first 12 characters.
+QString reservationName(const QString &tag);
+// `scontrol create reservation` for the run's nodes, owned by the login's user, MAINT (no
+// IGNORE_JOBS: busy nodes make it fail, saying so, rather than a test that waits behind jobs).
+QString createReservationScript(const FabricRequest &request, int minutes);
+QStringList deleteReservationCommand(const QString &name);
+
+// sbatch for one group of one round (the batch script goes on stdin); empty with *error when a
+// node name, the tag or an option would not be safe to pass.
+QStringList sbatchArguments(const FabricRequest &request, const QStringList &group, const QString &reservation, QString *error);
+// The batch script: nccl-tests where chosen and present, else the probe (embedded, run with
+// python3 -c on every rank through srun: nothing is installed on the cluster).
+QString batchScript(const FabricRequest &request, const QByteArray &probeSource);
+// Where job ID writes (its --output).
+QString outputFile(const QString &outputDirectory, const QString &jobId);
+
+// The probe shipped in the resources (resources/fabric/fabric_probe.py).
+QByteArray probeSource();
+
+} // namespace strata::FabricJobScript
+
+namespace strata::FabricJobScript {
+
+// One job's line of `squeue -h -t all -j IDS -o '%i %T %r'`.
+struct SqueueJob
+{
+    JobState state = JobState::Other; // decided on (hasEnded)
+    QString word;                     // RUNNING, PENDING, ... as Slurm said it
+    QString reason;                   // why it waits ("Resources", "ReqNodeNotAvail, ...")
+};
+// Pure: job id -> its line; lines of another shape are skipped.
+QHash<QString, SqueueJob> parseJobStates(const QByteArray &squeueOutput);
+
+} // namespace strata::FabricJobScript

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Stragglers (issue 27): a job over two nodes, submitted as a batch script, whose second node's
+# GPUs work at 30 % (the DCGM stand-in's 'slow' fault lowers their utilisation, GR engine, tensor
+# pipes and power, as GPUs waiting on a slow link or throttling would) becomes a job-straggler
+# finding in `strata snapshot` naming that node and the job, with both nodes' figures, once the
+# usage history holds three lagging steps (its step is at least 60 s: 125 s measured); the
+# node working at full speed is never named. The real Prometheus and DCGM stand-in of the 22.05 lab.
+# shellcheck source=tests/lab/lib.sh
+source "$(dirname "$0")/lib.sh"
+STRATA="$STRATA_BINARY_DIR/app/strata"
+mapfile -t connect < "$STRATA_LAB_DIR/connect.args"
+work="$(mktemp -d)"
+cleanup() {
+    "$LAB" fault clear --dir "$STRATA_LAB_DIR" >/dev/null 2>&1 || true
+    cleanup_jobs
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+cat > "$work/pretrain.sbatch" <<'SBATCH'
+#!/bin/bash
+#SBATCH --job-name=straggler-pretrain
+#SBATCH --nodes=2
+#SBATCH --gres=gpu:2
+#SBATCH --output=/dev/null
+srun --ntasks-per-node=1 sleep 900
+SBATCH
+job="$(sbatch --parsable -p train -w gpu-node02,gpu-node03 "$work/pretrain.sbatch")"
+TEST_JOBS+=("$job")
+wait_until 60 "job $job running" job_is "$job" RUNNING
+pass "two-node job $job running on gpu-node02 and gpu-node03"
+for gpu in 0 1 2 3 4 5 6 7; do
+    "$LAB" fault --dir "$STRATA_LAB_DIR" gpu-node03 "$gpu" slow 30 >/dev/null
+done
+pass "gpu-node03's GPUs work at 30 % (only the held ones slow down)"
+
+# check PYTHON_EXPRESSION over `st`, the snapshot's job-straggler findings (s: the snapshot).
+check() {
+    "$STRATA" snapshot --format json "${connect[@]}" > "$work/snapshot.json" 2>"$work/snapshot.err" || return 1
+    "$PYTHON" - "$1" "$work/snapshot.json" "$job" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[2])); job = sys.argv[3]
+st = [f for f in s["findings"] if f["code"] == "job-straggler"]
+sys.exit(0 if eval(sys.argv[1]) else 1)
+PY
+}
+start=$SECONDS
+until check 'len(st) > 0'; do
+    [ $((SECONDS - start)) -lt 330 ] || fail "no job-straggler finding after 330 s: $(cat "$work/snapshot.err") $(grep -o '"code": "[^"]*"' "$work/snapshot.json" | sort | uniq -c)"
+    sleep 10
+done
+echo "# the finding came $((SECONDS - start)) s after the fault"
+check 'len(st) == 1 and st[0]["node"] == "gpu-node03" and st[0]["jobs"] == [job] and st[0]["severity"] == "warning"' ||
+    fail "expected one finding on gpu-node03 naming job $job: $("$PYTHON" -c 'import json,sys; print([f for f in json.load(open(sys.argv[1]))["findings"] if f["code"] == "job-straggler"])' "$work/snapshot.json")"
+check '"averaged 30 %" in st[0]["message"] and "other node averaged" in st[0]["message"] and f"job {job} (straggler-pretrain)" in st[0]["message"]' ||
+    fail "the evidence: $("$PYTHON" -c 'import json,sys; print([f["message"] for f in json.load(open(sys.argv[1]))["findings"] if f["code"] == "job-straggler"])' "$work/snapshot.json")"
+pass "job-straggler on gpu-node03 naming job $job, 30 % against the other node's figure"
+"$STRATA" snapshot "${connect[@]}" | grep -q "job-straggler.*gpu-node03" ||
+    fail "text output does not list the finding: $("$STRATA" snapshot "${connect[@]}" | grep -i straggler)"
+pass "the text output lists it"
+echo "all $CHECKS checks passed"
