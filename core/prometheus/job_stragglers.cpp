@@ -104,7 +104,7 @@ QVector<Finding> find(const QVector<Job> &jobs, const JobUsage::Input &input, co
             const double own = e.ownSum / e.lagging;
             const double others = e.othersSum / e.lagging;
             Finding f = Finding::make(
-                Finding::Severity::Warning, node, -1, QStringLiteral("job-straggler"),
+                Finding::Severity::Warning, node, -1, findingCode(),
                 QStringLiteral("job %1 (%2): %3's GPUs averaged %4 % utilisation while the job's other %5 "
                                "averaged %6 % (median), in %7 of %8 steps of the last %9 min: in a synchronous "
                                "job the slowest node sets the pace of all. Look at its clocks and throttling, "

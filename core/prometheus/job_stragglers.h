@@ -20,6 +20,9 @@ namespace strata {
 // Pure; any thread. Thresholds: HealthThresholds::straggler*.
 namespace JobStragglers {
 
+// The findings' code.
+inline QString findingCode() { return QStringLiteral("job-straggler"); }
+
 QVector<Finding> find(const QVector<Job> &jobs, const JobUsage::Input &input, const HealthThresholds &thresholds);
 
 } // namespace JobStragglers

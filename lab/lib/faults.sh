@@ -11,10 +11,13 @@ sys.exit(0 if any(f.get("node") == sys.argv[2] and f.get("kind") == "exporter-do
 EOF
 }
 
-# A node whose work runs slowly (issue 27's planted slow node for the fabric test): its slurmd
-# goes into a cpu cgroup of its own limited to PERCENT of one CPU, and with it every job step
-# it starts later (slurmstepd forks from it; the lab's proctrack/linuxproc and task/none move
-# nothing). cgroup v1's cpu controller or v2's cpu.max, whichever this host mounts.
+# A node whose work runs slowly (issue 27's planted slow node for the fabric test): the job steps
+# its slurmd starts go into a cpu cgroup of their own limited to PERCENT of one CPU (cgroup v1's
+# cpu controller or v2's cpu.max, whichever this host mounts). slurmd itself stays out: a starved
+# slurmd answers slurmctld late and the next round's job waited minutes to start on 24.11. The
+# lab's proctrack/linuxproc and task/none place nothing, so a small mover (a detached loop, its
+# pid in DIR/cpu-slow-mover-NODE.pid) moves slurmd's descendants into the group every 0.2 s;
+# what they fork afterwards is born in it.
 cpu_cgroup_root() {
     if [ -w /sys/fs/cgroup/cpu/cgroup.procs ] && [ -f /sys/fs/cgroup/cpu/cpu.cfs_quota_us ]; then
         echo /sys/fs/cgroup/cpu
@@ -26,9 +29,26 @@ cpu_cgroup_root() {
     fi
 }
 cpu_slow_cgroup() { echo "$1/strata-lab-$(printf '%s' "$D" | cksum | cut -d' ' -f1)-$2"; }
+cpu_slow_mover_pid_file() { echo "$D/cpu-slow-mover-$1.pid"; }
+
+# The mover's loop, run detached: while slurmd lives and the group exists, every descendant of
+# slurmd not yet in the group goes into it.
+cpu_slow_mover() {
+    local slurmd="$1" group="$2" pid
+    while [ -d "/proc/$slurmd" ] && [ -d "$group" ]; do
+        for pid in $(ps -e -o pid=,ppid= | awk -v root="$slurmd" '
+                { parent[$1] = $2; pids[NR] = $1 }
+                END { for (i = 1; i <= NR; i++) { p = pids[i]; q = parent[p]; n = 0
+                        while (q != "" && q != 0 && q != root && n++ < 64) q = parent[q]
+                        if (q == root) print p } }'); do
+            grep -qx "$pid" "$group/cgroup.procs" 2>/dev/null || echo "$pid" >"$group/cgroup.procs" 2>/dev/null || true
+        done
+        sleep 0.2
+    done
+}
 
 fault_cpu_slow() {
-    local node="$1" percent="$2" root group pid
+    local node="$1" percent="$2" root group pid mover
     [[ "$percent" =~ ^[0-9]+$ ]] && [ "$percent" -ge 1 ] && [ "$percent" -le 100 ] || die "cpu-slow PERCENT: 1..100 (of one CPU)"
     root="$(cpu_cgroup_root)" || die "cpu-slow needs a writable cpu cgroup (cgroup v1 cpu or v2 with the cpu controller)"
     pid="$(service_pid "slurmd@$node")" || die "slurmd@$node is not running"
@@ -45,12 +65,25 @@ fault_cpu_slow() {
         echo "$((percent * 1000)) 100000" >"$group/cpu.max"
         echo $((percent > 1 ? percent : 1)) >"$group/cpu.weight"
     fi
-    echo "$pid" >"$group/cgroup.procs"
+    mover="$(cpu_slow_mover_pid_file "$node")"
+    if ! { [ -f "$mover" ] && [ -d "/proc/$(cat "$mover")" ]; }; then
+        setsid bash -c "$(declare -f cpu_slow_mover); cpu_slow_mover $pid '$group'" </dev/null >/dev/null 2>&1 &
+        echo $! >"$mover"
+    fi
     echo "$node cpu-slow $percent" >>"$D/cpu-slow.faults"
 }
 
 clear_cpu_slow() {
-    local root group pid
+    local root group pid f
+    for f in "$D"/cpu-slow-mover-*.pid; do
+        [ -f "$f" ] || continue
+        pid="$(cat "$f" 2>/dev/null)"
+        # Only our mover: its command line is bash running cpu_slow_mover.
+        if [[ "$pid" =~ ^[0-9]+$ ]] && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q cpu_slow_mover; then
+            kill "$pid" 2>/dev/null || true
+        fi
+        rm -f "$f"
+    done
     [ -f "$D/cpu-slow.faults" ] || return 0
     root="$(cpu_cgroup_root)" || return 0
     for group in "$(cpu_slow_cgroup "$root" "")"*; do

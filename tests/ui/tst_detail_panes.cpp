@@ -5,6 +5,7 @@
 
 #include "charts/gpu_time_series_chart.h"
 #include "model/metric_history.h"
+#include "prometheus/job_stragglers.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -75,6 +76,38 @@ private Q_SLOTS:
         pane.showJob(s, QStringLiteral("2"));
         QCOMPARE(pane.findChild<QLabel *>(QStringLiteral("jobWorkload"))->text(), QStringLiteral("not recognised"));
         QVERIFY(pane.applicationText().startsWith(QStringLiteral("no application metrics")));
+    }
+
+    // Issue 27: a straggler finding on a job shows its chart per node with the node set apart;
+    // another job's chart does not inherit it.
+    void stragglerSetsItsNodeApartInTheJobsChart()
+    {
+        auto s = std::make_shared<ClusterSnapshot>();
+        Job train;
+        train.id = QStringLiteral("7");
+        train.setState(QStringLiteral("RUNNING"));
+        train.nodes = {QStringLiteral("gpu-node01"), QStringLiteral("gpu-node03")};
+        train.gpus = {{QStringLiteral("gpu-node01"), {0, 1}}, {QStringLiteral("gpu-node03"), {0, 1}}};
+        Job other = train;
+        other.id = QStringLiteral("8");
+        s->jobs = {train, other};
+        Finding straggler = Finding::make(Finding::Severity::Warning, QStringLiteral("gpu-node03"), -1,
+                                          JobStragglers::findingCode(), QStringLiteral("lags"));
+        straggler.job = QStringLiteral("7");
+        straggler.jobs = {QStringLiteral("7")};
+        Finding unrelated = Finding::make(Finding::Severity::Warning, QStringLiteral("gpu-node01"), 0,
+                                          QStringLiteral("xid-79"), QStringLiteral("fell off the bus"));
+        unrelated.job = QStringLiteral("7");
+        s->findings = {straggler, unrelated};
+        s->finalize();
+
+        JobDetailPane pane;
+        pane.showJob(s, QStringLiteral("7"));
+        QCOMPARE(pane.chart()->emphasis(), QStringList{QStringLiteral("gpu-node03")});
+        QVERIFY(pane.chart()->perNode());
+        pane.showJob(s, QStringLiteral("8"));
+        QVERIFY(pane.chart()->emphasis().isEmpty());
+        QVERIFY(!pane.chart()->perNode());
     }
 
     void finishedJobStaysInReach()

@@ -2,6 +2,7 @@
 #include "charts/gpu_time_series_chart.h"
 
 #include <QChart>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFuture>
 #include <QLineSeries>
@@ -65,6 +66,54 @@ private Q_SLOTS:
         QCOMPARE(first->count(), 2);
         QCOMPARE(second->count(), 2);
         QCOMPARE(first->color(), second->color());
+    }
+
+    // Issue 27: a job's chart over several nodes offers one line per node (the mean of its
+    // GPUs), and the straggler's node is drawn apart.
+    void perNodeLinesSetTheStragglerApart()
+    {
+        GpuTimeSeriesChart chart;
+        auto *perNode = chart.findChild<QCheckBox *>(QStringLiteral("chartPerNode"));
+        QVERIFY(perNode);
+        chart.setSeries(ChartMetric::Utilisation, {series(QStringLiteral("0"), {10}), series(QStringLiteral("1"), {20})});
+        QVERIFY(perNode->isHidden()); // one node's chart: nothing to group
+        const QVector<TimeSeries> job = {series(QStringLiteral("gpu-node01:0"), {90, 92}),
+                                         series(QStringLiteral("gpu-node01:1"), {94, 96}),
+                                         series(QStringLiteral("gpu-node03:0"), {30, 40}),
+                                         series(QStringLiteral("gpu-node03:1"), {50, 60})};
+        chart.setEmphasis({QStringLiteral("gpu-node03")}, QStringLiteral("straggler"));
+        chart.setSeries(ChartMetric::Utilisation, job);
+        QVERIFY(!perNode->isHidden());
+        QCOMPARE(chart.seriesCount(), 4); // per GPU until asked
+        const auto lineNamed = [&chart](const QString &name) -> QLineSeries * {
+            for (QAbstractSeries *s : chart.chart()->series())
+                if (s->name() == name)
+                    return static_cast<QLineSeries *>(s);
+            return nullptr;
+        };
+        QVERIFY(lineNamed(QStringLiteral("gpu-node03:1")));
+        QCOMPARE(lineNamed(QStringLiteral("gpu-node03:1"))->pen().widthF(), 3.0); // its GPUs heavier
+        QCOMPARE(lineNamed(QStringLiteral("gpu-node01:0"))->pen().widthF(), 1.2);
+
+        perNode->setChecked(true);
+        QCOMPARE(chart.seriesCount(), 2);
+        QLineSeries *slow = lineNamed(QStringLiteral("gpu-node03 (straggler)"));
+        QLineSeries *fast = lineNamed(QStringLiteral("gpu-node01"));
+        QVERIFY(slow);
+        QVERIFY(fast);
+        QCOMPARE(slow->count(), 2);
+        QCOMPARE(slow->at(0).y(), 40.0); // mean of 30 and 50
+        QCOMPARE(slow->at(1).y(), 50.0);
+        QCOMPARE(fast->at(1).y(), 94.0);
+        QCOMPARE(slow->pen().widthF(), 3.0);
+        QCOMPARE(slow->color(), QColor(0xd6, 0x27, 0x28));
+        QVERIFY(fast->color() != slow->color());
+
+        chart.setSeries(ChartMetric::Utilisation, job); // a reload keeps the choice
+        QCOMPARE(chart.seriesCount(), 2);
+        chart.setEmphasis({}, QString());
+        QVERIFY(lineNamed(QStringLiteral("gpu-node03")));
+        QCOMPARE(lineNamed(QStringLiteral("gpu-node03"))->pen().widthF(), 2.0);
     }
 
     void nothingToDrawIsSaid()

@@ -1,7 +1,10 @@
 #include "gpu_time_series_chart.h"
 
+#include "model/node_mean_series.h"
+
 #include <QChart>
 #include <QChartView>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
 #include <QDateTimeAxis>
@@ -10,6 +13,7 @@
 #include <QLabel>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QPen>
 #include <QSignalBlocker>
 #include <QStackedWidget>
 #include <QValueAxis>
@@ -21,7 +25,7 @@ namespace strata {
 
 GpuTimeSeriesChart::GpuTimeSeriesChart(QWidget *parent)
     : QWidget(parent), m_metric(new QComboBox(this)), m_window(new QComboBox(this)),
-      m_stack(new QStackedWidget(this)), m_message(new QLabel(this)), m_chart(new QChart)
+      m_perNode(new QCheckBox(tr("Per node"), this)), m_stack(new QStackedWidget(this)), m_message(new QLabel(this)), m_chart(new QChart)
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -43,6 +47,10 @@ GpuTimeSeriesChart::GpuTimeSeriesChart(QWidget *parent)
     }
     bar->addWidget(m_metric, 1);
     bar->addWidget(m_window, 1);
+    m_perNode->setObjectName(QStringLiteral("chartPerNode"));
+    m_perNode->setToolTip(tr("One line per node, the mean of its GPUs: a node that lags its job's others stands out"));
+    m_perNode->setVisible(false);
+    bar->addWidget(m_perNode);
     layout->addLayout(bar);
 
     m_message->setObjectName(QStringLiteral("chartMessage"));
@@ -64,6 +72,30 @@ GpuTimeSeriesChart::GpuTimeSeriesChart(QWidget *parent)
 
     connect(m_metric, &QComboBox::currentIndexChanged, this, &GpuTimeSeriesChart::request);
     connect(m_window, &QComboBox::currentIndexChanged, this, &GpuTimeSeriesChart::request);
+    connect(m_perNode, &QCheckBox::toggled, this, [this] {
+        if (!m_series.isEmpty())
+            render();
+    });
+}
+
+void GpuTimeSeriesChart::setPerNode(bool perNode)
+{
+    m_perNode->setChecked(perNode);
+}
+
+bool GpuTimeSeriesChart::perNode() const
+{
+    return m_perNode->isChecked();
+}
+
+void GpuTimeSeriesChart::setEmphasis(const QStringList &nodes, const QString &why)
+{
+    if (nodes == m_emphasis && why == m_emphasisWhy)
+        return;
+    m_emphasis = nodes;
+    m_emphasisWhy = why;
+    if (!m_series.isEmpty())
+        render();
 }
 
 void GpuTimeSeriesChart::setMetrics(const QList<ChartMetric::Kind> &kinds)
@@ -93,6 +125,7 @@ void GpuTimeSeriesChart::request()
 
 void GpuTimeSeriesChart::setUnavailable(const QString &why)
 {
+    m_series.clear();
     m_message->setText(why);
     m_stack->setCurrentWidget(m_message);
 }
@@ -117,6 +150,18 @@ int GpuTimeSeriesChart::seriesCount() const
 
 void GpuTimeSeriesChart::setSeries(ChartMetric::Kind metric, const QVector<TimeSeries> &series)
 {
+    m_shownMetric = metric;
+    m_series = series;
+    m_perNode->setVisible(NodeMeanSeries::nodeCount(series) >= 2);
+    render();
+}
+
+void GpuTimeSeriesChart::render()
+{
+    const ChartMetric::Kind metric = m_shownMetric;
+    const bool perNode = m_perNode->isVisible() && m_perNode->isChecked();
+    const QVector<TimeSeries> series = perNode ? NodeMeanSeries::meanPerNode(m_series) : m_series;
+    const QVector<TimeSeries> given = m_series; // setUnavailable() below forgets them
     m_chart->removeAllSeries();
     for (QAbstractAxis *axis : m_chart->axes())
         m_chart->removeAxis(axis);
@@ -124,6 +169,7 @@ void GpuTimeSeriesChart::setSeries(ChartMetric::Kind metric, const QVector<TimeS
         setUnavailable(tr("No %1 samples in this window.").arg(ChartMetric::label(metric)));
         return;
     }
+    const QColor alert(0xd6, 0x27, 0x28);
     auto *x = new QDateTimeAxis;
     x->setFormat(windowSeconds() > 6 * 3600 ? QStringLiteral("dd hh:mm") : QStringLiteral("hh:mm"));
     auto *y = new QValueAxis; // its unit is in the metric picker above: no title eats the width
@@ -137,6 +183,10 @@ void GpuTimeSeriesChart::setSeries(ChartMetric::Kind metric, const QVector<TimeS
         QLineSeries *line = nullptr;
         QColor colour;
         bool named = false;
+        const bool emphasised = m_emphasis.contains(perNode ? ts.label : NodeMeanSeries::nodeOf(ts));
+        const QString name = emphasised && perNode && !m_emphasisWhy.isEmpty()
+                                 ? tr("%1 (%2)").arg(ts.label, m_emphasisWhy)
+                                 : ts.label;
         for (const QPointF &p : ts.points) {
             if (std::isnan(p.y())) {
                 line = nullptr;
@@ -145,15 +195,17 @@ void GpuTimeSeriesChart::setSeries(ChartMetric::Kind metric, const QVector<TimeS
             if (!line) {
                 line = new QLineSeries;
                 if (!named) {
-                    line->setName(ts.label);
+                    line->setName(name);
                     named = true;
                 }
                 m_chart->addSeries(line);
                 line->attachAxis(x);
                 line->attachAxis(y);
                 if (!colour.isValid())
-                    colour = line->color();
-                line->setColor(colour);
+                    colour = emphasised ? alert : line->color();
+                QPen pen(colour);
+                pen.setWidthF(emphasised ? 3.0 : (m_emphasis.isEmpty() ? 2.0 : 1.2));
+                line->setPen(pen);
             }
             line->append(p.x(), p.y() * scale);
             xMin = qMin(xMin, p.x());
@@ -169,6 +221,7 @@ void GpuTimeSeriesChart::setSeries(ChartMetric::Kind metric, const QVector<TimeS
         setUnavailable(tr("No %1 samples in this window.").arg(ChartMetric::label(metric)));
         return;
     }
+    m_series = given;
     x->setRange(QDateTime::fromMSecsSinceEpoch(qint64(xMin)), QDateTime::fromMSecsSinceEpoch(qint64(xMax)));
     const double top = ChartMetric::axisMax(metric);
     y->setRange(0, top > 0 ? top : qMax(1.0, yMax * 1.1));

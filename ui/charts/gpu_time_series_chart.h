@@ -7,6 +7,7 @@
 
 class QChart;
 class QChartView;
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QStackedWidget;
@@ -29,6 +30,15 @@ public:
     void setMetrics(const QList<ChartMetric::Kind> &kinds);
     int windowSeconds() const;
     void setSeries(ChartMetric::Kind metric, const QVector<TimeSeries> &series);
+    // A job over several nodes: one line per node (the mean of its GPUs, NodeMeanSeries)
+    // instead of one per GPU. The "Per node" box is shown only when the series name two nodes
+    // or more; the choice is kept across reloads.
+    void setPerNode(bool perNode);
+    bool perNode() const;
+    // Nodes drawn heavier and in the alert colour, their legend entry followed by `why` (a
+    // straggler's node in its job's chart); the others keep their colours, thinner.
+    void setEmphasis(const QStringList &nodes, const QString &why);
+    QStringList emphasis() const { return m_emphasis; }
     void setUnavailable(const QString &why);
     void setLoading();
     // The message shown instead of the chart, empty while the chart is shown.
@@ -45,13 +55,19 @@ protected:
 private:
     void applyPalette();
     void request();
+    void render();
 
     QComboBox *m_metric;
     QComboBox *m_window;
+    QCheckBox *m_perNode;
     QStackedWidget *m_stack;
     QLabel *m_message;
     QChartView *m_view;
     QChart *m_chart;
+    ChartMetric::Kind m_shownMetric = ChartMetric::Kind(0);
+    QVector<TimeSeries> m_series; // as given: one per GPU
+    QStringList m_emphasis;
+    QString m_emphasisWhy;
 };
 
 } // namespace strata

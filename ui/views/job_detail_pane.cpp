@@ -2,6 +2,7 @@
 
 #include "charts/gpu_history_loader.h"
 #include "charts/gpu_time_series_chart.h"
+#include "prometheus/job_stragglers.h"
 #include "color_map.h"
 #include "unit_formatter.h"
 #include "wheel_focus_guard.h"
@@ -181,6 +182,14 @@ void JobDetailPane::showJob(const SnapshotPtr &snapshot, const QString &id)
     const QString command = commandText(*job, snapshot->orchestrator);
     if (m_command->toPlainText() != command)
         m_command->setPlainText(command);
+    // A straggler's evidence: its node's line apart from the job's others (issue 27).
+    QStringList stragglers;
+    for (const Finding &f : snapshot->findings)
+        if (f.code == JobStragglers::findingCode() && (f.job == job->id || f.jobs.contains(job->id)) && !stragglers.contains(f.node))
+            stragglers << f.node;
+    if (stragglers.isEmpty() != chart()->emphasis().isEmpty())
+        chart()->setPerNode(!stragglers.isEmpty()); // shown per node while it names a straggler
+    chart()->setEmphasis(stragglers, tr("straggler"));
     historyLoader()->setTargets(targets);
 }
 
