@@ -10,7 +10,7 @@ Q_DECLARE_METATYPE(QVector<strata::TimeSeries>)
 
 namespace {
 
-const double nan = std::nan("");
+const double kGap = std::nan("");
 
 TimeSeries series(const QString &label, const QVector<QPointF> &points)
 {
@@ -53,11 +53,11 @@ void TestNodeMeanSeries::meanPerNode_data()
                                series("gpu-node03:1", {{1000, 50}, {2000, 34}})}
         << "gpu-node01: 93@1000 96@2000 | gpu-node03: 45@1000 32@2000";
     QTest::newRow("a GPU's gap: the mean of those with a value")
-        << QVector<TimeSeries>{series("n1:0", {{1000, 80}, {2000, nan}}), series("n1:1", {{1000, 60}, {2000, 70}})}
+        << QVector<TimeSeries>{series("n1:0", {{1000, 80}, {2000, kGap}}), series("n1:1", {{1000, 60}, {2000, 70}})}
         << "n1: 70@1000 70@2000";
     QTest::newRow("every GPU of the node silent: the gap stays a gap")
-        << QVector<TimeSeries>{series("n1:0", {{1000, 80}, {2000, nan}, {3000, 10}}),
-                               series("n1:1", {{1000, 60}, {2000, nan}, {3000, 30}})}
+        << QVector<TimeSeries>{series("n1:0", {{1000, 80}, {2000, kGap}, {3000, 10}}),
+                               series("n1:1", {{1000, 60}, {2000, kGap}, {3000, 30}})}
         << "n1: 70@1000 -@2000 20@3000";
     QTest::newRow("times differ between GPUs: their union, ascending")
         << QVector<TimeSeries>{series("n1:0", {{1000, 10}, {3000, 30}}), series("n1:1", {{2000, 20}})}
