@@ -159,7 +159,7 @@ void GpuTimeSeriesChart::setSeries(ChartMetric::Kind metric, const QVector<TimeS
 void GpuTimeSeriesChart::render()
 {
     const ChartMetric::Kind metric = m_shownMetric;
-    const bool perNode = m_perNode->isVisible() && m_perNode->isChecked();
+    const bool perNode = !m_perNode->isHidden() && m_perNode->isChecked(); // isHidden: the chart may not be on screen yet
     const QVector<TimeSeries> series = perNode ? NodeMeanSeries::meanPerNode(m_series) : m_series;
     const QVector<TimeSeries> given = m_series; // setUnavailable() below forgets them
     m_chart->removeAllSeries();
