@@ -17,6 +17,7 @@
 #include <QTimer>
 
 #include <csignal>
+#include <cstdlib>
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -43,13 +44,16 @@ const QCommandLineOption kPython{QStringLiteral("python"), QStringLiteral("The P
 const QCommandLineOption kOutputDir{QStringLiteral("output-dir"), QStringLiteral("Remote directory the jobs write to, shared with the login node (default ~/.cache/strata/fabric)."), QStringLiteral("dir")};
 
 // Ctrl-C (SIGINT) or SIGTERM: cancel the run (its jobs, Strata's reservation) before exiting;
-// a second one ends at once (the default action, restored by the handler).
+// another one after the first was noticed ends at once. Signals that arrive together are one:
+// a Ctrl-C reaches every process of the terminal's group, and coreutils' timeout sends its
+// signal to the program and then to its whole group, so one interrupt often comes twice
+// within microseconds (restoring the default action in the handler made that second copy
+// kill Strata before it cancelled anything).
 volatile std::sig_atomic_t g_interrupted = 0;
 
-extern "C" void onInterrupt(int signal)
+extern "C" void onInterrupt(int)
 {
     g_interrupted = 1;
-    std::signal(signal, SIG_DFL);
 }
 
 QString gbps(double v)
@@ -296,6 +300,10 @@ int FabricCommand::run(QCoreApplication &app, QCommandLineParser &parser, const 
         if (!g_interrupted)
             return;
         g_interrupted = 0;
+        if (interrupted) {
+            line(QStringLiteral("fabric: interrupted again: quitting without waiting for the cleanup"));
+            std::_Exit(130);
+        }
         interrupted = true;
         line(QStringLiteral("fabric: interrupted: cancelling the test's jobs and deleting its reservation (again to quit at once)"));
         if (runner.isRunning())

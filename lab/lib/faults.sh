@@ -16,8 +16,10 @@ EOF
 # cpu controller or v2's cpu.max, whichever this host mounts). slurmd itself stays out: a starved
 # slurmd answers slurmctld late and the next round's job waited minutes to start on 24.11. The
 # lab's proctrack/linuxproc and task/none place nothing, so a small mover (a detached loop, its
-# pid in DIR/cpu-slow-mover-NODE.pid) moves slurmd's descendants into the group every 0.2 s;
-# what they fork afterwards is born in it.
+# pid in DIR/cpu-slow-mover-NODE.pid) moves the node's work into the group every 0.2 s; what it
+# forks afterwards is born in it. The node's work: slurmd's descendants (22.05), and where slurmd
+# runs in a UTS namespace of its own (the 24.11 lab: one per node, its hostname) every other
+# process in it, since 24.11's slurmstepd leaves slurmd (a double fork, its parent becomes 1).
 cpu_cgroup_root() {
     if [ -w /sys/fs/cgroup/cpu/cgroup.procs ] && [ -f /sys/fs/cgroup/cpu/cpu.cfs_quota_us ]; then
         echo /sys/fs/cgroup/cpu
@@ -31,14 +33,18 @@ cpu_cgroup_root() {
 cpu_slow_cgroup() { echo "$1/strata-lab-$(printf '%s' "$D" | cksum | cut -d' ' -f1)-$2"; }
 cpu_slow_mover_pid_file() { echo "$D/cpu-slow-mover-$1.pid"; }
 
-# The mover's loop, run detached: while slurmd lives and the group exists, every descendant of
-# slurmd not yet in the group goes into it.
+# The mover's loop, run detached: while slurmd lives and the group exists, the node's work (see
+# above) not yet in the group goes into it; slurmd itself never.
 cpu_slow_mover() {
-    local slurmd="$1" group="$2" pid
+    local slurmd="$1" group="$2" pid own_uts
+    own_uts="$(readlink "/proc/$$/ns/uts")"
     while [ -d "/proc/$slurmd" ] && [ -d "$group" ]; do
-        for pid in $(ps -e -o pid=,ppid= | awk -v root="$slurmd" '
-                { parent[$1] = $2; pids[NR] = $1 }
-                END { for (i = 1; i <= NR; i++) { p = pids[i]; q = parent[p]; n = 0
+        for pid in $(ps -e -o pid=,ppid=,utsns= | awk -v root="$slurmd" -v host_uts="${own_uts//[!0-9]/}" '
+                { parent[$1] = $2; uts[$1] = $3; pids[NR] = $1 }
+                END { node_uts = uts[root]; own_ns = node_uts != "" && node_uts != host_uts
+                      for (i = 1; i <= NR; i++) { p = pids[i]; if (p == root) continue
+                        if (own_ns && uts[p] == node_uts) { print p; continue }
+                        q = parent[p]; n = 0
                         while (q != "" && q != 0 && q != root && n++ < 64) q = parent[q]
                         if (q == root) print p } }'); do
             grep -qx "$pid" "$group/cgroup.procs" 2>/dev/null || echo "$pid" >"$group/cgroup.procs" 2>/dev/null || true

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The fabric test through the real slurmctld (issue 27): `strata fabric` over the lab's four
-# nodes with one planted slow node (lab/lab fault gpu-node03 cpu-slow: its slurmd and the job
-# steps it starts get a quarter of one CPU; 30 timed iterations, so the quota of each 100 ms period bites; torch's start there stays short) creates a maintenance reservation, runs Strata's
+# nodes with one planted slow node (lab/lab fault gpu-node03 cpu-slow: the job steps its slurmd
+# starts get a quarter of one CPU, slurmd itself keeps its share; 30 timed iterations, so the
+# quota of each 100 ms period bites; torch's start there stays short) creates a maintenance
+# reservation, runs Strata's
 # torch.distributed probe with gloo (one rank per node; every lab node is 127.0.0.1) in jobs in
 # it, bisects and names gpu-node03 within ceil(log2 4) + 1 = 3 rounds, then deletes the
 # reservation. --floor 0: the lab's loopback is judged against its peers, not EFA's floor.
-# CI runs it on the 22.05 lab; it passes on the 24.11 lab too (its root has python3-torch). --python: Debian's
+# CI runs it on both labs (22.05, and 24.11 whose root has python3-torch). --python: Debian's
 # interpreter, whatever python3 the login's PATH finds first (a pyenv shim here).
 # shellcheck source=tests/lab/lib.sh
 source "$(dirname "$0")/lib.sh"
