@@ -64,7 +64,7 @@ const std::array kCommands{
                "Print the burn-in history per GPU from the local store: TFLOPS and bandwidth per run and their trend.",
                F::NoFlags, "burnin"},
     CliCommand{"fabric", &FabricCommand::run, &FabricCommand::options, "", "",
-               "--nodes HOSTS [--no-isolate] [--reservation NAME] [--backend auto|nccl|gloo] [--floor GBPS]",
+               "--nodes HOSTS [--no-isolate] [--reservation NAME] [--backend auto|nccl|gloo] [--floor GBPS] [--history FILE|--no-history]",
                "Test the fabric across nodes (all-reduce, all-to-all) in a maintenance reservation; bisect to the node that slows them.",
                F::Connects},
     CliCommand{"profile", &ProfileCommand::runFromCommandLine, nullptr, "list|hosts|add|save|remove [NAME]",

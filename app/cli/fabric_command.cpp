@@ -3,7 +3,10 @@
 #include "cli/cli_output.h"
 #include "cli/cli_profile_resolver.h"
 
+#include "burnin/burnin_history.h"
+#include "burnin/fabric_fleet_history.h"
 #include "fabric/fabric_expectation.h"
+#include "fabric/fabric_history_entry.h"
 #include "fabric/fabric_nodes.h"
 #include "fabric/fabric_test_runner.h"
 #include "model/gpu_catalog.h"
@@ -18,6 +21,7 @@
 
 #include <csignal>
 #include <cstdlib>
+#include <optional>
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -41,6 +45,8 @@ const QCommandLineOption kSizes{QStringLiteral("sizes"), QStringLiteral("Message
 const QCommandLineOption kIterations{QStringLiteral("iterations"), QStringLiteral("Timed iterations per size (default 5 on CPUs, 20 on GPUs)."), QStringLiteral("n")};
 const QCommandLineOption kTime{QStringLiteral("time"), QStringLiteral("Time limit of each test job in minutes (default 10)."), QStringLiteral("minutes")};
 const QCommandLineOption kPython{QStringLiteral("python"), QStringLiteral("The Python with torch on the nodes, for Strata's probe (default python3 from the jobs' PATH)."), QStringLiteral("path"), QStringLiteral("python3")};
+const QCommandLineOption kHistory{QStringLiteral("history"), QStringLiteral("History file each group's result is recorded in and compared with (default: the burn-in history, ~/.local/share/strata/burnin.sqlite)."), QStringLiteral("file")};
+const QCommandLineOption kNoHistory{QStringLiteral("no-history"), QStringLiteral("Neither compare the groups with the fleet nor record them.")};
 const QCommandLineOption kOutputDir{QStringLiteral("output-dir"), QStringLiteral("Remote directory the jobs write to, shared with the login node (default ~/.cache/strata/fabric)."), QStringLiteral("dir")};
 
 // Ctrl-C (SIGINT) or SIGTERM: cancel the run (its jobs, Strata's reservation) before exiting;
@@ -83,7 +89,52 @@ bool parseSizes(const QString &text, QList<qint64> *sizes)
     return !sizes->isEmpty() && sizes->size() <= 32;
 }
 
-QJsonObject groupJson(const FabricRoundGroup &g)
+// Each group's standing against the fleet, [round][group]; none for a group without a figure
+// or when the history is not used.
+struct FleetStandings
+{
+    QList<QList<std::optional<FleetComparison>>> byRound;
+    QString error; // the history could not be read or written
+};
+
+FleetStandings judgeAgainstFleet(const FabricTestRunner &runner, const QString &instanceType, const QString &historyPath)
+{
+    FleetStandings standings;
+    const FabricIsolation *iso = runner.isolation();
+    QVector<FabricHistoryRecord> records;
+    QList<QPair<int, int>> where;
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    for (int r = 0; r < iso->rounds().size(); ++r) {
+        const FabricRound &round = iso->rounds().at(r);
+        standings.byRound.append(QList<std::optional<FleetComparison>>(round.groups.size()));
+        for (int g = 0; g < round.groups.size(); ++g) {
+            if (const auto record = fabricHistoryEntry(round.groups.at(g), runner.request().tag, now, instanceType)) {
+                records << *record;
+                where << qMakePair(r, g);
+            }
+        }
+    }
+    if (historyPath.isEmpty())
+        return standings;
+    const FabricFleetHistory judged = FabricFleetHistory::judge(historyPath, records, true);
+    standings.error = judged.error;
+    for (int i = 0; i < where.size(); ++i)
+        standings.byRound[where.at(i).first][where.at(i).second] = judged.standings.value(i);
+    return standings;
+}
+
+QJsonValue fleetJson(const std::optional<FleetComparison> &c)
+{
+    if (!c)
+        return QJsonValue();
+    return QJsonObject{{QStringLiteral("standing"), fleetStandingName(c->standing)},
+                       {QStringLiteral("peers"), c->peers},
+                       {QStringLiteral("median"), c->median},
+                       {QStringLiteral("robustZ"), c->robustZ},
+                       {QStringLiteral("explanation"), c->explanation}};
+}
+
+QJsonObject groupJson(const FabricRoundGroup &g, const std::optional<FleetComparison> &fleet)
 {
     QJsonArray samples;
     for (const FabricSample &s : g.result.samples)
@@ -102,17 +153,19 @@ QJsonObject groupJson(const FabricRoundGroup &g)
                        {QStringLiteral("short"), g.shortOfReference},
                        {QStringLiteral("unsupported"), QJsonArray::fromStringList(g.result.unsupported)},
                        {QStringLiteral("error"), g.result.error.isEmpty() ? QJsonValue() : QJsonValue(g.result.error)},
+                       {QStringLiteral("fleet"), fleetJson(fleet)},
                        {QStringLiteral("samples"), samples}};
 }
 
-QJsonObject reportJson(const FabricTestRunner &runner, const FabricExpectation &expectation)
+QJsonObject reportJson(const FabricTestRunner &runner, const FabricExpectation &expectation, const FleetStandings &fleet)
 {
     const FabricIsolation *iso = runner.isolation();
     QJsonArray rounds;
-    for (const FabricRound &r : iso->rounds()) {
+    for (int ri = 0; ri < iso->rounds().size(); ++ri) {
+        const FabricRound &r = iso->rounds().at(ri);
         QJsonArray groups;
-        for (const FabricRoundGroup &g : r.groups)
-            groups.append(groupJson(g));
+        for (int gi = 0; gi < r.groups.size(); ++gi)
+            groups.append(groupJson(r.groups.at(gi), fleet.byRound.value(ri).value(gi)));
         rounds.append(QJsonObject{{QStringLiteral("number"), r.number}, {QStringLiteral("groups"), groups}});
     }
     const FabricVerdict &v = iso->verdict();
@@ -126,23 +179,32 @@ QJsonObject reportJson(const FabricTestRunner &runner, const FabricExpectation &
                                                                {QStringLiteral("figureGBps"), v.figureGBps},
                                                                {QStringLiteral("referenceGBps"), v.referenceGBps},
                                                                {QStringLiteral("explanation"), v.explanation}}},
+                       {QStringLiteral("historyError"), fleet.error.isEmpty() ? QJsonValue() : QJsonValue(fleet.error)},
                        {QStringLiteral("rounds"), rounds}};
 }
 
-QString reportText(const FabricTestRunner &runner, const FabricExpectation &expectation)
+QString reportText(const FabricTestRunner &runner, const FabricExpectation &expectation, const FleetStandings &fleet)
 {
     const FabricIsolation *iso = runner.isolation();
     QString text;
     text += QStringLiteral("fabric test of %1 (%2)\n").arg(runner.request().nodes.join(QLatin1Char(',')), expectation.explanation);
-    for (const FabricRound &r : iso->rounds()) {
-        for (const FabricRoundGroup &g : r.groups)
+    for (int ri = 0; ri < iso->rounds().size(); ++ri) {
+        const FabricRound &r = iso->rounds().at(ri);
+        for (int gi = 0; gi < r.groups.size(); ++gi) {
+            const FabricRoundGroup &g = r.groups.at(gi);
             text += QStringLiteral("  round %1  %2  %3 GB/s busbw  %4%5\n")
                         .arg(r.number)
                         .arg(g.result.nodes.join(QLatin1Char(',')), -32)
                         .arg(gbps(g.result.figureGBps()), 9)
                         .arg(g.result.error.isEmpty() ? (g.shortOfReference ? QStringLiteral("SHORT") : QStringLiteral("ok")) : g.result.error)
                         .arg(g.result.jobId.isEmpty() ? QString() : QStringLiteral("  (job %1)").arg(g.result.jobId));
+            // Beside the floor's verdict, never changing it: where the figure stands in the fleet.
+            if (const std::optional<FleetComparison> c = fleet.byRound.value(ri).value(gi))
+                text += QStringLiteral("           against the fleet: %1: %2\n").arg(fleetStandingName(c->standing), c->explanation);
+        }
     }
+    if (!fleet.error.isEmpty())
+        text += QStringLiteral("history: %1\n").arg(fleet.error);
     text += QStringLiteral("verdict: %1: %2\n").arg(fabricVerdictName(iso->verdict().kind), iso->verdict().explanation);
     return text;
 }
@@ -163,7 +225,7 @@ int exitCodeOf(FabricVerdictKind kind)
 
 QList<QCommandLineOption> FabricCommand::options()
 {
-    return {kNodes, kNoIsolate, kShortRatio, kFloor, kReservation, kPartition, kTool, kBackend, kSizes, kIterations, kTime, kPython, kOutputDir};
+    return {kNodes, kNoIsolate, kShortRatio, kFloor, kReservation, kPartition, kTool, kBackend, kSizes, kIterations, kTime, kPython, kOutputDir, kHistory, kNoHistory};
 }
 
 int FabricCommand::run(QCoreApplication &app, QCommandLineParser &parser, const ConnectionOptions &connection)
@@ -227,6 +289,14 @@ int FabricCommand::run(QCoreApplication &app, QCommandLineParser &parser, const 
     request.partition = parser.value(kPartition);
     request.outputDirectory = parser.value(kOutputDir);
     request.python = parser.value(kPython);
+    if (parser.isSet(kHistory) && parser.isSet(kNoHistory)) {
+        error(QStringLiteral("--history and --no-history exclude each other"));
+        return 2;
+    }
+    const QString historyPath = parser.isSet(kNoHistory) ? QString()
+                                : parser.isSet(kHistory) ? parser.value(kHistory)
+                                                         : BurninHistory::defaultPath();
+    QString instanceType;
 
     ClusterProfile profile;
     if (!CliProfileResolver::resolve(connection, parser, &profile))
@@ -255,8 +325,11 @@ int FabricCommand::run(QCoreApplication &app, QCommandLineParser &parser, const 
                                                                                            : r.error));
     });
     QObject::connect(&runner, &FabricTestRunner::finished, &app, [&](const FabricVerdict &verdict) {
-        out(json ? QString::fromUtf8(QJsonDocument(reportJson(runner, expectation)).toJson(QJsonDocument::Indented))
-                 : reportText(runner, expectation));
+        const FleetStandings fleet = judgeAgainstFleet(runner, instanceType, historyPath);
+        if (!fleet.error.isEmpty() && json) // the text report says it itself
+            error(QStringLiteral("fabric: history: %1").arg(fleet.error));
+        out(json ? QString::fromUtf8(QJsonDocument(reportJson(runner, expectation, fleet)).toJson(QJsonDocument::Indented))
+                 : reportText(runner, expectation, fleet));
         exitCode = exitCodeOf(verdict.kind);
         app.quit();
     });
@@ -284,6 +357,7 @@ int FabricCommand::run(QCoreApplication &app, QCommandLineParser &parser, const 
             return;
         }
         expectation = found.expectation;
+        instanceType = found.instanceType;
         if (!floorGiven)
             request.floorGBps = expectation.floorGBps;
         else

@@ -32,6 +32,40 @@ const char *const createStatements[] = {
     "CREATE INDEX burnin_results_run ON burnin_results (run_id)",
 };
 
+// Version 2: what `strata fabric` and the fabric test window measured, one row per group.
+const char *const createFabricStatements[] = {
+    "CREATE TABLE fabric_results ("
+    " id INTEGER PRIMARY KEY,"
+    " run_id TEXT NOT NULL, recorded_at TEXT NOT NULL,"
+    " instance_type TEXT NOT NULL, node_count INTEGER NOT NULL,"
+    " tool TEXT NOT NULL, backend TEXT NOT NULL, op TEXT NOT NULL, largest_bytes INTEGER NOT NULL,"
+    " busbw_gbps REAL NOT NULL, latency_us REAL, nodes TEXT NOT NULL,"
+    " verdict TEXT NOT NULL CHECK (verdict IN ('ok', 'short')))",
+    "CREATE INDEX fabric_results_fleet ON fabric_results"
+    " (instance_type, node_count, tool, backend, op, largest_bytes, recorded_at)",
+};
+
+QString migrate(QSqlDatabase &db, QSqlQuery &q, int from, const QString &path)
+{
+    QString error;
+    db.transaction();
+    if (from < 1)
+        for (const char *statement : createStatements)
+            if (error.isEmpty() && !q.exec(QString::fromLatin1(statement)))
+                error = sqlError(QStringLiteral("creating the schema in %1").arg(path), q.lastError());
+    if (from < 2)
+        for (const char *statement : createFabricStatements)
+            if (error.isEmpty() && !q.exec(QString::fromLatin1(statement)))
+                error = sqlError(QStringLiteral("adding the fabric results to %1").arg(path), q.lastError());
+    if (error.isEmpty() && !q.exec(QStringLiteral("PRAGMA user_version = %1").arg(BurninHistory::schemaVersion)))
+        error = sqlError(QStringLiteral("setting the schema version"), q.lastError());
+    if (error.isEmpty())
+        db.commit();
+    else
+        db.rollback();
+    return error;
+}
+
 constexpr const char *selectColumns =
     "SELECT run_id, job_id, node, gpu_index, gpu_uuid, model, test, backend, figure, figures,"
     " verdict, reason, recorded_at FROM burnin_results ";
@@ -55,6 +89,12 @@ BurninHistoryRecord readRecord(const QSqlQuery &q)
     r.time = QDateTime::fromString(q.value(12).toString(), Qt::ISODateWithMs);
     r.time.setTimeSpec(Qt::UTC);
     return r;
+}
+
+// A null QString binds as SQL NULL: NOT NULL columns refuse it and "x <> NULL" matches nothing.
+QString notNull(const QString &s)
+{
+    return s.isNull() ? QStringLiteral("") : s;
 }
 
 QString runSelect(QSqlQuery &q, QVector<BurninHistoryRecord> *out, const QString &what)
@@ -115,19 +155,8 @@ QString BurninHistory::open(const QString &path)
                 error = QStringLiteral("burn-in history: %1 has schema version %2, newer than this "
                                        "Strata understands (%3); use a newer Strata or another file")
                             .arg(path).arg(version).arg(schemaVersion);
-            if (error.isEmpty() && version == 0) {
-                db.transaction();
-                for (const char *statement : createStatements)
-                    if (error.isEmpty() && !q.exec(QString::fromLatin1(statement)))
-                        error = sqlError(QStringLiteral("creating the schema in %1").arg(path), q.lastError());
-                if (error.isEmpty()
-                    && !q.exec(QStringLiteral("PRAGMA user_version = %1").arg(schemaVersion)))
-                    error = sqlError(QStringLiteral("setting the schema version"), q.lastError());
-                if (error.isEmpty())
-                    db.commit();
-                else
-                    db.rollback();
-            }
+            if (error.isEmpty() && version < schemaVersion)
+                error = migrate(db, q, version, path);
         }
     }
     if (!error.isEmpty()) {
@@ -265,6 +294,83 @@ QString BurninHistory::runIds(int limit, QStringList *out) const
     out->clear();
     while (q.next())
         out->append(q.value(0).toString());
+    return {};
+}
+
+QString BurninHistory::recordFabric(const QVector<FabricHistoryRecord> &records)
+{
+    if (!m_open)
+        return QStringLiteral("burn-in history: not open");
+    QSqlDatabase db = QSqlDatabase::database(m_connection, false);
+    if (!db.transaction())
+        return sqlError(QStringLiteral("starting a transaction"), db.lastError());
+    QSqlQuery q(db);
+    q.prepare(QStringLiteral(
+        "INSERT INTO fabric_results (run_id, recorded_at, instance_type, node_count, tool, backend, op,"
+        " largest_bytes, busbw_gbps, latency_us, nodes, verdict) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    for (const FabricHistoryRecord &r : records) {
+        q.addBindValue(notNull(r.runId));
+        q.addBindValue(r.time.toUTC().toString(Qt::ISODateWithMs));
+        q.addBindValue(notNull(r.instanceType));
+        q.addBindValue(r.nodeCount);
+        q.addBindValue(notNull(r.tool));
+        q.addBindValue(notNull(r.backend));
+        q.addBindValue(notNull(r.op));
+        q.addBindValue(r.largestMessageBytes);
+        q.addBindValue(r.busbwGBps);
+        q.addBindValue(r.latencyMicroseconds > 0 ? QVariant(r.latencyMicroseconds) : QVariant());
+        q.addBindValue(r.nodes.join(QLatin1Char(',')));
+        q.addBindValue(fabricHistoryVerdictName(r.verdict));
+        if (!q.exec()) {
+            const QString error = sqlError(QStringLiteral("recording fabric run %1").arg(r.runId), q.lastError());
+            db.rollback();
+            return error;
+        }
+    }
+    if (!db.commit())
+        return sqlError(QStringLiteral("committing the fabric results"), db.lastError());
+    return {};
+}
+
+QString BurninHistory::fabricPeers(const FabricHistoryRecord &like, QVector<FabricHistoryRecord> *out) const
+{
+    if (!m_open)
+        return QStringLiteral("burn-in history: not open");
+    QSqlQuery q(QSqlDatabase::database(m_connection, false));
+    q.prepare(QStringLiteral(
+        "SELECT run_id, recorded_at, instance_type, node_count, tool, backend, op, largest_bytes, busbw_gbps,"
+        " latency_us, nodes, verdict FROM fabric_results WHERE instance_type = ? AND node_count = ? AND tool = ?"
+        " AND backend = ? AND op = ? AND largest_bytes = ? AND run_id <> ? ORDER BY recorded_at, id"));
+    q.addBindValue(notNull(like.instanceType));
+    q.addBindValue(like.nodeCount);
+    q.addBindValue(notNull(like.tool));
+    q.addBindValue(notNull(like.backend));
+    q.addBindValue(notNull(like.op));
+    q.addBindValue(like.largestMessageBytes);
+    q.addBindValue(notNull(like.runId));
+    if (!q.exec())
+        return sqlError(QStringLiteral("reading the fabric fleet of %1").arg(like.instanceType), q.lastError());
+    out->clear();
+    while (q.next()) {
+        FabricHistoryRecord r;
+        FabricHistoryVerdict verdict;
+        if (!fabricHistoryVerdictFromName(q.value(11).toString(), &verdict))
+            continue;
+        r.runId = q.value(0).toString();
+        r.time = QDateTime::fromString(q.value(1).toString(), Qt::ISODateWithMs);
+        r.time.setTimeSpec(Qt::UTC);
+        r.instanceType = q.value(2).toString();
+        r.nodeCount = q.value(3).toInt();
+        r.tool = q.value(4).toString();
+        r.backend = q.value(5).toString();
+        r.op = q.value(6).toString();
+        r.largestMessageBytes = q.value(7).toLongLong();
+        r.busbwGBps = q.value(8).toDouble();
+        r.latencyMicroseconds = q.value(9).toDouble();
+        r.nodes = q.value(10).toString().split(QLatin1Char(','), Qt::SkipEmptyParts);
+        r.verdict = verdict;
+        out->append(r);
+    }
     return {};
 }
 

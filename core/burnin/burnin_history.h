@@ -2,6 +2,7 @@
 
 #include "burnin_node_run.h"
 #include "burnin_verdict.h"
+#include "model/fabric_history_record.h"
 
 #include <QDateTime>
 #include <QString>
@@ -39,13 +40,14 @@ struct BurninHistoryRun
     BurninVerdict verdict;
 };
 
-// Local burn-in history in SQLite (Qt SQL, QSQLITE), so a slow decline of one GPU shows over
+// Local burn-in and fabric history in SQLite (Qt SQL, QSQLITE), so a slow decline of one GPU shows over
 // weeks of runs. Each instance owns its own connection (unique name), used from the thread
 // that opened it. Errors come back as values: an empty QString means success.
 class BurninHistory
 {
 public:
-    static constexpr int schemaVersion = 1;
+    // 1: burnin_results; 2: fabric_results added (a version 1 file is migrated in place on open).
+    static constexpr int schemaVersion = 2;
 
     BurninHistory();
     ~BurninHistory();
@@ -74,6 +76,12 @@ public:
     QString recordsForModel(const QString &model, const QString &test, QVector<BurninHistoryRecord> *out) const;
     // Run ids, newest first.
     QString runIds(int limit, QStringList *out) const;
+
+    // Fabric groups (issue 27), all in one transaction.
+    QString recordFabric(const QVector<FabricHistoryRecord> &records);
+    // The fleet of `like`, oldest first: the rows of the same instance type, node count, tool,
+    // backend, collective and largest message size, of other runs than its own (FabricFleet).
+    QString fabricPeers(const FabricHistoryRecord &like, QVector<FabricHistoryRecord> *out) const;
 
 private:
     QString m_connection;

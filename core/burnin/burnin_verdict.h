@@ -1,6 +1,6 @@
 #pragma once
 
-#include "fleet_comparison.h"
+#include "model/fleet_comparison.h"
 
 #include <QMap>
 #include <QString>

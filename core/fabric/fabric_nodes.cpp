@@ -21,6 +21,8 @@ FabricNodes fabricNodes(const ClusterSnapshot &snapshot, const QStringList &node
         result.gpusPerNode = result.gpusPerNode == 0 ? node->gpuCount : qMin(result.gpusPerNode, node->gpuCount);
     }
     result.expectation = fabricExpectation(catalog, types);
+    if (!types.isEmpty() && !types.first().isEmpty() && types.count(types.first()) == types.size())
+        result.instanceType = types.first();
     return result;
 }
 

@@ -13,6 +13,7 @@ struct FabricNodes
 {
     FabricExpectation expectation;
     int gpusPerNode = 0;  // the smallest GPU count among the nodes found
+    QString instanceType; // the nodes' one instance type; empty when mixed or unknown (no fleet)
     QString missingNode;  // the first node the snapshot does not have (its type counts as unknown)
 };
 

@@ -6,6 +6,7 @@
 #include "dcgm_metric_catalog.h"
 #include "gpu_health_rules.h"
 #include "host_name_resolver.h"
+#include "job_link_errors.h"
 #include "job_stragglers.h"
 #include "job_usage.h"
 
@@ -394,6 +395,14 @@ void MetricsJoin::apply(ClusterSnapshot &snapshot, const MetricsPart &part, cons
         input.stepSeconds = part.usageStepSeconds;
         JobUsage::apply(snapshot.jobs, input, t);
         snapshot.findings += JobStragglers::find(snapshot.jobs, input, t);
+    }
+    if (part.linkCountersKnown) {
+        QVector<int> seriesNode;
+        seriesNode.reserve(part.linkCounters.size());
+        for (const LinkCounterSeries &s : part.linkCounters)
+            seriesNode << resolve(s.hosts);
+        snapshot.findings += JobLinkErrors::find(snapshot.jobs, part.linkCounters, seriesNode, nodeIndexByName,
+                                                 part.linkCountersEnd > 0 ? part.linkCountersEnd : part.takenAt.toSecsSinceEpoch());
     }
     // Jobs the history says nothing of yet (started since it was read, or none could be read):
     // their GPUs' latest readings, marked as such.

@@ -71,6 +71,22 @@ struct GpuUsageSeries
     QVector<UsagePoint> points; // time order
 };
 
+// One point of a link error counter (JobLinkErrors).
+struct LinkCounterSample
+{
+    qint64 time = 0; // seconds since the epoch
+    double value = 0;
+};
+
+// One link error counter's history on one GPU (DCGM) or one device and port (node exporter).
+struct LinkCounterSeries
+{
+    QString counter;        // the metric's name
+    HostCandidates hosts;
+    QString where;          // "GPU 5", "mlx5_1 port 1"
+    QVector<LinkCounterSample> samples; // time order
+};
+
 struct MetricsQueryStat
 {
     QString name;        // "gauges", "pcie-replays", "targets", "usage"
@@ -119,6 +135,12 @@ struct MetricsPart
     // query is a warning.
     QVector<NodeFabricQuery::HostFabric> fabric;
     bool fabricKnown = false;
+    // NVLink and InfiniBand error counters over the usage window (JobLinkErrors): one range
+    // query per counter while a job runs over several nodes, reused for usageRefreshSeconds
+    // like the usage history; a failed query is a warning.
+    QVector<LinkCounterSeries> linkCounters;
+    bool linkCountersKnown = false;
+    qint64 linkCountersEnd = 0; // the window's end (seconds since the epoch)
 
     QVector<MetricsQueryStat> queries;
     QDateTime takenAt;         // UTC, when the refresh started

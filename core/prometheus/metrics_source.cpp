@@ -3,6 +3,7 @@
 #include "alert_merge.h"
 #include "alertmanager_client.h"
 #include "app_metrics_query.h"
+#include "job_link_errors.h"
 #include "metrics_part_builder.h"
 #include "node_fabric_query.h"
 #include "prometheus_client.h"
@@ -46,6 +47,10 @@ struct MetricsRefreshState
     MetricsQueryStat silencesStat;
     QVector<PrometheusAlert> alertmanagerAlerts;
     bool usageQueried = false;
+    bool linkQueried = false;
+    MetricsQueryStat linkStat;
+    QVector<LinkCounterSeries> linkCounters;
+    qint64 linkStart = 0, linkEnd = 0;
 };
 
 namespace {
@@ -111,6 +116,12 @@ MetricsSource::Request MetricsSource::Request::forJobs(const QVector<Job> &jobs)
             oldest = j.startTime;
     if (oldest != std::numeric_limits<qint64>::max())
         r.oldestRunningJobStart = oldest;
+    oldest = std::numeric_limits<qint64>::max();
+    for (const Job &j : jobs)
+        if (j.isRunning() && j.nodes.size() > 1 && j.startTime > 0 && j.startTime < oldest)
+            oldest = j.startTime;
+    if (oldest != std::numeric_limits<qint64>::max())
+        r.oldestMultiNodeJobStart = oldest;
     return r;
 }
 
@@ -333,6 +344,36 @@ QFuture<MetricsPart> MetricsSource::refresh(const Request &request)
               },
               done);
     }
+    // Link error counters: only while a job runs over several nodes, from its start on.
+    const MetricsQueryPlan::Range linkRange =
+        MetricsQueryPlan::usageRange(request.oldestMultiNodeJobStart, now, m_options.usageMaxPoints,
+                                     m_options.usageMinStepSeconds, m_options.usageMaxWindowSeconds);
+    const bool linkFresh = !m_linkTakenAt.isNull()
+        && m_linkTakenAt.secsTo(part.takenAt) < m_options.usageRefreshSeconds
+        && linkRange.start >= m_linkStart - linkRange.stepSeconds;
+    state->linkQueried = linkRange.isValid() && !linkFresh;
+    state->linkStart = linkRange.start;
+    state->linkEnd = linkRange.end;
+    if (state->linkQueried) {
+        PrometheusResponseParser::Options matrix;
+        matrix.expect = ResultType::Matrix;
+        bool first = true;
+        for (const JobLinkErrors::Counter &counter : JobLinkErrors::counters()) {
+            track(this, state, m_client->queryRange(counter.name, linkRange.start, linkRange.end, linkRange.stepSeconds, matrix),
+                  [hostLabel, name = counter.name](PrometheusResponse r) {
+                      return std::make_pair(statOf(QStringLiteral("link-errors"), r),
+                                            r.ok ? JobLinkErrors::fromResponse(r, name, hostLabel) : QVector<LinkCounterSeries>{});
+                  },
+                  [first](MetricsRefreshState &s, std::pair<MetricsQueryStat, QVector<LinkCounterSeries>> piece) {
+                      mergeStat(s.linkStat, std::move(piece.first), first);
+                      s.linkCounters += piece.second;
+                  },
+                  done);
+            first = false;
+        }
+    }
+    if (linkRange.isValid() && !m_linkTakenAt.isNull())
+        part.linkCountersKnown = true;
     if (range.isValid() && !m_usageTakenAt.isNull()) {
         // Attached in finish() once the (possible) new answer is in; decided here so a refresh
         // without running jobs carries no usage.
@@ -409,12 +450,25 @@ void MetricsSource::finish(const std::shared_ptr<MetricsRefreshState> &state)
         part.usageEnd = m_usageEnd;
         part.usageStepSeconds = m_usageStep;
     }
+    if (state->linkQueried && state->linkStat.ok) {
+        m_linkCounters = std::move(state->linkCounters);
+        m_linkTakenAt = part.takenAt;
+        m_linkStart = state->linkStart;
+        m_linkEnd = state->linkEnd;
+    }
+    if (state->linkQueried || part.linkCountersKnown) {
+        part.linkCountersKnown = !m_linkTakenAt.isNull();
+        part.linkCounters = m_linkCounters;
+        part.linkCountersEnd = m_linkEnd;
+    }
     // The join of the PCIe increase into 16,000 samples is a hash pass: off this thread too.
     (void)runOnPool(QThreadPool::globalInstance(), [state, hostLabel = m_hostLabel, credentialsWarnings = m_credentialsWarnings] {
         MetricsPart &p = state->part;
         p.queries = {state->gaugesStat, state->pcieStat, state->targetsStat, state->alertsStat, state->appStat, state->fabricStat};
         if (state->usageQueried)
             p.queries << state->usageStat;
+        if (state->linkQueried)
+            p.queries << state->linkStat;
         if (state->alertmanagerQueried)
             p.queries << state->alertmanagerAlertsStat << state->silencesStat;
         for (const MetricsQueryStat &q : std::as_const(p.queries))
@@ -436,6 +490,8 @@ void MetricsSource::finish(const std::shared_ptr<MetricsRefreshState> &state)
             p.appKnown = false;
             p.fabric.clear();
             p.fabricKnown = false;
+            p.linkCounters.clear();
+            p.linkCountersKnown = false;
         } else {
             p.gpus = std::move(state->samples);
             if (state->pcie)
@@ -449,6 +505,8 @@ void MetricsSource::finish(const std::shared_ptr<MetricsRefreshState> &state)
                 p.warnings << QStringLiteral("alert query failed: %1").arg(state->alertsStat.error);
             if (!state->appStat.ok)
                 p.warnings << QStringLiteral("application metrics query failed: %1").arg(state->appStat.error);
+            if (state->linkQueried && !state->linkStat.ok)
+                p.warnings << QStringLiteral("NVLink/InfiniBand error counter query failed: %1").arg(state->linkStat.error);
             if (!state->fabricStat.ok)
                 p.warnings << QStringLiteral("fabric and storage query failed: %1").arg(state->fabricStat.error);
             if (state->alertmanagerQueried) {

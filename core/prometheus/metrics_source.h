@@ -24,7 +24,8 @@ struct MetricsRefreshState; // one refresh in flight (metrics_source.cpp)
 // QtConcurrent pool (answers over 4 MB one at a time, PrometheusClient::kSerialParseBytes),
 // combined into one MetricsPart. Per refresh that is 9 HTTP requests (the gauges in
 // Options::gaugeQueryParts = 4 parts, PCIe replays, targets, /api/v1/alerts, application
-// metrics, fabric and storage), plus one more (the usage range) at most once per usageRefreshSeconds while jobs run: the same at 4
+// metrics, fabric and storage), plus one more (the usage range) at most once per usageRefreshSeconds while jobs run, and
+// one range query per link error counter (JobLinkErrors) as often while a job runs over several nodes: the same at 4
 // nodes as at 2,000 nodes / 16,000 GPUs / 50,000 jobs. With an Alertmanager in the profile, 2
 // more: its /api/v2/alerts and /api/v2/silences (AlertMerge joins its alerts to Prometheus's).
 //
@@ -63,6 +64,9 @@ public:
     {
         qint64 oldestRunningJobStart = 0; // seconds since epoch; 0: no running jobs, no usage query
         qint64 now = 0;                   // 0: the current time
+        // The oldest start among running jobs over two nodes or more; 0: none, no link error
+        // counters asked for (JobLinkErrors).
+        qint64 oldestMultiNodeJobStart = 0;
         // The oldest start among running jobs (jobs without a start time are skipped).
         static Request forJobs(const QVector<Job> &jobs);
     };
@@ -107,6 +111,10 @@ private:
     // The last usage answer, reused until it is usageRefreshSeconds old.
     QVector<GpuUsageSeries> m_usage;
     QDateTime m_usageTakenAt;
+    // The last link error counters' answers, reused like the usage history.
+    QVector<LinkCounterSeries> m_linkCounters;
+    QDateTime m_linkTakenAt;
+    qint64 m_linkStart = 0, m_linkEnd = 0;
     qint64 m_usageStart = 0, m_usageEnd = 0, m_usageStep = 0;
 };
 

@@ -73,6 +73,8 @@ private Q_SLOTS:
         QTest::newRow("drain") << "drain" << "--reason <text>";
         QTest::newRow("metrics") << "metrics" << "--metric";
         QTest::newRow("burnin") << "burnin" << "--drain-on-fail";
+        QTest::newRow("fabric history") << "fabric" << "--history <file>";
+        QTest::newRow("fabric no history") << "fabric" << "--no-history";
     }
     void commandHelp()
     {

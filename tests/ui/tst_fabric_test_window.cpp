@@ -3,6 +3,7 @@
 // busy nodes; the real refusal is in lab_fabric_isolation's lab): Start runs the runner with
 // the window's choices, the failure is said in the window, the fields come back for a retry,
 // nothing is left running.
+#include "burnin/burnin_history.h"
 #include "fabric/fabric_test_runner.h"
 #include "local_remote_shell.h"
 #include "views/fabric_test_window.h"
@@ -61,6 +62,83 @@ private Q_SLOTS:
         QCOMPARE(runner->request().gpusPerNode, 0); // gloo: one rank per node
         QCOMPARE(window->rounds()->rowCount(), 0);  // no round ran
         delete window;
+    }
+
+    // The "Against the fleet" column: a finished group's figure against earlier groups of the
+    // same instance type in the history file, beside the floor's "ok"; the run is recorded.
+    // The runner's signals are sent here as a run on a cluster sends them.
+    void aGroupIsJudgedAgainstTheFleet()
+    {
+        const QString path = m_home.filePath(QStringLiteral("fleet.sqlite"));
+        {
+            BurninHistory history;
+            QCOMPARE(history.open(path), QString());
+            QVector<FabricHistoryRecord> earlier;
+            for (double busbw : {320.0, 318.0, 325.0, 322.0, 316.0}) {
+                FabricHistoryRecord r;
+                r.runId = QStringLiteral("earlier-%1").arg(busbw);
+                r.time = QDateTime::currentDateTimeUtc().addDays(-1);
+                r.instanceType = QStringLiteral("p5.48xlarge");
+                r.nodeCount = 2;
+                r.tool = QStringLiteral("nccl-tests");
+                r.backend = QStringLiteral("nccl");
+                r.op = QStringLiteral("all_reduce");
+                r.largestMessageBytes = qint64(1) << 30;
+                r.busbwGBps = busbw;
+                r.nodes = {QStringLiteral("gpu-node07"), QStringLiteral("gpu-node08")};
+                earlier << r;
+            }
+            QCOMPARE(history.recordFabric(earlier), QString());
+        }
+        FabricRequest request;
+        request.nodes = {QStringLiteral("gpu-node01"), QStringLiteral("gpu-node02")};
+        auto *runner = new FabricTestRunner(std::make_shared<LocalRemoteShell>());
+        FabricTestWindow window(runner, request, QStringLiteral("floor 200 GB/s given"));
+        window.setFleetHistory(path, QStringLiteral("p5.48xlarge"));
+        QSignalSpy ended(&window, &FabricTestWindow::ended);
+        Q_EMIT runner->roundStarted(1, {request.nodes}, {QStringLiteral("101")});
+        FabricGroupResult result;
+        result.nodes = request.nodes;
+        result.jobId = QStringLiteral("101");
+        result.tool = FabricTool::NcclTests;
+        result.backend = QStringLiteral("nccl");
+        result.ranks = 16;
+        for (const auto &[bytes, busbw] : {std::pair<qint64, double>{qint64(1) << 20, 40.0}, {qint64(1) << 30, 240.0}}) {
+            FabricSample sample;
+            sample.bytes = bytes;
+            sample.seconds = 1e-4;
+            sample.busbwGBps = busbw;
+            sample.ranks = 16;
+            result.samples << sample;
+        }
+        Q_EMIT runner->groupFinished(1, result, false);
+        QCOMPARE(window.rounds()->item(0, 5)->text(), QStringLiteral("ok")); // the floor's verdict stands
+        FabricVerdict verdict;
+        verdict.kind = FabricVerdictKind::MeetsExpectation;
+        verdict.explanation = QStringLiteral("240 GB/s, floor 200 GB/s");
+        Q_EMIT runner->finished(verdict);
+        QCOMPARE(ended.size(), 1);
+        QCOMPARE(window.rounds()->horizontalHeaderItem(6)->text(), QStringLiteral("Against the fleet"));
+        QTRY_VERIFY2(window.fleetText(0).startsWith(QStringLiteral("OUTLIER: outlier, robust z -")), qPrintable(window.fleetText(0)));
+        QVERIFY2(window.fleetText(0).contains(QStringLiteral("below the fleet's median 320.0 (75 %, 5 peers)")), qPrintable(window.fleetText(0)));
+        QVERIFY(window.verdictText().startsWith(QStringLiteral("meets-expectation")));
+
+        BurninHistory history;
+        QCOMPARE(history.open(path), QString());
+        FabricHistoryRecord next;
+        next.runId = QStringLiteral("next");
+        next.instanceType = QStringLiteral("p5.48xlarge");
+        next.nodeCount = 2;
+        next.tool = QStringLiteral("nccl-tests");
+        next.backend = QStringLiteral("nccl");
+        next.op = QStringLiteral("all_reduce");
+        next.largestMessageBytes = qint64(1) << 30;
+        QVector<FabricHistoryRecord> peers;
+        QCOMPARE(history.fabricPeers(next, &peers), QString());
+        QCOMPARE(peers.size(), 6); // this run's group recorded
+        QCOMPARE(peers.last().busbwGBps, 240.0);
+        QCOMPARE(peers.last().latencyMicroseconds, 100.0);
+        QCOMPARE(peers.last().nodes, request.nodes);
     }
 
 private:

@@ -1,6 +1,10 @@
 #include "fabric_test_window.h"
 
+#include "burnin/fabric_fleet_history.h"
+#include "fabric/fabric_history_entry.h"
 #include "fabric/fabric_test_runner.h"
+#include "model/pool_task.h"
+#include "model/when_finished.h"
 
 #include <QCheckBox>
 #include <QCloseEvent>
@@ -18,7 +22,7 @@ namespace strata {
 
 namespace {
 
-enum Column { RoundColumn, NodesColumn, JobColumn, BusbwColumn, LatencyColumn, JudgedColumn, ColumnCount };
+enum Column { RoundColumn, NodesColumn, JobColumn, BusbwColumn, LatencyColumn, JudgedColumn, FleetColumn, ColumnCount };
 
 QString gbps(double v)
 {
@@ -65,12 +69,16 @@ FabricTestWindow::FabricTestWindow(FabricTestRunner *runner, const FabricRequest
     form->addRow(QString(), source);
     form->addRow(QString(), m_isolate);
 
-    m_table->setHorizontalHeaderLabels({tr("Round"), tr("Nodes"), tr("Job"), tr("Bus bandwidth (GB/s)"), tr("Latency (µs)"), tr("Judged")});
+    m_table->setHorizontalHeaderLabels({tr("Round"), tr("Nodes"), tr("Job"), tr("Bus bandwidth (GB/s)"), tr("Latency (µs)"), tr("Judged"), tr("Against the fleet")});
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->horizontalHeader()->setSectionResizeMode(NodesColumn, QHeaderView::Stretch);
     m_table->horizontalHeader()->setSectionResizeMode(JudgedColumn, QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(FleetColumn, QHeaderView::ResizeToContents);
+    m_table->horizontalHeaderItem(FleetColumn)->setToolTip(
+        tr("The group's bus bandwidth against earlier tests of the same instance type, node count, tool and message size "
+           "(median and MAD). Shown beside the verdict against the floor; it does not change it."));
     m_stage->setWordWrap(true);
     m_stage->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_verdict->setWordWrap(true);
@@ -99,11 +107,24 @@ FabricTestWindow::FabricTestWindow(FabricTestRunner *runner, const FabricRequest
     connect(m_runner, &FabricTestRunner::finished, this, [this](const FabricVerdict &v) {
         finish(tr("%1: %2").arg(fabricVerdictName(v.kind), v.explanation),
                v.kind == FabricVerdictKind::MeetsExpectation || v.kind == FabricVerdictKind::NoOutlier || v.kind == FabricVerdictKind::Measured);
+        judgeAgainstFleet();
     });
     connect(m_runner, &FabricTestRunner::failed, this, [this](const QString &error) { finish(tr("The test did not finish: %1").arg(error), false); });
 }
 
 FabricTestWindow::~FabricTestWindow() = default;
+
+void FabricTestWindow::setFleetHistory(const QString &historyPath, const QString &instanceType)
+{
+    m_historyPath = historyPath;
+    m_instanceType = instanceType;
+}
+
+QString FabricTestWindow::fleetText(int row) const
+{
+    const QTableWidgetItem *item = m_table->item(row, FleetColumn);
+    return item ? item->text() : QString();
+}
 
 QString FabricTestWindow::stageText() const
 {
@@ -125,6 +146,9 @@ void FabricTestWindow::start()
     m_request.isolate = m_isolate->isChecked();
     m_request.floorGBps = m_floor->value();
     m_table->setRowCount(0);
+    m_fleetRecords.clear();
+    m_fleetRows.clear();
+    ++m_runGeneration;
     m_verdict->clear();
     m_finished = false;
     for (QWidget *w : {static_cast<QWidget *>(m_backend), static_cast<QWidget *>(m_isolate), static_cast<QWidget *>(m_floor),
@@ -139,7 +163,7 @@ void FabricTestWindow::roundStarted(int round, const QList<QStringList> &groups,
     for (int i = 0; i < groups.size(); ++i) {
         const int row = m_table->rowCount();
         m_table->insertRow(row);
-        const QStringList cells{QString::number(round), groups.at(i).join(QLatin1String(", ")), jobIds.value(i), QString(), QString(), tr("running")};
+        const QStringList cells{QString::number(round), groups.at(i).join(QLatin1String(", ")), jobIds.value(i), QString(), QString(), tr("running"), QString()};
         for (int c = 0; c < ColumnCount; ++c)
             m_table->setItem(row, c, new QTableWidgetItem(cells.at(c)));
     }
@@ -163,6 +187,13 @@ void FabricTestWindow::groupFinished(int round, const FabricGroupResult &result,
         QFont bold = m_table->font();
         bold.setBold(shortOfReference);
         m_table->item(row, JudgedColumn)->setFont(bold);
+        FabricRoundGroup group;
+        group.result = result;
+        group.shortOfReference = shortOfReference;
+        if (const auto record = fabricHistoryEntry(group, m_runner->request().tag, QDateTime::currentDateTimeUtc(), m_instanceType)) {
+            m_fleetRecords << *record;
+            m_fleetRows << row;
+        }
         return;
     }
 }
@@ -179,6 +210,36 @@ void FabricTestWindow::finish(const QString &text, bool good)
         w->setEnabled(true);
     m_cancel->setEnabled(false);
     Q_EMIT ended();
+}
+
+// The history is SQLite on disk: read and written on a pool thread, the column filled back here.
+void FabricTestWindow::judgeAgainstFleet()
+{
+    if (m_historyPath.isEmpty() || m_fleetRecords.isEmpty())
+        return;
+    for (int row : std::as_const(m_fleetRows))
+        m_table->item(row, FleetColumn)->setText(tr("reading the history…"));
+    const quint64 generation = m_runGeneration;
+    const QList<int> rows = m_fleetRows;
+    whenFinished(runOnPool(nullptr, &FabricFleetHistory::judge, m_historyPath, m_fleetRecords, true), this,
+                 [this, generation, rows](const FabricFleetHistory &judged) {
+                     if (generation != m_runGeneration)
+                         return;
+                     for (int i = 0; i < rows.size() && i < judged.standings.size(); ++i) {
+                         const FleetComparison &c = judged.standings.at(i);
+                         QTableWidgetItem *item = m_table->item(rows.at(i), FleetColumn);
+                         const QString explanation = c.explanation.isEmpty() ? judged.error : c.explanation;
+                         item->setText(c.standing == FleetComparison::Standing::Outlier
+                                           ? tr("OUTLIER: %1").arg(explanation)
+                                           : tr("%1: %2").arg(fleetStandingName(c.standing), explanation));
+                         item->setToolTip(explanation);
+                         QFont bold = m_table->font();
+                         bold.setBold(c.standing == FleetComparison::Standing::Outlier);
+                         item->setFont(bold);
+                     }
+                     if (!judged.error.isEmpty())
+                         m_stage->setText(tr("History: %1").arg(judged.error));
+                 });
 }
 
 void FabricTestWindow::closeEvent(QCloseEvent *event)

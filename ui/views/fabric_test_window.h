@@ -1,6 +1,7 @@
 #pragma once
 
 #include "fabric/fabric_request.h"
+#include "model/fabric_history_record.h"
 
 #include <QWidget>
 
@@ -42,6 +43,11 @@ public:
     bool isFinished() const { return m_finished; }
 
     void start();
+    // Where each group's result is compared with its fleet and recorded (the burn-in history
+    // file), and the nodes' one instance type (empty: mixed or unknown, no fleet). An empty
+    // path: neither (the "Against the fleet" column stays empty).
+    void setFleetHistory(const QString &historyPath, const QString &instanceType);
+    QString fleetText(int row) const;
 
 Q_SIGNALS:
     void ended();
@@ -53,6 +59,7 @@ private:
     void roundStarted(int round, const QList<QStringList> &groups, const QStringList &jobIds);
     void groupFinished(int round, const FabricGroupResult &result, bool shortOfReference);
     void finish(const QString &text, bool good);
+    void judgeAgainstFleet();
 
     FabricTestRunner *m_runner;
     FabricRequest m_request;
@@ -65,6 +72,11 @@ private:
     QLabel *m_stage;
     QLabel *m_verdict;
     bool m_finished = false;
+    QString m_historyPath;
+    QString m_instanceType;
+    QVector<FabricHistoryRecord> m_fleetRecords; // this run's groups with a figure
+    QList<int> m_fleetRows;                       // their rows in the table
+    quint64 m_runGeneration = 0;                  // a new start() makes an older judgement stale
 };
 
 } // namespace strata

@@ -29,6 +29,24 @@ BurninHistoryRun historyRun(const QString &id, const QVector<BurninNodeRun> &nod
 
 const QDateTime t0(QDate(2026, 11, 2), QTime(9, 0), Qt::UTC);
 
+FabricHistoryRecord fabricRow(const QString &runId, double busbw, const QString &type = QStringLiteral("p5.48xlarge"), int nodes = 4)
+{
+    FabricHistoryRecord r;
+    r.runId = runId;
+    r.time = t0;
+    r.instanceType = type;
+    r.nodeCount = nodes;
+    r.tool = QStringLiteral("nccl-tests");
+    r.backend = QStringLiteral("nccl");
+    r.op = QStringLiteral("all_reduce");
+    r.largestMessageBytes = qint64(1) << 30;
+    r.busbwGBps = busbw;
+    r.latencyMicroseconds = 42.5;
+    for (int i = 1; i <= nodes; ++i)
+        r.nodes << QStringLiteral("gpu-node%1").arg(i, 2, 10, QLatin1Char('0'));
+    return r;
+}
+
 } // namespace
 
 class TestBurninHistory : public QObject
@@ -44,6 +62,8 @@ private Q_SLOTS:
     void openErrors_data();
     void openErrors();
     void twoHistoriesAtOnce();
+    void migratesAVersion1File();
+    void fabricPeers();
     void notOpen();
 };
 
@@ -176,7 +196,7 @@ void TestBurninHistory::refusesANewerSchema()
     QSqlDatabase::removeDatabase("future");
     BurninHistory history;
     const QString error = history.open(path);
-    QVERIFY2(error.contains("schema version 7, newer than this Strata understands (1)"), qPrintable(error));
+    QVERIFY2(error.contains("schema version 7, newer than this Strata understands (2)"), qPrintable(error));
     QVERIFY(!history.isOpen());
 }
 
@@ -221,12 +241,93 @@ void TestBurninHistory::twoHistoriesAtOnce()
     QCOMPARE(rows.size(), 16);
 }
 
+// A file written by schema version 1 (burnin_results only, as Strata 0.x created it) gains the
+// fabric table on open; its burn-in rows stay readable.
+void TestBurninHistory::migratesAVersion1File()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath("v1.sqlite");
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase("QSQLITE", "v1");
+        db.setDatabaseName(path);
+        QVERIFY(db.open());
+        QSqlQuery q(db);
+        QVERIFY(q.exec("CREATE TABLE burnin_results (id INTEGER PRIMARY KEY, run_id TEXT NOT NULL, job_id TEXT,"
+                       " node TEXT NOT NULL, gpu_index INTEGER NOT NULL, gpu_uuid TEXT NOT NULL, model TEXT,"
+                       " test TEXT NOT NULL, backend TEXT NOT NULL, figure REAL, figures TEXT,"
+                       " verdict TEXT NOT NULL CHECK (verdict IN ('pass', 'fail', 'skip')), reason TEXT,"
+                       " recorded_at TEXT NOT NULL)"));
+        QVERIFY(q.exec("CREATE INDEX burnin_results_gpu ON burnin_results (gpu_uuid, test, recorded_at)"));
+        QVERIFY(q.exec("CREATE INDEX burnin_results_run ON burnin_results (run_id)"));
+        QVERIFY(q.exec("INSERT INTO burnin_results (run_id, job_id, node, gpu_index, gpu_uuid, model, test, backend,"
+                       " figure, verdict, reason, recorded_at) VALUES ('old-run', '7', 'gpu-node01', 0, 'GPU-aaaa',"
+                       " 'H100', 'gemm', 'cuda', 700.5, 'pass', '', '2026-10-01T08:00:00.000Z')"));
+        QVERIFY(q.exec("PRAGMA user_version = 1"));
+    }
+    QSqlDatabase::removeDatabase("v1");
+
+    BurninHistory history;
+    QCOMPARE(history.open(path), QString());
+    QVector<BurninHistoryRecord> rows;
+    QCOMPARE(history.recordsForRun("old-run", &rows), QString());
+    QCOMPARE(rows.size(), 1);
+    QCOMPARE(*rows.first().figure, 700.5);
+    QCOMPARE(history.recordFabric({fabricRow("fab-1", 310.0)}), QString());
+    QVector<FabricHistoryRecord> peers;
+    QCOMPARE(history.fabricPeers(fabricRow("fab-2", 300.0), &peers), QString());
+    QCOMPARE(peers.size(), 1);
+    history.close();
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase("QSQLITE", "inspect-v2");
+        db.setDatabaseName(path);
+        QVERIFY(db.open());
+        QSqlQuery q(db);
+        QVERIFY(q.exec("PRAGMA user_version") && q.next());
+        QCOMPARE(q.value(0).toInt(), 2);
+    }
+    QSqlDatabase::removeDatabase("inspect-v2");
+    // Opened again: already version 2, nothing to migrate, the fabric row still there.
+    BurninHistory again;
+    QCOMPARE(again.open(path), QString());
+    QCOMPARE(again.fabricPeers(fabricRow("fab-3", 300.0), &peers), QString());
+    QCOMPARE(peers.size(), 1);
+}
+
+// The fleet query keeps the same instance type, node count, tool, backend, op and size, and
+// leaves out the asking run's own rows.
+void TestBurninHistory::fabricPeers()
+{
+    QTemporaryDir dir;
+    BurninHistory history;
+    QCOMPARE(history.open(dir.filePath("fabric.sqlite")), QString());
+    FabricHistoryRecord otherSize = fabricRow("r3", 280.0);
+    otherSize.largestMessageBytes = qint64(1) << 27;
+    FabricHistoryRecord gloo = fabricRow("r4", 1.2);
+    gloo.backend = QStringLiteral("gloo");
+    FabricHistoryRecord shortGroup = fabricRow("r5", 150.0);
+    shortGroup.verdict = FabricHistoryVerdict::Short;
+    QCOMPARE(history.recordFabric({fabricRow("r1", 320.0), fabricRow("r2", 318.0, "p4d.24xlarge"), fabricRow("r2", 330.0, "p5.48xlarge", 2),
+                                   otherSize, gloo, shortGroup, fabricRow("mine", 10.0)}),
+             QString());
+    QVector<FabricHistoryRecord> peers;
+    QCOMPARE(history.fabricPeers(fabricRow("mine", 300.0), &peers), QString());
+    QCOMPARE(peers.size(), 2);
+    QCOMPARE(peers.at(0).runId, QString("r1"));
+    QCOMPARE(peers.at(0).busbwGBps, 320.0);
+    QCOMPARE(peers.at(0).latencyMicroseconds, 42.5);
+    QCOMPARE(peers.at(0).nodes, QStringList({"gpu-node01", "gpu-node02", "gpu-node03", "gpu-node04"}));
+    QCOMPARE(peers.at(0).time, t0);
+    QCOMPARE(peers.at(1).runId, QString("r5"));
+    QCOMPARE(peers.at(1).verdict, FabricHistoryVerdict::Short);
+}
+
 void TestBurninHistory::notOpen()
 {
     BurninHistory history;
     QVector<BurninHistoryRecord> rows;
     QCOMPARE(history.recordsForGpu("x", QString(), &rows), QString("burn-in history: not open"));
     QCOMPARE(history.record({}), QString("burn-in history: not open"));
+    QCOMPARE(history.recordFabric({}), QString("burn-in history: not open"));
 }
 
 QTEST_GUILESS_MAIN(TestBurninHistory)

@@ -1,5 +1,6 @@
 // MetricsJoin: exporter series (through the real label path: PrometheusSeries ->
 // MetricsPartBuilder -> MetricsPart) onto a scheduler snapshot.
+#include "prometheus/job_link_errors.h"
 #include "prometheus/metrics_join.h"
 #include "prometheus/metrics_part_builder.h"
 #include "prometheus/prometheus_response_parser.h"
@@ -104,6 +105,7 @@ private Q_SLOTS:
     void missingMetricStaysMissing();
     void appMetricsJoinRunningJobs();
     void fabricAndStorageJoinNodes();
+    void linkErrorsOfARunningJob();
     void jobFromHpcJobElseSchedulerIndices_data();
     void jobFromHpcJobElseSchedulerIndices();
     void kubernetesPodIsTheJob();
@@ -337,6 +339,47 @@ void TestMetricsJoin::fabricAndStorageJoinNodes()
     // Joined again: the ports are not doubled.
     MetricsJoin::apply(snap, part, ClusterProfile{});
     QCOMPARE(snap.nodes[0].fabric.ports.size(), 4);
+}
+
+// NVLink counters over the window (tests/data/prometheus/link-errors/): the join resolves each
+// series' host (Hostname) to its node and names the job running over it.
+void TestMetricsJoin::linkErrorsOfARunningJob()
+{
+    ClusterSnapshot snap;
+    snap.orchestrator = OrchestratorKind::Slurm;
+    Gauges g;
+    for (int i = 1; i <= 4; ++i) {
+        snap.nodes << node(QStringLiteral("gpu-node0%1").arg(i), 1, QStringLiteral("allocated"));
+        g.addGpu(QStringLiteral("Hostname=gpu-node0%1").arg(i), 0);
+    }
+    Job job;
+    job.id = QStringLiteral("4100");
+    job.name = QStringLiteral("pretrain");
+    job.setState(QStringLiteral("RUNNING"));
+    job.nodes = {QStringLiteral("gpu-node03"), QStringLiteral("gpu-node04")};
+    job.startTime = 1796270000 + 10 * 60;
+    snap.jobs << job;
+    MetricsPart part = g.part();
+    QFile body(QStringLiteral(STRATA_TEST_DATA "/prometheus/link-errors/nvlink_crc_flit.json"));
+    QVERIFY(body.open(QIODevice::ReadOnly));
+    PrometheusResponseParser::Options o;
+    o.expect = PrometheusResponse::ResultType::Matrix;
+    const PrometheusResponse r = PrometheusResponseParser::parse(body.readAll(), 200, o);
+    QVERIFY2(r.ok, qPrintable(r.error));
+    part.linkCounters = JobLinkErrors::fromResponse(r, QStringLiteral("DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL"), QString());
+    part.linkCountersKnown = true;
+    part.linkCountersEnd = 1796270000 + 30 * 60;
+    MetricsJoin::apply(snap, part, ClusterProfile{});
+    QStringList found;
+    for (const Finding &f : std::as_const(snap.findings))
+        if (f.code == JobLinkErrors::findingCode())
+            found << QStringLiteral("%1 %2").arg(f.job, f.node);
+    QCOMPARE(found, (QStringList{QStringLiteral("4100 gpu-node03"), QStringLiteral("4100 gpu-node04")}));
+    // Not known (the query failed or no job runs over several nodes): nothing.
+    part.linkCountersKnown = false;
+    snap.findings.clear();
+    MetricsJoin::apply(snap, part, ClusterProfile{});
+    QVERIFY(!findingWith(snap, JobLinkErrors::findingCode()));
 }
 
 void TestMetricsJoin::jobFromHpcJobElseSchedulerIndices()

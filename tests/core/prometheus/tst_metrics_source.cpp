@@ -70,6 +70,7 @@ private Q_SLOTS:
     void refreshAndJoin();
     void refreshesDoNotOverlap();
     void usageIsCachedBetweenRefreshes();
+    void linkCountersWhileAJobSpansNodes();
     void firstRefreshWithoutJobsThenUsage();
     void prometheusUnreachable();
     void metricSeriesForOneNode_data();
@@ -284,6 +285,31 @@ void TestMetricsSource::usageIsCachedBetweenRefreshes()
     QVERIFY(second.usageKnown);
     QCOMPARE(second.usageTakenAt, first.usageTakenAt);
     QCOMPARE(second.usage.size(), first.usage.size());
+}
+
+// A job over two nodes: one range query per NVLink/InfiniBand error counter (merged into one
+// "link-errors" stat; the stand-in exports none of them: empty answers, no warning), reused for
+// usageRefreshSeconds like the usage history.
+void TestMetricsSource::linkCountersWhileAJobSpansNodes()
+{
+    MetricsSource source(profile());
+    ClusterSnapshot snap = snapshot();
+    snap.jobs[0].nodes = {QStringLiteral("gpu-node01"), QStringLiteral("gpu-node02")};
+    const MetricsSource::Request request = MetricsSource::Request::forJobs(snap.jobs);
+    QCOMPARE(request.oldestMultiNodeJobStart, snap.jobs[0].startTime);
+    const MetricsPart first = wait(source.refresh(request));
+    QVERIFY2(first.ok(), qPrintable(first.error));
+    QVERIFY2(first.warnings.isEmpty(), qPrintable(first.warnings.join(QLatin1Char('\n'))));
+    QCOMPARE(first.queries.size(), 8); // gauges, PCIe replays, targets, alerts, app, fabric, usage, link errors
+    QCOMPARE(first.queries.last().name, QStringLiteral("link-errors"));
+    QVERIFY2(first.queries.last().ok, qPrintable(first.queries.last().error));
+    QVERIFY(first.linkCountersKnown);
+    QVERIFY(first.linkCounters.isEmpty());
+    QVERIFY(first.linkCountersEnd > 0);
+    const MetricsPart second = wait(source.refresh(request));
+    QCOMPARE(second.queries.size(), 6);
+    QVERIFY(second.linkCountersKnown);
+    QCOMPARE(second.linkCountersEnd, first.linkCountersEnd);
 }
 
 void TestMetricsSource::prometheusUnreachable()

@@ -2,7 +2,7 @@
 // distance, a tight fleet that does not call a rounding difference an outlier, too few peers,
 // the side that is bad (throughput low, latency high), one broken peer that does not move the
 // reference, and figures that are not numbers.
-#include "burnin/fleet_comparison.h"
+#include "model/fleet_comparison.h"
 
 #include <QTest>
 
