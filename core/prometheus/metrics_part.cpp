@@ -18,15 +18,21 @@ SourceStatus MetricsPart::status() const
 
 void MetricsPart::takeUsage(const MetricsPart &other)
 {
-    if (!other.usageKnown)
-        return;
-    usage = other.usage;
-    usageKnown = true;
-    usageTakenAt = other.usageTakenAt;
-    usageStart = other.usageStart;
-    usageEnd = other.usageEnd;
-    usageStepSeconds = other.usageStepSeconds;
-    queries += other.queries;
+    if (other.linkCountersKnown) {
+        linkCounters = other.linkCounters;
+        linkCountersKnown = true;
+        linkCountersEnd = other.linkCountersEnd;
+    }
+    if (other.usageKnown) {
+        usage = other.usage;
+        usageKnown = true;
+        usageTakenAt = other.usageTakenAt;
+        usageStart = other.usageStart;
+        usageEnd = other.usageEnd;
+        usageStepSeconds = other.usageStepSeconds;
+    }
+    if (other.usageKnown || other.linkCountersKnown)
+        queries += other.queries;
 }
 
 } // namespace strata

@@ -149,7 +149,8 @@ struct MetricsPart
 
     bool ok() const { return error.isEmpty(); }
     // The usage fields (usage, usageKnown, usageTakenAt, usageStart/End/StepSeconds) of
-    // `other`, when it has usage; its query stats are added to queries.
+    // `other`, when it has usage, and its link counters when it has them; its query stats are
+    // added to queries.
     void takeUsage(const MetricsPart &other);
     // Status of this refresh for the snapshot; the session adds staleness from its history.
     SourceStatus status() const;

@@ -400,41 +400,103 @@ QFuture<MetricsPart> MetricsSource::refreshUsage(const Request &request)
         promise.finish();
         return promise.future();
     }
+    // The link error counters too, where a job runs over several nodes: a one-shot `strata
+    // snapshot` has no other refresh that would ask for them.
+    const MetricsQueryPlan::Range linkRange =
+        MetricsQueryPlan::usageRange(request.oldestMultiNodeJobStart, now, m_options.usageMaxPoints,
+                                     m_options.usageMinStepSeconds, m_options.usageMaxWindowSeconds);
+    struct FollowUp
+    {
+        MetricsPart part;
+        int pending = 0;
+        MetricsQueryStat usageStat;
+        QVector<GpuUsageSeries> usage;
+        MetricsQueryStat linkStat;
+        QVector<LinkCounterSeries> links;
+    };
+    auto state = std::make_shared<FollowUp>();
+    state->part = part;
+    auto promise = std::make_shared<QPromise<MetricsPart>>();
+    promise->start();
+    const auto oneDone = [this, state, promise, range, linkRange] {
+        if (--state->pending > 0)
+            return;
+        MetricsPart &p = state->part;
+        p.queries << state->usageStat;
+        p.bytesRead = state->usageStat.bytes;
+        if (state->usageStat.ok) {
+            m_usage = std::move(state->usage);
+            m_usageTakenAt = p.takenAt;
+            m_usageStart = range.start;
+            m_usageEnd = range.end;
+            m_usageStep = range.stepSeconds;
+            p.usage = m_usage;
+            p.usageKnown = true;
+            p.usageTakenAt = m_usageTakenAt;
+            p.usageStart = m_usageStart;
+            p.usageEnd = m_usageEnd;
+            p.usageStepSeconds = m_usageStep;
+        } else {
+            p.warnings << QStringLiteral("GPU usage history query failed: %1").arg(state->usageStat.error);
+            qCWarning(lcPrometheus).noquote() << p.warnings.last();
+        }
+        if (linkRange.isValid()) {
+            p.queries << state->linkStat;
+            p.bytesRead += state->linkStat.bytes;
+            if (state->linkStat.ok) {
+                m_linkCounters = std::move(state->links);
+                m_linkTakenAt = p.takenAt;
+                m_linkStart = linkRange.start;
+                m_linkEnd = linkRange.end;
+                p.linkCounters = m_linkCounters;
+                p.linkCountersKnown = true;
+                p.linkCountersEnd = m_linkEnd;
+            } else {
+                p.warnings << QStringLiteral("link error counters query failed: %1").arg(state->linkStat.error);
+                qCWarning(lcPrometheus).noquote() << p.warnings.last();
+            }
+        }
+        p.durationMs = p.takenAt.msecsTo(QDateTime::currentDateTimeUtc());
+        promise->addResult(p);
+        promise->finish();
+    };
     PrometheusResponseParser::Options matrix;
     matrix.expect = ResultType::Matrix;
     matrix.keepLabels = m_plan.keptLabels();
     const QString hostLabel = m_hostLabel;
-    auto promise = std::make_shared<QPromise<MetricsPart>>();
-    promise->start();
+    ++state->pending;
+    if (linkRange.isValid())
+        state->pending += int(JobLinkErrors::counters().size());
     whenFinished(m_client->queryRange(m_plan.usage(), range.start, range.end, range.stepSeconds, matrix)
                      .then([hostLabel](PrometheusResponse r) {
                          return std::make_pair(statOf(QStringLiteral("usage"), r),
                                                r.ok ? MetricsPartBuilder::usageSeries(r, hostLabel)
                                                     : QVector<GpuUsageSeries>{});
                      }),
-                 this, [this, range, part, promise](std::pair<MetricsQueryStat, QVector<GpuUsageSeries>> piece) mutable {
-                     part.queries << piece.first;
-                     part.bytesRead = piece.first.bytes;
-                     part.durationMs = part.takenAt.msecsTo(QDateTime::currentDateTimeUtc());
-                     if (piece.first.ok) {
-                         m_usage = std::move(piece.second);
-                         m_usageTakenAt = part.takenAt;
-                         m_usageStart = range.start;
-                         m_usageEnd = range.end;
-                         m_usageStep = range.stepSeconds;
-                         part.usage = m_usage;
-                         part.usageKnown = true;
-                         part.usageTakenAt = m_usageTakenAt;
-                         part.usageStart = m_usageStart;
-                         part.usageEnd = m_usageEnd;
-                         part.usageStepSeconds = m_usageStep;
-                     } else {
-                         part.warnings << QStringLiteral("GPU usage history query failed: %1").arg(piece.first.error);
-                         qCWarning(lcPrometheus).noquote() << part.warnings.last();
-                     }
-                     promise->addResult(part);
-                     promise->finish();
+                 this, [state, oneDone](std::pair<MetricsQueryStat, QVector<GpuUsageSeries>> piece) {
+                     state->usageStat = std::move(piece.first);
+                     state->usage = std::move(piece.second);
+                     oneDone();
                  });
+    if (linkRange.isValid()) {
+        PrometheusResponseParser::Options counters;
+        counters.expect = ResultType::Matrix;
+        bool first = true;
+        for (const JobLinkErrors::Counter &counter : JobLinkErrors::counters()) {
+            whenFinished(m_client->queryRange(counter.name, linkRange.start, linkRange.end, linkRange.stepSeconds, counters)
+                             .then([hostLabel, name = counter.name](PrometheusResponse r) {
+                                 return std::make_pair(statOf(QStringLiteral("link-errors"), r),
+                                                       r.ok ? JobLinkErrors::fromResponse(r, name, hostLabel)
+                                                            : QVector<LinkCounterSeries>{});
+                             }),
+                         this, [state, oneDone, first](std::pair<MetricsQueryStat, QVector<LinkCounterSeries>> piece) {
+                             mergeStat(state->linkStat, std::move(piece.first), first);
+                             state->links += piece.second;
+                             oneDone();
+                         });
+            first = false;
+        }
+    }
     return promise->future();
 }
 

@@ -436,7 +436,7 @@ void ClusterSession::publish()
     if (prometheus && m_lastGoodMetrics && m_haveGoodPart
         && prometheus->lastSuccess.secsTo(QDateTime::currentDateTimeUtc()) <= maxStaleMetricsSeconds)
         metrics = m_lastGoodMetrics;
-    if (metrics && m_usageFollowUp && m_usageFollowUp->usageKnown) {
+    if (metrics && m_usageFollowUp && (m_usageFollowUp->usageKnown || m_usageFollowUp->linkCountersKnown)) {
         auto joined = std::make_shared<MetricsPart>(*metrics);
         joined->takeUsage(*m_usageFollowUp);
         metrics = m_lastGoodMetrics = joined;

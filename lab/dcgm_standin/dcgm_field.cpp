@@ -26,6 +26,7 @@ const std::array<DcgmFieldInfo, kDcgmFieldCount> &dcgmFields()
         {"DCGM_FI_PROF_DRAM_ACTIVE", "Ratio of cycles the device memory interface is active.", false},
         {"DCGM_FI_PROF_PCIE_TX_BYTES", "PCIe transmit rate incl. headers (bytes/s).", false},
         {"DCGM_FI_PROF_PCIE_RX_BYTES", "PCIe receive rate incl. headers (bytes/s).", false},
+        {"DCGM_FI_DEV_NVLINK_REPLAY_ERROR_COUNT_TOTAL", "Total number of NVLink retries.", true},
     }};
     return fields;
 }

@@ -5,7 +5,9 @@
 
 namespace strata::lab {
 
-// The 21 fields of dcgm-exporter's default counter set that Strata reads, in its order.
+// The 21 fields of dcgm-exporter's default counter set that Strata reads, in its order, then
+// the NVLink replay counter, which a site adds to the exporter's CSV (the stand-in writes it for
+// a GPU only once an nvlink-errors fault has been set on it).
 enum class DcgmField : std::size_t {
     GpuUtil,
     MemCopyUtil,
@@ -28,6 +30,7 @@ enum class DcgmField : std::size_t {
     DramActive,
     PcieTxBytes,
     PcieRxBytes,
+    NvlinkReplayErrorCountTotal,
     Count,
 };
 

@@ -16,6 +16,8 @@ struct GpuFault
         ExporterDown,  // the whole node's endpoint stops answering
         Slow,          // a held GPU works at value % (utilisation, GR engine, tensor pipes, power):
                        // one that waits on a slow link or throttles, a straggler in its job
+        NvlinkErrors,  // DCGM_FI_DEV_NVLINK_REPLAY_ERROR_COUNT_TOTAL rises by value a second: a
+                       // link that retries (the counter appears, at 0, when the fault is set)
     };
 
     QString node;

@@ -27,6 +27,8 @@ std::optional<GpuFault::Kind> kindFromName(const QString &name)
         return GpuFault::Kind::ExporterDown;
     if (name == u"slow")
         return GpuFault::Kind::Slow;
+    if (name == u"nvlink-errors")
+        return GpuFault::Kind::NvlinkErrors;
     return std::nullopt;
 }
 
@@ -48,7 +50,7 @@ GpuFaultList parseGpuFaults(const QByteArray &json)
         if (!kind || !f.value(u"node").isString() || !f.value(u"gpu").isDouble()) {
             result.error = QStringLiteral("fault %1 needs node (string), gpu (number) and a known "
                                           "kind (xid, hot, remap-failure, uncorrectable, missing, "
-                                          "exporter-down, slow)").arg(i);
+                                          "exporter-down, slow, nvlink-errors)").arg(i);
             continue;
         }
         result.faults.push_back(GpuFault{f.value(u"node").toString(), f.value(u"gpu").toInt(),

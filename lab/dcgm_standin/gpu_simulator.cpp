@@ -182,11 +182,22 @@ std::vector<GpuSample> GpuSimulator::sample(const NodeSpec &node, const GpuHolde
                 break;
             case GpuFault::Kind::Missing:
             case GpuFault::Kind::ExporterDown:
+            case GpuFault::Kind::NvlinkErrors: // a counter: below, with the others
                 break;
             }
         }
 
         Counters &c = m_counters[GpuKey{node.name, i}];
+        double replaysPerSecond = -1;
+        for (const GpuFault &f : faults)
+            if (f.node == node.name && f.gpu == i && f.kind == GpuFault::Kind::NvlinkErrors)
+                replaysPerSecond = std::max(0.0, f.value);
+        if (replaysPerSecond >= 0 && c.nvlinkReplays < 0)
+            c.nvlinkReplays = 0; // the counter appears at 0 with the fault, and rises from the next sample
+        else if (replaysPerSecond >= 0 && nowMs > c.lastMs && c.lastMs > 0)
+            c.nvlinkReplays += replaysPerSecond * double(nowMs - c.lastMs) / 1000.0;
+        at(v, DcgmField::NvlinkReplayErrorCountTotal) =
+            c.nvlinkReplays < 0 ? std::numeric_limits<double>::quiet_NaN() : double(qint64(c.nvlinkReplays));
         if (c.lastMs == 0) {
             // Counters start where a GPU up for a few days would be, not at zero.
             c.energyMilliJoule = 3.0e10 + 1.0e9 * jitter(node.name, i, DcgmField::TotalEnergyConsumption, 0);

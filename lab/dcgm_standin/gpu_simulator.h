@@ -37,6 +37,7 @@ private:
     {
         double energyMilliJoule = 0;
         double nvlinkBytes = 0;
+        double nvlinkReplays = -1; // < 0: no nvlink-errors fault yet, the field is not exported
         qint64 lastMs = 0;
     };
 

@@ -1,6 +1,8 @@
 #include "merged_metrics.h"
 
 #include <iterator>
+#include <map>
+#include <string>
 
 namespace strata::lab {
 
@@ -8,17 +10,20 @@ MergedMetrics::MergedMetrics(std::vector<std::shared_ptr<NodeMetrics>> nodes) : 
 
 std::vector<prometheus::MetricFamily> MergedMetrics::Collect() const
 {
+    // Each family once, by name, in the order first seen: a node may export a field the others
+    // do not (the NVLink replay counter of a GPU with an nvlink-errors fault).
     std::vector<prometheus::MetricFamily> merged;
+    std::map<std::string, std::size_t> byName;
     for (const auto &node : m_nodes) {
-        std::vector<prometheus::MetricFamily> families = node->Collect();
-        // Every NodeMetrics renders the same families in the same order (dcgmFields()).
-        if (merged.empty()) {
-            merged = std::move(families);
-            continue;
+        for (prometheus::MetricFamily &family : node->Collect()) {
+            const auto [it, added] = byName.try_emplace(family.name, merged.size());
+            if (added) {
+                merged.push_back(std::move(family));
+                continue;
+            }
+            std::vector<prometheus::ClientMetric> &into = merged[it->second].metric;
+            into.insert(into.end(), std::make_move_iterator(family.metric.begin()), std::make_move_iterator(family.metric.end()));
         }
-        for (std::size_t f = 0; f < families.size() && f < merged.size(); ++f)
-            merged[f].metric.insert(merged[f].metric.end(), std::make_move_iterator(families[f].metric.begin()),
-                                    std::make_move_iterator(families[f].metric.end()));
     }
     return merged;
 }

@@ -53,7 +53,9 @@ std::vector<prometheus::MetricFamily> NodeMetrics::Collect() const
                 metric.gauge.value = value;
             family.metric.push_back(std::move(metric));
         }
-        families.push_back(std::move(family));
+        // A field no GPU exports is no family, as an exporter whose CSV lacks it writes none.
+        if (!family.metric.empty())
+            families.push_back(std::move(family));
     }
     return families;
 }

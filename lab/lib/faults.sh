@@ -151,9 +151,10 @@ else:
         fail(f"GPU must be an index 0..{gpus - 1}, got {gpu}")
     needs_value = {"xid": "an Xid code, e.g. 79", "hot": "a temperature in C, e.g. 92",
                    "uncorrectable": "a number of remapped rows, e.g. 3",
-                   "slow": "the utilisation in % a held GPU works at, e.g. 30"}
-    if kind not in ("xid", "hot", "remap-failure", "uncorrectable", "missing", "exporter-down", "slow"):
-        fail(f"unknown kind {kind}: xid CODE | hot TEMP | remap-failure | uncorrectable ROWS | missing | exporter-down | slow PERCENT")
+                   "slow": "the utilisation in % a held GPU works at, e.g. 30",
+                   "nvlink-errors": "NVLink replays a second, e.g. 5"}
+    if kind not in ("xid", "hot", "remap-failure", "uncorrectable", "missing", "exporter-down", "slow", "nvlink-errors"):
+        fail(f"unknown kind {kind}: xid CODE | hot TEMP | remap-failure | uncorrectable ROWS | missing | exporter-down | slow PERCENT | nvlink-errors PER_SECOND")
     fault = {"node": node, "gpu": int(gpu), "kind": kind}
     if kind in needs_value:
         if len(args) < 4:

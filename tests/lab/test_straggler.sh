@@ -4,7 +4,10 @@
 # pipes and power, as GPUs waiting on a slow link or throttling would) becomes a job-straggler
 # finding in `strata snapshot` naming that node and the job, with both nodes' figures, once the
 # usage history holds three lagging steps (its step is at least 60 s: 125 s measured); the
-# node working at full speed is never named. The real Prometheus and DCGM stand-in of the 22.05 lab.
+# node working at full speed is never named. Meanwhile one of gpu-node02's GPUs retries on NVLink
+# (the stand-in's nvlink-errors fault: its replay counter rises 5 a second), which becomes a
+# job-link-errors finding naming gpu-node02, the job and the GPU. The real Prometheus and DCGM
+# stand-in of the 22.05 lab.
 # shellcheck source=tests/lab/lib.sh
 source "$(dirname "$0")/lib.sh"
 STRATA="$STRATA_BINARY_DIR/app/strata"
@@ -33,6 +36,10 @@ for gpu in 0 1 2 3 4 5 6 7; do
     "$LAB" fault --dir "$STRATA_LAB_DIR" gpu-node03 "$gpu" slow 30 >/dev/null
 done
 pass "gpu-node03's GPUs work at 30 % (only the held ones slow down)"
+# And one of gpu-node02's NVLinks retries (the stand-in's replay counter rises 5 a second): a
+# job-link-errors finding on gpu-node02, found in the same wait.
+"$LAB" fault --dir "$STRATA_LAB_DIR" gpu-node02 1 nvlink-errors 5 >/dev/null
+pass "gpu-node02's GPU 1 retries on NVLink"
 
 # check PYTHON_EXPRESSION over `st`, the snapshot's job-straggler findings (s: the snapshot).
 check() {
@@ -41,6 +48,7 @@ check() {
 import json, sys
 s = json.load(open(sys.argv[2])); job = sys.argv[3]
 st = [f for f in s["findings"] if f["code"] == "job-straggler"]
+le = [f for f in s["findings"] if f["code"] == "job-link-errors"]
 sys.exit(0 if eval(sys.argv[1]) else 1)
 PY
 }
@@ -58,4 +66,12 @@ pass "job-straggler on gpu-node03 naming job $job, 30 % against the other node's
 "$STRATA" snapshot "${connect[@]}" | grep -q "job-straggler.*gpu-node03" ||
     fail "text output does not list the finding: $("$STRATA" snapshot "${connect[@]}" | grep -i straggler)"
 pass "the text output lists it"
+
+until check 'len(le) > 0'; do
+    [ $((SECONDS - start)) -lt 400 ] || fail "no job-link-errors finding after 400 s: $(grep -o '"code": "[^"]*"' "$work/snapshot.json" | sort | uniq -c)"
+    sleep 10
+done
+check 'len(le) == 1 and le[0]["node"] == "gpu-node02" and le[0]["jobs"] == [job] and le[0]["severity"] == "warning" and "NVLink replays on gpu-node02 rose by" in le[0]["message"] and "GPU 1 +" in le[0]["message"]' ||
+    fail "expected one job-link-errors finding on gpu-node02 naming job $job and GPU 1: $("$PYTHON" -c 'import json,sys; print([f for f in json.load(open(sys.argv[1]))["findings"] if f["code"] == "job-link-errors"])' "$work/snapshot.json")"
+pass "job-link-errors on gpu-node02 naming job $job: NVLink replays on GPU 1"
 echo "all $CHECKS checks passed"

@@ -22,6 +22,7 @@ private Q_SLOTS:
     void faults_data();
     void faults();
     void slowWorksAHeldGpuAtItsShare();
+    void nvlinkErrorsRaiseOneGpusReplayCounter();
     void missingAndIdentity();
     void countersIntegrate();
     void faultFile_data();
@@ -121,6 +122,35 @@ void TestGpuSimulator::faults()
     }
 }
 
+void TestGpuSimulator::nvlinkErrorsRaiseOneGpusReplayCounter()
+{
+    GpuSimulator sim;
+    const NodeSpec n = node("gpu-node03", "h100");
+    NodeMetrics metrics({"Hostname", "gpu-node03", n.model->modelName, "550.127.05"});
+    auto replays = [&](const std::vector<GpuSample> &samples, int gpu) { return value(samples[gpu], DcgmField::NvlinkReplayErrorCountTotal); };
+    // No fault: no GPU exports the counter, and the exposition has no such family.
+    std::vector<GpuSample> s = sim.sample(n, {}, {}, 1000);
+    QVERIFY(std::isnan(replays(s, 2)));
+    metrics.publish(s);
+    QCOMPARE(int(metrics.Collect().size()), 21);
+    // GPU 2 retries 5 times a second: its counter appears at 0, then rises with the time.
+    const std::vector<GpuFault> faults{{n.name, 2, GpuFault::Kind::NvlinkErrors, 5}};
+    s = sim.sample(n, {}, faults, 2000);
+    QCOMPARE(replays(s, 2), 0.0);
+    QVERIFY(std::isnan(replays(s, 3)));
+    s = sim.sample(n, {}, faults, 12000);
+    QCOMPARE(replays(s, 2), 50.0);
+    metrics.publish(s);
+    const auto families = metrics.Collect();
+    QCOMPARE(int(families.size()), 22);
+    QCOMPARE(families.back().name, std::string("DCGM_FI_DEV_NVLINK_REPLAY_ERROR_COUNT_TOTAL"));
+    QCOMPARE(int(families.back().metric.size()), 1);
+    QCOMPARE(families.back().metric[0].counter.value, 50.0);
+    // Cleared: the counter stays where it got to, as a real one does.
+    s = sim.sample(n, {}, {}, 22000);
+    QCOMPARE(replays(s, 2), 50.0);
+}
+
 void TestGpuSimulator::slowWorksAHeldGpuAtItsShare()
 {
     GpuSimulator sim;
@@ -181,8 +211,9 @@ void TestGpuSimulator::faultFile_data()
     QTest::addColumn<bool>("hasError");
     QTest::newRow("as lab/lab writes it")
         << QByteArray(R"({"faults": [{"node": "gpu-node02", "gpu": 3, "kind": "xid", "value": 79.0},
-                        {"node": "gpu-node01", "gpu": 0, "kind": "exporter-down"}]})")
-        << 2 << false;
+                        {"node": "gpu-node01", "gpu": 0, "kind": "exporter-down"},
+                        {"node": "gpu-node03", "gpu": 0, "kind": "nvlink-errors", "value": 5.0}]})")
+        << 3 << false;
     QTest::newRow("cleared") << QByteArray(R"({"faults": []})") << 0 << false;
     QTest::newRow("unknown kind") << QByteArray(R"({"faults": [{"node": "n", "gpu": 1, "kind": "x"}]})")
                                   << 0 << true;

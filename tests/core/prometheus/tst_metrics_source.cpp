@@ -310,6 +310,21 @@ void TestMetricsSource::linkCountersWhileAJobSpansNodes()
     QCOMPARE(second.queries.size(), 6);
     QVERIFY(second.linkCountersKnown);
     QCOMPARE(second.linkCountersEnd, first.linkCountersEnd);
+
+    // A one-shot snapshot's follow-up (the jobs known only after the first refresh went out)
+    // asks for the counters too, and takeUsage carries them into the refresh's part.
+    MetricsSource oneShot(profile());
+    MetricsPart part = wait(oneShot.refresh());
+    QVERIFY(!part.linkCountersKnown);
+    const MetricsPart followUp = wait(oneShot.refreshUsage(request));
+    QCOMPARE(followUp.queries.size(), 2); // usage, link errors
+    QCOMPARE(followUp.queries.last().name, QStringLiteral("link-errors"));
+    QVERIFY2(followUp.queries.last().ok, qPrintable(followUp.queries.last().error));
+    QVERIFY(followUp.linkCountersKnown);
+    QVERIFY(followUp.linkCountersEnd > 0);
+    part.takeUsage(followUp);
+    QVERIFY(part.linkCountersKnown);
+    QCOMPARE(part.linkCountersEnd, followUp.linkCountersEnd);
 }
 
 void TestMetricsSource::prometheusUnreachable()
