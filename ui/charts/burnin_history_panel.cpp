@@ -142,8 +142,10 @@ int BurninHistoryPanel::seriesCount() const
 void BurninHistoryPanel::draw()
 {
     m_chart->removeAllSeries();
-    for (QAbstractAxis *axis : m_chart->axes())
-        m_chart->removeAxis(axis);
+    for (QAbstractAxis *axis : m_chart->axes()) {
+        m_chart->removeAxis(axis); // gives the axis back to us: ours to delete
+        delete axis;
+    }
     if (!m_error.isEmpty()) {
         m_summary->setText(m_error);
         return;

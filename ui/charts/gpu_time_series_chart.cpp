@@ -163,8 +163,10 @@ void GpuTimeSeriesChart::render()
     const QVector<TimeSeries> series = perNode ? NodeMeanSeries::meanPerNode(m_series) : m_series;
     const QVector<TimeSeries> given = m_series; // setUnavailable() below forgets them
     m_chart->removeAllSeries();
-    for (QAbstractAxis *axis : m_chart->axes())
-        m_chart->removeAxis(axis);
+    for (QAbstractAxis *axis : m_chart->axes()) {
+        m_chart->removeAxis(axis); // gives the axis back to us: ours to delete
+        delete axis;
+    }
     if (series.isEmpty()) {
         setUnavailable(tr("No %1 samples in this window.").arg(ChartMetric::label(metric)));
         return;
