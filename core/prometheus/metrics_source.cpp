@@ -55,6 +55,11 @@ struct MetricsRefreshState
 
 namespace {
 
+QString linkCountersFailed(const MetricsQueryStat &stat)
+{
+    return QStringLiteral("NVLink/InfiniBand error counter query failed: %1").arg(stat.error);
+}
+
 MetricsQueryStat statOf(const QString &name, const PrometheusResponse &r)
 {
     MetricsQueryStat s;
@@ -110,18 +115,19 @@ void track(MetricsSource *source, const std::shared_ptr<MetricsRefreshState> &st
 MetricsSource::Request MetricsSource::Request::forJobs(const QVector<Job> &jobs)
 {
     Request r;
-    qint64 oldest = std::numeric_limits<qint64>::max();
-    for (const Job &j : jobs)
-        if (j.isRunning() && j.startTime > 0 && j.startTime < oldest)
-            oldest = j.startTime;
-    if (oldest != std::numeric_limits<qint64>::max())
+    constexpr qint64 none = std::numeric_limits<qint64>::max();
+    qint64 oldest = none, oldestMultiNode = none;
+    for (const Job &j : jobs) {
+        if (!j.isRunning() || j.startTime <= 0)
+            continue;
+        oldest = std::min(oldest, j.startTime);
+        if (j.nodes.size() > 1)
+            oldestMultiNode = std::min(oldestMultiNode, j.startTime);
+    }
+    if (oldest != none)
         r.oldestRunningJobStart = oldest;
-    oldest = std::numeric_limits<qint64>::max();
-    for (const Job &j : jobs)
-        if (j.isRunning() && j.nodes.size() > 1 && j.startTime > 0 && j.startTime < oldest)
-            oldest = j.startTime;
-    if (oldest != std::numeric_limits<qint64>::max())
-        r.oldestMultiNodeJobStart = oldest;
+    if (oldestMultiNode != none)
+        r.oldestMultiNodeJobStart = oldestMultiNode;
     return r;
 }
 
@@ -354,24 +360,13 @@ QFuture<MetricsPart> MetricsSource::refresh(const Request &request)
     state->linkQueried = linkRange.isValid() && !linkFresh;
     state->linkStart = linkRange.start;
     state->linkEnd = linkRange.end;
-    if (state->linkQueried) {
-        PrometheusResponseParser::Options matrix;
-        matrix.expect = ResultType::Matrix;
-        bool first = true;
-        for (const JobLinkErrors::Counter &counter : JobLinkErrors::counters()) {
-            track(this, state, m_client->queryRange(counter.name, linkRange.start, linkRange.end, linkRange.stepSeconds, matrix),
-                  [hostLabel, name = counter.name](PrometheusResponse r) {
-                      return std::make_pair(statOf(QStringLiteral("link-errors"), r),
-                                            r.ok ? JobLinkErrors::fromResponse(r, name, hostLabel) : QVector<LinkCounterSeries>{});
-                  },
-                  [first](MetricsRefreshState &s, std::pair<MetricsQueryStat, QVector<LinkCounterSeries>> piece) {
-                      mergeStat(s.linkStat, std::move(piece.first), first);
-                      s.linkCounters += piece.second;
-                  },
-                  done);
-            first = false;
-        }
-    }
+    if (state->linkQueried)
+        track(this, state, queryLinkCounters(linkRange), [](LinkAnswer answer) { return answer; },
+              [](MetricsRefreshState &s, LinkAnswer answer) {
+                  s.linkStat = std::move(answer.first);
+                  s.linkCounters = std::move(answer.second);
+              },
+              done);
     if (linkRange.isValid() && !m_linkTakenAt.isNull())
         part.linkCountersKnown = true;
     if (range.isValid() && !m_usageTakenAt.isNull()) {
@@ -411,8 +406,7 @@ QFuture<MetricsPart> MetricsSource::refreshUsage(const Request &request)
         int pending = 0;
         MetricsQueryStat usageStat;
         QVector<GpuUsageSeries> usage;
-        MetricsQueryStat linkStat;
-        QVector<LinkCounterSeries> links;
+        LinkAnswer links;
     };
     auto state = std::make_shared<FollowUp>();
     state->part = part;
@@ -441,20 +435,13 @@ QFuture<MetricsPart> MetricsSource::refreshUsage(const Request &request)
             qCWarning(lcPrometheus).noquote() << p.warnings.last();
         }
         if (linkRange.isValid()) {
-            p.queries << state->linkStat;
-            p.bytesRead += state->linkStat.bytes;
-            if (state->linkStat.ok) {
-                m_linkCounters = std::move(state->links);
-                m_linkTakenAt = p.takenAt;
-                m_linkStart = linkRange.start;
-                m_linkEnd = linkRange.end;
-                p.linkCounters = m_linkCounters;
-                p.linkCountersKnown = true;
-                p.linkCountersEnd = m_linkEnd;
-            } else {
-                p.warnings << QStringLiteral("link error counters query failed: %1").arg(state->linkStat.error);
+            p.queries << state->links.first;
+            p.bytesRead += state->links.first.bytes;
+            if (!state->links.first.ok) {
+                p.warnings << linkCountersFailed(state->links.first);
                 qCWarning(lcPrometheus).noquote() << p.warnings.last();
             }
+            takeLinkAnswer(std::move(state->links), linkRange.start, linkRange.end, p.takenAt, p);
         }
         p.durationMs = p.takenAt.msecsTo(QDateTime::currentDateTimeUtc());
         promise->addResult(p);
@@ -464,9 +451,7 @@ QFuture<MetricsPart> MetricsSource::refreshUsage(const Request &request)
     matrix.expect = ResultType::Matrix;
     matrix.keepLabels = m_plan.keptLabels();
     const QString hostLabel = m_hostLabel;
-    ++state->pending;
-    if (linkRange.isValid())
-        state->pending += int(JobLinkErrors::counters().size());
+    state->pending = linkRange.isValid() ? 2 : 1;
     whenFinished(m_client->queryRange(m_plan.usage(), range.start, range.end, range.stepSeconds, matrix)
                      .then([hostLabel](PrometheusResponse r) {
                          return std::make_pair(statOf(QStringLiteral("usage"), r),
@@ -478,26 +463,47 @@ QFuture<MetricsPart> MetricsSource::refreshUsage(const Request &request)
                      state->usage = std::move(piece.second);
                      oneDone();
                  });
-    if (linkRange.isValid()) {
-        PrometheusResponseParser::Options counters;
-        counters.expect = ResultType::Matrix;
-        bool first = true;
-        for (const JobLinkErrors::Counter &counter : JobLinkErrors::counters()) {
-            whenFinished(m_client->queryRange(counter.name, linkRange.start, linkRange.end, linkRange.stepSeconds, counters)
-                             .then([hostLabel, name = counter.name](PrometheusResponse r) {
-                                 return std::make_pair(statOf(QStringLiteral("link-errors"), r),
-                                                       r.ok ? JobLinkErrors::fromResponse(r, name, hostLabel)
-                                                            : QVector<LinkCounterSeries>{});
-                             }),
-                         this, [state, oneDone, first](std::pair<MetricsQueryStat, QVector<LinkCounterSeries>> piece) {
-                             mergeStat(state->linkStat, std::move(piece.first), first);
-                             state->links += piece.second;
-                             oneDone();
-                         });
-            first = false;
-        }
-    }
+    if (linkRange.isValid())
+        whenFinished(queryLinkCounters(linkRange), this, [state, oneDone](LinkAnswer answer) {
+            state->links = std::move(answer);
+            oneDone();
+        });
     return promise->future();
+}
+
+QFuture<MetricsSource::LinkAnswer> MetricsSource::queryLinkCounters(const MetricsQueryPlan::Range &range) const
+{
+    PrometheusResponseParser::Options matrix;
+    matrix.expect = ResultType::Matrix;
+    QList<QFuture<LinkAnswer>> answers;
+    for (const JobLinkErrors::Counter &counter : JobLinkErrors::counters())
+        answers << m_client->queryRange(counter.name, range.start, range.end, range.stepSeconds, matrix)
+                       .then([hostLabel = m_hostLabel, name = counter.name](PrometheusResponse r) {
+                           return LinkAnswer{statOf(QStringLiteral("link-errors"), r),
+                                             r.ok ? JobLinkErrors::fromResponse(r, name, hostLabel) : QVector<LinkCounterSeries>{}};
+                       });
+    return QtFuture::whenAll(answers.begin(), answers.end()).then([](const QList<QFuture<LinkAnswer>> &all) {
+        LinkAnswer merged;
+        for (qsizetype i = 0; i < all.size(); ++i) {
+            LinkAnswer one = all.at(i).result();
+            mergeStat(merged.first, std::move(one.first), i == 0);
+            merged.second += one.second;
+        }
+        return merged;
+    });
+}
+
+void MetricsSource::takeLinkAnswer(LinkAnswer answer, qint64 start, qint64 end, const QDateTime &takenAt, MetricsPart &part)
+{
+    if (answer.first.ok) {
+        m_linkCounters = std::move(answer.second);
+        m_linkTakenAt = takenAt;
+        m_linkStart = start;
+        m_linkEnd = end;
+    }
+    part.linkCountersKnown = !m_linkTakenAt.isNull();
+    part.linkCounters = m_linkCounters;
+    part.linkCountersEnd = m_linkEnd;
 }
 
 void MetricsSource::finish(const std::shared_ptr<MetricsRefreshState> &state)
@@ -512,17 +518,9 @@ void MetricsSource::finish(const std::shared_ptr<MetricsRefreshState> &state)
         part.usageEnd = m_usageEnd;
         part.usageStepSeconds = m_usageStep;
     }
-    if (state->linkQueried && state->linkStat.ok) {
-        m_linkCounters = std::move(state->linkCounters);
-        m_linkTakenAt = part.takenAt;
-        m_linkStart = state->linkStart;
-        m_linkEnd = state->linkEnd;
-    }
-    if (state->linkQueried || part.linkCountersKnown) {
-        part.linkCountersKnown = !m_linkTakenAt.isNull();
-        part.linkCounters = m_linkCounters;
-        part.linkCountersEnd = m_linkEnd;
-    }
+    if (state->linkQueried || part.linkCountersKnown)
+        takeLinkAnswer({state->linkQueried ? state->linkStat : MetricsQueryStat{}, std::move(state->linkCounters)},
+                       state->linkStart, state->linkEnd, part.takenAt, part);
     // The join of the PCIe increase into 16,000 samples is a hash pass: off this thread too.
     (void)runOnPool(QThreadPool::globalInstance(), [state, hostLabel = m_hostLabel, credentialsWarnings = m_credentialsWarnings] {
         MetricsPart &p = state->part;
@@ -568,7 +566,7 @@ void MetricsSource::finish(const std::shared_ptr<MetricsRefreshState> &state)
             if (!state->appStat.ok)
                 p.warnings << QStringLiteral("application metrics query failed: %1").arg(state->appStat.error);
             if (state->linkQueried && !state->linkStat.ok)
-                p.warnings << QStringLiteral("NVLink/InfiniBand error counter query failed: %1").arg(state->linkStat.error);
+                p.warnings << linkCountersFailed(state->linkStat);
             if (!state->fabricStat.ok)
                 p.warnings << QStringLiteral("fabric and storage query failed: %1").arg(state->fabricStat.error);
             if (state->alertmanagerQueried) {

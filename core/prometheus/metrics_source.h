@@ -10,6 +10,7 @@
 #include <QObject>
 
 #include <memory>
+#include <utility>
 
 namespace strata {
 
@@ -96,6 +97,13 @@ public:
 
 private:
     void finish(const std::shared_ptr<MetricsRefreshState> &state);
+    // One range query per link error counter (JobLinkErrors::counters()) over `range`, their
+    // answers merged into one "link-errors" stat and one list of series.
+    using LinkAnswer = std::pair<MetricsQueryStat, QVector<LinkCounterSeries>>;
+    QFuture<LinkAnswer> queryLinkCounters(const MetricsQueryPlan::Range &range) const;
+    // A good answer (over start..end, taken at takenAt) becomes the cache (m_link*); `part`
+    // gets the cache, if any.
+    void takeLinkAnswer(LinkAnswer answer, qint64 start, qint64 end, const QDateTime &takenAt, MetricsPart &part);
 
     ClusterProfile m_profile; // for history()
     QString m_url;
