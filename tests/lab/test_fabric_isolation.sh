@@ -34,8 +34,11 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-no_jobs() { [ -z "$(squeue -h -o %i)" ]; }
-wait_until 60 "no jobs left by earlier tests" no_jobs
+# Nothing of earlier tests may still be ending on a node when its tasks are slowed: a job
+# being killed there then outlives UnkillableStepTimeout and slurmd drains the node ("Kill task
+# failed"; seen once in a full run, after tst_fault_actions' last job on gpu-node03).
+settled() { [ -z "$(squeue -h -o %i)" ] && [ -z "$(sinfo -h -N -t completing -o %N)" ]; }
+wait_until 120 "no jobs left or completing from earlier tests" settled
 "$LAB" fault --dir "$STRATA_LAB_DIR" gpu-node03 cpu-slow 25 >/dev/null
 pass "gpu-node03 works at a quarter of one CPU"
 
