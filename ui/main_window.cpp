@@ -571,6 +571,8 @@ FabricTestWindow *MainWindow::openFabricTest()
     request.gpusPerNode = found.gpusPerNode;
     auto *window = new FabricTestWindow(new FabricTestRunner(m_session->shell()), request, found.expectation.explanation, this);
     window->setFleetHistory(m_burnin->historyPath(), found.instanceType); // the burn-in history file
+    if (const QString refusal = fabricNodesRefusal(found); !refusal.isEmpty())
+        window->refuseStart(refusal);
     connect(window, &FabricTestWindow::ended, this, [this, window] { m_log->append(LogPanel::Level::Info, tr("Fabric test: %1").arg(window->verdictText())); });
     window->show();
     return window;

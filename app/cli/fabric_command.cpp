@@ -356,6 +356,11 @@ int FabricCommand::run(QCoreApplication &app, QCommandLineParser &parser, const 
             app.quit();
             return;
         }
+        if (const QString refusal = fabricNodesRefusal(found); !refusal.isEmpty()) {
+            error(QStringLiteral("fabric test cannot start: %1").arg(refusal));
+            app.quit();
+            return;
+        }
         expectation = found.expectation;
         instanceType = found.instanceType;
         if (!floorGiven)

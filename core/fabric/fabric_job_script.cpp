@@ -182,6 +182,8 @@ QHash<QString, SqueueJob> parseJobStates(const QByteArray &squeueOutput)
         s.word = (b < 0 ? text.mid(a + 1) : text.mid(a + 1, b - a - 1)).left(32);
         s.state = parseJobState(s.word);
         s.reason = b < 0 ? QString() : text.mid(b + 1).left(200);
+        s.waitsForUnavailableNode = s.state == JobState::Pending
+            && s.reason.section(QLatin1Char(','), 0, 0).trimmed() == QLatin1String("ReqNodeNotAvail");
         states.insert(id, s);
     }
     return states;

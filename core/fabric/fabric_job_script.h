@@ -36,6 +36,9 @@ struct SqueueJob
     JobState state = JobState::Other; // decided on (hasEnded)
     QString word;                     // RUNNING, PENDING, ... as Slurm said it
     QString reason;                   // why it waits ("Resources", "ReqNodeNotAvail, ...")
+    // Pending because a node it needs cannot run jobs (ReqNodeNotAvail: drained, down, not
+    // responding, or reserved for another maintenance): it starts only once the node is back.
+    bool waitsForUnavailableNode = false;
 };
 // Pure: job id -> its line; lines of another shape are skipped.
 QHash<QString, SqueueJob> parseJobStates(const QByteArray &squeueOutput);

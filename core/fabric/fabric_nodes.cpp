@@ -18,12 +18,25 @@ FabricNodes fabricNodes(const ClusterSnapshot &snapshot, const QStringList &node
             continue;
         }
         types << node->instanceType;
+        if (node->isUnavailable())
+            result.unavailable << (node->reason.isEmpty() ? QStringLiteral("%1 is %2").arg(node->name, node->state)
+                                                          : QStringLiteral("%1 is %2 (%3)").arg(node->name, node->state, node->reason));
         result.gpusPerNode = result.gpusPerNode == 0 ? node->gpuCount : qMin(result.gpusPerNode, node->gpuCount);
     }
     result.expectation = fabricExpectation(catalog, types);
     if (!types.isEmpty() && !types.first().isEmpty() && types.count(types.first()) == types.size())
         result.instanceType = types.first();
     return result;
+}
+
+QString fabricNodesRefusal(const FabricNodes &found)
+{
+    if (found.unavailable.isEmpty())
+        return {};
+    return QStringLiteral("%1: Slurm starts no job there, not even in a maintenance reservation; resume %2 or leave %3 out")
+        .arg(found.unavailable.join(QLatin1String("; ")),
+             found.unavailable.size() == 1 ? QStringLiteral("it") : QStringLiteral("them"),
+             found.unavailable.size() == 1 ? QStringLiteral("it") : QStringLiteral("them"));
 }
 
 } // namespace strata

@@ -15,8 +15,15 @@ struct FabricNodes
     int gpusPerNode = 0;  // the smallest GPU count among the nodes found
     QString instanceType; // the nodes' one instance type; empty when mixed or unknown (no fleet)
     QString missingNode;  // the first node the snapshot does not have (its type counts as unknown)
+    // The nodes that cannot run a job now (drained, draining, down, not responding), each as
+    // "gpu-node03 is drained (Kill task failed)": a test over them would wait for ever, since
+    // a maintenance reservation runs nothing on them either.
+    QStringList unavailable;
 };
 
 FabricNodes fabricNodes(const ClusterSnapshot &snapshot, const QStringList &nodes, const GpuCatalog &catalog);
+// Why the test cannot start over these nodes, for the CLI and the window alike; empty when
+// every node can run it.
+QString fabricNodesRefusal(const FabricNodes &found);
 
 } // namespace strata

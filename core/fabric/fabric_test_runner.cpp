@@ -126,6 +126,7 @@ void FabricTestRunner::runRound()
     m_groups = m_isolation->nextRound();
     m_jobIds = QStringList(m_groups.size());
     m_finalStates.clear();
+    m_waitingForNode.clear();
     m_results.clear();
     Q_EMIT stageChanged(QStringLiteral("round %1: submitting %2 group(s)").arg(m_isolation->rounds().size() + 1).arg(m_groups.size()));
     submitGroup(0);
@@ -189,6 +190,20 @@ void FabricTestRunner::poll()
             allEnded = false;
             if (it->state == JobState::Pending)
                 waiting << QStringLiteral("%1 pending (%2)").arg(id, it->reason);
+            if (!it->waitsForUnavailableNode) {
+                m_waitingForNode.remove(id);
+                continue;
+            }
+            auto since = m_waitingForNode.find(id);
+            if (since == m_waitingForNode.end()) {
+                since = m_waitingForNode.insert(id, QElapsedTimer());
+                since->start();
+            } else if (since->hasExpired(m_unavailableNodeGraceMs)) {
+                finishWith(std::nullopt, QStringLiteral("job %1 waited %2 s for a node Slurm cannot use (%3): a node of the test is drained, "
+                                                        "down or not responding; resume it or leave it out")
+                                             .arg(id).arg(since->elapsed() / 1000).arg(it->reason));
+                return;
+            }
         }
         if (allEnded) {
             readOutputs();

@@ -3,6 +3,7 @@
 #include "fabric_isolation.h"
 #include "fabric_request.h"
 
+#include <QElapsedTimer>
 #include <QHash>
 #include <QObject>
 #include <QTimer>
@@ -36,6 +37,9 @@ public:
     const FabricIsolation *isolation() const { return m_isolation ? &*m_isolation : nullptr; }
     QString reservation() const { return m_reservation; }
     void setPollIntervalMs(int ms) { m_pollIntervalMs = ms; }
+    // How long a job may wait for a node Slurm cannot use (ReqNodeNotAvail) before the test
+    // stops saying so: long enough for a node that missed a ping or is still powering down.
+    void setUnavailableNodeGraceMs(int ms) { m_unavailableNodeGraceMs = ms; }
 
 Q_SIGNALS:
     void stageChanged(const QString &stage);
@@ -73,6 +77,8 @@ private:
     std::optional<FabricVerdict> m_endVerdict; // how the run ends, once finishWith() has begun
     QString m_endError;
     int m_pollIntervalMs = 2000;
+    int m_unavailableNodeGraceMs = 180000;
+    QHash<QString, QElapsedTimer> m_waitingForNode; // job id -> since it waits for an unusable node
     QTimer m_pollTimer;
     quint64 m_generation = 0; // a new start() or cancel() makes older continuations stale
 };

@@ -39,6 +39,16 @@ trap 'exit 1' INT TERM
 # failed"; seen once in a full run, after tst_fault_actions' last job on gpu-node03).
 settled() { [ -z "$(squeue -h -o %i)" ] && [ -z "$(sinfo -h -N -t completing -o %N)" ]; }
 wait_until 120 "no jobs left or completing from earlier tests" settled
+# What the nodes and slurmctld said, for a failure: which node Slurm would not use, and why.
+diagnose() {
+    echo "# nodes: $(sinfo -h -N -n 'gpu-node[01-04]' -o '%N %T "%E" %H' 2>&1 | tr '\n' ';')"
+    grep -E 'gpu-node03|drain|Kill task' "$STRATA_LAB_DIR/slurm/log/slurmctld.log" 2>/dev/null | tail -n 15 | sed 's/^/# slurmctld: /'
+    tail -n 15 "$STRATA_LAB_DIR/slurm/log/slurmd-gpu-node03.log" 2>/dev/null | sed 's/^/# slurmd@gpu-node03: /'
+}
+# Four nodes that run jobs: one an earlier test left drained or down is that test's fault, said
+# here rather than as this test's job pending until its deadline.
+unusable="$(sinfo -h -N -n 'gpu-node[01-04]' -t drain,down,fail,no_respond -o '%N' | sort -u | tr '\n' ' ')"
+[ -z "$unusable" ] || { diagnose; fail "an earlier test left ${unusable}unable to run jobs"; }
 "$LAB" fault --dir "$STRATA_LAB_DIR" gpu-node03 cpu-slow 25 >/dev/null
 pass "gpu-node03 works at a quarter of one CPU"
 
@@ -59,6 +69,7 @@ done
 wait "$fabric_pid" || rc=$?
 sleep 1 # the tee of its stderr drains
 echo "# strata fabric took $((SECONDS - start)) s, exit $rc"
+[ "$rc" -eq 1 ] || diagnose
 [ "$rc" -eq 1 ] || fail "strata fabric exited $rc (1: a node fell short; 130: past the test's deadline)"
 # check PYTHON_EXPRESSION over the report r.
 check() {

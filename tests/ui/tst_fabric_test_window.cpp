@@ -64,6 +64,23 @@ private Q_SLOTS:
         delete window;
     }
 
+    // Nodes that cannot run jobs (MainWindow::openFabricTest passes fabricNodesRefusal): the
+    // window says why and Start stays off, so nothing reaches the cluster.
+    void nodesThatCannotRunJobsAreRefused()
+    {
+        FabricRequest request;
+        request.nodes = {QStringLiteral("gpu-node01"), QStringLiteral("gpu-node03")};
+        auto *runner = new FabricTestRunner(std::make_shared<LocalRemoteShell>());
+        FabricTestWindow window(runner, request, QStringLiteral("the nodes' instance type is unknown"));
+        window.show();
+        window.refuseStart(QStringLiteral("gpu-node03 is drained (Kill task failed): Slurm starts no job there"));
+        QVERIFY(!window.startButton()->isEnabled());
+        QCOMPARE(window.verdictText(), QStringLiteral("The test cannot start: gpu-node03 is drained (Kill task failed): Slurm starts no job there"));
+        window.start(); // as a stray click or shortcut would
+        QVERIFY(!runner->isRunning());
+        QVERIFY(!window.startButton()->isEnabled());
+    }
+
     // The "Against the fleet" column: a finished group's figure against earlier groups of the
     // same instance type in the history file, beside the floor's "ok"; the run is recorded.
     // The runner's signals are sent here as a run on a cluster sends them.

@@ -136,9 +136,16 @@ QString FabricTestWindow::verdictText() const
     return m_verdict->text();
 }
 
+void FabricTestWindow::refuseStart(const QString &reason)
+{
+    m_refusal = reason;
+    m_start->setEnabled(false);
+    m_verdict->setText(tr("The test cannot start: %1").arg(reason));
+}
+
 void FabricTestWindow::start()
 {
-    if (m_runner->isRunning())
+    if (m_runner->isRunning() || !m_refusal.isEmpty())
         return;
     m_request.backend = m_backend->currentData().toString();
     if (m_request.backend == QLatin1String("gloo"))

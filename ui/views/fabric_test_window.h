@@ -43,6 +43,8 @@ public:
     bool isFinished() const { return m_finished; }
 
     void start();
+    // The nodes cannot run the test (FabricNodesRefusal): said in the window, Start stays off.
+    void refuseStart(const QString &reason);
     // Where each group's result is compared with its fleet and recorded (the burn-in history
     // file), and the nodes' one instance type (empty: mixed or unknown, no fleet). An empty
     // path: neither (the "Against the fleet" column stays empty).
@@ -72,6 +74,7 @@ private:
     QLabel *m_stage;
     QLabel *m_verdict;
     bool m_finished = false;
+    QString m_refusal;                            // why Start is off for good (refuseStart)
     QString m_historyPath;
     QString m_instanceType;
     QVector<FabricHistoryRecord> m_fleetRecords; // this run's groups with a figure

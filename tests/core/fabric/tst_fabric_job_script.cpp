@@ -38,6 +38,34 @@ class TestFabricJobScript : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    // `squeue -h -t all -j IDS -o "%i %T %r"` as Slurm 22.05 and 24.11 print it (the first
+    // line from CI's lab, its gpu-node03 drained): a job kept from a node Slurm cannot use is
+    // told from one that waits its turn.
+    void jobStates()
+    {
+        const auto states = FabricJobScript::parseJobStates("79 PENDING ReqNodeNotAvail, UnavailableNodes:gpu-node03\n"
+                                                            "80 PENDING Resources\n"
+                                                            "81 RUNNING None\n"
+                                                            "82 COMPLETED None\n"
+                                                            "83 PENDING ReqNodeNotAvail, Reserved for maintenance\n"
+                                                            "84 PENDING ReqNodeNotAvailable\n"
+                                                            "85 CANCELLED ReqNodeNotAvail, UnavailableNodes:gpu-node03\n"
+                                                            "x9 PENDING Resources\n"
+                                                            "86 CONFIGURING None");
+        QCOMPARE(states.size(), 8);
+        QCOMPARE(states.value(QStringLiteral("79")).state, JobState::Pending);
+        QCOMPARE(states.value(QStringLiteral("79")).reason, QStringLiteral("ReqNodeNotAvail, UnavailableNodes:gpu-node03"));
+        QVERIFY(states.value(QStringLiteral("79")).waitsForUnavailableNode);
+        QVERIFY(!states.value(QStringLiteral("80")).waitsForUnavailableNode);
+        QCOMPARE(states.value(QStringLiteral("81")).state, JobState::Running);
+        QCOMPARE(states.value(QStringLiteral("82")).word, QStringLiteral("COMPLETED"));
+        QVERIFY(states.value(QStringLiteral("83")).waitsForUnavailableNode);
+        QVERIFY(!states.value(QStringLiteral("84")).waitsForUnavailableNode); // another word
+        QVERIFY(!states.value(QStringLiteral("85")).waitsForUnavailableNode); // ended: waits for nothing
+        QVERIFY(!states.contains(QStringLiteral("x9")));
+        QCOMPARE(states.value(QStringLiteral("86")).reason, QStringLiteral("None")); // the last line, no newline
+    }
+
     void sbatchArguments()
     {
         FabricRequest r = request();
