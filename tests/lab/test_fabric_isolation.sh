@@ -45,10 +45,20 @@ diagnose() {
     grep -E 'gpu-node03|drain|Kill task' "$STRATA_LAB_DIR/slurm/log/slurmctld.log" 2>/dev/null | tail -n 15 | sed 's/^/# slurmctld: /'
     tail -n 15 "$STRATA_LAB_DIR/slurm/log/slurmd-gpu-node03.log" 2>/dev/null | sed 's/^/# slurmd@gpu-node03: /'
 }
-# Four nodes that run jobs: one an earlier test left drained or down is that test's fault, said
-# here rather than as this test's job pending until its deadline.
-unusable="$(sinfo -h -N -n 'gpu-node[01-04]' -t drain,down,fail,no_respond -o '%N' | sort -u | tr '\n' ' ')"
-[ -z "$unusable" ] || { diagnose; fail "an earlier test left ${unusable}unable to run jobs"; }
+# Four nodes that run jobs. A node an earlier test left drained or down (a killed job that
+# outlived UnkillableStepTimeout on the loaded CI machine drains it "Kill task failed"; seen
+# once on gpu-node03 in a full run, cause not caught) is said with what slurmctld and its slurmd
+# logged, then resumed: the lab is this test's to prepare, and strata itself refuses such nodes
+# (tst_fabric_nodes), so a test over them would check nothing.
+unusable_nodes() { sinfo -h -N -n 'gpu-node[01-04]' -t drain,down,fail,no_respond -o '%N' | sort -u | tr '\n' ' '; }
+unusable="$(unusable_nodes)"
+if [ -n "$unusable" ]; then
+    echo "# an earlier test left ${unusable}unable to run jobs; resuming:"
+    diagnose
+    for n in $unusable; do scontrol update "NodeName=$n" State=RESUME 2>&1 | sed 's/^/# /' || true; done
+    all_usable() { [ -z "$(unusable_nodes)" ]; }
+    wait_until 90 "gpu-node[01-04] able to run jobs again" all_usable
+fi
 "$LAB" fault --dir "$STRATA_LAB_DIR" gpu-node03 cpu-slow 25 >/dev/null
 pass "gpu-node03 works at a quarter of one CPU"
 
