@@ -40,6 +40,7 @@ void FabricKubernetesTransport::prepare(const FabricRequest &request)
     m_pollTimer.stop();
     m_request = request;
     m_cordoned.clear();
+    m_cordonedByRun.clear();
     m_createdAny = false;
     m_names.clear();
     m_probe = FabricJobScript::probeSource();
@@ -100,7 +101,7 @@ void FabricKubernetesTransport::cordon(const QStringList &nodes)
         // Schedulable before: uncordoning them at the end restores them even when the answer
         // was lost or only some were cordoned.
         if (r.ok() || r.mayHaveRun)
-            m_cordoned = nodes;
+            m_cordoned = m_cordonedByRun = nodes;
         if (!r.ok()) {
             Q_EMIT failed(u"cordoning %1 failed: %2"_s.arg(nodes.join(u','), r.errorText()));
             return;

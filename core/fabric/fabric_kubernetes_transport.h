@@ -37,7 +37,7 @@ public:
     void prepare(const FabricRequest &request) override;
     void runGroups(int round, const QList<QStringList> &groups) override;
     void release() override;
-    QStringList cordoned() const override { return m_cordoned; }
+    QStringList cordoned() const override { return m_cordonedByRun; }
     void setPollIntervalMs(int ms) { m_pollIntervalMs = ms; }
 
     // How long a pod may stay unschedulable before the run ends.
@@ -56,7 +56,8 @@ private:
     KubectlCommands m_commands;
     FabricRequest m_request;
     QByteArray m_probe;
-    QStringList m_cordoned;   // by this run, uncordoned by release()
+    QStringList m_cordoned;   // by this run and not yet uncordoned: release() uncordons them
+    QStringList m_cordonedByRun; // every node this run cordoned (the report's), kept after release()
     bool m_createdAny = false; // a create was sent (its answer may have been lost)
     int m_round = 0;
     int m_basePort = 0;

@@ -36,7 +36,7 @@ public:
     virtual void release() = 0;
     // The Slurm reservation the jobs ran in; empty on Kubernetes.
     virtual QString reservation() const { return {}; }
-    // Nodes the transport cordoned for the test (and uncordons in release()).
+    // Nodes the transport cordoned for the test (and uncordons in release()); still named after it.
     virtual QStringList cordoned() const { return {}; }
 
 Q_SIGNALS:
