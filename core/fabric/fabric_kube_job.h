@@ -3,8 +3,6 @@
 #include "fabric_request.h"
 
 #include <QByteArray>
-#include <QHash>
-#include <QList>
 #include <QString>
 #include <QStringList>
 
@@ -43,31 +41,5 @@ QString runLabelValue(const QString &tag); // the tag's first 12 characters
 QString namespaceOf(const FabricRequest &request); // the request's, else "default"
 // `sh -c` script each pod runs (exported for the tests).
 QString podScript();
-
-// One pod of a group, from `kubectl get jobs,pods -l strata.io/fabric-run=RUN -o json`.
-struct Pod
-{
-    QString name;
-    QString node;
-    int index = -1;      // batch.kubernetes.io/job-completion-index
-    QString phase;       // Pending, Running, Succeeded, Failed
-    QString unschedulable; // the scheduler's message while PodScheduled is False
-};
-
-// One group's Job and its pods.
-struct Group
-{
-    bool found = false;  // the Job exists
-    bool ended = false;  // condition Complete or Failed is True
-    QString how;         // "Complete", "Failed (BackoffLimitExceeded: ...)"
-    QList<Pod> pods;
-};
-
-// Pure: Job name -> its state; a List of other kinds' items is skipped, unparsable JSON gives
-// *error.
-QHash<QString, Group> parseObjects(const QByteArray &json, QString *error);
-
-// `kubectl get nodes N... -o json` -> node name -> spec.unschedulable; pure.
-QHash<QString, bool> parseNodesUnschedulable(const QByteArray &json, QString *error);
 
 } // namespace strata::FabricKubeJob

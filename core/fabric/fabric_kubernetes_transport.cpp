@@ -69,7 +69,7 @@ void FabricKubernetesTransport::prepare(const FabricRequest &request)
             return;
         }
         QString error;
-        const QHash<QString, bool> unschedulable = FabricKubeJob::parseNodesUnschedulable(r.stdoutData, &error);
+        const QHash<QString, bool> unschedulable = parseKubeNodesUnschedulable(r.stdoutData, &error);
         if (!error.isEmpty()) {
             Q_EMIT failed(u"cannot read the nodes: %1"_s.arg(error));
             return;
@@ -163,7 +163,7 @@ void FabricKubernetesTransport::poll()
         if (gen != m_generation)
             return;
         QString error;
-        const QHash<QString, FabricKubeJob::Group> states = r.ok() ? FabricKubeJob::parseObjects(r.stdoutData, &error) : QHash<QString, FabricKubeJob::Group>();
+        const QHash<QString, FabricKubeGroup> states = r.ok() ? parseFabricKubeObjects(r.stdoutData, &error) : QHash<QString, FabricKubeGroup>();
         if (!r.ok() || !error.isEmpty()) {
             // A passing failure of the login or the API server: keep following, the Jobs run on.
             Q_EMIT stageChanged(u"cannot read the Jobs' states (%1); trying again"_s.arg(r.ok() ? error : r.errorText()));
@@ -174,11 +174,11 @@ void FabricKubernetesTransport::poll()
         QString unplaceable;
         bool allEnded = true;
         for (const QString &name : std::as_const(m_names)) {
-            const FabricKubeJob::Group g = states.value(name);
+            const FabricKubeGroup g = states.value(name);
             if (!g.found || g.ended) // gone: deleted by someone; its pods' logs tell what is left
                 continue;
             allEnded = false;
-            for (const FabricKubeJob::Pod &pod : g.pods) {
+            for (const FabricKubePod &pod : g.pods) {
                 if (pod.phase != u"Pending"_s)
                     continue;
                 waiting << u"%1 pending%2"_s.arg(pod.name, pod.unschedulable.isEmpty() ? QString() : u" (%1)"_s.arg(pod.unschedulable));
@@ -199,15 +199,15 @@ void FabricKubernetesTransport::poll()
     });
 }
 
-void FabricKubernetesTransport::readLogs(const QHash<QString, FabricKubeJob::Group> &states)
+void FabricKubernetesTransport::readLogs(const QHash<QString, FabricKubeGroup> &states)
 {
     m_results = QList<FabricGroupResult>(m_groups.size());
     m_logsPending = int(m_groups.size());
     for (int i = 0; i < m_groups.size(); ++i) {
-        const FabricKubeJob::Group g = states.value(m_names.at(i));
+        const FabricKubeGroup g = states.value(m_names.at(i));
         QString first;
         QStringList misplaced;
-        for (const FabricKubeJob::Pod &pod : g.pods) {
+        for (const FabricKubePod &pod : g.pods) {
             if (pod.index == 0 && first.isEmpty())
                 first = pod.name;
             if (!pod.node.isEmpty() && !m_groups.at(i).contains(pod.node))

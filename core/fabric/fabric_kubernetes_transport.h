@@ -1,6 +1,7 @@
 #pragma once
 
 #include "fabric_kube_job.h"
+#include "fabric_kube_parser.h"
 #include "fabric_transport.h"
 #include "kubernetes/kubectl_commands.h"
 
@@ -47,7 +48,7 @@ private:
     void cordon(const QStringList &nodes);
     void createGroup(int index);
     void poll();
-    void readLogs(const QHash<QString, FabricKubeJob::Group> &states);
+    void readLogs(const QHash<QString, FabricKubeGroup> &states);
     void readLog(int index, const QString &pod, const QString &how, const QStringList &misplaced);
     void uncordon(const QString &deleteProblem);
     QString namespaceName() const;

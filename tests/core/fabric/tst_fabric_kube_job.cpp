@@ -6,6 +6,7 @@
 // stand-in with three groups: one complete, one with a pod the scheduler cannot place, one
 // failed; the probe's source elided from the pods' env).
 #include "fabric/fabric_kube_job.h"
+#include "fabric/fabric_kube_parser.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -267,9 +268,9 @@ private Q_SLOTS:
         QFile f(QFINDTESTDATA("../../data/fabric/kube_jobs_pods.json"));
         QVERIFY(f.open(QIODevice::ReadOnly));
         QString error;
-        const auto groups = FabricKubeJob::parseObjects(f.readAll(), &error);
+        const auto groups = parseFabricKubeObjects(f.readAll(), &error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
-        const FabricKubeJob::Group done = groups.value(QStringLiteral("strata-fabric-0123abcd-r1g0"));
+        const FabricKubeGroup done = groups.value(QStringLiteral("strata-fabric-0123abcd-r1g0"));
         QVERIFY(done.found);
         QVERIFY(done.ended);
         QCOMPARE(done.how, QStringLiteral("Complete"));
@@ -277,7 +278,7 @@ private Q_SLOTS:
         QCOMPARE(done.pods.at(0).index, 0);
         QCOMPARE(done.pods.at(0).node, QStringLiteral("kube-gpu-01"));
         QCOMPARE(done.pods.at(0).phase, QStringLiteral("Succeeded"));
-        const FabricKubeJob::Group waiting = groups.value(QStringLiteral("strata-fabric-0123abcd-r1g1"));
+        const FabricKubeGroup waiting = groups.value(QStringLiteral("strata-fabric-0123abcd-r1g1"));
         QVERIFY(waiting.found);
         QVERIFY(!waiting.ended);
         QCOMPARE(waiting.pods.size(), 2); // index 0 runs; index 1's second node does not exist
@@ -287,7 +288,7 @@ private Q_SLOTS:
         QCOMPARE(waiting.pods.at(1).index, 1);
         QVERIFY(waiting.pods.at(1).node.isEmpty());
         QVERIFY2(waiting.pods.at(1).unschedulable.startsWith(QLatin1String("0/4 nodes are available")), qPrintable(waiting.pods.at(1).unschedulable));
-        const FabricKubeJob::Group failed = groups.value(QStringLiteral("strata-fabric-0123abcd-r1g2"));
+        const FabricKubeGroup failed = groups.value(QStringLiteral("strata-fabric-0123abcd-r1g2"));
         QVERIFY(failed.ended);
         QCOMPARE(failed.how, QStringLiteral("Failed (BackoffLimitExceeded: Job has reached the specified backoff limit)"));
     }
@@ -295,7 +296,7 @@ private Q_SLOTS:
     void parseObjectsRefusesNonJson()
     {
         QString error;
-        QVERIFY(FabricKubeJob::parseObjects("error: the server doesn't have a resource type", &error).isEmpty());
+        QVERIFY(parseFabricKubeObjects("error: the server doesn't have a resource type", &error).isEmpty());
         QVERIFY(!error.isEmpty());
     }
 
@@ -318,7 +319,7 @@ private Q_SLOTS:
         QFETCH(QStringList, cordoned);
         QFETCH(QStringList, schedulable);
         QString error;
-        const auto nodes = FabricKubeJob::parseNodesUnschedulable(json, &error);
+        const auto nodes = parseKubeNodesUnschedulable(json, &error);
         QVERIFY(error.isEmpty());
         QCOMPARE(nodes.size(), cordoned.size() + schedulable.size());
         for (const QString &n : cordoned)
