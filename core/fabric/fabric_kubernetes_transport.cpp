@@ -41,6 +41,7 @@ void FabricKubernetesTransport::prepare(const FabricRequest &request)
     m_request = request;
     m_cordoned.clear();
     m_cordonedByRun.clear();
+    m_changing.clear();
     m_createdAny = false;
     m_names.clear();
     m_probe = FabricJobScript::probeSource();
@@ -95,13 +96,14 @@ void FabricKubernetesTransport::cordon(const QStringList &nodes)
     }
     Q_EMIT stageChanged(u"cordoning %1 (uncordoned at the end)"_s.arg(nodes.join(u',')));
     const quint64 gen = m_generation;
-    whenFinished(m_shell->run(m_commands.cordon(nodes)), this, [this, gen, nodes](const CommandResult &r) {
+    // Schedulable before: uncordoning them at the end restores them even when the answer is
+    // lost, only some get cordoned, or the run is cancelled while the cordon is on its way.
+    m_cordoned = m_cordonedByRun = nodes;
+    const QFuture<CommandResult> cordoning = m_shell->run(m_commands.cordon(nodes));
+    m_changing << cordoning;
+    whenFinished(cordoning, this, [this, gen, nodes](const CommandResult &r) {
         if (gen != m_generation)
             return;
-        // Schedulable before: uncordoning them at the end restores them even when the answer
-        // was lost or only some were cordoned.
-        if (r.ok() || r.mayHaveRun)
-            m_cordoned = m_cordonedByRun = nodes;
         if (!r.ok()) {
             Q_EMIT failed(u"cordoning %1 failed: %2"_s.arg(nodes.join(u','), r.errorText()));
             return;
@@ -143,7 +145,9 @@ void FabricKubernetesTransport::createGroup(int index)
     }
     m_createdAny = true;
     const quint64 gen = m_generation;
-    whenFinished(m_shell->run(m_commands.createFromStdin(), manifest), this, [this, gen, index](const CommandResult &r) {
+    const QFuture<CommandResult> creating = m_shell->run(m_commands.createFromStdin(), manifest);
+    m_changing << creating;
+    whenFinished(creating, this, [this, gen, index](const CommandResult &r) {
         if (gen != m_generation)
             return;
         if (!r.ok()) {
@@ -261,6 +265,22 @@ void FabricKubernetesTransport::release()
     const quint64 gen = ++m_generation;
     m_pollTimer.stop();
     m_names.clear();
+    m_changing.removeIf([](const QFuture<CommandResult> &f) { return f.isFinished(); });
+    if (!m_changing.isEmpty()) {
+        Q_EMIT stageChanged(u"waiting for kubectl's answer before cleaning up"_s);
+        auto goOn = [this, gen] {
+            if (gen == m_generation)
+                release();
+        };
+        whenFinished(m_changing.first(), this, [goOn](const CommandResult &) { goOn(); }, [goOn](const QString &) { goOn(); });
+        return;
+    }
+    deleteObjects();
+}
+
+void FabricKubernetesTransport::deleteObjects()
+{
+    const quint64 gen = m_generation;
     if (!m_createdAny) {
         uncordon({});
         return;

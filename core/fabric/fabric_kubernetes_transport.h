@@ -4,8 +4,10 @@
 #include "fabric_kube_parser.h"
 #include "fabric_transport.h"
 #include "kubernetes/kubectl_commands.h"
+#include "ssh/command_result.h"
 
 #include <QElapsedTimer>
+#include <QFuture>
 #include <QTimer>
 
 #include <memory>
@@ -50,6 +52,7 @@ private:
     void poll();
     void readLogs(const QHash<QString, FabricKubeGroup> &states);
     void readLog(int index, const QString &pod, const QString &how, const QStringList &misplaced);
+    void deleteObjects();
     void uncordon(const QString &deleteProblem);
     QString namespaceName() const;
 
@@ -60,6 +63,9 @@ private:
     QStringList m_cordoned;   // by this run and not yet uncordoned: release() uncordons them
     QStringList m_cordonedByRun; // every node this run cordoned (the report's), kept after release()
     bool m_createdAny = false; // a create was sent (its answer may have been lost)
+    // The cordon and creates sent and not answered yet: release() waits for them, so that a
+    // Job created (or a node cordoned) after the cleanup ran cannot be left behind.
+    QList<QFuture<CommandResult>> m_changing;
     int m_round = 0;
     int m_basePort = 0;
     QList<QStringList> m_groups; // this round's
