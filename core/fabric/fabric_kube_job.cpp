@@ -25,7 +25,8 @@ QJsonObject envValue(const QString &name, const QString &value)
 
 QJsonObject toleration(const QString &key)
 {
-    return QJsonObject{{u"key"_s, key}, {u"operator"_s, u"Exists"_s}, {u"effect"_s, u"NoSchedule"_s}};
+    return QJsonObject{
+        {u"key"_s, key}, {u"operator"_s, u"Exists"_s}, {u"effect"_s, u"NoSchedule"_s}};
 }
 
 } // namespace
@@ -68,7 +69,8 @@ QString podScript()
            u"fi\n"
            u"i=0; pids=\n"
            u"while [ $i -lt \"$ranks\" ]; do\n"
-           u"  RANK=$((base + i)) LOCAL_RANK=$i \"$STRATA_FABRIC_PYTHON\" -c \"$STRATA_FABRIC_PROBE\" &\n"
+           u"  RANK=$((base + i)) LOCAL_RANK=$i \"$STRATA_FABRIC_PYTHON\" -c "
+           u"\"$STRATA_FABRIC_PROBE\" &\n"
            u"  pids=\"$pids $!\"; i=$((i + 1))\n"
            u"done\n"
            u"status=0\n"
@@ -76,8 +78,8 @@ QString podScript()
            u"exit $status\n"_s;
 }
 
-QByteArray build(const FabricRequest &request, const QStringList &group, const QString &name, int port,
-                 const QByteArray &probeSource, QString *error)
+QByteArray build(const FabricRequest &request, const QStringList &group, const QString &name,
+                 int port, const QByteArray &probeSource, QString *error)
 {
     static const QRegularExpression dns1035(u"^[a-z]([-a-z0-9]*[a-z0-9])?\\z"_s);
     static const QRegularExpression tag(u"^[0-9a-f-]{1,64}\\z"_s);
@@ -89,8 +91,11 @@ QByteArray build(const FabricRequest &request, const QStringList &group, const Q
     }
     if (!KubectlCommands::validNodes(group, error))
         return {};
-    if (name.size() > 55 || !dns1035.match(name).hasMatch()) { // 55: room for the pods' "-INDEX-xxxxx"
-        *error = u"\"%1\" cannot name a fabric test Job and its Service (a DNS-1035 label of at most 55 characters)"_s.arg(name);
+    if (name.size() > 55 ||
+        !dns1035.match(name).hasMatch()) { // 55: room for the pods' "-INDEX-xxxxx"
+        *error =
+            u"\"%1\" cannot name a fabric test Job and its Service (a DNS-1035 label of at most 55 characters)"_s
+                .arg(name);
         return {};
     }
     if (!KubectlCommands::isValidNamespace(ns)) {
@@ -141,9 +146,12 @@ QByteArray build(const FabricRequest &request, const QStringList &group, const Q
         envValue(u"MASTER_ADDR"_s, u"%1-0.%1"_s.arg(name)),
         envValue(u"MASTER_PORT"_s, QString::number(port)),
         envValue(u"STRATA_FABRIC_SIZES"_s, FabricJobScript::probeSizes(request).join(u',')),
-        envValue(u"STRATA_FABRIC_ITERS"_s, QString::number(FabricJobScript::probeIterations(request))),
-        envValue(u"STRATA_FABRIC_BACKEND"_s, request.backend.isEmpty() ? u"auto"_s : request.backend),
-        envValue(u"STRATA_FABRIC_TIMEOUT"_s, QString::number(FabricJobScript::probeTimeoutSeconds(request))),
+        envValue(u"STRATA_FABRIC_ITERS"_s,
+                 QString::number(FabricJobScript::probeIterations(request))),
+        envValue(u"STRATA_FABRIC_BACKEND"_s,
+                 request.backend.isEmpty() ? u"auto"_s : request.backend),
+        envValue(u"STRATA_FABRIC_TIMEOUT"_s,
+                 QString::number(FabricJobScript::probeTimeoutSeconds(request))),
         envValue(u"STRATA_FABRIC_PYTHON"_s, python),
         envValue(u"STRATA_FABRIC_PROBE"_s, QString::fromUtf8(probeSource)),
     };
@@ -152,7 +160,10 @@ QByteArray build(const FabricRequest &request, const QStringList &group, const Q
                           {u"command"_s, QJsonArray{u"sh"_s, u"-c"_s, podScript()}},
                           {u"env"_s, env}};
     if (request.gpusPerNode > 0 && request.backend != QLatin1String("gloo"))
-        container.insert(u"resources"_s, QJsonObject{{u"limits"_s, QJsonObject{{u"nvidia.com/gpu"_s, QString::number(request.gpusPerNode)}}}});
+        container.insert(
+            u"resources"_s,
+            QJsonObject{{u"limits"_s, QJsonObject{{u"nvidia.com/gpu"_s,
+                                                   QString::number(request.gpusPerNode)}}}});
 
     QJsonArray hosts;
     for (const QString &node : group)
@@ -161,29 +172,39 @@ QByteArray build(const FabricRequest &request, const QStringList &group, const Q
         {u"requiredDuringSchedulingIgnoredDuringExecution"_s,
          QJsonObject{{u"nodeSelectorTerms"_s,
                       QJsonArray{QJsonObject{{u"matchExpressions"_s,
-                                              QJsonArray{QJsonObject{{u"key"_s, kHostname}, {u"operator"_s, u"In"_s}, {u"values"_s, hosts}}}}}}}}}};
+                                              QJsonArray{QJsonObject{{u"key"_s, kHostname},
+                                                                     {u"operator"_s, u"In"_s},
+                                                                     {u"values"_s, hosts}}}}}}}}}};
     const QJsonObject podAntiAffinity{
         {u"requiredDuringSchedulingIgnoredDuringExecution"_s,
-         QJsonArray{QJsonObject{{u"labelSelector"_s, QJsonObject{{u"matchLabels"_s, QJsonObject{{groupLabel(), name}}}}},
-                                {u"topologyKey"_s, kHostname}}}}};
+         QJsonArray{
+             QJsonObject{{u"labelSelector"_s,
+                          QJsonObject{{u"matchLabels"_s, QJsonObject{{groupLabel(), name}}}}},
+                         {u"topologyKey"_s, kHostname}}}}};
     const QJsonObject podSpec{
         {u"restartPolicy"_s, u"Never"_s},
         {u"subdomain"_s, name},
-        {u"tolerations"_s, QJsonArray{toleration(u"node.kubernetes.io/unschedulable"_s), toleration(u"nvidia.com/gpu"_s)}},
-        {u"affinity"_s, QJsonObject{{u"nodeAffinity"_s, nodeAffinity}, {u"podAntiAffinity"_s, podAntiAffinity}}},
+        {u"tolerations"_s, QJsonArray{toleration(u"node.kubernetes.io/unschedulable"_s),
+                                      toleration(u"nvidia.com/gpu"_s)}},
+        {u"affinity"_s,
+         QJsonObject{{u"nodeAffinity"_s, nodeAffinity}, {u"podAntiAffinity"_s, podAntiAffinity}}},
         {u"containers"_s, QJsonArray{container}}};
     const QJsonObject job{
         {u"apiVersion"_s, u"batch/v1"_s},
         {u"kind"_s, u"Job"_s},
         {u"metadata"_s, metadata},
-        {u"spec"_s, QJsonObject{{u"completionMode"_s, u"Indexed"_s},
-                                {u"completions"_s, nodes},
-                                {u"parallelism"_s, nodes},
-                                {u"backoffLimit"_s, 0},
-                                {u"activeDeadlineSeconds"_s, qMax(1, request.timeLimitMinutes) * 60},
-                                {u"ttlSecondsAfterFinished"_s, kKeepFinishedSeconds},
-                                {u"template"_s, QJsonObject{{u"metadata"_s, QJsonObject{{u"labels"_s, podLabels}}}, {u"spec"_s, podSpec}}}}}};
-    const QJsonObject list{{u"apiVersion"_s, u"v1"_s}, {u"kind"_s, u"List"_s}, {u"items"_s, QJsonArray{service, job}}};
+        {u"spec"_s,
+         QJsonObject{
+             {u"completionMode"_s, u"Indexed"_s},
+             {u"completions"_s, nodes},
+             {u"parallelism"_s, nodes},
+             {u"backoffLimit"_s, 0},
+             {u"activeDeadlineSeconds"_s, qMax(1, request.timeLimitMinutes) * 60},
+             {u"ttlSecondsAfterFinished"_s, kKeepFinishedSeconds},
+             {u"template"_s, QJsonObject{{u"metadata"_s, QJsonObject{{u"labels"_s, podLabels}}},
+                                         {u"spec"_s, podSpec}}}}}};
+    const QJsonObject list{
+        {u"apiVersion"_s, u"v1"_s}, {u"kind"_s, u"List"_s}, {u"items"_s, QJsonArray{service, job}}};
     return QJsonDocument(list).toJson(QJsonDocument::Compact);
 }
 

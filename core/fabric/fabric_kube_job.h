@@ -29,15 +29,15 @@ namespace strata::FabricKubeJob {
 //    on both objects and the pods, strata.io/fabric-group=NAME on the pods.
 // Pure. Returns a `kind: List` for `kubectl create -f -`; empty with *error when a name, the
 // namespace, the image, the interpreter or the group is not usable.
-QByteArray build(const FabricRequest &request, const QStringList &group, const QString &name, int port,
-                 const QByteArray &probeSource, QString *error);
+QByteArray build(const FabricRequest &request, const QStringList &group, const QString &name,
+                 int port, const QByteArray &probeSource, QString *error);
 
 // The Job (and Service) of one group: "strata-fabric-" + the run tag's first 8 characters +
 // "-r" ROUND "g" GROUP (a DNS-1035 label: Service names must start with a letter).
 QString jobName(const QString &tag, int round, int group);
-QString runLabel();      // strata.io/fabric-run
-QString groupLabel();    // strata.io/fabric-group
-QString runLabelValue(const QString &tag); // the tag's first 12 characters
+QString runLabel();                                // strata.io/fabric-run
+QString groupLabel();                              // strata.io/fabric-group
+QString runLabelValue(const QString &tag);         // the tag's first 12 characters
 QString namespaceOf(const FabricRequest &request); // the request's, else "default"
 // `sh -c` script each pod runs (exported for the tests).
 QString podScript();

@@ -13,17 +13,17 @@ struct FabricKubePod
 {
     QString name;
     QString node;
-    int index = -1;      // batch.kubernetes.io/job-completion-index
-    QString phase;       // Pending, Running, Succeeded, Failed
+    int index = -1;        // batch.kubernetes.io/job-completion-index
+    QString phase;         // Pending, Running, Succeeded, Failed
     QString unschedulable; // the scheduler's message while PodScheduled is False
 };
 
 // One group's Job and its pods.
 struct FabricKubeGroup
 {
-    bool found = false;  // the Job exists
-    bool ended = false;  // condition Complete or Failed is True
-    QString how;         // "Complete", "Failed (BackoffLimitExceeded: ...)"
+    bool found = false; // the Job exists
+    bool ended = false; // condition Complete or Failed is True
+    QString how;        // "Complete", "Failed (BackoffLimitExceeded: ...)"
     QList<FabricKubePod> pods;
 };
 

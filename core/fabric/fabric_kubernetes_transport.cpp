@@ -18,10 +18,9 @@ constexpr int kLogReadBytes = 1 << 20;
 
 } // namespace
 
-FabricKubernetesTransport::FabricKubernetesTransport(std::shared_ptr<RemoteShell> shell, KubectlCommands commands, QObject *parent)
-    : FabricTransport(parent)
-    , m_shell(std::move(shell))
-    , m_commands(std::move(commands))
+FabricKubernetesTransport::FabricKubernetesTransport(std::shared_ptr<RemoteShell> shell,
+                                                     KubectlCommands commands, QObject *parent)
+    : FabricTransport(parent), m_shell(std::move(shell)), m_commands(std::move(commands))
 {
     m_pollTimer.setSingleShot(true);
     connect(&m_pollTimer, &QTimer::timeout, this, &FabricKubernetesTransport::poll);
@@ -46,11 +45,13 @@ void FabricKubernetesTransport::prepare(const FabricRequest &request)
     m_names.clear();
     m_probe = FabricJobScript::probeSource();
     if (m_request.tool == FabricToolChoice::NcclTests) {
-        Q_EMIT failed(u"nccl-tests needs an MPI launch across pods (an MPIJob); on Kubernetes Strata runs its torch.distributed probe (--tool torch)"_s);
+        Q_EMIT failed(
+            u"nccl-tests needs an MPI launch across pods (an MPIJob); on Kubernetes Strata runs its torch.distributed probe (--tool torch)"_s);
         return;
     }
     if (m_request.image.isEmpty()) {
-        Q_EMIT failed(u"a fabric test on Kubernetes needs an image with python3 and torch (--image, or the profile's fabric image)"_s);
+        Q_EMIT failed(
+            u"a fabric test on Kubernetes needs an image with python3 and torch (--image, or the profile's fabric image)"_s);
         return;
     }
     QString error;
@@ -70,7 +71,8 @@ void FabricKubernetesTransport::prepare(const FabricRequest &request)
             return;
         }
         QString error;
-        const QHash<QString, bool> unschedulable = parseKubeNodesUnschedulable(r.stdoutData, &error);
+        const QHash<QString, bool> unschedulable =
+            parseKubeNodesUnschedulable(r.stdoutData, &error);
         if (!error.isEmpty()) {
             Q_EMIT failed(u"cannot read the nodes: %1"_s.arg(error));
             return;
@@ -138,7 +140,8 @@ void FabricKubernetesTransport::createGroup(int index)
         return;
     }
     QString error;
-    const QByteArray manifest = FabricKubeJob::build(m_request, m_groups.at(index), m_names.at(index), m_basePort + index, m_probe, &error);
+    const QByteArray manifest = FabricKubeJob::build(
+        m_request, m_groups.at(index), m_names.at(index), m_basePort + index, m_probe, &error);
     if (manifest.isEmpty()) {
         Q_EMIT failed(error);
         return;
@@ -151,7 +154,8 @@ void FabricKubernetesTransport::createGroup(int index)
         if (gen != m_generation)
             return;
         if (!r.ok()) {
-            Q_EMIT failed(u"creating the fabric test Job %1 on %2 failed: %3"_s.arg(m_names.at(index), m_groups.at(index).join(u','), r.errorText()));
+            Q_EMIT failed(u"creating the fabric test Job %1 on %2 failed: %3"_s.arg(
+                m_names.at(index), m_groups.at(index).join(u','), r.errorText()));
             return;
         }
         createGroup(index + 1);
@@ -161,16 +165,22 @@ void FabricKubernetesTransport::createGroup(int index)
 void FabricKubernetesTransport::poll()
 {
     const quint64 gen = m_generation;
-    const QStringList args{u"get"_s, u"jobs,pods"_s, u"-n"_s, namespaceName(), u"-l"_s,
-                           FabricKubeJob::runLabel() + u'=' + FabricKubeJob::runLabelValue(m_request.tag), u"-o"_s, u"json"_s};
+    const QStringList args{
+        u"get"_s, u"jobs,pods"_s,
+        u"-n"_s,  namespaceName(),
+        u"-l"_s,  FabricKubeJob::runLabel() + u'=' + FabricKubeJob::runLabelValue(m_request.tag),
+        u"-o"_s,  u"json"_s};
     whenFinished(m_shell->run(m_commands.command(args)), this, [this, gen](const CommandResult &r) {
         if (gen != m_generation)
             return;
         QString error;
-        const QHash<QString, FabricKubeGroup> states = r.ok() ? parseFabricKubeObjects(r.stdoutData, &error) : QHash<QString, FabricKubeGroup>();
+        const QHash<QString, FabricKubeGroup> states =
+            r.ok() ? parseFabricKubeObjects(r.stdoutData, &error)
+                   : QHash<QString, FabricKubeGroup>();
         if (!r.ok() || !error.isEmpty()) {
             // A passing failure of the login or the API server: keep following, the Jobs run on.
-            Q_EMIT stageChanged(u"cannot read the Jobs' states (%1); trying again"_s.arg(r.ok() ? error : r.errorText()));
+            Q_EMIT stageChanged(u"cannot read the Jobs' states (%1); trying again"_s.arg(
+                r.ok() ? error : r.errorText()));
             m_pollTimer.start(m_pollIntervalMs);
             return;
         }
@@ -185,20 +195,26 @@ void FabricKubernetesTransport::poll()
             for (const FabricKubePod &pod : g.pods) {
                 if (pod.phase != u"Pending"_s)
                     continue;
-                waiting << u"%1 pending%2"_s.arg(pod.name, pod.unschedulable.isEmpty() ? QString() : u" (%1)"_s.arg(pod.unschedulable));
+                waiting << u"%1 pending%2"_s.arg(pod.name, pod.unschedulable.isEmpty()
+                                                               ? QString()
+                                                               : u" (%1)"_s.arg(pod.unschedulable));
                 if (!pod.unschedulable.isEmpty())
-                    unplaceable = u"pod %1 of Job %2 cannot be placed on its nodes %3: %4"_s.arg(pod.name, name, m_groups.at(m_names.indexOf(name)).join(u','), pod.unschedulable);
+                    unplaceable = u"pod %1 of Job %2 cannot be placed on its nodes %3: %4"_s.arg(
+                        pod.name, name, m_groups.at(m_names.indexOf(name)).join(u','),
+                        pod.unschedulable);
             }
         }
         if (allEnded) {
             readLogs(states);
             return;
         }
-        if (!unplaceable.isEmpty() && m_roundClock.elapsed() > kUnschedulableLimitSeconds * 1000LL) {
+        if (!unplaceable.isEmpty() &&
+            m_roundClock.elapsed() > kUnschedulableLimitSeconds * 1000LL) {
             Q_EMIT failed(unplaceable);
             return;
         }
-        Q_EMIT stageChanged(u"round %1: %2"_s.arg(m_round).arg(waiting.isEmpty() ? u"running"_s : waiting.join(u"; "_s)));
+        Q_EMIT stageChanged(u"round %1: %2"_s.arg(m_round).arg(
+            waiting.isEmpty() ? u"running"_s : waiting.join(u"; "_s)));
         m_pollTimer.start(m_pollIntervalMs);
     });
 }
@@ -215,13 +231,15 @@ void FabricKubernetesTransport::readLogs(const QHash<QString, FabricKubeGroup> &
             if (pod.index == 0 && first.isEmpty())
                 first = pod.name;
             if (!pod.node.isEmpty() && !m_groups.at(i).contains(pod.node))
-                misplaced << u"pod %1 ran on %2, not on one of the group's nodes"_s.arg(pod.name, pod.node);
+                misplaced << u"pod %1 ran on %2, not on one of the group's nodes"_s.arg(pod.name,
+                                                                                        pod.node);
         }
         readLog(i, first, g.found ? g.how : u"(no longer listed)"_s, misplaced);
     }
 }
 
-void FabricKubernetesTransport::readLog(int index, const QString &pod, const QString &how, const QStringList &misplaced)
+void FabricKubernetesTransport::readLog(int index, const QString &pod, const QString &how,
+                                        const QStringList &misplaced)
 {
     const QString id = namespaceName() + u'/' + m_names.at(index);
     auto done = [this, index, id](FabricGroupResult result) {
@@ -235,29 +253,40 @@ void FabricKubernetesTransport::readLog(int index, const QString &pod, const QSt
     };
     if (pod.isEmpty()) {
         FabricGroupResult result;
-        result.error = u"Job %1 ended %2 without its index 0 pod (the probe's rank 0)"_s.arg(id, how);
+        result.error =
+            u"Job %1 ended %2 without its index 0 pod (the probe's rank 0)"_s.arg(id, how);
         done(result);
         return;
     }
     const quint64 gen = m_generation;
-    QStringList args{u"logs"_s, u"-n"_s, namespaceName(), pod, u"-c"_s, u"probe"_s, u"--limit-bytes=%1"_s.arg(kLogReadBytes)};
-    whenFinished(m_shell->run(m_commands.command(args)), this, [this, gen, id, pod, how, misplaced, done](const CommandResult &r) {
-        if (gen != m_generation)
-            return;
-        FabricGroupResult result;
-        if (r.ok()) {
-            const FabricOutputParse parse = parseFabricOutput(r.stdoutData);
-            result = parse.result;
-            if (result.error.isEmpty() && !parse.done)
-                result.error = u"Job %1 ended %2 before the test finished%3"_s.arg(
-                    id, how, parse.problems.isEmpty() ? QString() : u" (%1)"_s.arg(parse.problems.first()));
-        } else {
-            result.error = u"cannot read the log of pod %1: %2"_s.arg(pod, r.errorText());
-        }
-        if (!misplaced.isEmpty()) // measured somewhere else: not the group's figure
-            result.error = misplaced.join(u"; "_s);
-        done(result);
-    });
+    QStringList args{u"logs"_s,
+                     u"-n"_s,
+                     namespaceName(),
+                     pod,
+                     u"-c"_s,
+                     u"probe"_s,
+                     u"--limit-bytes=%1"_s.arg(kLogReadBytes)};
+    whenFinished(m_shell->run(m_commands.command(args)), this,
+                 [this, gen, id, pod, how, misplaced, done](const CommandResult &r) {
+                     if (gen != m_generation)
+                         return;
+                     FabricGroupResult result;
+                     if (r.ok()) {
+                         const FabricOutputParse parse = parseFabricOutput(r.stdoutData);
+                         result = parse.result;
+                         if (result.error.isEmpty() && !parse.done)
+                             result.error = u"Job %1 ended %2 before the test finished%3"_s.arg(
+                                 id, how,
+                                 parse.problems.isEmpty() ? QString()
+                                                          : u" (%1)"_s.arg(parse.problems.first()));
+                     } else {
+                         result.error =
+                             u"cannot read the log of pod %1: %2"_s.arg(pod, r.errorText());
+                     }
+                     if (!misplaced.isEmpty()) // measured somewhere else: not the group's figure
+                         result.error = misplaced.join(u"; "_s);
+                     done(result);
+                 });
 }
 
 void FabricKubernetesTransport::release()
@@ -272,7 +301,9 @@ void FabricKubernetesTransport::release()
             if (gen == m_generation)
                 release();
         };
-        whenFinished(m_changing.first(), this, [goOn](const CommandResult &) { goOn(); }, [goOn](const QString &) { goOn(); });
+        whenFinished(
+            m_changing.first(), this, [goOn](const CommandResult &) { goOn(); },
+            [goOn](const QString &) { goOn(); });
         return;
     }
     deleteObjects();
@@ -285,18 +316,29 @@ void FabricKubernetesTransport::deleteObjects()
         uncordon({});
         return;
     }
-    const QString selector = FabricKubeJob::runLabel() + u'=' + FabricKubeJob::runLabelValue(m_request.tag);
+    const QString selector =
+        FabricKubeJob::runLabel() + u'=' + FabricKubeJob::runLabelValue(m_request.tag);
     Q_EMIT stageChanged(u"deleting the test's Jobs and Services (%1)"_s.arg(selector));
-    const QStringList args{u"delete"_s, u"jobs,services"_s, u"-n"_s, namespaceName(), u"-l"_s, selector,
-                           u"--cascade=background"_s, u"--ignore-not-found"_s};
-    whenFinished(m_shell->run(m_commands.command(args)), this, [this, gen, selector](const CommandResult &r) {
-        if (gen != m_generation)
-            return;
-        m_createdAny = !r.ok();
-        uncordon(r.ok() ? QString()
-                        : u"the test's Jobs and Services could not be deleted (%1): delete them with `kubectl delete jobs,services -n %2 -l %3`"_s
-                              .arg(r.errorText(), namespaceName(), selector));
-    });
+    const QStringList args{u"delete"_s,
+                           u"jobs,services"_s,
+                           u"-n"_s,
+                           namespaceName(),
+                           u"-l"_s,
+                           selector,
+                           u"--cascade=background"_s,
+                           u"--ignore-not-found"_s};
+    whenFinished(
+        m_shell->run(m_commands.command(args)), this,
+        [this, gen, selector](const CommandResult &r) {
+            if (gen != m_generation)
+                return;
+            m_createdAny = !r.ok();
+            uncordon(
+                r.ok()
+                    ? QString()
+                    : u"the test's Jobs and Services could not be deleted (%1): delete them with `kubectl delete jobs,services -n %2 -l %3`"_s
+                          .arg(r.errorText(), namespaceName(), selector));
+        });
 }
 
 void FabricKubernetesTransport::uncordon(const QString &deleteProblem)
@@ -308,18 +350,21 @@ void FabricKubernetesTransport::uncordon(const QString &deleteProblem)
     const QStringList nodes = m_cordoned;
     const quint64 gen = m_generation;
     Q_EMIT stageChanged(u"uncordoning %1"_s.arg(nodes.join(u',')));
-    whenFinished(m_shell->run(m_commands.uncordon(nodes)), this, [this, gen, nodes, deleteProblem](const CommandResult &r) {
-        if (gen != m_generation)
-            return;
-        QStringList problems;
-        if (!deleteProblem.isEmpty())
-            problems << deleteProblem;
-        if (r.ok())
-            m_cordoned.clear();
-        else
-            problems << u"%1 could not be uncordoned (%2): `kubectl uncordon %3`"_s.arg(nodes.join(u','), r.errorText(), nodes.join(u' '));
-        Q_EMIT released(problems.join(u"; "_s));
-    });
+    whenFinished(
+        m_shell->run(m_commands.uncordon(nodes)), this,
+        [this, gen, nodes, deleteProblem](const CommandResult &r) {
+            if (gen != m_generation)
+                return;
+            QStringList problems;
+            if (!deleteProblem.isEmpty())
+                problems << deleteProblem;
+            if (r.ok())
+                m_cordoned.clear();
+            else
+                problems << u"%1 could not be uncordoned (%2): `kubectl uncordon %3`"_s.arg(
+                    nodes.join(u','), r.errorText(), nodes.join(u' '));
+            Q_EMIT released(problems.join(u"; "_s));
+        });
 }
 
 } // namespace strata

@@ -33,7 +33,8 @@ class FabricKubernetesTransport : public FabricTransport
 {
     Q_OBJECT
 public:
-    FabricKubernetesTransport(std::shared_ptr<RemoteShell> shell, KubectlCommands commands, QObject *parent = nullptr);
+    FabricKubernetesTransport(std::shared_ptr<RemoteShell> shell, KubectlCommands commands,
+                              QObject *parent = nullptr);
     ~FabricKubernetesTransport() override;
 
     FabricTransportKind kind() const override { return FabricTransportKind::Kubernetes; }
@@ -60,8 +61,9 @@ private:
     KubectlCommands m_commands;
     FabricRequest m_request;
     QByteArray m_probe;
-    QStringList m_cordoned;   // by this run and not yet uncordoned: release() uncordons them
-    QStringList m_cordonedByRun; // every node this run cordoned (the report's), kept after release()
+    QStringList m_cordoned; // by this run and not yet uncordoned: release() uncordons them
+    QStringList
+        m_cordonedByRun;       // every node this run cordoned (the report's), kept after release()
     bool m_createdAny = false; // a create was sent (its answer may have been lost)
     // The cordon and creates sent and not answered yet: release() waits for them, so that a
     // Job created (or a node cordoned) after the cleanup ran cannot be left behind.

@@ -13,14 +13,17 @@ FabricTestRunner::FabricTestRunner(std::shared_ptr<RemoteShell> shell, QObject *
 }
 
 FabricTestRunner::FabricTestRunner(std::unique_ptr<FabricTransport> transport, QObject *parent)
-    : QObject(parent)
-    , m_transport(std::move(transport))
+    : QObject(parent), m_transport(std::move(transport))
 {
-    connect(m_transport.get(), &FabricTransport::stageChanged, this, &FabricTestRunner::stageChanged);
+    connect(m_transport.get(), &FabricTransport::stageChanged, this,
+            &FabricTestRunner::stageChanged);
     connect(m_transport.get(), &FabricTransport::prepared, this, &FabricTestRunner::runRound);
-    connect(m_transport.get(), &FabricTransport::groupsStarted, this, &FabricTestRunner::onGroupsStarted);
-    connect(m_transport.get(), &FabricTransport::groupsEnded, this, &FabricTestRunner::onGroupsEnded);
-    connect(m_transport.get(), &FabricTransport::failed, this, &FabricTestRunner::onTransportFailed);
+    connect(m_transport.get(), &FabricTransport::groupsStarted, this,
+            &FabricTestRunner::onGroupsStarted);
+    connect(m_transport.get(), &FabricTransport::groupsEnded, this,
+            &FabricTestRunner::onGroupsEnded);
+    connect(m_transport.get(), &FabricTransport::failed, this,
+            &FabricTestRunner::onTransportFailed);
     connect(m_transport.get(), &FabricTransport::released, this, &FabricTestRunner::complete);
 }
 
@@ -34,13 +37,15 @@ void FabricTestRunner::start(const FabricRequest &request)
     m_groups.clear();
     if (m_request.tag.isEmpty())
         m_request.tag = QUuid::createUuid().toString(QUuid::WithoutBraces);
-    m_isolation.emplace(m_request.nodes, m_request.floorGBps, m_request.shortRatio, m_request.isolate);
+    m_isolation.emplace(m_request.nodes, m_request.floorGBps, m_request.shortRatio,
+                        m_request.isolate);
     if (m_isolation->done()) {
         finishWith(std::nullopt, m_isolation->verdict().explanation);
         return;
     }
     if (FabricJobScript::probeSource().isEmpty()) {
-        finishWith(std::nullopt, QStringLiteral("the fabric probe is missing from this build's resources"));
+        finishWith(std::nullopt,
+                   QStringLiteral("the fabric probe is missing from this build's resources"));
         return;
     }
     m_transport->prepare(m_request);
@@ -107,7 +112,9 @@ void FabricTestRunner::complete(const QString &cleanupProblem)
             Q_EMIT stageChanged(cleanupProblem);
         Q_EMIT finished(*m_endVerdict);
     } else {
-        Q_EMIT failed(cleanupProblem.isEmpty() ? m_endError : m_endError + QStringLiteral("; ") + cleanupProblem);
+        Q_EMIT failed(cleanupProblem.isEmpty()
+                          ? m_endError
+                          : m_endError + QStringLiteral("; ") + cleanupProblem);
     }
 }
 

@@ -25,7 +25,8 @@ class FabricTestRunner : public QObject
 public:
     // On Slurm through this login shell (FabricSlurmTransport).
     explicit FabricTestRunner(std::shared_ptr<RemoteShell> shell, QObject *parent = nullptr);
-    explicit FabricTestRunner(std::unique_ptr<FabricTransport> transport, QObject *parent = nullptr);
+    explicit FabricTestRunner(std::unique_ptr<FabricTransport> transport,
+                              QObject *parent = nullptr);
     ~FabricTestRunner() override;
 
     void start(const FabricRequest &request);
@@ -58,8 +59,8 @@ private:
     FabricRequest m_request;
     std::optional<FabricIsolation> m_isolation;
     bool m_running = false;
-    bool m_ending = false; // finishWith() has begun: waiting for released()
-    QList<QStringList> m_groups; // this round's
+    bool m_ending = false;                     // finishWith() has begun: waiting for released()
+    QList<QStringList> m_groups;               // this round's
     std::optional<FabricVerdict> m_endVerdict; // how the run ends, once finishWith() has begun
     QString m_endError;
 };

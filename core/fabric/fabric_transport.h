@@ -9,7 +9,11 @@
 
 namespace strata {
 
-enum class FabricTransportKind { Slurm, Kubernetes };
+enum class FabricTransportKind
+{
+    Slurm,
+    Kubernetes
+};
 
 // How a fabric test reaches a cluster's nodes: keeps them for the test, runs one round's groups
 // side by side and hands back what each measured, and gives back what it took. The

@@ -9,8 +9,10 @@ namespace strata::FabricTransportFactory {
 
 std::unique_ptr<FabricTransport> create(ClusterSession *cluster)
 {
-    if (const auto kubernetes = std::dynamic_pointer_cast<KubernetesSource>(cluster->sharedOrchestrator()))
-        return std::make_unique<FabricKubernetesTransport>(cluster->shell(), kubernetes->commands());
+    if (const auto kubernetes =
+            std::dynamic_pointer_cast<KubernetesSource>(cluster->sharedOrchestrator()))
+        return std::make_unique<FabricKubernetesTransport>(cluster->shell(),
+                                                           kubernetes->commands());
     return std::make_unique<FabricSlurmTransport>(cluster->shell());
 }
 
