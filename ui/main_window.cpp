@@ -3,6 +3,7 @@
 #include "burnin_controller.h"
 #include "fabric/fabric_nodes.h"
 #include "fabric/fabric_test_runner.h"
+#include "fabric/fabric_transport_factory.h"
 #include "model/gpu_catalog.h"
 #include "views/fabric_test_window.h"
 #include "cluster_actions.h"
@@ -553,8 +554,7 @@ void MainWindow::updateActions()
     action(QStringLiteral("actionBurnin"))->setEnabled(connected && (haveNodes || picked == StackElement::Layer::Partition
                                                                      || picked == StackElement::Layer::InstanceType));
     action(QStringLiteral("actionBurninReattach"))->setEnabled(connected);
-    action(QStringLiteral("actionFabricTest"))->setEnabled(connected && m_session->profile().orchestrator == OrchestratorKind::Slurm
-                                                           && m_view->actionNodes().size() >= 2);
+    action(QStringLiteral("actionFabricTest"))->setEnabled(connected && m_view->actionNodes().size() >= 2);
 }
 
 FabricTestWindow *MainWindow::openFabricTest()
@@ -566,10 +566,16 @@ FabricTestWindow *MainWindow::openFabricTest()
     // The floor from the nodes' instance type, the ranks per node from their GPUs.
     FabricRequest request;
     request.nodes = nodes;
-    const FabricNodes found = fabricNodes(*snapshot, nodes, GpuCatalog::builtIn());
+    const bool kubernetes = m_session->profile().orchestrator == OrchestratorKind::Kubernetes;
+    const FabricNodes found = fabricNodes(*snapshot, nodes, GpuCatalog::builtIn(), m_session->profile().orchestrator);
     request.floorGBps = found.expectation.floorGBps;
     request.gpusPerNode = found.gpusPerNode;
-    auto *window = new FabricTestWindow(new FabricTestRunner(m_session->shell()), request, found.expectation.explanation, this);
+    if (kubernetes) {
+        request.tool = FabricToolChoice::TorchProbe;
+        request.namespaceName = m_session->profile().kubeNamespace;
+        request.image = QStringLiteral("nvcr.io/nvidia/pytorch:24.12-py3"); // as `strata fabric --image`'s default
+    }
+    auto *window = new FabricTestWindow(new FabricTestRunner(FabricTransportFactory::create(m_session.get())), request, found.expectation.explanation, this);
     window->setFleetHistory(m_burnin->historyPath(), found.instanceType); // the burn-in history file
     if (const QString refusal = fabricNodesRefusal(found); !refusal.isEmpty())
         window->refuseStart(refusal);

@@ -9,6 +9,7 @@
 #include "fabric/fabric_history_entry.h"
 #include "fabric/fabric_nodes.h"
 #include "fabric/fabric_test_runner.h"
+#include "fabric/fabric_transport_factory.h"
 #include "model/gpu_catalog.h"
 #include "model/cluster_snapshot.h"
 #include "model/orchestrator_kind.h"
@@ -47,6 +48,7 @@ const QCommandLineOption kTime{QStringLiteral("time"), QStringLiteral("Time limi
 const QCommandLineOption kPython{QStringLiteral("python"), QStringLiteral("The Python with torch on the nodes, for Strata's probe (default python3 from the jobs' PATH)."), QStringLiteral("path"), QStringLiteral("python3")};
 const QCommandLineOption kHistory{QStringLiteral("history"), QStringLiteral("History file each group's result is recorded in and compared with (default: the burn-in history, ~/.local/share/strata/burnin.sqlite)."), QStringLiteral("file")};
 const QCommandLineOption kNoHistory{QStringLiteral("no-history"), QStringLiteral("Neither compare the groups with the fleet nor record them.")};
+const QCommandLineOption kImage{QStringLiteral("image"), QStringLiteral("Kubernetes: the image the probe's pods run, with python3 and torch (default nvcr.io/nvidia/pytorch:24.12-py3)."), QStringLiteral("image"), QStringLiteral("nvcr.io/nvidia/pytorch:24.12-py3")};
 const QCommandLineOption kOutputDir{QStringLiteral("output-dir"), QStringLiteral("Remote directory the jobs write to, shared with the login node (default ~/.cache/strata/fabric)."), QStringLiteral("dir")};
 
 // Ctrl-C (SIGINT) or SIGTERM: cancel the run (its jobs, Strata's reservation) before exiting;
@@ -173,7 +175,9 @@ QJsonObject reportJson(const FabricTestRunner &runner, const FabricExpectation &
                        {QStringLiteral("nodes"), QJsonArray::fromStringList(runner.request().nodes)},
                        {QStringLiteral("floorGBps"), runner.request().floorGBps},
                        {QStringLiteral("floorSource"), expectation.explanation},
+                       {QStringLiteral("scheduler"), runner.transportKind() == FabricTransportKind::Kubernetes ? QStringLiteral("kubernetes") : QStringLiteral("slurm")},
                        {QStringLiteral("reservation"), runner.reservation()},
+                       {QStringLiteral("cordoned"), QJsonArray::fromStringList(runner.cordoned())},
                        {QStringLiteral("verdict"), QJsonObject{{QStringLiteral("kind"), fabricVerdictName(v.kind)},
                                                                {QStringLiteral("node"), v.node.isEmpty() ? QJsonValue() : QJsonValue(v.node)},
                                                                {QStringLiteral("figureGBps"), v.figureGBps},
@@ -225,7 +229,7 @@ int exitCodeOf(FabricVerdictKind kind)
 
 QList<QCommandLineOption> FabricCommand::options()
 {
-    return {kNodes, kNoIsolate, kShortRatio, kFloor, kReservation, kPartition, kTool, kBackend, kSizes, kIterations, kTime, kPython, kOutputDir, kHistory, kNoHistory};
+    return {kNodes, kNoIsolate, kShortRatio, kFloor, kReservation, kPartition, kTool, kBackend, kSizes, kIterations, kTime, kPython, kImage, kOutputDir, kHistory, kNoHistory};
 }
 
 int FabricCommand::run(QCoreApplication &app, QCommandLineParser &parser, const ConnectionOptions &connection)
@@ -301,13 +305,29 @@ int FabricCommand::run(QCoreApplication &app, QCommandLineParser &parser, const 
     ClusterProfile profile;
     if (!CliProfileResolver::resolve(connection, parser, &profile))
         return 2;
-    if (profile.orchestrator != OrchestratorKind::Slurm) {
-        error(QStringLiteral("fabric runs through Slurm (a maintenance reservation and jobs); Kubernetes is not supported yet"));
+    if (profile.orchestrator == OrchestratorKind::Kubernetes) {
+        // Indexed Jobs on the cordoned nodes: no reservation, partition or shared output files.
+        for (const QCommandLineOption &slurmOnly : {kReservation, kPartition, kOutputDir}) {
+            if (parser.isSet(slurmOnly)) {
+                error(QStringLiteral("--%1 is a Slurm option; on Kubernetes the nodes are cordoned and each group runs as an Indexed Job")
+                          .arg(slurmOnly.names().first()));
+                return 2;
+            }
+        }
+        if (request.tool == FabricToolChoice::NcclTests) {
+            error(QStringLiteral("--tool nccl-tests needs an MPI launch across pods; on Kubernetes Strata runs its torch.distributed probe"));
+            return 2;
+        }
+        request.tool = FabricToolChoice::TorchProbe;
+        request.namespaceName = profile.kubeNamespace;
+        request.image = parser.value(kImage);
+    } else if (parser.isSet(kImage)) {
+        error(QStringLiteral("--image is a Kubernetes option; on Slurm the probe runs with --python on the nodes"));
         return 2;
     }
     const bool json = parser.value(QStringLiteral("format")) == QLatin1String("json");
     ClusterSession cluster(profile);
-    FabricTestRunner runner(cluster.shell());
+    FabricTestRunner runner(FabricTransportFactory::create(&cluster));
     FabricExpectation expectation;
     int exitCode = 1;
     bool started = false;
@@ -350,7 +370,8 @@ int FabricCommand::run(QCoreApplication &app, QCommandLineParser &parser, const 
             app.quit();
             return;
         }
-        const FabricNodes found = fabricNodes(*snapshot, request.nodes, GpuCatalog::builtIn());
+        const FabricNodes found = fabricNodes(*snapshot, request.nodes, GpuCatalog::builtIn(),
+                                              snapshot->orchestrator);
         if (!found.missingNode.isEmpty()) {
             error(QStringLiteral("no node \"%1\" in the cluster").arg(found.missingNode));
             app.quit();
@@ -384,7 +405,7 @@ int FabricCommand::run(QCoreApplication &app, QCommandLineParser &parser, const 
             std::_Exit(130);
         }
         interrupted = true;
-        line(QStringLiteral("fabric: interrupted: cancelling the test's jobs and deleting its reservation (again to quit at once)"));
+        line(QStringLiteral("fabric: interrupted: cancelling the test's jobs and releasing its nodes (again to quit at once)"));
         if (runner.isRunning())
             runner.cancel();
         else

@@ -79,8 +79,7 @@ QStringList sbatchArguments(const FabricRequest &request, const QStringList &gro
         *error = QStringLiteral("the output directory must be an absolute path without %% or line breaks");
         return {};
     }
-    static const QRegularExpression interpreter(QStringLiteral("^[A-Za-z0-9._/+-]{1,255}\\z"));
-    if (!interpreter.match(request.python).hasMatch() || request.python.startsWith(QLatin1Char('-'))) {
+    if (!isValidInterpreter(request.python)) {
         *error = QStringLiteral("\"%1\" is not an interpreter path (letters, digits, . _ / + -)").arg(request.python);
         return {};
     }
@@ -102,14 +101,8 @@ QStringList sbatchArguments(const FabricRequest &request, const QStringList &gro
 
 QString batchScript(const FabricRequest &request, const QByteArray &probeSource)
 {
-    QStringList sizes;
-    for (qint64 s : request.sizes)
-        sizes << QString::number(s);
-    const bool gpus = request.gpusPerNode > 0;
-    if (sizes.isEmpty()) // loopback and CPUs: small; GPUs: up to 1 GiB, where busbw levels off
-        sizes = gpus ? QStringList{QStringLiteral("1048576"), QStringLiteral("16777216"), QStringLiteral("134217728"), QStringLiteral("1073741824")}
-                     : QStringList{QStringLiteral("65536"), QStringLiteral("1048576"), QStringLiteral("8388608")};
-    const int iterations = request.iterations > 0 ? request.iterations : (gpus ? 20 : 5);
+    const QStringList sizes = probeSizes(request);
+    const int iterations = probeIterations(request);
     QString end = QStringLiteral("STRATA_PROBE_END_%1").arg(QRandomGenerator::system()->generate64(), 16, 16, QLatin1Char('0'));
     const QString source = QString::fromUtf8(probeSource);
     while (source.contains(end))
@@ -131,7 +124,7 @@ QString batchScript(const FabricRequest &request, const QByteArray &probeSource)
                   .arg(quote(sizes.join(QLatin1Char(','))))
                   .arg(iterations)
                   .arg(quote(request.backend.isEmpty() ? QStringLiteral("auto") : request.backend))
-                  .arg(qBound(60, request.timeLimitMinutes * 60 - 30, 300)); // rendezvous and each collective
+                  .arg(probeTimeoutSeconds(request));
     if (request.tool != FabricToolChoice::TorchProbe) {
         // nccl-tests' own binaries (MPI-built, launched by srun's PMIx), where a node has them.
         script += QStringLiteral("if command -v all_reduce_perf >/dev/null 2>&1 && command -v nvidia-smi >/dev/null 2>&1; then\n"
@@ -154,6 +147,34 @@ QString batchScript(const FabricRequest &request, const QByteArray &probeSource)
     script += QStringLiteral("srun --kill-on-bad-exit=1 bash -c 'export RANK=$SLURM_PROCID WORLD_SIZE=$SLURM_NTASKS LOCAL_RANK=$SLURM_LOCALID "
                              "PYTHONDONTWRITEBYTECODE=1; exec \"$STRATA_FABRIC_PYTHON\" -c \"$STRATA_FABRIC_PROBE\"'\n");
     return script;
+}
+
+QStringList probeSizes(const FabricRequest &request)
+{
+    QStringList sizes;
+    for (qint64 s : request.sizes)
+        sizes << QString::number(s);
+    if (sizes.isEmpty()) // loopback and CPUs: small; GPUs: up to 1 GiB, where busbw levels off
+        sizes = request.gpusPerNode > 0
+                    ? QStringList{QStringLiteral("1048576"), QStringLiteral("16777216"), QStringLiteral("134217728"), QStringLiteral("1073741824")}
+                    : QStringList{QStringLiteral("65536"), QStringLiteral("1048576"), QStringLiteral("8388608")};
+    return sizes;
+}
+
+int probeIterations(const FabricRequest &request)
+{
+    return request.iterations > 0 ? request.iterations : (request.gpusPerNode > 0 ? 20 : 5);
+}
+
+int probeTimeoutSeconds(const FabricRequest &request)
+{
+    return qBound(60, request.timeLimitMinutes * 60 - 30, 300);
+}
+
+bool isValidInterpreter(const QString &python)
+{
+    static const QRegularExpression interpreter(QStringLiteral("^[A-Za-z0-9._/+-]{1,255}\\z"));
+    return interpreter.match(python).hasMatch() && !python.startsWith(QLatin1Char('-'));
 }
 
 QByteArray probeSource()

@@ -25,6 +25,14 @@ QString outputFile(const QString &outputDirectory, const QString &jobId);
 
 // The probe shipped in the resources (resources/fabric/fabric_probe.py).
 QByteArray probeSource();
+// What the probe is told, on any scheduler: message sizes in bytes (the request's, else 64K,1M,8M
+// on CPUs and 1M..1G on GPUs), timed iterations (5 on CPUs, 20 on GPUs), and the seconds its
+// rendezvous and each collective may take (from the time limit, 60 to 300).
+QStringList probeSizes(const FabricRequest &request);
+int probeIterations(const FabricRequest &request);
+int probeTimeoutSeconds(const FabricRequest &request);
+// An interpreter path the probe may be run with (letters, digits, . _ / + -, no leading dash).
+bool isValidInterpreter(const QString &python);
 
 } // namespace strata::FabricJobScript
 

@@ -28,6 +28,10 @@ struct FabricRequest
     int timeLimitMinutes = 10;    // each job's --time, and the reservation's length per round
     QString outputDirectory;      // where the jobs write (shared with the login node); empty: ~/.cache/strata/fabric
     QString tag;                  // the run's id (hex digits and dashes): job comments, the reservation's name
+    // Kubernetes only: where the Jobs run (empty: the profile's, else "default") and the image
+    // with python3 and torch their pods run the probe in.
+    QString namespaceName;
+    QString image;
 };
 
 } // namespace strata

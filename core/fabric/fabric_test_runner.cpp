@@ -1,263 +1,78 @@
 #include "fabric_test_runner.h"
 
 #include "fabric_job_script.h"
-#include "fabric_output_parser.h"
-#include "model/when_finished.h"
-#include "slurm/slurm_commands.h"
-#include "ssh/remote_shell.h"
-#include "ssh/shell_quote.h"
+#include "fabric_slurm_transport.h"
 
 #include <QUuid>
 
-#include <cmath>
-
 namespace strata {
 
-namespace {
-
-// How much of a job's output is read: the probe prints a few lines per size, nccl-tests a
-// table; anything past this is the job's own noise.
-constexpr int kOutputReadBytes = 1 << 20;
-
-int roundsAtMost(qsizetype nodes)
+FabricTestRunner::FabricTestRunner(std::shared_ptr<RemoteShell> shell, QObject *parent)
+    : FabricTestRunner(std::make_unique<FabricSlurmTransport>(std::move(shell)), parent)
 {
-    return int(std::ceil(std::log2(double(qMax<qsizetype>(2, nodes))))) + 2;
 }
 
-} // namespace
-
-FabricTestRunner::FabricTestRunner(std::shared_ptr<RemoteShell> shell, QObject *parent)
-    : QObject(parent)
-    , m_shell(std::move(shell))
+FabricTestRunner::FabricTestRunner(std::unique_ptr<FabricTransport> transport, QObject *parent)
+    : QObject(parent), m_transport(std::move(transport))
 {
-    m_pollTimer.setSingleShot(true);
-    connect(&m_pollTimer, &QTimer::timeout, this, &FabricTestRunner::poll);
+    connect(m_transport.get(), &FabricTransport::stageChanged, this,
+            &FabricTestRunner::stageChanged);
+    connect(m_transport.get(), &FabricTransport::prepared, this, &FabricTestRunner::runRound);
+    connect(m_transport.get(), &FabricTransport::groupsStarted, this,
+            &FabricTestRunner::onGroupsStarted);
+    connect(m_transport.get(), &FabricTransport::groupsEnded, this,
+            &FabricTestRunner::onGroupsEnded);
+    connect(m_transport.get(), &FabricTransport::failed, this,
+            &FabricTestRunner::onTransportFailed);
+    connect(m_transport.get(), &FabricTransport::released, this, &FabricTestRunner::complete);
 }
 
 FabricTestRunner::~FabricTestRunner() = default;
 
 void FabricTestRunner::start(const FabricRequest &request)
 {
-    ++m_generation;
-    m_pollTimer.stop();
     m_request = request;
     m_running = true;
-    m_ownReservation = false;
-    m_reservation.clear();
+    m_ending = false;
     m_groups.clear();
-    m_jobIds.clear();
-    m_results.clear();
     if (m_request.tag.isEmpty())
         m_request.tag = QUuid::createUuid().toString(QUuid::WithoutBraces);
-    m_isolation.emplace(m_request.nodes, m_request.floorGBps, m_request.shortRatio, m_request.isolate);
+    m_isolation.emplace(m_request.nodes, m_request.floorGBps, m_request.shortRatio,
+                        m_request.isolate);
     if (m_isolation->done()) {
         finishWith(std::nullopt, m_isolation->verdict().explanation);
         return;
     }
-    m_probe = FabricJobScript::probeSource();
-    if (m_probe.isEmpty()) {
-        finishWith(std::nullopt, QStringLiteral("the fabric probe is missing from this build's resources"));
+    if (FabricJobScript::probeSource().isEmpty()) {
+        finishWith(std::nullopt,
+                   QStringLiteral("the fabric probe is missing from this build's resources"));
         return;
     }
-    prepare();
-}
-
-void FabricTestRunner::prepare()
-{
-    Q_EMIT stageChanged(QStringLiteral("preparing the output directory"));
-    const quint64 gen = m_generation;
-    // Absolute paths: the jobs' working directory need not be the login shell's.
-    whenFinished(m_shell->runScript("cd && pwd"), this, [this, gen](const CommandResult &home) {
-        if (gen != m_generation)
-            return;
-        if (!home.ok()) {
-            finishWith(std::nullopt, QStringLiteral("cannot reach the cluster: %1").arg(home.errorText()));
-            return;
-        }
-        QString dir = m_request.outputDirectory.isEmpty() ? QStringLiteral(".cache/strata/fabric") : m_request.outputDirectory;
-        if (!dir.startsWith(QLatin1Char('/')))
-            dir = QString::fromUtf8(home.stdoutData).trimmed() + QLatin1Char('/') + dir;
-        // A directory per run: job ids repeat (a reinstalled cluster, two labs sharing a home).
-        m_request.outputDirectory = dir + QStringLiteral("/run-") + m_request.tag.left(12);
-        whenFinished(m_shell->run({QStringLiteral("mkdir"), QStringLiteral("-p"), m_request.outputDirectory}), this,
-                     [this, gen](const CommandResult &made) {
-            if (gen != m_generation)
-                return;
-            if (!made.ok()) {
-                finishWith(std::nullopt, QStringLiteral("cannot create %1 on the cluster: %2").arg(m_request.outputDirectory, made.errorText()));
-                return;
-            }
-            createReservation();
-        });
-    });
-}
-
-void FabricTestRunner::createReservation()
-{
-    if (!m_request.reservation.isEmpty()) {
-        m_reservation = m_request.reservation;
-        runRound();
-        return;
-    }
-    const QString name = FabricJobScript::reservationName(m_request.tag);
-    const int minutes = qMax(1, m_request.timeLimitMinutes) * roundsAtMost(m_request.nodes.size()) + 5;
-    Q_EMIT stageChanged(QStringLiteral("creating maintenance reservation %1 on %2 for at most %3 min").arg(name, m_request.nodes.join(QLatin1Char(','))).arg(minutes));
-    const quint64 gen = m_generation;
-    whenFinished(m_shell->runScript(FabricJobScript::createReservationScript(m_request, minutes).toUtf8()), this,
-                 [this, gen, name](const CommandResult &r) {
-        if (gen != m_generation)
-            return;
-        if (!r.ok()) {
-            if (!r.ran() && r.mayHaveRun) // it may exist: delete it rather than leave it behind
-                m_ownReservation = true, m_reservation = name;
-            finishWith(std::nullopt, QStringLiteral("creating the maintenance reservation %1 failed: %2 (Slurm operators and "
-                                                    "administrators may create one; or pass an existing one with --reservation)")
-                                         .arg(name, r.errorText()));
-            return;
-        }
-        m_ownReservation = true;
-        m_reservation = name;
-        runRound();
-    });
+    m_transport->prepare(m_request);
 }
 
 void FabricTestRunner::runRound()
 {
+    if (!m_running || m_ending)
+        return;
     m_groups = m_isolation->nextRound();
-    m_jobIds = QStringList(m_groups.size());
-    m_finalStates.clear();
-    m_waitingForNode.clear();
-    m_results.clear();
-    Q_EMIT stageChanged(QStringLiteral("round %1: submitting %2 group(s)").arg(m_isolation->rounds().size() + 1).arg(m_groups.size()));
-    submitGroup(0);
+    m_transport->runGroups(int(m_isolation->rounds().size()) + 1, m_groups);
 }
 
-void FabricTestRunner::submitGroup(int index)
+void FabricTestRunner::onGroupsStarted(const QStringList &jobIds)
 {
-    if (index >= m_groups.size()) {
-        Q_EMIT roundStarted(int(m_isolation->rounds().size()) + 1, m_groups, m_jobIds);
-        poll();
+    if (m_running && !m_ending)
+        Q_EMIT roundStarted(int(m_isolation->rounds().size()) + 1, m_groups, jobIds);
+}
+
+void FabricTestRunner::onGroupsEnded(const QList<FabricGroupResult> &results)
+{
+    if (!m_running || m_ending)
         return;
-    }
-    QString error;
-    const QStringList argv = FabricJobScript::sbatchArguments(m_request, m_groups.at(index), m_reservation, &error);
-    if (argv.isEmpty()) {
-        finishWith(std::nullopt, error);
-        return;
-    }
-    const quint64 gen = m_generation;
-    whenFinished(m_shell->run(argv, FabricJobScript::batchScript(m_request, m_probe).toUtf8()), this, [this, gen, index](const CommandResult &r) {
-        if (gen != m_generation)
-            return;
-        const QString jobId = SlurmCommands::jobIdFromSbatchOutput(r.stdoutData);
-        if (!r.ok() || jobId.isEmpty()) {
-            finishWith(std::nullopt, !r.ran() && r.mayHaveRun
-                                         ? QStringLiteral("sbatch's answer was lost (%1): a job named strata-fabric with comment %2 may be running; "
-                                                          "cancel it before testing again")
-                                               .arg(r.errorText(), SlurmCommands::submissionComment(m_request.tag))
-                                         : QStringLiteral("sbatch refused the fabric test on %1: %2").arg(m_groups.at(index).join(QLatin1Char(',')), r.errorText()));
-            return;
-        }
-        m_jobIds[index] = jobId;
-        submitGroup(index + 1);
-    });
-}
-
-void FabricTestRunner::poll()
-{
-    const quint64 gen = m_generation;
-    whenFinished(m_shell->run({QStringLiteral("squeue"), QStringLiteral("-h"), QStringLiteral("-t"), QStringLiteral("all"),
-                               QStringLiteral("-j"), m_jobIds.join(QLatin1Char(',')), QStringLiteral("-o"), QStringLiteral("%i %T %r")}),
-                 this, [this, gen](const CommandResult &r) {
-        if (gen != m_generation)
-            return;
-        if (!r.ran()) {
-            // A passing failure of the login: keep following, the jobs run on.
-            Q_EMIT stageChanged(QStringLiteral("cannot read the jobs' states (%1); trying again").arg(r.errorText()));
-            m_pollTimer.start(m_pollIntervalMs);
-            return;
-        }
-        const auto states = FabricJobScript::parseJobStates(r.stdoutData);
-        QStringList waiting;
-        bool allEnded = true;
-        for (const QString &id : std::as_const(m_jobIds)) {
-            const auto it = states.constFind(id);
-            // Gone from squeue (MinJobAge passed): it ended; its output tells how.
-            if (it == states.constEnd() || hasEnded(it->state)) {
-                m_finalStates.insert(id, it == states.constEnd() ? QStringLiteral("(no longer listed)") : it->word);
-                continue;
-            }
-            allEnded = false;
-            if (it->state == JobState::Pending)
-                waiting << QStringLiteral("%1 pending (%2)").arg(id, it->reason);
-            if (!it->waitsForUnavailableNode) {
-                m_waitingForNode.remove(id);
-                continue;
-            }
-            auto since = m_waitingForNode.find(id);
-            if (since == m_waitingForNode.end()) {
-                since = m_waitingForNode.insert(id, QElapsedTimer());
-                since->start();
-            } else if (since->hasExpired(m_unavailableNodeGraceMs)) {
-                finishWith(std::nullopt, QStringLiteral("job %1 waited %2 s for a node Slurm cannot use (%3): a node of the test is drained, "
-                                                        "down or not responding; resume it or leave it out")
-                                             .arg(id).arg(since->elapsed() / 1000).arg(it->reason));
-                return;
-            }
-        }
-        if (allEnded) {
-            readOutputs();
-            return;
-        }
-        Q_EMIT stageChanged(QStringLiteral("round %1: %2").arg(m_isolation->rounds().size() + 1)
-                                .arg(waiting.isEmpty() ? QStringLiteral("running") : waiting.join(QLatin1String("; "))));
-        m_pollTimer.start(m_pollIntervalMs);
-    });
-}
-
-void FabricTestRunner::readOutputs()
-{
-    m_results = QList<FabricGroupResult>(m_groups.size());
-    m_outputsPending = int(m_groups.size());
-    for (int i = 0; i < m_groups.size(); ++i)
-        readOutput(i);
-}
-
-void FabricTestRunner::readOutput(int index)
-{
-    const QString jobId = m_jobIds.at(index);
-    const QString file = FabricJobScript::outputFile(m_request.outputDirectory, jobId);
-    const quint64 gen = m_generation;
-    whenFinished(m_shell->run({QStringLiteral("tail"), QStringLiteral("-c"), QString::number(kOutputReadBytes), file}), this,
-                 [this, gen, index, jobId, file](const CommandResult &r) {
-        if (gen != m_generation)
-            return;
-        FabricGroupResult result;
-        if (r.ok()) {
-            const FabricOutputParse parse = parseFabricOutput(r.stdoutData);
-            result = parse.result;
-            if (result.error.isEmpty() && !parse.done)
-                result.error = QStringLiteral("job %1 ended %2 before the test finished%3")
-                                   .arg(jobId, m_finalStates.value(jobId),
-                                        parse.problems.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(parse.problems.first()));
-        } else {
-            result.error = QStringLiteral("cannot read %1: %2").arg(file, r.errorText());
-        }
-        result.nodes = m_groups.at(index);
-        result.jobId = jobId;
-        m_results[index] = result;
-        if (--m_outputsPending == 0)
-            roundEnded();
-    });
-}
-
-void FabricTestRunner::roundEnded()
-{
-    m_isolation->record(m_results);
+    m_isolation->record(results);
     const FabricRound &round = m_isolation->rounds().last();
     for (const FabricRoundGroup &g : round.groups)
         Q_EMIT groupFinished(round.number, g.result, g.shortOfReference);
-    m_jobIds.clear();
     if (m_isolation->done()) {
         finishWith(m_isolation->verdict(), {});
         return;
@@ -265,74 +80,41 @@ void FabricTestRunner::roundEnded()
     runRound();
 }
 
+void FabricTestRunner::onTransportFailed(const QString &error)
+{
+    if (m_running && !m_ending)
+        finishWith(std::nullopt, error);
+}
+
 void FabricTestRunner::cancel()
 {
-    if (!m_running)
+    if (!m_running || m_ending)
         return;
     finishWith(std::nullopt, QStringLiteral("cancelled"));
 }
 
 void FabricTestRunner::finishWith(std::optional<FabricVerdict> verdict, const QString &error)
 {
-    const quint64 gen = ++m_generation;
-    m_pollTimer.stop();
+    m_ending = true;
     m_endVerdict = std::move(verdict);
     m_endError = error;
-    QStringList live;
-    for (const QString &id : std::as_const(m_jobIds))
-        if (!id.isEmpty() && !m_finalStates.contains(id))
-            live << id;
-    m_jobIds.clear();
-    if (live.isEmpty()) {
-        deleteReservation(0);
-        return;
-    }
-    Q_EMIT stageChanged(QStringLiteral("cancelling job(s) %1").arg(live.join(QLatin1Char(','))));
-    QStringList argv{QStringLiteral("scancel")};
-    argv << live;
-    whenFinished(m_shell->run(argv), this, [this, gen](const CommandResult &) {
-        if (gen == m_generation)
-            deleteReservation(0);
-    });
-}
-
-void FabricTestRunner::deleteReservation(int attempt)
-{
-    if (!m_ownReservation || m_reservation.isEmpty()) {
-        complete({});
-        return;
-    }
-    const QString name = m_reservation;
-    const quint64 gen = m_generation;
-    Q_EMIT stageChanged(QStringLiteral("deleting reservation %1").arg(name));
-    whenFinished(m_shell->run(FabricJobScript::deleteReservationCommand(name)), this, [this, gen, name, attempt](const CommandResult &r) {
-        if (gen != m_generation)
-            return;
-        // Jobs just cancelled may still be completing in the reservation, and Slurm refuses to
-        // delete it then: a few tries a second apart.
-        if (!r.ok() && r.ran() && attempt < 5) {
-            QTimer::singleShot(1000, this, [this, gen, attempt] {
-                if (gen == m_generation)
-                    deleteReservation(attempt + 1);
-            });
-            return;
-        }
-        m_ownReservation = false;
-        complete(r.ok() ? QString()
-                        : QStringLiteral("the reservation %1 could not be deleted (%2): delete it with `scontrol delete ReservationName=%1`")
-                              .arg(name, r.errorText()));
-    });
+    m_transport->release();
 }
 
 void FabricTestRunner::complete(const QString &cleanupProblem)
 {
+    if (!m_running || !m_ending)
+        return;
     m_running = false;
+    m_ending = false;
     if (m_endVerdict) {
         if (!cleanupProblem.isEmpty())
             Q_EMIT stageChanged(cleanupProblem);
         Q_EMIT finished(*m_endVerdict);
     } else {
-        Q_EMIT failed(cleanupProblem.isEmpty() ? m_endError : m_endError + QStringLiteral("; ") + cleanupProblem);
+        Q_EMIT failed(cleanupProblem.isEmpty()
+                          ? m_endError
+                          : m_endError + QStringLiteral("; ") + cleanupProblem);
     }
 }
 

@@ -49,9 +49,17 @@ JOB_SPEC = {k: ANY for k in (
     "backoffLimit", "backoffLimitPerIndex", "maxFailedIndexes", "selector", "manualSelector",
     "ttlSecondsAfterFinished", "completionMode", "suspend", "podReplacementPolicy", "managedBy")}
 JOB_SPEC["template"] = POD_TEMPLATE
+SERVICE_SPEC = {k: ANY for k in (
+    "ports", "selector", "clusterIP", "clusterIPs", "type", "externalIPs", "sessionAffinity",
+    "loadBalancerIP", "loadBalancerSourceRanges", "externalName", "externalTrafficPolicy",
+    "healthCheckNodePort", "publishNotReadyAddresses", "sessionAffinityConfig", "ipFamilies",
+    "ipFamilyPolicy", "allocateLoadBalancerNodePorts", "loadBalancerClass",
+    "internalTrafficPolicy", "trafficDistribution")}
 SCHEMAS = {
     "Job": {"apiVersion": ANY, "kind": ANY, "metadata": OBJECT_META, "spec": JOB_SPEC, "status": ANY},
     "Pod": {"apiVersion": ANY, "kind": ANY, "metadata": OBJECT_META, "spec": POD_SPEC, "status": ANY},
+    "Service": {"apiVersion": ANY, "kind": ANY, "metadata": OBJECT_META, "spec": SERVICE_SPEC,
+                "status": ANY},
 }
 
 

@@ -12,6 +12,7 @@ import json
 import admission
 import discovery
 import lab_cluster
+import services
 import streams
 import tables
 from api_errors import (FieldError, already_exists, bad_request, conflict, invalid,
@@ -224,6 +225,10 @@ class Api:
             elif resource == "pods":
                 admission.default_pod(obj, namespace)
                 admission.validate_pod(obj)
+            elif resource == "services":
+                admission.default_metadata(obj, namespace)
+                services.default_service(obj)
+                services.validate_service(obj)
             elif resource == "namespaces":
                 name = meta.get("name", "")
                 if not admission.DNS_LABEL.match(name):
@@ -337,7 +342,7 @@ class Api:
             # batch/v1 Jobs default to orphaning their pods when the client names no policy.
             return delete_job(self.store, obj, policy or "Orphan")
         if resource == "namespaces":
-            for kind in ("jobs", "pods", "events"):
+            for kind in ("jobs", "pods", "events", "services"):
                 for item in self.store.items(kind, name):
                     self.store.remove(kind, name, item["metadata"]["name"])
         elif resource == "nodes":

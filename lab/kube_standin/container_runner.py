@@ -12,8 +12,17 @@ into simple commands joined by `;`, `&&`, `||` or newlines, and each is simulate
 Anything else (including pipes) is not run: the log says "[kube stand-in] not simulated: ..."
 and the command counts as succeeding, like an echo. `$VAR` and `${VAR}` are expanded from the
 container's environment (also inside single quotes: a known simplification).
+
+One exception: a container that carries Strata's fabric probe (an argument or an environment
+value containing its marker `@@strata-fabric`) runs its whole argv for REAL, as one local
+process with the pod's environment (PodSandbox): in a mount and UTS namespace of its own, its
+hostname the pod's and /etc/hosts the host's plus what the pod resolves (its own name and the
+headless Services' names, services.py: all 127.0.0.1 in the lab), optionally in a cpu cgroup
+that slows its node (the node annotation `strata.lab/cpu-slow-percent`). Its stdout and stderr
+are the log, its exit status the container's.
 """
 
+import errno
 import os
 import re
 import shlex
@@ -24,7 +33,10 @@ import time
 
 SHELLS = ("sh", "bash", "ash", "dash", "zsh")
 VARIABLE = re.compile(r"\$\{(\w+)\}|\$(\w+)")
+DEPENDENT = re.compile(r"\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)")
 BURN = "strata-burn"
+FABRIC_MARKER = "@@strata-fabric"
+REAL_STEP = "<real process>"
 
 
 def rfc3339_nano(t):
@@ -78,6 +90,76 @@ def plan(command, args, image):
             and "c" in argv[1]:
         return parse_script(argv[2])
     return [(";", argv)]
+
+
+def carries_fabric_probe(command, args, env):
+    return any(FABRIC_MARKER in str(a) for a in list(command or []) + list(args or [])) \
+        or any(FABRIC_MARKER in str(v) for v in env.values())
+
+
+def real_steps(command, args):
+    return [(";", [REAL_STEP] + list(command or []) + list(args or []))]
+
+
+class PodSandbox:
+    """What a really run container gets from its pod: hostname, hosts file lines, and the cpu
+    cgroup directory to start in (None: the stand-in's own)."""
+
+    def __init__(self, hostname, hosts_lines, cgroup=None):
+        self.hostname = hostname
+        self.hosts_lines = hosts_lines
+        self.cgroup = cgroup
+
+
+def cpu_cgroup_root():
+    """Where a cpu-limited group can be made, as lab/lib/faults.sh finds it (v1 or v2)."""
+    if os.access("/sys/fs/cgroup/cpu/cgroup.procs", os.W_OK) \
+            and os.path.exists("/sys/fs/cgroup/cpu/cpu.cfs_quota_us"):
+        return "/sys/fs/cgroup/cpu"
+    try:
+        with open("/sys/fs/cgroup/cgroup.controllers") as f:
+            if "cpu" not in f.read().split():
+                return None
+        with open("/sys/fs/cgroup/cgroup.subtree_control") as f:
+            enabled = "cpu" in f.read().split()
+        if not enabled:
+            with open("/sys/fs/cgroup/cgroup.subtree_control", "w") as f:
+                f.write("+cpu")
+        return "/sys/fs/cgroup"
+    except OSError:
+        return None
+
+
+def cpu_slow_cgroup(name, percent):
+    """A cpu group holding PERCENT of one CPU (quota) and PERCENT of a normal share (weight),
+    made on first use; None (and the container runs unslowed) where no cgroup is writable."""
+    root = cpu_cgroup_root()
+    if root is None:
+        return None
+    group = os.path.join(root, name)
+    try:
+        os.makedirs(group, exist_ok=True)
+        if os.path.exists(os.path.join(group, "cpu.cfs_quota_us")):
+            for file, value in (("cpu.cfs_period_us", 100000), ("cpu.cfs_quota_us", percent * 1000),
+                                ("cpu.shares", max(2, percent * 1024 // 100))):
+                with open(os.path.join(group, file), "w") as f:
+                    f.write(str(value))
+        else:
+            with open(os.path.join(group, "cpu.max"), "w") as f:
+                f.write(f"{percent * 1000} 100000")
+            with open(os.path.join(group, "cpu.weight"), "w") as f:
+                f.write(str(max(1, percent)))
+    except OSError:
+        return None
+    return group
+
+
+def remove_cgroup(group):
+    try:
+        os.rmdir(group)
+    except OSError as error:
+        if error.errno not in (errno.ENOENT, errno.EBUSY):
+            raise
 
 
 def parse_script(script):
@@ -148,8 +230,9 @@ class BurnAgent:
 class ContainerRun:
     """One simulated container; owned by the controller loop, advanced by its ticks."""
 
-    def __init__(self, steps, env, log, burn_agent, workdir):
+    def __init__(self, steps, env, log, burn_agent, workdir, sandbox=None):
         self.steps = steps
+        self.sandbox = sandbox
         self.env = env
         self.log = log
         self.burn_agent = burn_agent
@@ -185,7 +268,11 @@ class ContainerRun:
             if (connector == "&&" and self.status != 0) or (connector == "||" and self.status == 0):
                 self.index += 1
                 continue
-            self.start_step([expand(a, self.env) for a in argv], now)
+            if argv[0] == REAL_STEP:  # a real program: only the kubelet's $(VAR) expansion
+                self.start_step([DEPENDENT.sub(lambda m: self.env.get(m.group(1), m.group(0)), a)
+                                 for a in argv], now)
+            else:
+                self.start_step([expand(a, self.env) for a in argv], now)
         return self.exit_code
 
     def start_step(self, argv, now):
@@ -226,6 +313,8 @@ class ContainerRun:
             else:
                 self.log.append("\n".join(f"{k}={v}" for k, v in sorted(self.env.items())))
                 self.status = 0
+        elif name == REAL_STEP:
+            done = not self.start_real(argv[1:])
         elif name == BURN:
             done = not self.start_burn(argv[1:])
         else:
@@ -249,6 +338,45 @@ class ContainerRun:
             [agent.path] + burn_arguments(args, agent.extra_args, env), cwd=self.workdir, env=env,
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
             start_new_session=True)
+        self.reader = threading.Thread(target=self.read_output, args=(self.process,), daemon=True)
+        self.reader.start()
+        return True
+
+    def start_real(self, argv):
+        """The container's argv as a real process in the pod's sandbox (PodSandbox)."""
+        sandbox = self.sandbox
+        os.makedirs(self.workdir, exist_ok=True)
+        hosts = os.path.join(self.workdir, "hosts")
+        try:
+            with open("/etc/hosts") as f:
+                base = f.read()
+        except OSError:
+            base = "127.0.0.1\tlocalhost\n"
+        with open(hosts, "w") as f:
+            f.write(base.rstrip("\n") + "\n# Kubernetes-managed hosts file (kube stand-in)\n"
+                    + "".join(line + "\n" for line in sandbox.hosts_lines))
+        env = dict(self.env)
+        env.setdefault("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin")
+        unshare = ["unshare", "--mount", "--uts", "--propagation", "private"]
+        if os.geteuid() != 0:
+            unshare.append("--map-root-user")
+        enter = 'mount --bind "$0" /etc/hosts && hostname "$1" && shift && exec "$@"'
+        group = sandbox.cgroup
+
+        def join_group():
+            if group:
+                with open(os.path.join(group, "cgroup.procs"), "w") as f:
+                    f.write(str(os.getpid()))
+
+        try:
+            self.process = subprocess.Popen(
+                unshare + ["--", "sh", "-c", enter, hosts, sandbox.hostname] + argv, cwd=self.workdir,
+                env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                start_new_session=True, preexec_fn=join_group)
+        except (OSError, subprocess.SubprocessError) as error:
+            self.log.append(f"[kube stand-in] cannot start {argv[0]}: {error}")
+            self.status = 128
+            return False
         self.reader = threading.Thread(target=self.read_output, args=(self.process,), daemon=True)
         self.reader.start()
         return True

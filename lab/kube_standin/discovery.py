@@ -20,14 +20,18 @@ VERBS = {
     "pods": ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"],
     "events": ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"],
     "jobs": ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"],
+    "services": ["create", "delete", "get", "list", "patch", "update", "watch"],
 }
-SHORT_NAMES = {"nodes": ["no"], "namespaces": ["ns"], "pods": ["po"], "events": ["ev"], "jobs": []}
-SINGULAR = {"nodes": "node", "namespaces": "namespace", "pods": "pod", "events": "event", "jobs": "job"}
-CATEGORIES = {"pods": ["all"], "jobs": ["all"]}
+SHORT_NAMES = {"nodes": ["no"], "namespaces": ["ns"], "pods": ["po"], "events": ["ev"], "jobs": [],
+               "services": ["svc"]}
+SINGULAR = {"nodes": "node", "namespaces": "namespace", "pods": "pod", "events": "event", "jobs": "job",
+            "services": "service"}
+CATEGORIES = {"pods": ["all"], "jobs": ["all"], "services": ["all"]}
 SUBRESOURCES = {"nodes": {"status": ["get", "patch", "update"]},
                 "namespaces": {"status": ["get", "patch", "update"]},
                 "pods": {"status": ["get", "patch", "update"], "log": ["get"]},
-                "jobs": {"status": ["get", "patch", "update"]}}
+                "jobs": {"status": ["get", "patch", "update"]},
+                "services": {"status": ["get", "patch", "update"]}}
 
 
 def version_info(git_version):

@@ -9,12 +9,15 @@ import hashlib
 import os
 import re
 
-from container_runner import ContainerLog, ContainerRun, plan
+from container_runner import (ContainerLog, ContainerRun, PodSandbox, carries_fabric_probe,
+                              cpu_slow_cgroup, plan, real_steps, remove_cgroup)
+from services import pod_hosts
 from quantities import container_requests
 from scheduler import GPU_INDICES_ANNOTATION, TERMINAL, admit_on_node, gpu_indices, usage_by_node
 from store import now_rfc3339, parse_rfc3339
 
 RESTART_BACKOFF_SECONDS = (1, 2, 4, 8, 10)
+CPU_SLOW_ANNOTATION = "strata.lab/cpu-slow-percent"
 DEPENDENT_VARIABLE = re.compile(r"\$\(([A-Za-z_][A-Za-z0-9_]*)\)")
 
 
@@ -56,6 +59,7 @@ class Kubelets:
         self.accepted_at = {}  # pod uid -> time the kubelet accepted it
         self.restart_at = {}   # (pod uid, container) -> time of the next restart
         self.next_ip = {}
+        self.slow_groups = set()  # cpu cgroups made for slow nodes, removed once empty
 
     # Logs
     def container_log(self, namespace, pod, container, previous=False):
@@ -81,6 +85,16 @@ class Kubelets:
         present = {p["metadata"]["uid"] for p in pods}
         for key in [k for k in self.runs if k[0] not in present]:
             self.runs.pop(key).kill()
+        in_use = {r.sandbox.cgroup for r in self.runs.values() if r.sandbox}
+        for group in list(self.slow_groups - in_use):
+            try:
+                with open(os.path.join(group, "cgroup.procs")) as f:
+                    empty = not f.read().strip()
+            except OSError:
+                empty = True
+            if empty:
+                remove_cgroup(group)
+                self.slow_groups.discard(group)
         for uid in [u for u in self.accepted_at if u not in present]:
             self.accepted_at.pop(uid)
         live_names = {(p["metadata"]["namespace"], p["metadata"]["name"]) for p in pods}
@@ -178,15 +192,33 @@ class Kubelets:
         env = self.container_env(pod, container)
         log = self.new_log(meta["namespace"], meta["name"], container["name"])
         workdir = os.path.join(self.work_dir, f"{meta['namespace']}_{meta['name']}_{container['name']}")
-        steps = plan(container.get("command"), container.get("args"), container.get("image"))
+        sandbox = None
+        if carries_fabric_probe(container.get("command"), container.get("args"), env):
+            steps = real_steps(container.get("command"), container.get("args"))
+            sandbox = PodSandbox(env["HOSTNAME"], pod_hosts(self.store, pod), self.node_cgroup(pod))
+        else:
+            steps = plan(container.get("command"), container.get("args"), container.get("image"))
         self.runs[(meta["uid"], container["name"])] = ContainerRun(
-            steps, env, log, self.burn_agent, workdir)
+            steps, env, log, self.burn_agent, workdir, sandbox)
         image = container.get("image", "")
         return {"name": container["name"], "image": image,
                 "imageID": f"{image.split(':')[0]}@sha256:{fake_digest(image)}",
                 "containerID": "containerd://" + fake_digest(meta["uid"], container["name"], str(restarts)),
                 "ready": True, "started": True, "restartCount": restarts, "lastState": last_state,
                 "state": {"running": {"startedAt": now_rfc3339(now)}}}
+
+    def node_cgroup(self, pod):
+        """The lab's slow node: a node annotated strata.lab/cpu-slow-percent=N runs the processes
+        of its containers in a cpu cgroup of N % of one CPU (lab/lib/faults.sh's cpu-slow for
+        Kubernetes); None when not annotated or no cgroup is writable."""
+        node = self.store.get("nodes", "", pod["spec"].get("nodeName", ""))
+        text = ((node or {}).get("metadata", {}).get("annotations") or {}).get(CPU_SLOW_ANNOTATION, "")
+        if not text.isdigit() or not 1 <= int(text) <= 100:
+            return None
+        group = cpu_slow_cgroup(f"strata-kube-standin-{self.api_port}-{node['metadata']['name']}", int(text))
+        if group:
+            self.slow_groups.add(group)
+        return group
 
     def container_env(self, pod, container):
         meta, spec = pod["metadata"], pod["spec"]

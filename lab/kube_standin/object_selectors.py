@@ -41,6 +41,12 @@ FIELDS = {
         "metadata.namespace": lambda o: o["metadata"].get("namespace", ""),
         "status.successful": lambda o: str(o.get("status", {}).get("succeeded", 0)),
     },
+    "services": {
+        "metadata.name": lambda o: o["metadata"]["name"],
+        "metadata.namespace": lambda o: o["metadata"].get("namespace", ""),
+        "spec.clusterIP": lambda o: o.get("spec", {}).get("clusterIP", ""),
+        "spec.type": lambda o: o.get("spec", {}).get("type", ""),
+    },
 }
 
 

@@ -1,4 +1,4 @@
-"""The kube stand-in's object store: nodes, namespaces, pods, jobs and their watch events.
+"""The kube stand-in's object store: nodes, namespaces, pods, jobs, services and their watch events.
 
 One lock guards everything; HTTP handler threads and the controller thread both take it.
 Every write bumps a cluster-wide resourceVersion and records a watch event, the way etcd's
@@ -22,6 +22,7 @@ RESOURCES = {
     "pods": ("", "v1", "Pod", True),
     "events": ("", "v1", "Event", True),
     "jobs": ("batch", "v1", "Job", True),
+    "services": ("", "v1", "Service", True),
 }
 
 

@@ -65,6 +65,13 @@ COLUMNS = {
         column("Selector", "string", "A label query over pods that should match the pod count.", 1),
     ],
     "namespaces": [NAME, column("Status", "string", "The status of the namespace"), AGE],
+    "services": [
+        NAME, column("Type", "string", "The type of the service."),
+        column("Cluster-IP", "string", "The cluster IP of the service."),
+        column("External-IP", "string", "The external IP of the service."),
+        column("Port(s)", "string", "The port(s) of the service."), AGE,
+        column("Selector", "string", "The label selector of the service.", 1),
+    ],
     "events": [
         column("Last Seen", "string", "The last time this event occurred."),
         column("Type", "string", "Type of this event (Normal, Warning)."),
@@ -205,6 +212,15 @@ def job_cells(job, now):
             ",".join(c.get("image", "") for c in containers), selector or "<none>"]
 
 
+def service_cells(service, now):
+    spec = service.get("spec", {})
+    ports = ",".join(f"{p.get('port')}/{p.get('protocol', 'TCP')}" for p in spec.get("ports") or [])
+    selector = ",".join(f"{k}={v}" for k, v in sorted((spec.get("selector") or {}).items()))
+    return [service["metadata"]["name"], spec.get("type", "ClusterIP"), spec.get("clusterIP", ""),
+            "<none>", ports or "<none>", age(service["metadata"].get("creationTimestamp"), now),
+            selector or "<none>"]
+
+
 def namespace_cells(namespace, now):
     return [namespace["metadata"]["name"], namespace.get("status", {}).get("phase", ""),
             age(namespace["metadata"].get("creationTimestamp"), now)]
@@ -217,7 +233,7 @@ def event_cells(event, now):
 
 
 CELLS = {"nodes": node_cells, "pods": pod_cells, "jobs": job_cells,
-         "namespaces": namespace_cells, "events": event_cells}
+         "namespaces": namespace_cells, "events": event_cells, "services": service_cells}
 
 
 def row_object(obj, include):

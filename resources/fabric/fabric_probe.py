@@ -1,12 +1,14 @@
 # Strata's fabric probe: all-reduce and all-to-all across the ranks of one job, timed per
 # message size, as nccl-tests' all_reduce_perf / alltoall_perf measure them (algbw = bytes /
 # time; all-reduce busbw = algbw x 2(n-1)/n, all-to-all busbw = algbw x (n-1)/n, so figures are
-# comparable across rank counts). Strata ships it inside the batch script it submits (python3 -c,
-# nothing installed on the cluster); one rank per node with gloo (no GPU, as in Strata's lab),
-# one per GPU with NCCL. Results are single lines "@@strata-fabric {json}" on rank 0's stdout.
+# comparable across rank counts). Strata ships it inside the batch script it submits, or the
+# Kubernetes Job's pod spec (python3 -c, nothing installed on the cluster); one rank per node
+# with gloo (no GPU, as in Strata's lab), one per GPU with NCCL. Results are single lines
+# "@@strata-fabric {json}" on rank 0's stdout.
 # Environment: RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR, MASTER_PORT (the batch script sets
-# them from Slurm's), STRATA_FABRIC_BACKEND (auto|nccl|gloo), STRATA_FABRIC_SIZES (bytes, comma
-# separated), STRATA_FABRIC_ITERS, STRATA_FABRIC_WARMUP, STRATA_FABRIC_TIMEOUT (seconds).
+# them from Slurm's; on Kubernetes the pod's command from JOB_COMPLETION_INDEX and the Job's
+# env), STRATA_FABRIC_BACKEND (auto|nccl|gloo), STRATA_FABRIC_SIZES (bytes, comma separated),
+# STRATA_FABRIC_ITERS, STRATA_FABRIC_WARMUP, STRATA_FABRIC_TIMEOUT (seconds).
 import datetime
 import json
 import os
@@ -18,6 +20,18 @@ import time
 def emit(kind, **fields):
     fields["kind"] = kind
     print("@@strata-fabric " + json.dumps(fields, sort_keys=True), flush=True)
+
+
+def wait_for_name(name, seconds):
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            socket.getaddrinfo(name, None)
+            return
+        except socket.gaierror:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(1)
 
 
 def main():
@@ -33,6 +47,10 @@ def main():
         return 3
     wanted = os.environ.get("STRATA_FABRIC_BACKEND", "auto")
     backend = wanted if wanted != "auto" else ("nccl" if torch.cuda.is_available() else "gloo")
+    timeout = datetime.timedelta(seconds=int(os.environ.get("STRATA_FABRIC_TIMEOUT", "300")))
+    # Rank 0's name may resolve only a little later (a Kubernetes headless Service publishes a
+    # pod's name once the pod exists): wait for it within the timeout, as torchrun does.
+    wait_for_name(os.environ["MASTER_ADDR"], timeout.total_seconds())
     # Every rank on one host (a lab): gloo must use loopback, not the first interface it finds.
     try:
         if backend == "gloo" and socket.gethostbyname(os.environ["MASTER_ADDR"]).startswith("127."):
@@ -46,7 +64,6 @@ def main():
     # torch >= 2.4's TCPStore asks for libuv by default; Debian 13's torch is built without it and
     # refuses to start. The classic store serves a probe's rendezvous as well (USE_LIBUV=1 to override).
     os.environ.setdefault("USE_LIBUV", "0")
-    timeout = datetime.timedelta(seconds=int(os.environ.get("STRATA_FABRIC_TIMEOUT", "300")))
     dist.init_process_group(backend, init_method="env://", rank=rank, world_size=world, timeout=timeout)
     torch.set_num_threads(1)
     hosts = [None] * world

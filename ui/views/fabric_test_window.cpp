@@ -84,8 +84,11 @@ FabricTestWindow::FabricTestWindow(FabricTestRunner *runner, const FabricRequest
     m_verdict->setWordWrap(true);
     m_verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_cancel->setEnabled(false);
-    m_stage->setText(tr("Starts a maintenance reservation over these nodes and runs exclusive test jobs in it; "
-                        "nodes running jobs must be drained first."));
+    m_stage->setText(m_runner->transportKind() == FabricTransportKind::Kubernetes
+                         ? tr("Cordons these nodes (those Strata cordons are uncordoned at the end) and runs each group as an "
+                              "Indexed Job, one pod per node, in image %1.").arg(request.image)
+                         : tr("Starts a maintenance reservation over these nodes and runs exclusive test jobs in it; "
+                              "nodes running jobs must be drained first."));
 
     auto *buttons = new QHBoxLayout;
     buttons->addStretch();

@@ -37,7 +37,7 @@ private Q_SLOTS:
                    node(QStringLiteral("gpu-node03"), QStringLiteral("allocated"))};
         s.finalize();
         const FabricNodes found = fabricNodes(s, {QStringLiteral("gpu-node01"), QStringLiteral("gpu-node02"), QStringLiteral("gpu-node03")},
-                                              GpuCatalog::builtIn());
+                                              GpuCatalog::builtIn(), OrchestratorKind::Slurm);
         QCOMPARE(found.missingNode, QString());
         QCOMPARE(found.unavailable, QStringList());
         QCOMPARE(fabricNodesRefusal(found), QString());
@@ -64,7 +64,7 @@ private Q_SLOTS:
         s.finalize();
         const QStringList all{QStringLiteral("gpu-node01"), QStringLiteral("gpu-node02"), QStringLiteral("gpu-node03"), QStringLiteral("gpu-node04"),
                               QStringLiteral("gpu-node05"), QStringLiteral("gpu-node06"), QStringLiteral("gpu-node07")};
-        const FabricNodes found = fabricNodes(s, all, GpuCatalog::builtIn());
+        const FabricNodes found = fabricNodes(s, all, GpuCatalog::builtIn(), OrchestratorKind::Slurm);
         QCOMPARE(found.unavailable, (QStringList{QStringLiteral("gpu-node02 is drained (Kill task failed)"),
                                                  QStringLiteral("gpu-node03 is draining (GPU 3 Xid 79)"), QStringLiteral("gpu-node04 is idle+not_responding"),
                                                  QStringLiteral("gpu-node07 is down (Not responding)")}));
@@ -73,9 +73,29 @@ private Q_SLOTS:
                                 "gpu-node07 is down (Not responding): Slurm starts no job there, not even in a maintenance reservation; "
                                 "resume them or leave them out"));
 
-        const FabricNodes one = fabricNodes(s, {QStringLiteral("gpu-node01"), QStringLiteral("gpu-node02")}, GpuCatalog::builtIn());
+        const FabricNodes one = fabricNodes(s, {QStringLiteral("gpu-node01"), QStringLiteral("gpu-node02")}, GpuCatalog::builtIn(), OrchestratorKind::Slurm);
         QCOMPARE(fabricNodesRefusal(one), QStringLiteral("gpu-node02 is drained (Kill task failed): Slurm starts no job there, not even in a "
                                                          "maintenance reservation; resume it or leave it out"));
+    }
+
+    // On Kubernetes the test's pods tolerate a cordon (an operator's cordon stays, Strata adds
+    // its own): only a NotReady node is refused.
+    void kubernetesRefusesOnlyNotReadyNodes()
+    {
+        ClusterSnapshot s;
+        s.nodes = {node(QStringLiteral("kube-gpu-01"), QStringLiteral("ready")), node(QStringLiteral("kube-gpu-02"), QStringLiteral("cordoned")),
+                   node(QStringLiteral("kube-gpu-03"), QStringLiteral("notready"), {}, QStringLiteral("Kubelet stopped posting node status."))};
+        s.finalize();
+        const FabricNodes ready = fabricNodes(s, {QStringLiteral("kube-gpu-01"), QStringLiteral("kube-gpu-02")}, GpuCatalog::builtIn(),
+                                              OrchestratorKind::Kubernetes);
+        QCOMPARE(ready.unavailable, QStringList());
+        QCOMPARE(fabricNodesRefusal(ready), QString());
+        const FabricNodes all = fabricNodes(s, {QStringLiteral("kube-gpu-01"), QStringLiteral("kube-gpu-02"), QStringLiteral("kube-gpu-03")},
+                                            GpuCatalog::builtIn(), OrchestratorKind::Kubernetes);
+        QCOMPARE(fabricNodesRefusal(all), QStringLiteral("kube-gpu-03 is notready (Kubelet stopped posting node status.): no pod of the test can "
+                                                         "run there; leave it out"));
+        // The same cordon on Slurm's side would be a drain: refused there.
+        QCOMPARE(fabricNodes(s, {QStringLiteral("kube-gpu-02")}, GpuCatalog::builtIn(), OrchestratorKind::Slurm).unavailable.size(), 1);
     }
 };
 

@@ -1,10 +1,11 @@
-// FabricTestRunner over a login node that is this machine (LocalRemoteShell), with stand-ins
+// FabricTestRunner with its Slurm transport over a login node that is this machine (LocalRemoteShell), with stand-ins
 // for Slurm's scontrol, sbatch, squeue and scancel first in PATH that answer as Slurm does and
 // log what they were asked. What it proves: a job kept pending by a node Slurm cannot use
 // (ReqNodeNotAvail, as CI's lab once showed for a drained gpu-node03 for six minutes) ends the
 // run after the grace, saying which node; a job that only waits its turn is never given up
 // on; either way the job is cancelled and Strata's reservation deleted, in that order. The
 // whole run through the real slurmctld is lab_fabric_isolation.
+#include "fabric/fabric_slurm_transport.h"
 #include "fabric/fabric_test_runner.h"
 #include "local_remote_shell.h"
 
@@ -60,9 +61,7 @@ private Q_SLOTS:
         // ReqNodeNotAvail that clears before the grace (a node that missed a ping) starts the
         // clock again: the run gives up only after a whole grace of it.
         setSqueue("4242 PENDING ReqNodeNotAvail, UnavailableNodes:gpu-node03\n");
-        FabricTestRunner runner(std::make_shared<LocalRemoteShell>());
-        runner.setPollIntervalMs(50);
-        runner.setUnavailableNodeGraceMs(1500);
+        FabricTestRunner runner(slurmTransport(1500));
         QSignalSpy failed(&runner, &FabricTestRunner::failed);
         QSignalSpy finished(&runner, &FabricTestRunner::finished);
         runner.start(request());
@@ -87,9 +86,7 @@ private Q_SLOTS:
     void aJobWaitingItsTurnIsFollowedUntilCancelled()
     {
         setSqueue("4242 PENDING Resources\n");
-        FabricTestRunner runner(std::make_shared<LocalRemoteShell>());
-        runner.setPollIntervalMs(50);
-        runner.setUnavailableNodeGraceMs(300);
+        FabricTestRunner runner(slurmTransport(300));
         QSignalSpy failed(&runner, &FabricTestRunner::failed);
         QSignalSpy stages(&runner, &FabricTestRunner::stageChanged);
         runner.start(request());
@@ -104,6 +101,15 @@ private Q_SLOTS:
     }
 
 private:
+    // Slurm's transport through this machine's shell, polling every 50 ms.
+    static std::unique_ptr<FabricTransport> slurmTransport(int unavailableNodeGraceMs)
+    {
+        auto transport = std::make_unique<FabricSlurmTransport>(std::make_shared<LocalRemoteShell>());
+        transport->setPollIntervalMs(50);
+        transport->setUnavailableNodeGraceMs(unavailableNodeGraceMs);
+        return transport;
+    }
+
     static FabricRequest request()
     {
         FabricRequest r;

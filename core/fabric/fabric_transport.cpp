@@ -1,0 +1,7 @@
+#include "fabric_transport.h"
+
+namespace strata {
+
+FabricTransport::~FabricTransport() = default;
+
+} // namespace strata
