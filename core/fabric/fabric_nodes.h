@@ -24,8 +24,8 @@ struct FabricNodes
     OrchestratorKind scheduler = OrchestratorKind::Slurm;
 };
 
-FabricNodes fabricNodes(const ClusterSnapshot &snapshot, const QStringList &nodes, const GpuCatalog &catalog,
-                        OrchestratorKind scheduler);
+FabricNodes fabricNodes(const ClusterSnapshot &snapshot, const QStringList &nodes,
+                        const GpuCatalog &catalog, OrchestratorKind scheduler);
 // Why the test cannot start over these nodes, for the CLI and the window alike; empty when
 // every node can run it.
 QString fabricNodesRefusal(const FabricNodes &found);

@@ -1,9 +1,9 @@
-// FabricTestRunner with its Slurm transport over a login node that is this machine (LocalRemoteShell), with stand-ins
-// for Slurm's scontrol, sbatch, squeue and scancel first in PATH that answer as Slurm does and
-// log what they were asked. What it proves: a job kept pending by a node Slurm cannot use
-// (ReqNodeNotAvail, as CI's lab once showed for a drained gpu-node03 for six minutes) ends the
-// run after the grace, saying which node; a job that only waits its turn is never given up
-// on; either way the job is cancelled and Strata's reservation deleted, in that order. The
+// FabricTestRunner with its Slurm transport over a login node that is this machine
+// (LocalRemoteShell), with stand-ins for Slurm's scontrol, sbatch, squeue and scancel first in PATH
+// that answer as Slurm does and log what they were asked. What it proves: a job kept pending by a
+// node Slurm cannot use (ReqNodeNotAvail, as CI's lab once showed for a drained gpu-node03 for six
+// minutes) ends the run after the grace, saying which node; a job that only waits its turn is never
+// given up on; either way the job is cancelled and Strata's reservation deleted, in that order. The
 // whole run through the real slurmctld is lab_fabric_isolation.
 #include "fabric/fabric_slurm_transport.h"
 #include "fabric/fabric_test_runner.h"
@@ -44,17 +44,17 @@ private Q_SLOTS:
         QVERIFY(QDir().mkpath(bin));
         const QByteArray log = "echo \"$(basename \"$0\") $*\" >>\"$HOME/slurm.log\"\n";
         writeExecutable(bin + QStringLiteral("/scontrol"),
-                        "#!/bin/sh\n" + log + "[ \"$1\" = create ] && echo \"Reservation created: $3\" | sed 's/ReservationName=//'\nexit 0\n");
-        writeExecutable(bin + QStringLiteral("/sbatch"), "#!/bin/sh\n" + log + "cat >/dev/null\necho 'Submitted batch job 4242'\n");
+                        "#!/bin/sh\n" + log +
+                            "[ \"$1\" = create ] && echo \"Reservation created: $3\" | sed "
+                            "'s/ReservationName=//'\nexit 0\n");
+        writeExecutable(bin + QStringLiteral("/sbatch"),
+                        "#!/bin/sh\n" + log + "cat >/dev/null\necho 'Submitted batch job 4242'\n");
         writeExecutable(bin + QStringLiteral("/squeue"), "#!/bin/sh\ncat \"$HOME/squeue.txt\"\n");
         writeExecutable(bin + QStringLiteral("/scancel"), "#!/bin/sh\n" + log);
         qputenv("PATH", bin.toUtf8() + ':' + qgetenv("PATH"));
     }
 
-    void init()
-    {
-        QFile::remove(m_home.filePath(QStringLiteral("slurm.log")));
-    }
+    void init() { QFile::remove(m_home.filePath(QStringLiteral("slurm.log"))); }
 
     void aJobKeptFromAnUnusableNodeEndsTheRun()
     {
@@ -65,7 +65,9 @@ private Q_SLOTS:
         QSignalSpy failed(&runner, &FabricTestRunner::failed);
         QSignalSpy finished(&runner, &FabricTestRunner::finished);
         runner.start(request());
-        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(m_home.filePath(QStringLiteral("slurm.log"))) && log().contains(QStringLiteral("sbatch ")), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(m_home.filePath(QStringLiteral("slurm.log"))) &&
+                                     log().contains(QStringLiteral("sbatch ")),
+                                 10000);
         QTest::qWait(1000);
         setSqueue("4242 PENDING Resources\n");
         QTest::qWait(300);
@@ -77,8 +79,10 @@ private Q_SLOTS:
         QCOMPARE(finished.count(), 0);
         const QString message = failed.first().first().toString();
         QVERIFY2(message.startsWith(QStringLiteral("job 4242 waited ")), qPrintable(message));
-        QVERIFY2(message.contains(QStringLiteral("(ReqNodeNotAvail, UnavailableNodes:gpu-node03): a node of the test is drained, down or not responding")),
-                 qPrintable(message));
+        QVERIFY2(
+            message.contains(QStringLiteral("(ReqNodeNotAvail, UnavailableNodes:gpu-node03): a "
+                                            "node of the test is drained, down or not responding")),
+            qPrintable(message));
         QVERIFY(!runner.isRunning());
         expectCleanup(runner);
     }
@@ -90,7 +94,10 @@ private Q_SLOTS:
         QSignalSpy failed(&runner, &FabricTestRunner::failed);
         QSignalSpy stages(&runner, &FabricTestRunner::stageChanged);
         runner.start(request());
-        QTRY_VERIFY_WITH_TIMEOUT(stages.count() > 0 && stages.last().first().toString() == QStringLiteral("round 1: 4242 pending (Resources)"), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(stages.count() > 0 &&
+                                     stages.last().first().toString() ==
+                                         QStringLiteral("round 1: 4242 pending (Resources)"),
+                                 10000);
         QTest::qWait(1500); // five graces
         QVERIFY(runner.isRunning());
         QCOMPARE(failed.count(), 0);
@@ -104,7 +111,8 @@ private:
     // Slurm's transport through this machine's shell, polling every 50 ms.
     static std::unique_ptr<FabricTransport> slurmTransport(int unavailableNodeGraceMs)
     {
-        auto transport = std::make_unique<FabricSlurmTransport>(std::make_shared<LocalRemoteShell>());
+        auto transport =
+            std::make_unique<FabricSlurmTransport>(std::make_shared<LocalRemoteShell>());
         transport->setPollIntervalMs(50);
         transport->setUnavailableNodeGraceMs(unavailableNodeGraceMs);
         return transport;
@@ -113,7 +121,8 @@ private:
     static FabricRequest request()
     {
         FabricRequest r;
-        r.nodes = {QStringLiteral("gpu-node01"), QStringLiteral("gpu-node02"), QStringLiteral("gpu-node03"), QStringLiteral("gpu-node04")};
+        r.nodes = {QStringLiteral("gpu-node01"), QStringLiteral("gpu-node02"),
+                   QStringLiteral("gpu-node03"), QStringLiteral("gpu-node04")};
         r.backend = QStringLiteral("gloo");
         return r;
     }
@@ -139,10 +148,13 @@ private:
         QVERIFY2(name.startsWith(QStringLiteral("strata-fabric-")), qPrintable(name));
         const QStringList lines = log().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 4);
-        QVERIFY2(lines.at(0).startsWith(QStringLiteral("scontrol create reservation ReservationName=%1 ").arg(name))
-                     && lines.at(0).contains(QStringLiteral(" Nodes=gpu-node[01-04] ")) && lines.at(0).endsWith(QStringLiteral(" Flags=MAINT")),
+        QVERIFY2(lines.at(0).startsWith(
+                     QStringLiteral("scontrol create reservation ReservationName=%1 ").arg(name)) &&
+                     lines.at(0).contains(QStringLiteral(" Nodes=gpu-node[01-04] ")) &&
+                     lines.at(0).endsWith(QStringLiteral(" Flags=MAINT")),
                  qPrintable(lines.at(0)));
-        QVERIFY2(lines.at(1).startsWith(QStringLiteral("sbatch ")) && lines.at(1).contains(QStringLiteral("--reservation=%1").arg(name)),
+        QVERIFY2(lines.at(1).startsWith(QStringLiteral("sbatch ")) &&
+                     lines.at(1).contains(QStringLiteral("--reservation=%1").arg(name)),
                  qPrintable(lines.at(1)));
         QCOMPARE(lines.at(2), QStringLiteral("scancel 4242"));
         QCOMPARE(lines.at(3), QStringLiteral("scontrol delete ReservationName=%1").arg(name));
