@@ -64,13 +64,17 @@ private Q_SLOTS:
         FabricTestRunner runner(slurmTransport(1500));
         QSignalSpy failed(&runner, &FabricTestRunner::failed);
         QSignalSpy finished(&runner, &FabricTestRunner::finished);
+        QSignalSpy stages(&runner, &FabricTestRunner::stageChanged);
         runner.start(request());
         QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(m_home.filePath(QStringLiteral("slurm.log"))) &&
                                      log().contains(QStringLiteral("sbatch ")),
                                  10000);
         QTest::qWait(1000);
         setSqueue("4242 PENDING Resources\n");
-        QTest::qWait(300);
+        // Seen by a poll (on a loaded machine polls come late): only then is the clock reset.
+        QTRY_VERIFY_WITH_TIMEOUT(stages.count() > 0 && stages.last().first().toString() == QStringLiteral("round 1: 4242 pending (Resources)"),
+                                 10000);
+        QCOMPARE(failed.count(), 0);
         QElapsedTimer clock;
         clock.start();
         setSqueue("4242 PENDING ReqNodeNotAvail, UnavailableNodes:gpu-node03\n");
