@@ -1,6 +1,7 @@
 // FabricJobScript: what reaches the cluster for a fabric test. sbatch's arguments refuse what
 // would not be safe to pass; the batch script, run by bash with stand-ins for Slurm's scontrol
 // and srun, hands every rank the probe exactly as shipped, with the rank's environment.
+#include "executable_file.h"
 #include "fabric/fabric_job_script.h"
 
 #include <QDir>
@@ -20,15 +21,6 @@ FabricRequest request()
     r.tag = QStringLiteral("0123abcd-ef45-6789-abcd-ef0123456789");
     r.outputDirectory = QStringLiteral("/home/op/.cache/strata/fabric/run-0123abcd-ef4");
     return r;
-}
-
-void writeExecutable(const QString &path, const QByteArray &text)
-{
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(text);
-    f.close();
-    QVERIFY(f.setPermissions(f.permissions() | QFileDevice::ExeOwner));
 }
 
 } // namespace
@@ -138,17 +130,17 @@ private Q_SLOTS:
         QVERIFY(dir.isValid());
         const QString bin = dir.filePath(QStringLiteral("bin"));
         QVERIFY(QDir().mkpath(bin));
-        writeExecutable(bin + QStringLiteral("/scontrol"),
+        QVERIFY(writeExecutable(bin + QStringLiteral("/scontrol"),
                         "#!/bin/sh\ncase \"$2\" in\nhostnames) printf 'gpu-node01\\ngpu-node02\\n' ;;\n"
-                        "node) echo \"NodeName=$3 Arch=x86_64 CoresPerSocket=48\"; echo \"   NodeAddr=10.1.0.7 NodeHostName=$3 Version=22.05.8\" ;;\nesac\n");
-        writeExecutable(bin + QStringLiteral("/srun"),
+                        "node) echo \"NodeName=$3 Arch=x86_64 CoresPerSocket=48\"; echo \"   NodeAddr=10.1.0.7 NodeHostName=$3 Version=22.05.8\" ;;\nesac\n"));
+        QVERIFY(writeExecutable(bin + QStringLiteral("/srun"),
                         "#!/bin/bash\nwhile [ \"${1#--}\" != \"$1\" ]; do shift; done\n"
-                        "for r in 0 1; do SLURM_PROCID=$r SLURM_NTASKS=2 SLURM_LOCALID=0 \"$@\" || exit; done\n");
-        writeExecutable(bin + QStringLiteral("/python3"),
+                        "for r in 0 1; do SLURM_PROCID=$r SLURM_NTASKS=2 SLURM_LOCALID=0 \"$@\" || exit; done\n"));
+        QVERIFY(writeExecutable(bin + QStringLiteral("/python3"),
                         "#!/bin/sh\n[ \"$1\" = -c ] || exit 9\n"
                         // The batch script's free-port pick (no RANK yet): a port.
                         "[ -n \"$RANK\" ] || { echo 41234; exit 0; }\nprintf '%s' \"$2\" > \"$OUT/probe.$RANK\"\n"
-                        "echo \"$RANK $WORLD_SIZE $LOCAL_RANK $MASTER_ADDR $MASTER_PORT $STRATA_FABRIC_SIZES $STRATA_FABRIC_ITERS $STRATA_FABRIC_BACKEND\" > \"$OUT/env.$RANK\"\n");
+                        "echo \"$RANK $WORLD_SIZE $LOCAL_RANK $MASTER_ADDR $MASTER_PORT $STRATA_FABRIC_SIZES $STRATA_FABRIC_ITERS $STRATA_FABRIC_BACKEND\" > \"$OUT/env.$RANK\"\n"));
         FabricRequest r = request();
         r.tool = FabricToolChoice::TorchProbe;
         QProcess bash;

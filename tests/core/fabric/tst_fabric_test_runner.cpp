@@ -5,6 +5,7 @@
 // minutes) ends the run after the grace, saying which node; a job that only waits its turn is never
 // given up on; either way the job is cancelled and Strata's reservation deleted, in that order. The
 // whole run through the real slurmctld is lab_fabric_isolation.
+#include "executable_file.h"
 #include "fabric/fabric_slurm_transport.h"
 #include "fabric/fabric_test_runner.h"
 #include "local_remote_shell.h"
@@ -18,19 +19,6 @@
 
 using namespace strata;
 
-namespace {
-
-void writeExecutable(const QString &path, const QByteArray &text)
-{
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(text);
-    f.close();
-    QVERIFY(f.setPermissions(f.permissions() | QFileDevice::ExeOwner));
-}
-
-} // namespace
-
 class TestFabricTestRunner : public QObject
 {
     Q_OBJECT
@@ -43,14 +31,14 @@ private Q_SLOTS:
         const QString bin = m_home.filePath(QStringLiteral("bin"));
         QVERIFY(QDir().mkpath(bin));
         const QByteArray log = "echo \"$(basename \"$0\") $*\" >>\"$HOME/slurm.log\"\n";
-        writeExecutable(bin + QStringLiteral("/scontrol"),
+        QVERIFY(writeExecutable(bin + QStringLiteral("/scontrol"),
                         "#!/bin/sh\n" + log +
                             "[ \"$1\" = create ] && echo \"Reservation created: $3\" | sed "
-                            "'s/ReservationName=//'\nexit 0\n");
-        writeExecutable(bin + QStringLiteral("/sbatch"),
-                        "#!/bin/sh\n" + log + "cat >/dev/null\necho 'Submitted batch job 4242'\n");
-        writeExecutable(bin + QStringLiteral("/squeue"), "#!/bin/sh\ncat \"$HOME/squeue.txt\"\n");
-        writeExecutable(bin + QStringLiteral("/scancel"), "#!/bin/sh\n" + log);
+                            "'s/ReservationName=//'\nexit 0\n"));
+        QVERIFY(writeExecutable(bin + QStringLiteral("/sbatch"),
+                        "#!/bin/sh\n" + log + "cat >/dev/null\necho 'Submitted batch job 4242'\n"));
+        QVERIFY(writeExecutable(bin + QStringLiteral("/squeue"), "#!/bin/sh\ncat \"$HOME/squeue.txt\"\n"));
+        QVERIFY(writeExecutable(bin + QStringLiteral("/scancel"), "#!/bin/sh\n" + log));
         qputenv("PATH", bin.toUtf8() + ':' + qgetenv("PATH"));
     }
 
