@@ -272,13 +272,7 @@ void FabricKubernetesTransport::readLog(int index, const QString &pod, const QSt
                          return;
                      FabricGroupResult result;
                      if (r.ok()) {
-                         const FabricOutputParse parse = parseFabricOutput(r.stdoutData);
-                         result = parse.result;
-                         if (result.error.isEmpty() && !parse.done)
-                             result.error = u"Job %1 ended %2 before the test finished%3"_s.arg(
-                                 id, how,
-                                 parse.problems.isEmpty() ? QString()
-                                                          : u" (%1)"_s.arg(parse.problems.first()));
+                         result = groupResultFromOutput(r.stdoutData, u"Job "_s + id, how);
                      } else {
                          result.error =
                              u"cannot read the log of pod %1: %2"_s.arg(pod, r.errorText());

@@ -166,4 +166,14 @@ FabricOutputParse parseFabricOutput(const QByteArray &output)
     return parse;
 }
 
+FabricGroupResult groupResultFromOutput(const QByteArray &output, const QString &job, const QString &how)
+{
+    const FabricOutputParse parse = parseFabricOutput(output);
+    FabricGroupResult result = parse.result;
+    if (result.error.isEmpty() && !parse.done)
+        result.error = QStringLiteral("%1 ended %2 before the test finished%3")
+                           .arg(job, how, parse.problems.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(parse.problems.first()));
+    return result;
+}
+
 } // namespace strata

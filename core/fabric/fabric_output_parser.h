@@ -22,5 +22,10 @@ struct FabricOutputParse
 };
 
 FabricOutputParse parseFabricOutput(const QByteArray &output);
+// A group's result from its job's output (Slurm's output file, or the Kubernetes rank 0 pod's
+// log): what the parse found, or, when the output stops before the probe's done line, an error
+// "JOB ended HOW before the test finished (first problem)". `job` names the job as the
+// scheduler does ("job 4242", "Job ns/strata-fabric-x"); `how` its final state.
+FabricGroupResult groupResultFromOutput(const QByteArray &output, const QString &job, const QString &how);
 
 } // namespace strata

@@ -212,12 +212,7 @@ void FabricSlurmTransport::readOutput(int index)
             return;
         FabricGroupResult result;
         if (r.ok()) {
-            const FabricOutputParse parse = parseFabricOutput(r.stdoutData);
-            result = parse.result;
-            if (result.error.isEmpty() && !parse.done)
-                result.error = QStringLiteral("job %1 ended %2 before the test finished%3")
-                                   .arg(jobId, m_finalStates.value(jobId),
-                                        parse.problems.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(parse.problems.first()));
+            result = groupResultFromOutput(r.stdoutData, QStringLiteral("job ") + jobId, m_finalStates.value(jobId));
         } else {
             result.error = QStringLiteral("cannot read %1: %2").arg(file, r.errorText());
         }

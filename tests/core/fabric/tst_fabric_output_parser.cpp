@@ -83,6 +83,20 @@ private Q_SLOTS:
         const FabricOutputParse p = parseFabricOutput(out);
         QVERIFY(p.started);
         QVERIFY(!p.done);
+        // As both schedulers' transports judge a group whose output stops there.
+        const FabricGroupResult cut = groupResultFromOutput(out, QStringLiteral("job 4242"), QStringLiteral("TIMEOUT"));
+        // (cut in the middle of a marker line, which is named as the first problem)
+        QCOMPARE(cut.error, QStringLiteral("job 4242 ended TIMEOUT before the test finished (line 5: a fabric marker that is not a JSON object)"));
+        QVERIFY(!cut.ok());
+        const FabricGroupResult whole =
+            groupResultFromOutput(captured(QStringLiteral("probe_gloo_3_ranks.out")), QStringLiteral("Job ml/strata-fabric-x"), QStringLiteral("Complete"));
+        QCOMPARE(whole.error, QString());
+        QCOMPARE(whole.backend, QStringLiteral("gloo"));
+        // The probe's own error is kept, never replaced by the cut.
+        QCOMPARE(groupResultFromOutput("@@strata-fabric {\"kind\": \"error\", \"message\": \"no torch\"}\n", QStringLiteral("job 1"),
+                                       QStringLiteral("FAILED"))
+                     .error,
+                 QStringLiteral("no torch"));
     }
 
     void probeError()
