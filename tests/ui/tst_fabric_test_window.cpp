@@ -3,6 +3,7 @@
 // busy nodes; the real refusal is in lab_fabric_isolation's lab): Start runs the runner with
 // the window's choices, the failure is said in the window, the fields come back for a retry,
 // nothing is left running.
+#include "executable_file.h"
 #include "burnin/burnin_history.h"
 #include "fabric/fabric_test_runner.h"
 #include "local_remote_shell.h"
@@ -29,11 +30,8 @@ private Q_SLOTS:
         QVERIFY(m_home.isValid());
         qputenv("HOME", m_home.path().toUtf8());
         QVERIFY(QDir().mkpath(m_home.filePath(QStringLiteral("bin"))));
-        QFile scontrol(m_home.filePath(QStringLiteral("bin/scontrol")));
-        QVERIFY(scontrol.open(QIODevice::WriteOnly));
-        scontrol.write("#!/bin/sh\necho 'Error creating the reservation: Requested nodes are busy' >&2\nexit 1\n");
-        scontrol.close();
-        QVERIFY(scontrol.setPermissions(scontrol.permissions() | QFileDevice::ExeOwner));
+        QVERIFY(writeExecutable(m_home.filePath(QStringLiteral("bin/scontrol")),
+                                "#!/bin/sh\necho 'Error creating the reservation: Requested nodes are busy' >&2\nexit 1\n"));
         qputenv("PATH", m_home.filePath(QStringLiteral("bin")).toUtf8() + ':' + qgetenv("PATH"));
     }
 
