@@ -10,6 +10,7 @@
 #   sshd          22022                  23022
 #   prometheus    19090                  29090
 #   alertmanager  19093                  29093
+#   pushgateway   19091                  29091
 #   fabric        19111-19114            29111-29114   (node exporter per node: infiniband, filesystem)
 #   node-exporter 19100                  29100
 #   dcgm          19401-19404            29401-29404   (gpu-node01..04)
@@ -20,7 +21,7 @@
 #   slurmd        17818-17822            27818-27822   (gpu-st-p5-1, gpu-dy-p5-1..3, cpu-dy-c5-1)
 #   srun          17830-17899            27830-27899
 #   sshd          24022                  25022
-#   (no Prometheus, Alertmanager, exporters, DCGM or Kubernetes stand-in)
+#   (no Prometheus, Alertmanager, Pushgateway, exporters, DCGM or Kubernetes stand-in)
 # (HOST and KUBE_PORT are set in lab/lab: its usage prints them.) Every port is below 32768:
 # Linux hands ports of its ephemeral range (32768-60999) to outgoing connections, and a
 # slurmd of the power-saving lab, then on 36820, once found its port taken that way.
@@ -57,7 +58,8 @@ if [ "$POWER_SAVING" = yes ]; then
         readonly SRUN_PORT_RANGE=17830-17899
         readonly SSH_PORT=24022
     fi
-    readonly PROMETHEUS_PORT="" ALERTMANAGER_PORT="" FABRIC_PORT_BASE="" NODE_EXPORTER_PORT="" DCGM_PORT_BASE=""
+    readonly PROMETHEUS_PORT="" ALERTMANAGER_PORT="" PUSHGATEWAY_PORT=""
+    readonly FABRIC_PORT_BASE="" NODE_EXPORTER_PORT="" DCGM_PORT_BASE=""
     # ParallelCluster's Feature lists (quoted: the commas are Slurm's); the CPU instance has no GPU type.
     readonly NODE_GPU_TYPE=(h100 h100 h100 h100 "")
     readonly NODE_FEATURE=("static,p5.48xlarge,p5,efa,gpu" "dynamic,p5.48xlarge,p5,efa,gpu"
@@ -71,6 +73,7 @@ elif [ "$SLURM_VERSION" = 24.11 ]; then
     readonly SSH_PORT=23022
     readonly PROMETHEUS_PORT=29090
     readonly ALERTMANAGER_PORT=29093
+    readonly PUSHGATEWAY_PORT=29091
     readonly FABRIC_PORT_BASE=29111          # gpu-node01..04 -> 29111..29114
     readonly NODE_EXPORTER_PORT=29100
     readonly DCGM_PORT_BASE=29401            # gpu-node01..04 -> 29401..29404
@@ -85,6 +88,7 @@ else
     readonly MFA_SSH_PORT=22023              # the second login node: certificate + TOTP (mfa_login.sh)
     readonly PROMETHEUS_PORT=19090
     readonly ALERTMANAGER_PORT=19093
+    readonly PUSHGATEWAY_PORT=19091
     readonly FABRIC_PORT_BASE=19111          # gpu-node01..04 -> 19111..19114
     readonly NODE_EXPORTER_PORT=19100
     readonly DCGM_PORT_BASE=19401            # gpu-node01..04 -> 19401..19404
@@ -95,7 +99,8 @@ fi
 # The lab's state under DIR.
 readonly RUN="$D/run" LOGS="$D/log"
 readonly MUNGE_DIR="$D/munge" SLURM_DIR="$D/slurm" SSH_DIR="$D/ssh"
-readonly PROM_DIR="$D/prometheus" ALERTMANAGER_DIR="$D/alertmanager" FABRIC_DIR="$D/fabric" DCGM_DIR="$D/dcgm" KUBE_DIR="$D/kube"
+readonly PROM_DIR="$D/prometheus" ALERTMANAGER_DIR="$D/alertmanager" PUSHGATEWAY_DIR="$D/pushgateway"
+readonly FABRIC_DIR="$D/fabric" DCGM_DIR="$D/dcgm" KUBE_DIR="$D/kube"
 # Exported: every Slurm command this script runs must talk to this lab's controller.
 export SLURM_CONF="$SLURM_DIR/slurm.conf"
 readonly MUNGE_SOCKET="$MUNGE_DIR/munge.socket.2"

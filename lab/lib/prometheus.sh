@@ -1,5 +1,5 @@
-# lab/lib/prometheus.sh: starts Prometheus, Alertmanager, the node exporter, the DCGM stand-in and one
-# fabric exporter per node. Needs common.sh, layout.sh, slurm_root.sh (BIN_DIR), faults.sh.
+# lab/lib/prometheus.sh: starts Prometheus, Alertmanager, the Pushgateway, the node exporter, the DCGM
+# stand-in and one fabric exporter per node. Needs common.sh, layout.sh, slurm_root.sh (BIN_DIR), faults.sh.
 # shellcheck shell=bash
 
 # How each node's DCGM exporter is deployed (lab/dcgm_standin/README.md), so the join is tried
@@ -101,6 +101,14 @@ EOF
             printf '      - targets: ["%s:%d"]\n        labels: {node: "%s"}\n' \
                 "$HOST" $((FABRIC_PORT_BASE + i)) "${NODES[$i]}"
         done
+        # What Strata pushes (the repair loop's node health states, GPU records): honor_labels
+        # keeps the pushed job, instance and node labels instead of the Pushgateway's own.
+        cat <<EOF
+  - job_name: pushgateway
+    honor_labels: true
+    static_configs:
+      - targets: ["$HOST:$PUSHGATEWAY_PORT"]
+EOF
     } | write_if_changed "$PROM_DIR/prometheus.yml"
     # An alert that really fires in the lab: 'fault NODE GPU hot 95' (strata alerts, lab_alerts).
     write_if_changed "$PROM_DIR/rules.yml" <<'EOF'
@@ -169,6 +177,7 @@ EOF
 # ---------------------------------------------------------------- readiness
 prometheus_ok() { http_ok "http://$HOST:$PROMETHEUS_PORT/-/ready"; }
 alertmanager_ok() { http_ok "http://$HOST:$ALERTMANAGER_PORT/-/ready"; }
+pushgateway_ok() { http_ok "http://$HOST:$PUSHGATEWAY_PORT/-/ready"; }
 node_exporter_ok() { http_ok "http://$HOST:$NODE_EXPORTER_PORT/metrics"; }
 dcgm_ok() {
     local i
@@ -224,6 +233,17 @@ start_alertmanager() {
         --storage.path="$ALERTMANAGER_DIR/data" --web.listen-address="$HOST:$ALERTMANAGER_PORT" \
         --cluster.listen-address= --log.level=warn
     wait_for "alertmanager" alertmanager alertmanager_ok
+}
+
+# The Pushgateway (Debian's prometheus-pushgateway 1.5.1): what was pushed is kept in
+# DIR/pushgateway/metrics (written within a second), so 'stop'/'start pushgateway' keeps it.
+start_pushgateway() {
+    service_pid pushgateway >/dev/null && return 0
+    check_port_free pushgateway "$PUSHGATEWAY_PORT"
+    mkdir -p "$PUSHGATEWAY_DIR"
+    spawn pushgateway prometheus-pushgateway --web.listen-address="$HOST:$PUSHGATEWAY_PORT" \
+        --persistence.file="$PUSHGATEWAY_DIR/metrics" --persistence.interval=1s --log.level=warn
+    wait_for "pushgateway" pushgateway pushgateway_ok
 }
 
 start_dcgm() {
