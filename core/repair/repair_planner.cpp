@@ -1,0 +1,207 @@
+#include "repair_planner.h"
+
+#include "model/cluster_snapshot.h"
+
+namespace strata {
+
+namespace {
+
+// The state of a record, or healthy when there is none.
+NodeHealthState stateOf(const RepairPlanInput &in, const QString &node)
+{
+    const auto it = in.records.constFind(node);
+    return it == in.records.constEnd() ? NodeHealthState::Healthy : it->state;
+}
+
+// The first finding on `node` the policy suspects on, skipping `exceptCode` (the code a returned
+// node came back with); nullptr when none.
+const Finding *suspectingFinding(const RepairPlanInput &in, const QString &node, const QString &exceptCode)
+{
+    for (const Finding &f : in.snapshot->findings) {
+        if (f.node == node && f.code != exceptCode && in.policy.suspects(f.code))
+            return &f;
+    }
+    return nullptr;
+}
+
+// What the cap allows, counted over the records and this plan's drains so far.
+class CapCounter
+{
+public:
+    explicit CapCounter(const RepairPlanInput &in) : m_in(in)
+    {
+        const QDateTime hourAgo = in.now.addSecs(-3600);
+        for (auto it = in.records.begin(); it != in.records.end(); ++it) {
+            if (isOutThroughStrata(it->state))
+                m_out << it.key();
+            if (it->drainedAt.isValid() && it->drainedAt > hourAgo)
+                ++m_drainsLastHour;
+        }
+    }
+
+    // Why `node` may not be drained now (and the sentence); None when the cap allows it.
+    RepairHold check(const Node &node, QString *why) const
+    {
+        const RepairPolicy &p = m_in.policy;
+        if (m_out.size() >= p.maxNodesOut) {
+            QStringList out = m_out.values();
+            out.sort();
+            *why = QStringLiteral("the policy allows at most %1 node%2 out of service through Strata at once; out now: %3")
+                       .arg(p.maxNodesOut)
+                       .arg(p.maxNodesOut == 1 ? "" : "s")
+                       .arg(out.isEmpty() ? QStringLiteral("none") : out.join(QStringLiteral(", ")));
+            return RepairHold::CapNodesOut;
+        }
+        for (const QString &partitionName : node.partitions) {
+            const Partition *partition = nullptr;
+            for (const Partition &q : m_in.snapshot->partitions) {
+                if (q.name == partitionName)
+                    partition = &q;
+            }
+            if (!partition || partition->nodes.isEmpty())
+                continue;
+            qsizetype outHere = 0;
+            for (const QString &member : partition->nodes)
+                outHere += m_out.contains(member) ? 1 : 0;
+            const qsizetype allowed = partition->nodes.size() * p.maxPartitionPercent / 100;
+            if (outHere + 1 > allowed) {
+                *why = QStringLiteral("draining it would take %1 of partition %2's %3 nodes out through Strata; the policy allows "
+                                      "%4 % (%5 node%6)")
+                           .arg(outHere + 1)
+                           .arg(partitionName)
+                           .arg(partition->nodes.size())
+                           .arg(p.maxPartitionPercent)
+                           .arg(allowed)
+                           .arg(allowed == 1 ? "" : "s");
+                return RepairHold::CapPartition;
+            }
+        }
+        if (m_drainsLastHour >= p.maxDrainsPerHour) {
+            *why = QStringLiteral("the policy allows at most %1 drain%2 an hour; %3 in the last hour")
+                       .arg(p.maxDrainsPerHour)
+                       .arg(p.maxDrainsPerHour == 1 ? "" : "s")
+                       .arg(m_drainsLastHour);
+            return RepairHold::CapPerHour;
+        }
+        return RepairHold::None;
+    }
+
+    void taken(const QString &node)
+    {
+        m_out.insert(node);
+        ++m_drainsLastHour;
+    }
+
+private:
+    const RepairPlanInput &m_in;
+    QSet<QString> m_out;
+    int m_drainsLastHour = 0;
+};
+
+RepairStep step(const QString &node, RepairStepKind kind, NodeHealthState from, NodeHealthState to,
+                const QString &code, const QString &evidence)
+{
+    RepairStep s;
+    s.node = node;
+    s.kind = kind;
+    s.from = from;
+    s.to = to;
+    s.evidenceCode = code;
+    s.evidence = evidence;
+    return s;
+}
+
+// The drain step of a suspected node: taken, or held with why.
+RepairStep drainStep(const RepairPlanInput &in, const Node &node, const QString &code, const QString &evidence,
+                     bool dryRun, CapCounter &cap)
+{
+    RepairStep s = step(node.name, RepairStepKind::Drain, NodeHealthState::Suspected, NodeHealthState::Drained, code, evidence);
+    s.preview = DrainPreview::of(*in.snapshot, node.name);
+    if (node.isUnavailable()) {
+        s.hold = RepairHold::OutByOthers;
+        s.holdReason = QStringLiteral("%1 is already out of service (%2%3), not through Strata: left to whoever took it out")
+                           .arg(node.name, node.state, node.reason.isEmpty() ? QString() : QStringLiteral(": ") + node.reason);
+        return s;
+    }
+    if (const RepairHold hold = cap.check(node, &s.holdReason); hold != RepairHold::None) {
+        s.hold = hold;
+        return s;
+    }
+    if (const QStringList others = s.preview.otherUsers(in.operatorUser); !others.isEmpty() && !in.confirmed.contains(node.name)) {
+        s.hold = RepairHold::NeedsConfirmation;
+        s.holdReason = QStringLiteral("%1 runs jobs of %2: an operator must confirm this drain (strata watch --confirm %1)")
+                           .arg(node.name, others.join(QStringLiteral(", ")));
+        return s;
+    }
+    if (dryRun) {
+        s.hold = RepairHold::DryRun;
+        s.holdReason = QStringLiteral("dry run: %1 would be drained").arg(node.name);
+        return s;
+    }
+    cap.taken(node.name);
+    return s;
+}
+
+void holdForDryRun(RepairStep &s)
+{
+    s.hold = RepairHold::DryRun;
+    s.holdReason = QStringLiteral("dry run: %1 would %2").arg(s.node, repairStepKindName(s.kind));
+}
+
+} // namespace
+
+QVector<RepairStep> planRepairs(const RepairPlanInput &in)
+{
+    QVector<RepairStep> steps;
+    if (!in.snapshot)
+        return steps;
+    const bool dryRun = in.dryRun || in.policy.dryRun;
+    CapCounter cap(in);
+    for (const Node &node : in.snapshot->nodes) {
+        const NodeHealthState state = stateOf(in, node.name);
+        const NodeHealthRecord record = in.records.value(node.name);
+        switch (state) {
+        case NodeHealthState::Healthy:
+        case NodeHealthState::Returned: {
+            const QString except = state == NodeHealthState::Returned ? record.evidenceCode : QString();
+            const Finding *f = suspectingFinding(in, node.name, except);
+            if (!f)
+                break;
+            steps << step(node.name, RepairStepKind::Suspect, state, NodeHealthState::Suspected, f->code, f->message);
+            if (dryRun)
+                holdForDryRun(steps.last());
+            steps << drainStep(in, node, f->code, f->message, dryRun, cap);
+            break;
+        }
+        case NodeHealthState::Suspected:
+            steps << drainStep(in, node, record.evidenceCode, record.evidence, dryRun, cap);
+            break;
+        case NodeHealthState::Drained:
+        case NodeHealthState::Testing:
+        case NodeHealthState::Replace:
+            if (!node.isDrained()) {
+                // Resumed (uncordoned) by someone: the scheduler says it is in service again.
+                steps << step(node.name, RepairStepKind::ResumedOutside, state, NodeHealthState::Healthy,
+                              QStringLiteral("resumed-outside"),
+                              QStringLiteral("%1 is in service again (%2), not through Strata").arg(node.name, node.state));
+            } else if (state == NodeHealthState::Drained && in.policy.test == RepairTest::Burnin) {
+                steps << step(node.name, RepairStepKind::StartTest, state, NodeHealthState::Testing, record.evidenceCode,
+                              QStringLiteral("burn-in %1, %2 s each").arg(in.policy.burninTests.join(QLatin1Char(','))).arg(in.policy.burninSeconds));
+            } else if (state == NodeHealthState::Testing && in.testOutcomes.contains(node.name)) {
+                const RepairTestOutcome o = in.testOutcomes.value(node.name);
+                steps << (o.passed ? step(node.name, RepairStepKind::Return, state, NodeHealthState::Returned,
+                                          record.evidenceCode, o.evidence)
+                                   : step(node.name, RepairStepKind::Replace, state, NodeHealthState::Replace,
+                                          QStringLiteral("test-failed"), o.evidence));
+            } else {
+                break;
+            }
+            if (dryRun && steps.last().kind != RepairStepKind::ResumedOutside)
+                holdForDryRun(steps.last());
+            break;
+        }
+    }
+    return steps;
+}
+
+} // namespace strata

@@ -1,0 +1,48 @@
+#pragma once
+
+#include "drain_preview.h"
+#include "node_health_state.h"
+
+#include <QString>
+
+namespace strata {
+
+// What the repair loop does to a node in one step (RepairPlanner).
+enum class RepairStepKind {
+    Suspect,        // healthy/returned -> suspected: a finding the policy suspects on (no action on the cluster)
+    Drain,          // suspected -> drained: drain (Slurm) or cordon (Kubernetes) with the evidence as reason
+    StartTest,      // drained -> testing: the policy's test on the node, in a maintenance reservation
+    Return,         // testing -> returned: the test passed; resume (uncordon)
+    Replace,        // testing -> replace: the test failed; the node stays out, its reason says "replace"
+    ResumedOutside, // out through Strata -> healthy: someone resumed the node (the record follows)
+};
+QString repairStepKindName(RepairStepKind kind); // "suspect", "drain", "start-test", "return", "replace", "resumed-outside"
+
+// Why a step was planned but not taken. Each comes with a sentence (RepairStep::holdReason).
+enum class RepairHold {
+    None,
+    CapNodesOut,       // the policy's maxNodesOut nodes are out through Strata already
+    CapPartition,      // the drain would take more than maxPartitionPercent of a partition
+    CapPerHour,        // maxDrainsPerHour drains in the last hour already
+    NeedsConfirmation, // the node runs another user's job: an operator must confirm
+    OutByOthers,       // the node is already out of service, not through Strata: left to whoever took it out
+    DryRun,            // the policy (or the command) says dry run: planned and previewed only
+};
+QString repairHoldName(RepairHold hold); // "", "cap-nodes-out", "cap-partition", "cap-per-hour", "needs-confirmation", "out-by-others", "dry-run"
+
+struct RepairStep
+{
+    QString node;
+    RepairStepKind kind = RepairStepKind::Suspect;
+    NodeHealthState from = NodeHealthState::Healthy;
+    NodeHealthState to = NodeHealthState::Suspected;
+    QString evidenceCode;   // the finding's code, "test-passed", "test-failed"
+    QString evidence;       // the finding's sentence, the test's figures
+    DrainPreview preview;   // Drain: what it would do
+    RepairHold hold = RepairHold::None;
+    QString holdReason;     // the sentence, when held
+
+    bool isTaken() const { return hold == RepairHold::None; }
+};
+
+} // namespace strata
