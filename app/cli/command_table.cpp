@@ -8,6 +8,7 @@
 #include "cli/completion_command.h"
 #include "cli/connection_options.h"
 #include "cli/drain_command.h"
+#include "cli/health_command.h"
 #include "cli/help_command.h"
 #include "cli/metrics_command.h"
 #include "cli/profile_command.h"
@@ -15,6 +16,7 @@
 #include "cli/silence_command.h"
 #include "cli/snapshot_command.h"
 #include "cli/submit_command.h"
+#include "cli/watch_command.h"
 
 #include <QJsonArray>
 
@@ -66,6 +68,14 @@ const std::array kCommands{
     CliCommand{"fabric", &FabricCommand::run, &FabricCommand::options, "", "",
                "--nodes HOSTS [--no-isolate] [--reservation NAME] [--backend auto|nccl|gloo] [--floor GBPS] [--history FILE|--no-history]",
                "Test the fabric across nodes (all-reduce, all-to-all) in a maintenance reservation; bisect to the node that slows them.",
+               F::Connects},
+    CliCommand{"watch", &WatchCommand::run, &WatchCommand::options, "", "",
+               "[--once] [--apply|--dry-run] [--policy FILE] [--confirm NODES]...",
+               "Run the repair loop: suspect, drain within the policy's cap, test, return or replace; publish to the Pushgateway.",
+               F::Connects},
+    CliCommand{"health", &HealthCommand::run, &HealthCommand::options, "", "",
+               "[--node NODE] [--uuid GPU-UUID] [--all] [--format text|json]",
+               "Print the repair loop's node states and GPU lifetime records from Prometheus (needs only --prometheus).",
                F::Connects},
     CliCommand{"profile", &ProfileCommand::runFromCommandLine, nullptr, "list|hosts|add|save|remove [NAME]",
                "list (default); hosts: ~/.ssh/config and local labs; add NAME: connect, then save; "

@@ -16,7 +16,7 @@ void ConnectionOptions::addTo(QCommandLineParser &parser)
 QList<QCommandLineOption> ConnectionOptions::options() const
 {
     return {m_config, m_cluster, m_ssh, m_identity, m_knownHosts, m_acceptNewHostKey, m_remoteEnv,
-            m_connectTimeout, m_commandTimeout, m_prometheus, m_prometheusToken, m_prometheusCa, m_alertmanager,
+            m_connectTimeout, m_commandTimeout, m_prometheus, m_prometheusToken, m_prometheusCa, m_alertmanager, m_pushgateway,
             m_kubernetes, m_kubeContext, m_kubeApi, m_namespace, m_agent};
 }
 
@@ -137,6 +137,8 @@ bool ConnectionOptions::resolve(const QCommandLineParser &parser, ClusterProfile
         p.prometheusCaFile = parser.value(m_prometheusCa);
     if (parser.isSet(m_alertmanager))
         p.alertmanagerUrl = parser.value(m_alertmanager);
+    if (parser.isSet(m_pushgateway))
+        p.pushgatewayUrl = parser.value(m_pushgateway);
     if (parser.isSet(m_kubernetes))
         p.orchestrator = OrchestratorKind::Kubernetes;
     if (parser.isSet(m_kubeContext))

@@ -38,6 +38,7 @@ private:
     QCommandLineOption m_prometheus{QStringLiteral("prometheus"), QStringLiteral("Prometheus base URL."), QStringLiteral("url")};
     QCommandLineOption m_prometheusToken{QStringLiteral("prometheus-token"), QStringLiteral("Bearer token for Prometheus (or STRATA_PROMETHEUS_TOKEN)."), QStringLiteral("token")};
     QCommandLineOption m_prometheusCa{QStringLiteral("prometheus-ca"), QStringLiteral("CA certificate file for Prometheus over HTTPS."), QStringLiteral("file")};
+    QCommandLineOption m_pushgateway{QStringLiteral("pushgateway"), QStringLiteral("Pushgateway base URL (where the repair loop publishes node health states and GPU records; Prometheus scrapes it)."), QStringLiteral("url")};
     QCommandLineOption m_alertmanager{QStringLiteral("alertmanager"), QStringLiteral("Alertmanager base URL (silences; same credentials as Prometheus)."), QStringLiteral("url")};
     QCommandLineOption m_kubernetes{QStringLiteral("kubernetes"), QStringLiteral("The cluster is Kubernetes (kubectl on the SSH host), not Slurm.")};
     QCommandLineOption m_kubeContext{QStringLiteral("kube-context"), QStringLiteral("kubectl context."), QStringLiteral("name")};

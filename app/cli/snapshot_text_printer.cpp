@@ -40,21 +40,10 @@ QString gpuPlacement(const Job &job)
                            : parts.join(QLatin1Char(' '));
 }
 
-// Names may hold control characters (newlines, tabs): show them escaped, one line per job.
+// Names may hold control characters (newlines, tabs): shown escaped, one line per job.
 QString printable(const QString &text)
 {
-    QString out;
-    for (QChar c : text) {
-        if (c == QLatin1Char('\n'))
-            out += QLatin1String("\\n");
-        else if (c == QLatin1Char('\t'))
-            out += QLatin1String("\\t");
-        else if (c.unicode() < 0x20 || c.unicode() == 0x7f)
-            out += QStringLiteral("\\x%1").arg(c.unicode(), 2, 16, QLatin1Char('0'));
-        else
-            out += c;
-    }
-    return out;
+    return TextTable::printable(text);
 }
 
 } // namespace

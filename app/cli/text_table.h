@@ -11,7 +11,17 @@ class TextTable
 {
 public:
     explicit TextTable(const QStringList &header) : m_header(header) {}
-    void addRow(const QStringList &cells) { m_rows.append(cells); }
+    // Every cell is shown printable (control characters escaped: a name or a label value from
+    // the cluster must not move the terminal's cursor or start an escape sequence).
+    void addRow(const QStringList &cells)
+    {
+        QStringList shown;
+        for (const QString &cell : cells)
+            shown << printable(cell);
+        m_rows.append(shown);
+    }
+    // Newline and tab as \n and \t, other control characters as \xHH; the rest as it is.
+    static QString printable(const QString &text);
     QString render() const;
 
 private:

@@ -3,6 +3,7 @@
 #include "model/kube_api_route.h"
 #include "model/orchestrator_kind.h"
 
+#include <QJsonObject>
 #include <QList>
 #include <QMap>
 #include <QPair>
@@ -46,6 +47,12 @@ struct ClusterProfile
     // Alertmanager (optional): its alerts say which are silenced; silences are made there.
     // Reached with the Prometheus credentials and CA file (often the same proxy).
     QString alertmanagerUrl;
+    // The Pushgateway the repair loop publishes to (same credentials and CA as Prometheus);
+    // empty: the loop publishes nothing and `strata watch` refuses to act.
+    QString pushgatewayUrl;
+    // The repair loop's policy as the file has it (`"repair": {...}`), read and checked by
+    // RepairPolicy::fromJson where it is used (the profile does not know the repair part).
+    QJsonObject repairPolicy;
     // Grafana (optional): dashboard URL templates for "Open in Grafana" (GrafanaLink: {node},
     // {gpu}, {job}, {cluster}, {from}, {to}).
     QString grafanaNodeUrl;

@@ -51,6 +51,8 @@ ClusterProfile LabConnectArgs::parse(const QByteArray &text, QString *error)
             p.prometheusUrl = value;
         } else if (flag == QLatin1String("--alertmanager")) {
             p.alertmanagerUrl = value;
+        } else if (flag == QLatin1String("--pushgateway")) {
+            p.pushgatewayUrl = value;
         } else if (flag == QLatin1String("--namespace")) {
             p.kubeNamespace = value;
         } else {

@@ -43,6 +43,10 @@ QJsonObject ProfileStore::toJson(const ClusterProfile &p)
     o[QLatin1String("prometheusSecretsInKeyring")] = p.prometheusSecretsInKeyring;
     o[QLatin1String("hostLabel")] = p.hostLabel;
     o[QLatin1String("alertmanagerUrl")] = p.alertmanagerUrl;
+    if (!p.pushgatewayUrl.isEmpty())
+        o[QLatin1String("pushgatewayUrl")] = p.pushgatewayUrl;
+    if (!p.repairPolicy.isEmpty())
+        o[QLatin1String("repair")] = p.repairPolicy;
     o[QLatin1String("grafanaNodeUrl")] = p.grafanaNodeUrl;
     o[QLatin1String("grafanaJobUrl")] = p.grafanaJobUrl;
     QJsonObject relabel;
@@ -83,6 +87,8 @@ ClusterProfile ProfileStore::fromJson(const QJsonObject &o)
     p.prometheusSecretsInKeyring = o.value(QLatin1String("prometheusSecretsInKeyring")).toBool(!p.prometheusUrl.isEmpty());
     p.hostLabel = o.value(QLatin1String("hostLabel")).toString();
     p.alertmanagerUrl = o.value(QLatin1String("alertmanagerUrl")).toString();
+    p.pushgatewayUrl = o.value(QLatin1String("pushgatewayUrl")).toString();
+    p.repairPolicy = o.value(QLatin1String("repair")).toObject();
     p.grafanaNodeUrl = o.value(QLatin1String("grafanaNodeUrl")).toString();
     p.grafanaJobUrl = o.value(QLatin1String("grafanaJobUrl")).toString();
     const QJsonObject relabel = o.value(QLatin1String("hostRelabel")).toObject();

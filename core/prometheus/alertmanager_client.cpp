@@ -24,21 +24,6 @@ QFuture<T> ready(T value)
     return promise.future();
 }
 
-// The kinds Alertmanager's results have always given each way a request can fail.
-ErrorKind errorKindOf(HttpApiClient::Failure failure)
-{
-    switch (failure) {
-    case HttpApiClient::Failure::None: return ErrorKind::None;
-    case HttpApiClient::Failure::Canceled: return ErrorKind::Cancelled;
-    case HttpApiClient::Failure::Timeout: return ErrorKind::Timeout;
-    case HttpApiClient::Failure::TooLarge: return ErrorKind::ParseFailed;
-    case HttpApiClient::Failure::Redirect: return ErrorKind::SourceUnsupported;
-    case HttpApiClient::Failure::Transport: return ErrorKind::ConnectFailed;
-    case HttpApiClient::Failure::Refused: return ErrorKind::AuthenticationFailed;
-    }
-    return ErrorKind::ConnectFailed;
-}
-
 // A silence create or expire refused before anything is sent.
 QFuture<SilenceIdResult> refusedSilenceCall(const QString &why)
 {
@@ -131,7 +116,7 @@ QFuture<AlertmanagerClient::Reply> AlertmanagerClient::send(Verb verb, const QSt
         r.httpStatus = reply.httpStatus;
         r.body = reply.body;
         r.error = reply.error;
-        r.errorKind = errorKindOf(reply.failure);
+        r.errorKind = HttpApiClient::errorKindOf(reply.failure);
         promise->addResult(std::move(r));
         promise->finish();
     };

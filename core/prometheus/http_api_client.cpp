@@ -114,6 +114,27 @@ void HttpApiClient::post(const QUrl &url, const QByteArray &contentType, const Q
     watch(m_network.post(r, body), std::move(onFinished));
 }
 
+void HttpApiClient::put(const QUrl &url, const QByteArray &contentType, const QByteArray &body, Finished onFinished)
+{
+    QNetworkRequest r = request(url);
+    r.setHeader(QNetworkRequest::ContentTypeHeader, contentType);
+    watch(m_network.put(r, body), std::move(onFinished));
+}
+
+ErrorKind HttpApiClient::errorKindOf(Failure failure)
+{
+    switch (failure) {
+    case Failure::None: return ErrorKind::None;
+    case Failure::Canceled: return ErrorKind::Cancelled;
+    case Failure::Timeout: return ErrorKind::Timeout;
+    case Failure::TooLarge: return ErrorKind::ParseFailed;
+    case Failure::Redirect: return ErrorKind::SourceUnsupported;
+    case Failure::Transport: return ErrorKind::ConnectFailed;
+    case Failure::Refused: return ErrorKind::AuthenticationFailed;
+    }
+    return ErrorKind::ConnectFailed;
+}
+
 void HttpApiClient::deleteResource(const QUrl &url, Finished onFinished)
 {
     watch(m_network.deleteResource(request(url)), std::move(onFinished));

@@ -88,6 +88,10 @@ public:
     void get(const QUrl &url, Finished onFinished);
     void post(const QUrl &url, const QByteArray &contentType, const QByteArray &body, Finished onFinished);
     void deleteResource(const QUrl &url, Finished onFinished);
+    void put(const QUrl &url, const QByteArray &contentType, const QByteArray &body, Finished onFinished);
+    // The kind a failure is reported as in the clients' results (Refused: AuthenticationFailed,
+    // Redirect: SourceUnsupported, TooLarge: ParseFailed, ...).
+    static ErrorKind errorKindOf(Failure failure);
 
 private:
     QNetworkRequest request(const QUrl &url) const;

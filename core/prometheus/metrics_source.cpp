@@ -2,6 +2,7 @@
 
 #include "alert_merge.h"
 #include "alertmanager_client.h"
+#include "pushgateway_client.h"
 #include "app_metrics_query.h"
 #include "job_link_errors.h"
 #include "metrics_part_builder.h"
@@ -151,6 +152,11 @@ MetricsSource::MetricsSource(const ClusterProfile &profile, Options options, QOb
         AlertmanagerClient::Config alertmanager = AlertmanagerClient::Config::fromProfile(profile);
         alertmanager.timeoutMs = m_options.timeoutMs;
         m_alertmanager = std::make_unique<AlertmanagerClient>(alertmanager);
+    }
+    if (!profile.pushgatewayUrl.isEmpty()) {
+        PushgatewayClient::Config pushgateway = PushgatewayClient::Config::fromProfile(profile);
+        pushgateway.timeoutMs = m_options.timeoutMs;
+        m_pushgateway = std::make_unique<PushgatewayClient>(pushgateway);
     }
     // Known from the configuration alone: logged here once, shown with every part (a status).
     for (const QString &warning : {m_client->credentialsWarning(),

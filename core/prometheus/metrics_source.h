@@ -15,6 +15,7 @@
 namespace strata {
 
 class AlertmanagerClient;
+class PushgatewayClient;
 class MetricHistory;
 class PrometheusClient;
 class PrometheusMetricHistory;
@@ -90,6 +91,8 @@ public:
     PrometheusClient &client() { return *m_client; }
     // nullptr when the profile names no Alertmanager.
     AlertmanagerClient *alertmanager() { return m_alertmanager.get(); }
+    // nullptr when the profile names no Pushgateway (the repair loop's publishing, issue 28).
+    PushgatewayClient *pushgateway() { return m_pushgateway.get(); }
     // A metric's history over a time range (the detail panes' charts): a PrometheusMetricHistory
     // made on the first call, on this source's thread, and kept for the source's life. Made
     // late because its client reads the profile's CA file: a one-shot CLI refresh never asks.
@@ -112,6 +115,7 @@ private:
     MetricsQueryPlan m_plan;
     std::unique_ptr<PrometheusClient> m_client;
     std::unique_ptr<AlertmanagerClient> m_alertmanager;
+    std::unique_ptr<PushgatewayClient> m_pushgateway;
     std::unique_ptr<PrometheusMetricHistory> m_history;
     QStringList m_credentialsWarnings; // the clients' credentialsWarning(), each part's warnings
     std::optional<QFuture<MetricsPart>> m_running;

@@ -168,6 +168,7 @@ QVector<RepairStep> planRepairs(const RepairPlanInput &in)
             if (!f)
                 break;
             steps << step(node.name, RepairStepKind::Suspect, state, NodeHealthState::Suspected, f->code, f->message);
+            steps.last().gpu = f->gpu;
             if (dryRun)
                 holdForDryRun(steps.last());
             steps << drainStep(in, node, f->code, f->message, dryRun, cap);
@@ -179,12 +180,16 @@ QVector<RepairStep> planRepairs(const RepairPlanInput &in)
         case NodeHealthState::Drained:
         case NodeHealthState::Testing:
         case NodeHealthState::Replace:
-            if (!node.isDrained()) {
+            // Testing: on Slurm the node is resumed into the test's maintenance reservation (Slurm
+            // starts no job on a drained node, not even in a reservation), so not drained is
+            // expected there; on Kubernetes it stays cordoned.
+            if (state != NodeHealthState::Testing && !node.isDrained()) {
                 // Resumed (uncordoned) by someone: the scheduler says it is in service again.
                 steps << step(node.name, RepairStepKind::ResumedOutside, state, NodeHealthState::Healthy,
                               QStringLiteral("resumed-outside"),
                               QStringLiteral("%1 is in service again (%2), not through Strata").arg(node.name, node.state));
-            } else if (state == NodeHealthState::Drained && in.policy.test == RepairTest::Burnin) {
+            } else if (state == NodeHealthState::Drained && in.policy.test == RepairTest::Burnin
+                       && DrainPreview::of(*in.snapshot, node.name).jobs.isEmpty()) { // draining: its jobs end first
                 steps << step(node.name, RepairStepKind::StartTest, state, NodeHealthState::Testing, record.evidenceCode,
                               QStringLiteral("burn-in %1, %2 s each").arg(in.policy.burninTests.join(QLatin1Char(','))).arg(in.policy.burninSeconds));
             } else if (state == NodeHealthState::Testing && in.testOutcomes.contains(node.name)) {

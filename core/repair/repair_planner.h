@@ -31,7 +31,8 @@ struct RepairTestOutcome
 // - a node running a job of a user other than operatorUser is drained only when `confirmed`
 //   names it;
 // - a node someone else took out of service (drained, cordoned, down) is left to them;
-// - dry run: every step is planned and previewed, none taken (hold DryRun).
+// - dry run: every step is planned and previewed, none taken (hold DryRun);
+// - a drained node is tested only once no job runs there (draining: its jobs end first).
 // A node returned with a finding's code is not suspected again by the same code (DCGM's XID
 // gauge keeps the last XID until the driver reloads); another code suspects it.
 struct RepairPlanInput

@@ -38,6 +38,7 @@ struct RepairStep
     NodeHealthState to = NodeHealthState::Suspected;
     QString evidenceCode;   // the finding's code, "test-passed", "test-failed"
     QString evidence;       // the finding's sentence, the test's figures
+    int gpu = -1;           // Suspect: the finding's GPU index; -1: the whole node
     DrainPreview preview;   // Drain: what it would do
     RepairHold hold = RepairHold::None;
     QString holdReason;     // the sentence, when held

@@ -53,6 +53,7 @@ write_client_files() {
         if [ -n "$PROMETHEUS_PORT" ]; then
             printf '%s\n' --prometheus "http://$HOST:$PROMETHEUS_PORT"
             printf '%s\n' --alertmanager "http://$HOST:$ALERTMANAGER_PORT"
+            printf '%s\n' --pushgateway "http://$HOST:$PUSHGATEWAY_PORT"
         fi
     } | write_if_changed "$D/connect.args"
     {

@@ -1,0 +1,403 @@
+#include "repair_engine.h"
+
+#include "health_exposition.h"
+#include "health_series_reader.h"
+
+#include "burnin/burnin_session.h"
+#include "model/when_finished.h"
+#include "prometheus/metrics_source.h"
+#include "prometheus/prometheus_client.h"
+#include "prometheus/pushgateway_client.h"
+#include "session/cluster_session.h"
+#include "slurm/slurm_commands.h"
+#include "ssh/remote_shell.h"
+#include "ssh/shell_quote.h"
+
+namespace strata {
+
+namespace {
+
+QString reservationName(const QString &node)
+{
+    return QStringLiteral("strata-repair-") + node;
+}
+
+// What Slurm's (or the node annotation's) reason says: "strata repair: xid-79: GPU 3 ...", one
+// line, at most 200 characters (the evidence is a finding's sentence, with the node's own
+// words in it).
+QString drainReason(const QString &code, const QString &evidence)
+{
+    QString reason = QStringLiteral("strata repair: %1: %2").arg(code, evidence).simplified();
+    if (reason.size() > 200)
+        reason = reason.left(197) + QStringLiteral("...");
+    return reason;
+}
+
+QVector<int> allGpus(const SnapshotPtr &snapshot, const QString &node)
+{
+    QVector<int> indices;
+    if (const Node *n = snapshot->node(node)) {
+        for (const Gpu &g : n->gpus)
+            indices << g.index;
+    }
+    return indices;
+}
+
+} // namespace
+
+RepairEngine::RepairEngine(ClusterSession *cluster, Options options, QObject *parent)
+    : QObject(parent), m_cluster(cluster), m_options(std::move(options))
+{
+}
+
+RepairEngine::~RepairEngine() = default;
+
+QString RepairEngine::configurationProblem() const
+{
+    const ClusterProfile &p = m_cluster->profile();
+    if (!m_cluster->metrics())
+        return QStringLiteral("the repair loop keeps its records in the cluster's Prometheus: the profile has no Prometheus URL");
+    const bool dryRun = m_options.dryRun || m_options.policy.dryRun;
+    if (!dryRun && !m_cluster->metrics()->pushgateway())
+        return QStringLiteral("the repair loop publishes every step to a Pushgateway that Prometheus scrapes: the profile has "
+                              "none (pushgatewayUrl, --pushgateway); a dry run needs none");
+    if (!dryRun && m_options.policy.test == RepairTest::Burnin && p.orchestrator == OrchestratorKind::Slurm
+        && m_options.agentLocalPath.isEmpty())
+        return QStringLiteral("the policy's test is a burn-in and no local strata-burn was found to deploy (--agent-binary)");
+    if (!dryRun && m_options.policy.test == RepairTest::Burnin && p.orchestrator == OrchestratorKind::Kubernetes
+        && p.burninImage.isEmpty())
+        return QStringLiteral("the policy's test is a burn-in and the profile names no image with strata-burn (burninImage)");
+    return {};
+}
+
+void RepairEngine::loadRecords()
+{
+    if (const QString problem = configurationProblem(); !problem.isEmpty()) {
+        Q_EMIT recordsLoaded(problem);
+        return;
+    }
+    PrometheusClient &client = m_cluster->metrics()->client();
+    auto nodesDone = std::make_shared<std::optional<PrometheusResponse>>();
+    auto gpusDone = std::make_shared<std::optional<PrometheusResponse>>();
+    const auto finish = [this, nodesDone, gpusDone] {
+        if (!*nodesDone || !*gpusDone)
+            return;
+        for (const auto &r : {**nodesDone, **gpusDone}) {
+            if (!r.ok) {
+                Q_EMIT recordsLoaded(QStringLiteral("reading the repair loop's records from Prometheus failed: %1").arg(r.error));
+                return;
+            }
+        }
+        m_records = HealthSeriesReader::nodeRecords((*nodesDone)->series);
+        m_gpuRecords = HealthSeriesReader::gpuRecords((*gpusDone)->series);
+        Q_EMIT recordsLoaded({});
+    };
+    const auto failedAs = [](const QString &why) {
+        PrometheusResponse r;
+        r.error = why;
+        return r;
+    };
+    whenFinished(client.query(HealthSeriesReader::nodeQuery()), this,
+                 [nodesDone, finish](const PrometheusResponse &r) { *nodesDone = r, finish(); },
+                 [nodesDone, finish, failedAs](const QString &why) { *nodesDone = failedAs(why), finish(); });
+    whenFinished(client.query(HealthSeriesReader::gpuQuery()), this,
+                 [gpusDone, finish](const PrometheusResponse &r) { *gpusDone = r, finish(); },
+                 [gpusDone, finish, failedAs](const QString &why) { *gpusDone = failedAs(why), finish(); });
+}
+
+bool RepairEngine::pass(const SnapshotPtr &snapshot)
+{
+    if (m_pendingActions > 0 || !snapshot || (m_lastActionEnd.isValid() && snapshot->takenAt < m_lastActionEnd))
+        return false;
+    RepairPlanInput in;
+    in.snapshot = snapshot.get();
+    in.records = m_records;
+    in.testOutcomes = m_testOutcomes;
+    in.policy = m_options.policy;
+    in.dryRun = m_options.dryRun;
+    in.now = QDateTime::currentDateTimeUtc();
+    in.operatorUser = m_options.operatorUser;
+    in.confirmed = m_options.confirmed;
+    m_lastSteps = planRepairs(in);
+    actionStarted(); // held until every step below has been handed out
+    for (const RepairStep &step : std::as_const(m_lastSteps)) {
+        if (!step.isTaken()) {
+            Q_EMIT stepHeld(step);
+            continue;
+        }
+        take(step, snapshot);
+    }
+    actionEnded();
+    return true;
+}
+
+void RepairEngine::actionStarted()
+{
+    ++m_pendingActions;
+}
+
+void RepairEngine::actionEnded()
+{
+    m_lastActionEnd = QDateTime::currentDateTimeUtc();
+    if (--m_pendingActions == 0)
+        Q_EMIT passFinished();
+}
+
+void RepairEngine::finishStep(const RepairStep &step, const QString &error)
+{
+    Q_EMIT stepDone(step, error);
+    actionEnded();
+}
+
+void RepairEngine::take(const RepairStep &step, const SnapshotPtr &snapshot)
+{
+    actionStarted();
+    switch (step.kind) {
+    case RepairStepKind::Suspect:
+        record(step, snapshot, QStringLiteral("suspected"), step.gpu >= 0 ? QVector<int>{step.gpu} : allGpus(snapshot, step.node));
+        finishStep(step, {});
+        return;
+    case RepairStepKind::ResumedOutside:
+        record(step, snapshot, QString(), {});
+        finishStep(step, {});
+        return;
+    case RepairStepKind::Drain:
+        Q_EMIT message(QStringLiteral("draining %1: %2").arg(step.node, step.preview.summary()));
+        whenFinished(m_cluster->drain({step.node}, drainReason(step.evidenceCode, step.evidence)), this,
+                     [this, step, snapshot](const ActionResult &r) {
+                         if (r.ok)
+                             record(step, snapshot, QStringLiteral("drained"), allGpus(snapshot, step.node));
+                         finishStep(step, r.ok ? QString() : r.message);
+                     },
+                     [this, step](const QString &why) { finishStep(step, why); });
+        return;
+    case RepairStepKind::StartTest:
+        startTest(step, snapshot);
+        return;
+    case RepairStepKind::Return:
+    case RepairStepKind::Replace:
+        endTest(step, snapshot);
+        return;
+    }
+    finishStep(step, QStringLiteral("unknown step"));
+}
+
+void RepairEngine::startTest(const RepairStep &step, const SnapshotPtr &snapshot)
+{
+    if (m_tests.contains(step.node)) {
+        finishStep(step, QStringLiteral("a test runs on %1 already").arg(step.node));
+        return;
+    }
+    if (snapshot->orchestrator != OrchestratorKind::Slurm) {
+        // Kubernetes: the burn-in's Jobs tolerate the cordon; the node stays cordoned.
+        runBurnin(step, snapshot, QString());
+        return;
+    }
+    if (!SlurmCommands::isValidNodeName(step.node)) {
+        finishStep(step, QStringLiteral("\"%1\" is not a node name Strata passes to scontrol").arg(step.node));
+        return;
+    }
+    // A maintenance reservation for the login's user on the node (kept if an interrupted run
+    // left it), then the node resumed into it: Slurm starts no job on a drained node.
+    const QString name = ShellQuote::quote(reservationName(step.node));
+    const QString node = ShellQuote::quote(step.node);
+    const int minutes = (m_options.policy.burninSeconds * int(m_options.policy.burninTests.size())) / 60 + kReservationMinutesSlack;
+    const QString script = QStringLiteral("scontrol show reservation %1 >/dev/null 2>&1 || "
+                                          "scontrol create reservation ReservationName=%1 StartTime=now Duration=%2 Nodes=%3 "
+                                          "Users=\"$(id -un)\" Flags=MAINT,IGNORE_JOBS || exit 1\n"
+                                          "scontrol update NodeName=%3 State=RESUME\n")
+                               .arg(name)
+                               .arg(minutes)
+                               .arg(node);
+    Q_EMIT message(QStringLiteral("%1: maintenance reservation %2, node resumed into it").arg(step.node, reservationName(step.node)));
+    whenFinished(m_cluster->shell()->runScript(script.toUtf8()), this,
+                 [this, step, snapshot](const CommandResult &r) {
+                     if (!r.ok()) {
+                         finishStep(step, QStringLiteral("the maintenance reservation for %1's test could not be made: %2")
+                                              .arg(step.node, r.errorText()));
+                         return;
+                     }
+                     runBurnin(step, snapshot, reservationName(step.node));
+                 },
+                 [this, step](const QString &why) { finishStep(step, why); });
+}
+
+void RepairEngine::runBurnin(const RepairStep &step, const SnapshotPtr &snapshot, const QString &reservation)
+{
+    const ClusterProfile &p = m_cluster->profile();
+    BurninRequest request;
+    request.nodes = {step.node};
+    request.tests = m_options.policy.burninTests;
+    request.durationSeconds = m_options.policy.burninSeconds;
+    request.backend = m_options.burninBackend;
+    if (m_options.injectByNode.contains(step.node))
+        request.injectByNode.insert(step.node, m_options.injectByNode.value(step.node));
+    const Node *node = snapshot->node(step.node);
+    request.gpusByNode.insert(step.node, node ? node->gpuCount : 0);
+    request.reservation = reservation;
+    request.transport = p.orchestrator == OrchestratorKind::Kubernetes ? BurninTransportKind::Kubernetes : BurninTransportKind::Slurm;
+    request.image = p.burninImage;
+    request.namespaceName = p.kubeNamespace;
+    request.agentLocalPath = m_options.agentLocalPath;
+    request.agentRemotePath = p.burninAgentPath;
+    auto test = std::make_shared<BurninSession>(m_cluster, m_options.burninHistoryPath);
+    m_tests.insert(step.node, test);
+    record(step, snapshot, QString(), {});
+    const QString nodeName = step.node;
+    connect(test.get(), &BurninSession::stageChanged, this,
+            [this, nodeName](const QString &stage) { Q_EMIT message(QStringLiteral("%1 test: %2").arg(nodeName, stage)); });
+    connect(test.get(), &BurninSession::completed, this, [this, nodeName](const BurninVerdict &v) {
+        const bool passed = v.passed && !v.failedNodes().contains(nodeName);
+        int gpus = 0;
+        for (const BurninGpuVerdict &g : v.gpus)
+            gpus += g.node == nodeName ? 1 : 0;
+        const QString evidence = passed ? QStringLiteral("burn-in passed on %1 GPUs").arg(gpus) : v.drainReason(nodeName);
+        m_testOutcomes.insert(nodeName, {passed, evidence});
+        m_testVerdicts.insert(nodeName, v);
+        if (auto done = m_tests.take(nodeName))
+            done->deleteLater();
+        Q_EMIT testFinished(nodeName, passed, evidence);
+    });
+    connect(test.get(), &BurninSession::failed, this, [this, nodeName](const QString &why) {
+        // The test could not run: no verdict on the GPUs. The node stays out, drained, with why.
+        m_testOutcomes.insert(nodeName, {false, QStringLiteral("the burn-in could not run: %1").arg(why)});
+        if (auto done = m_tests.take(nodeName))
+            done->deleteLater();
+        Q_EMIT testFinished(nodeName, false, QStringLiteral("the burn-in could not run: %1").arg(why));
+    });
+    test->start(request);
+    finishStep(step, {});
+}
+
+void RepairEngine::endTest(const RepairStep &step, const SnapshotPtr &snapshot)
+{
+    const bool slurm = snapshot->orchestrator == OrchestratorKind::Slurm;
+    const BurninVerdict verdict = m_testVerdicts.value(step.node);
+    const auto done = [this, step, snapshot, verdict](const QString &error) {
+        if (!error.isEmpty()) {
+            finishStep(step, error);
+            return;
+        }
+        m_testOutcomes.remove(step.node);
+        m_testVerdicts.remove(step.node);
+        if (step.kind == RepairStepKind::Return) {
+            record(step, snapshot, QStringLiteral("test-passed"), allGpus(snapshot, step.node));
+        } else {
+            QVector<int> failing;
+            for (const BurninGpuVerdict &g : verdict.gpus) {
+                if (g.node == step.node && !g.passed)
+                    failing << g.gpu;
+            }
+            record(step, snapshot, QStringLiteral("test-failed"), failing.isEmpty() ? allGpus(snapshot, step.node) : failing);
+        }
+        finishStep(step, {});
+    };
+    const auto release = [this, slurm, step, done](const QString &error) {
+        if (!error.isEmpty() || !slurm)
+            return done(error);
+        deleteReservation(step.node, done);
+    };
+    if (step.kind == RepairStepKind::Replace) {
+        whenFinished(m_cluster->drain({step.node}, drainReason(QStringLiteral("replace"), step.evidence)), this,
+                     [release](const ActionResult &r) { release(r.ok ? QString() : r.message); },
+                     [release](const QString &why) { release(why); });
+    } else if (!slurm) {
+        whenFinished(m_cluster->resume({step.node}), this,
+                     [release](const ActionResult &r) { release(r.ok ? QString() : r.message); },
+                     [release](const QString &why) { release(why); });
+    } else {
+        release({}); // Slurm: resumed into the reservation already; deleting it returns the node
+    }
+}
+
+void RepairEngine::deleteReservation(const QString &node, std::function<void(const QString &)> done)
+{
+    const QStringList argv{QStringLiteral("scontrol"), QStringLiteral("delete"), QStringLiteral("ReservationName=") + reservationName(node)};
+    whenFinished(m_cluster->shell()->run(argv), this,
+                 [done, node](const CommandResult &r) {
+                     done(r.ok() ? QString()
+                                 : QStringLiteral("the reservation %1 could not be deleted (%2): delete it with `scontrol delete "
+                                                  "ReservationName=%1`")
+                                       .arg(reservationName(node), r.errorText()));
+                 },
+                 [done](const QString &why) { done(why); });
+}
+
+void RepairEngine::record(const RepairStep &step, const SnapshotPtr &snapshot, const QString &gpuEvent, const QVector<int> &gpus)
+{
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    NodeHealthRecord &r = m_records[step.node];
+    r.node = step.node;
+    r.state = step.to;
+    r.since = now;
+    if (step.kind == RepairStepKind::Drain)
+        r.drainedAt = now;
+    if (step.kind != RepairStepKind::StartTest) {
+        r.evidenceCode = step.kind == RepairStepKind::Replace ? QStringLiteral("test-failed") : step.evidenceCode;
+        r.evidence = step.evidence;
+    }
+    r.gpuUuids.clear();
+    const Node *node = snapshot->node(step.node);
+    if (node) {
+        for (const Gpu &g : node->gpus) {
+            if (g.index >= 0 && g.index < 1024) {
+                if (r.gpuUuids.size() <= g.index)
+                    r.gpuUuids.resize(g.index + 1);
+                r.gpuUuids[g.index] = g.uuid;
+            }
+        }
+    }
+    publishNode(step.node);
+    if (gpuEvent.isEmpty() || !node)
+        return;
+    QStringList events{gpuEvent};
+    if (step.kind == RepairStepKind::Return)
+        events << QStringLiteral("returned");
+    if (step.kind == RepairStepKind::Replace)
+        events << QStringLiteral("replace");
+    for (const Gpu &g : node->gpus) {
+        if (g.uuid.isEmpty() || !gpus.contains(g.index))
+            continue;
+        GpuHealthRecord &gr = m_gpuRecords[g.uuid];
+        gr.uuid = g.uuid;
+        for (const QString &event : std::as_const(events))
+            gr.count(event, step.node, g.index, now);
+        publishGpu(g.uuid);
+    }
+}
+
+void RepairEngine::publishNode(const QString &node)
+{
+    PushgatewayClient *pushgateway = m_cluster->metrics() ? m_cluster->metrics()->pushgateway() : nullptr;
+    if (!pushgateway)
+        return;
+    actionStarted();
+    whenFinished(pushgateway->replaceGroup(HealthExposition::nodeGroupPath(node), HealthExposition::nodeGroup(m_records.value(node))), this,
+                 [this](const PushgatewayClient::Result &r) {
+                     Q_EMIT published(r.error);
+                     actionEnded();
+                 },
+                 [this](const QString &why) {
+                     Q_EMIT published(why);
+                     actionEnded();
+                 });
+}
+
+void RepairEngine::publishGpu(const QString &uuid)
+{
+    PushgatewayClient *pushgateway = m_cluster->metrics() ? m_cluster->metrics()->pushgateway() : nullptr;
+    if (!pushgateway)
+        return;
+    actionStarted();
+    whenFinished(pushgateway->replaceGroup(HealthExposition::gpuGroupPath(uuid), HealthExposition::gpuGroup(m_gpuRecords.value(uuid))), this,
+                 [this](const PushgatewayClient::Result &r) {
+                     Q_EMIT published(r.error);
+                     actionEnded();
+                 },
+                 [this](const QString &why) {
+                     Q_EMIT published(why);
+                     actionEnded();
+                 });
+}
+
+} // namespace strata
