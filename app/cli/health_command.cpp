@@ -56,7 +56,7 @@ QList<QCommandLineOption> HealthCommand::options()
 int HealthCommand::run(QCoreApplication &app, QCommandLineParser &parser, const ConnectionOptions &connection)
 {
     ClusterProfile profile;
-    if (!CliProfileResolver::resolve(connection, parser, &profile))
+    if (!CliProfileResolver::resolve(connection, parser, &profile, ConnectionOptions::SshOptional))
         return 2;
     if (!profile.hasPrometheus()) {
         CliOutput::error(QStringLiteral("health reads the repair loop's records from Prometheus: give --prometheus URL (or a profile with one)"));

@@ -18,12 +18,16 @@ struct GpuFault
                        // one that waits on a slow link or throttles, a straggler in its job
         NvlinkErrors,  // DCGM_FI_DEV_NVLINK_REPLAY_ERROR_COUNT_TOTAL rises by value a second: a
                        // link that retries (the counter appears, at 0, when the fault is set)
+        MovedFrom,     // the GPU reports the UUID of fromNode's GPU fromGpu: that card moved here
+                       // (a baseboard swapped into another instance, a node renamed)
     };
 
     QString node;
     int gpu = 0;
     Kind kind = Kind::Xid;
     double value = 0;
+    QString fromNode; // MovedFrom only
+    int fromGpu = -1;
 };
 
 } // namespace strata::lab

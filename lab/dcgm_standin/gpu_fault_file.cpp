@@ -29,6 +29,8 @@ std::optional<GpuFault::Kind> kindFromName(const QString &name)
         return GpuFault::Kind::Slow;
     if (name == u"nvlink-errors")
         return GpuFault::Kind::NvlinkErrors;
+    if (name == u"moved-from")
+        return GpuFault::Kind::MovedFrom;
     return std::nullopt;
 }
 
@@ -50,11 +52,23 @@ GpuFaultList parseGpuFaults(const QByteArray &json)
         if (!kind || !f.value(u"node").isString() || !f.value(u"gpu").isDouble()) {
             result.error = QStringLiteral("fault %1 needs node (string), gpu (number) and a known "
                                           "kind (xid, hot, remap-failure, uncorrectable, missing, "
-                                          "exporter-down, slow, nvlink-errors)").arg(i);
+                                          "exporter-down, slow, nvlink-errors, moved-from)").arg(i);
             continue;
         }
-        result.faults.push_back(GpuFault{f.value(u"node").toString(), f.value(u"gpu").toInt(),
-                                         *kind, f.value(u"value").toDouble()});
+        GpuFault fault{f.value(u"node").toString(), f.value(u"gpu").toInt(), *kind, f.value(u"value").toDouble()};
+        if (*kind == GpuFault::Kind::MovedFrom) {
+            // "from": "NODE:GPU"
+            const QString from = f.value(u"from").toString();
+            const qsizetype colon = from.lastIndexOf(QLatin1Char(':'));
+            bool ok = false;
+            fault.fromGpu = colon > 0 ? from.mid(colon + 1).toInt(&ok) : -1;
+            fault.fromNode = from.left(colon);
+            if (!ok || fault.fromGpu < 0) {
+                result.error = QStringLiteral("fault %1 (moved-from) needs \"from\": \"NODE:GPU\"").arg(i);
+                continue;
+            }
+        }
+        result.faults.push_back(fault);
     }
     return result;
 }

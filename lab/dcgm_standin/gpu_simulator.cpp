@@ -111,6 +111,10 @@ std::vector<GpuSample> GpuSimulator::sample(const NodeSpec &node, const GpuHolde
         GpuSample s;
         s.index = i;
         s.uuid = uuidFor(node.name, i);
+        for (const GpuFault &f : faults) {
+            if (f.node == node.name && f.gpu == i && f.kind == GpuFault::Kind::MovedFrom)
+                s.uuid = uuidFor(f.fromNode, f.fromGpu);
+        }
         s.pciBusId = pciBusIdFor(i);
         s.device = "nvidia" + std::to_string(i);
         if (busy && node.style.kubernetesWorkload)
@@ -183,6 +187,7 @@ std::vector<GpuSample> GpuSimulator::sample(const NodeSpec &node, const GpuHolde
             case GpuFault::Kind::Missing:
             case GpuFault::Kind::ExporterDown:
             case GpuFault::Kind::NvlinkErrors: // a counter: below, with the others
+            case GpuFault::Kind::MovedFrom:    // the UUID: above
                 break;
             }
         }

@@ -153,10 +153,17 @@ else:
                    "uncorrectable": "a number of remapped rows, e.g. 3",
                    "slow": "the utilisation in % a held GPU works at, e.g. 30",
                    "nvlink-errors": "NVLink replays a second, e.g. 5"}
-    if kind not in ("xid", "hot", "remap-failure", "uncorrectable", "missing", "exporter-down", "slow", "nvlink-errors"):
-        fail(f"unknown kind {kind}: xid CODE | hot TEMP | remap-failure | uncorrectable ROWS | missing | exporter-down | slow PERCENT | nvlink-errors PER_SECOND")
+    if kind not in ("xid", "hot", "remap-failure", "uncorrectable", "missing", "exporter-down", "slow", "nvlink-errors", "moved-from"):
+        fail(f"unknown kind {kind}: xid CODE | hot TEMP | remap-failure | uncorrectable ROWS | missing | exporter-down | slow PERCENT | nvlink-errors PER_SECOND | moved-from NODE:GPU")
     fault = {"node": node, "gpu": int(gpu), "kind": kind}
-    if kind in needs_value:
+    if kind == "moved-from":
+        # The GPU reports another's UUID: that card moved here (the repair loop's record follows it).
+        source = args[3] if len(args) > 3 else ""
+        src_node, _, src_gpu = source.rpartition(":")
+        if src_node not in nodes or not src_gpu.isdigit() or int(src_gpu) >= gpus:
+            fail(f"moved-from needs NODE:GPU of a lab GPU, e.g. gpu-node03:3, got {source!r}")
+        fault["from"] = source
+    elif kind in needs_value:
         if len(args) < 4:
             fail(f"{kind} needs a value: {needs_value[kind]}")
         try:

@@ -188,6 +188,13 @@ void TestGpuSimulator::missingAndIdentity()
     QVERIFY(GpuSimulator::uuidFor(n.name, 3) != GpuSimulator::uuidFor(QStringLiteral("gpu-node01"), 3));
     QCOMPARE(GpuSimulator::uuidFor(n.name, 3).size(), std::size_t(40)); // GPU- + 36-char UUID
     QCOMPARE(GpuSimulator::pciBusIdFor(0), std::string("00000000:53:00.0"));
+    // moved-from: the GPU reports the moved card's UUID, the others keep their own.
+    GpuFault moved{n.name, 5, GpuFault::Kind::MovedFrom, 0};
+    moved.fromNode = QStringLiteral("gpu-node03");
+    moved.fromGpu = 3;
+    const auto after = sim.sample(n, {}, {moved}, 1000);
+    QCOMPARE(after[5].uuid, GpuSimulator::uuidFor(QStringLiteral("gpu-node03"), 3));
+    QCOMPARE(after[4].uuid, GpuSimulator::uuidFor(n.name, 4));
 }
 
 void TestGpuSimulator::countersIntegrate()
@@ -212,8 +219,11 @@ void TestGpuSimulator::faultFile_data()
     QTest::newRow("as lab/lab writes it")
         << QByteArray(R"({"faults": [{"node": "gpu-node02", "gpu": 3, "kind": "xid", "value": 79.0},
                         {"node": "gpu-node01", "gpu": 0, "kind": "exporter-down"},
-                        {"node": "gpu-node03", "gpu": 0, "kind": "nvlink-errors", "value": 5.0}]})")
-        << 3 << false;
+                        {"node": "gpu-node03", "gpu": 0, "kind": "nvlink-errors", "value": 5.0},
+                        {"node": "gpu-node01", "gpu": 5, "kind": "moved-from", "from": "gpu-node03:3"}]})")
+        << 4 << false;
+    QTest::newRow("moved-from without from") << QByteArray(R"({"faults": [{"node": "n", "gpu": 1, "kind": "moved-from"}]})")
+                                             << 0 << true;
     QTest::newRow("cleared") << QByteArray(R"({"faults": []})") << 0 << false;
     QTest::newRow("unknown kind") << QByteArray(R"({"faults": [{"node": "n", "gpu": 1, "kind": "x"}]})")
                                   << 0 << true;

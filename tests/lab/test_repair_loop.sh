@@ -1,0 +1,181 @@
+#!/usr/bin/env bash
+# The repair loop end to end on the real slurmctld (issue 28), with the lab's real Pushgateway
+# and Prometheus as the shared store: XID 79 planted on gpu-node01, 02 and 03 (the DCGM
+# stand-in), the policy capped at two nodes out at once and two drains an hour.
+#  1. a dry run plans and previews every step and touches nothing;
+#  2. `strata watch --once` suspects all three, drains 01 and 02 (the preview says what runs
+#     there), holds 03 by the cap, tests 01 and 02 with the burn-in (cpu backend: the lab has no
+#     GPU) in a maintenance reservation it resumes them into; 02's planted bit flip fails it:
+#     it stays out marked "replace"; 01 passes and returns; no reservation is left;
+#  3. a second Strata (`strata health`, Prometheus only) reads the states and GPU records back;
+#  4. gpu-node04 runs another user's job: its drain waits for an operator's --confirm;
+#  5. the record follows a GPU: gpu-node02's failed GPU 4 reappears as gpu-node04 GPU 5 (the
+#     stand-in's moved-from fault) with a new XID; its record keeps the failed test and gains the
+#     suspicion under the new node.
+# Everything it did is undone at the end (faults, drains, jobs, reservations, published groups).
+# shellcheck source=tests/lab/lib.sh
+source "$(dirname "$0")/lib.sh"
+STRATA="$STRATA_BINARY_DIR/app/strata"
+mapfile -t connect < "$STRATA_LAB_DIR/connect.args"
+work="$(mktemp -d)"
+PUSHGATEWAY="${STRATA_LAB_PUSHGATEWAY_URL:?the lab has no Pushgateway}"
+PROMETHEUS="${STRATA_LAB_PROMETHEUS_URL:?}"
+
+b64() { printf %s "$1" | base64 -w0 | tr '+/' '-_' | tr -d '='; }
+# Every group the repair loop published, removed (from the Pushgateway's own list).
+forget_published() {
+    curl -s "$PUSHGATEWAY/api/v1/metrics" | "$PYTHON" -c '
+import json, sys
+for g in json.load(sys.stdin).get("data", []):
+    labels = g.get("labels", {})
+    if labels.get("job") == "strata_repair": print("node", labels["node"])
+    if labels.get("job") == "strata_gpu_record": print("uuid", labels["uuid"])' |
+    while read -r key value; do
+        curl -s -X DELETE "$PUSHGATEWAY/metrics/job/$([ "$key" = node ] && echo strata_repair || echo strata_gpu_record)/$key@base64/$(b64 "$value")"
+    done
+}
+cleanup() {
+    local rc=$?
+    # What the second Strata last read, for a failure.
+    [ "$rc" -eq 0 ] || [ ! -s "$work/health.json" ] || sed "s/^/# health: /" "$work/health.json"
+    cleanup_jobs
+    "$LAB" fault clear --dir "$STRATA_LAB_DIR" >/dev/null 2>&1 || true
+    local r n
+    for r in $(scontrol show reservation 2>/dev/null | grep -o 'ReservationName=strata-repair-[^ ]*' | cut -d= -f2); do
+        scontrol delete "ReservationName=$r" 2>/dev/null || true
+    done
+    for n in $(sinfo -h -N -n 'gpu-node[01-04]' -t drain,draining -o '%N' | sort -u); do
+        scontrol update "NodeName=$n" State=RESUME 2>/dev/null || true
+    done
+    forget_published || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+settled() { [ -z "$(squeue -h -o %i)" ] && [ -z "$(sinfo -h -N -t completing -o %N)" ]; }
+wait_until 120 "no jobs left or completing from earlier tests" settled
+unusable="$(sinfo -h -N -n 'gpu-node[01-04]' -t drain,down,fail,no_respond -o '%N' | sort -u | tr '\n' ' ')"
+if [ -n "$unusable" ]; then
+    echo "# an earlier test left ${unusable}unable to run jobs: $(sinfo -h -N -o '%N %T "%E"' | tr '\n' ';'); resuming"
+    for n in $unusable; do scontrol update "NodeName=$n" State=RESUME 2>&1 | sed 's/^/# /' || true; done
+fi
+forget_published
+
+cat >"$work/policy.json" <<'JSON'
+{"dryRun": false, "suspectOn": ["xid-*"], "maxNodesOut": 2, "maxPartitionPercent": 100, "maxDrainsPerHour": 2,
+ "test": "burnin", "burninTests": ["gemm"], "burninSeconds": 5}
+JSON
+for n in 01 02 03; do "$LAB" fault --dir "$STRATA_LAB_DIR" "gpu-node$n" 3 xid 79 >/dev/null; done
+xid_findings() { "$STRATA" snapshot "${connect[@]}" --format json 2>/dev/null |
+    "$PYTHON" -c 'import json,sys; print(sum(1 for f in json.load(sys.stdin)["findings"] if f["code"] == "xid-79"))' | grep -qx "$1"; }
+wait_until 60 "three xid-79 findings" xid_findings 3
+pass "XID 79 planted on gpu-node01, 02 and 03"
+
+# check FILE PYTHON_EXPRESSION over the JSON lines `steps` (the file) of a watch run.
+check() {
+    "$PYTHON" - "$1" "$2" <<'PY'
+import json, sys
+steps = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+def step(node, kind): return [s for s in steps if s["node"] == node and s["step"] == kind]
+sys.exit(0 if eval(sys.argv[2]) else 1)
+PY
+}
+drained() { sinfo -h -N -n "$1" -o '%T' | grep -q 'drain'; }
+
+# 1. Dry run: everything planned and previewed, nothing done.
+"$STRATA" watch "${connect[@]}" --once --dry-run --policy "$work/policy.json" --format json >"$work/dry.jsonl" 2>"$work/dry.err" ||
+    fail "dry run exited $?: $(cat "$work/dry.err")"
+check "$work/dry.jsonl" 'all(not s["taken"] and s["held"] == "dry-run" for s in steps) and len(step("gpu-node03", "drain")) == 1' ||
+    fail "dry run: $(cat "$work/dry.jsonl")"
+for n in 01 02 03; do drained "gpu-node$n" && fail "the dry run drained gpu-node$n"; done
+[ -z "$(curl -s "$PUSHGATEWAY/api/v1/metrics" | grep -o strata_repair)" ] || fail "the dry run published"
+pass "dry run: $(wc -l <"$work/dry.jsonl") steps planned, none taken, nothing published"
+
+# 2. The loop, with gpu-node02's GPU 4 failing its burn-in (a planted bit flip).
+start=$SECONDS
+rc=0
+timeout -s INT -k 20 240 "$STRATA" watch "${connect[@]}" --once --policy "$work/policy.json" --backend cpu \
+    --inject gpu-node02=bitflip:4 --history "$work/burnin.sqlite" --format json \
+    >"$work/loop.jsonl" 2> >(tee "$work/loop.err" | sed -u 's/^/# /') || rc=$?
+sleep 1
+echo "# strata watch --once took $((SECONDS - start)) s, exit $rc"
+[ "$rc" -eq 0 ] || fail "watch exited $rc: $(cat "$work/loop.jsonl")"
+check "$work/loop.jsonl" 'all(step(n, "suspect")[0]["taken"] for n in ("gpu-node01", "gpu-node02", "gpu-node03"))' ||
+    fail "suspect: $(cat "$work/loop.jsonl")"
+check "$work/loop.jsonl" 'step("gpu-node01", "drain")[0]["taken"] and step("gpu-node02", "drain")[0]["taken"] and "runs no job" in step("gpu-node01", "drain")[0]["preview"]["summary"]' ||
+    fail "drains: $(cat "$work/loop.jsonl")"
+check "$work/loop.jsonl" 'not any(s["taken"] for s in step("gpu-node03", "drain")) and step("gpu-node03", "drain")[0]["held"] == "cap-nodes-out" and all(s["held"] in ("cap-nodes-out", "cap-per-hour") for s in step("gpu-node03", "drain"))' ||
+    fail "the cap did not hold gpu-node03: $(cat "$work/loop.jsonl")"
+pass "three suspected; gpu-node01 and 02 drained; gpu-node03 held by the cap (two at once, two an hour)"
+check "$work/loop.jsonl" 'step("gpu-node01", "return")[0]["taken"] and step("gpu-node02", "replace")[0]["taken"] and "GPU 4" in step("gpu-node02", "replace")[0]["evidence"]' ||
+    fail "return/replace: $(cat "$work/loop.jsonl")"
+grep -q "maintenance reservation strata-repair-gpu-node01" "$work/loop.err" || fail "no maintenance reservation for the test"
+drained gpu-node01 && fail "gpu-node01 passed but is not in service: $(sinfo -h -N -n gpu-node01 -o '%T %E')"
+drained gpu-node02 || fail "gpu-node02 failed but is in service"
+sinfo -h -N -n gpu-node02 -o '%E' | grep -q "strata repair: replace:" || fail "gpu-node02's reason: $(sinfo -h -N -n gpu-node02 -o '%E')"
+drained gpu-node03 && fail "gpu-node03 was drained past the cap"
+scontrol show reservation 2>&1 | grep -q "ReservationName=strata-repair-" && fail "a reservation left behind: $(scontrol show reservation)"
+pass "tested in a maintenance reservation: gpu-node01 returned, gpu-node02 out ($(sinfo -h -N -n gpu-node02 -o '%E')); no reservation left"
+
+# 3. A second Strata, reading only Prometheus, sees the same loop.
+health_is() {
+    "$STRATA" health --prometheus "$PROMETHEUS" --all --format json >"$work/health.json" 2>/dev/null &&
+        "$PYTHON" - "$work/health.json" "$1" <<'PY'
+import json, sys
+h = json.load(open(sys.argv[1]))
+nodes = {n["node"]: n for n in h["nodes"]}
+gpus = {g["uuid"]: g for g in h["gpus"]}
+sys.exit(0 if eval(sys.argv[2]) else 1)
+PY
+}
+wait_until 30 "the states in Prometheus" health_is 'nodes["gpu-node01"]["state"] == "returned" and nodes["gpu-node02"]["state"] == "replace" and nodes["gpu-node03"]["state"] == "suspected"'
+health_is 'nodes["gpu-node02"]["evidenceCode"] == "test-failed" and nodes["gpu-node02"]["drainedAt"] and len(nodes["gpu-node02"]["gpuUuids"]) == 8' ||
+    fail "gpu-node02's record: $(cat "$work/health.json")"
+failed_uuid="$("$PYTHON" -c 'import json,sys; print(next(n for n in json.load(open(sys.argv[1]))["nodes"] if n["node"] == "gpu-node02")["gpuUuids"][4])' "$work/health.json")"
+health_is "gpus['$failed_uuid']['events']['test-failed']['count'] == 1 and gpus['$failed_uuid']['node'] == 'gpu-node02' and gpus['$failed_uuid']['gpu'] == 4" ||
+    fail "the failed GPU's record: $(cat "$work/health.json")"
+pass "a second Strata reads it back from Prometheus: gpu-node02 replace, its GPU 4 ($failed_uuid) test-failed"
+
+# 4. Another user's job on gpu-node04: its drain needs an operator's confirmation.
+"$LAB" fault clear --dir "$STRATA_LAB_DIR" >/dev/null
+job="$(sbatch --parsable --uid=nobody --gid=nogroup -w gpu-node04 -o /dev/null --wrap 'sleep 600')"
+TEST_JOBS+=("$job")
+wait_until 30 "job $job running" job_is "$job" RUNNING
+"$LAB" fault --dir "$STRATA_LAB_DIR" gpu-node04 2 xid 48 >/dev/null
+xid48() { "$STRATA" snapshot "${connect[@]}" --format json 2>/dev/null | grep -q '"xid-48"'; }
+wait_until 60 "the xid-48 finding" xid48
+cat >"$work/policy4.json" <<'JSON'
+{"dryRun": false, "suspectOn": ["xid-48"], "maxNodesOut": 4, "maxPartitionPercent": 100, "maxDrainsPerHour": 10, "test": "none"}
+JSON
+"$STRATA" watch "${connect[@]}" --once --policy "$work/policy4.json" --format json >"$work/confirm.jsonl" 2>"$work/confirm.err" ||
+    fail "watch exited $?: $(cat "$work/confirm.err")"
+check "$work/confirm.jsonl" 'step("gpu-node04", "drain")[0]["held"] == "needs-confirmation" and step("gpu-node04", "drain")[0]["preview"]["jobs"][0]["user"] == "nobody"' ||
+    fail "no confirmation asked: $(cat "$work/confirm.jsonl")"
+drained gpu-node04 && fail "gpu-node04 drained without confirmation"
+"$STRATA" watch "${connect[@]}" --once --policy "$work/policy4.json" --confirm gpu-node04 --format json >"$work/confirmed.jsonl" 2>"$work/confirmed.err" ||
+    fail "watch --confirm exited $?: $(cat "$work/confirmed.err")"
+check "$work/confirmed.jsonl" 'step("gpu-node04", "drain")[0]["taken"]' || fail "--confirm: $(cat "$work/confirmed.jsonl")"
+drained gpu-node04 || fail "gpu-node04 not drained after --confirm"
+pass "gpu-node04 runs nobody's job $job: held for confirmation, drained with --confirm"
+scancel "$job"
+
+# 5. gpu-node02's failed GPU 4 reappears as gpu-node04 GPU 5 (moved) with XID 48: one record.
+"$LAB" fault clear --dir "$STRATA_LAB_DIR" >/dev/null
+"$LAB" fault --dir "$STRATA_LAB_DIR" gpu-node04 5 moved-from gpu-node02:4 >/dev/null
+"$LAB" fault --dir "$STRATA_LAB_DIR" gpu-node04 5 xid 48 >/dev/null
+scontrol update NodeName=gpu-node04 State=RESUME
+moved() {
+    "$STRATA" snapshot "${connect[@]}" --format json 2>/dev/null | "$PYTHON" -c '
+import json, sys
+nodes = {n["name"]: n for n in json.load(sys.stdin)["nodes"]}
+g = next(g for g in nodes["gpu-node04"]["gpus"] if g["index"] == 5)
+sys.exit(0 if g["uuid"] == sys.argv[1] and g["xid"] == 48 else 1)' "$failed_uuid"
+}
+wait_until 60 "gpu-node04 GPU 5 reporting $failed_uuid" moved
+"$STRATA" watch "${connect[@]}" --once --policy "$work/policy4.json" --format json >"$work/moved.jsonl" 2>"$work/moved.err" ||
+    fail "watch exited $?: $(cat "$work/moved.err")"
+sed 's/^/# moved: /' "$work/moved.jsonl"
+wait_until 30 "the moved GPU's record" health_is "gpus['$failed_uuid']['node'] == 'gpu-node04' and gpus['$failed_uuid']['gpu'] == 5 and gpus['$failed_uuid']['events']['test-failed']['count'] == 1 and gpus['$failed_uuid']['events']['suspected']['count'] >= 1"
+pass "the record follows GPU $failed_uuid to gpu-node04 GPU 5: its failed test kept, the new suspicion added"
+echo "all $CHECKS checks passed"
