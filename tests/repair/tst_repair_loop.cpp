@@ -296,6 +296,7 @@ private Q_SLOTS:
     void drainedNodeIsTestedThenReturnedOrReplaced()
     {
         ClusterSnapshot s = fourNodes({QStringLiteral("drained"), QStringLiteral("drained"), QStringLiteral("drained")});
+        s.jobs.clear(); // their jobs ended: the drained nodes are idle
         s.findings << xid(QStringLiteral("gpu-node01"), 79);
         RepairPlanInput in{&s, {}, {}, applyingPolicy(), false, kNow, QStringLiteral("ops"), {}};
         in.records.insert(QStringLiteral("gpu-node01"), record(QStringLiteral("gpu-node01"), NodeHealthState::Drained));
@@ -313,6 +314,19 @@ private Q_SLOTS:
         // Test none: a drained node waits for an operator.
         in.policy.test = RepairTest::None;
         QCOMPARE(describe(planRepairs(in)), QStringLiteral("gpu-node02 return; gpu-node03 replace"));
+    }
+
+    // Slurm: a node under test is resumed into its maintenance reservation (not drained): no
+    // "resumed outside"; a drained node still running jobs (draining) is tested once they end.
+    void testingNodeInServiceAndDrainingNodeWait()
+    {
+        ClusterSnapshot s = fourNodes({QString(), QString(), QString(), QStringLiteral("mixed+drain")});
+        RepairPlanInput in{&s, {}, {}, applyingPolicy(), false, kNow, QStringLiteral("ops"), {}};
+        in.records.insert(QStringLiteral("gpu-node03"), record(QStringLiteral("gpu-node03"), NodeHealthState::Testing));
+        in.records.insert(QStringLiteral("gpu-node04"), record(QStringLiteral("gpu-node04"), NodeHealthState::Drained));
+        QVERIFY2(planRepairs(in).isEmpty(), qPrintable(describe(planRepairs(in))));
+        s.jobs.removeAt(1); // bob's job on gpu-node04 ended
+        QCOMPARE(describe(planRepairs(in)), QStringLiteral("gpu-node04 start-test"));
     }
 
     void returnedNodeIsNotSuspectedAgainByTheSameCode()
