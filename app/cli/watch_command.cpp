@@ -29,6 +29,7 @@ const QCommandLineOption kConfirm{QStringLiteral("confirm"), QStringLiteral("Dra
 const QCommandLineOption kBackend{QStringLiteral("backend"), QStringLiteral("The burn-in's backend: cuda or cpu (default: cuda where a GPU is found)."), QStringLiteral("name")};
 const QCommandLineOption kInject{QStringLiteral("inject"), QStringLiteral("Self-test fault for the burn-in, NODE=bitflip|slow[:GPU] (repeatable)."), QStringLiteral("NODE=KIND")};
 const QCommandLineOption kAgentBinary{QStringLiteral("agent-binary"), QStringLiteral("Local strata-burn to deploy."), QStringLiteral("file")};
+const QCommandLineOption kImage{QStringLiteral("image"), QStringLiteral("Kubernetes: the burn-in's image containing strata-burn (default: the profile's burninImage)."), QStringLiteral("image")};
 const QCommandLineOption kHistory{QStringLiteral("history"), QStringLiteral("Burn-in history database (default ~/.local/share/strata/burnin.sqlite)."), QStringLiteral("file")};
 
 // Passes of one --once run at most: a loop that never settles is a bug, said, not spun.
@@ -91,7 +92,7 @@ QString stepText(const RepairStep &s, const QString &error)
 
 QList<QCommandLineOption> WatchCommand::options()
 {
-    return {kOnce, kApply, kDryRun, kPolicy, kConfirm, kBackend, kInject, kAgentBinary, kHistory};
+    return {kOnce, kApply, kDryRun, kPolicy, kConfirm, kBackend, kInject, kAgentBinary, kImage, kHistory};
 }
 
 int WatchCommand::run(QCoreApplication &app, QCommandLineParser &parser, const ConnectionOptions &connection)
@@ -103,6 +104,8 @@ int WatchCommand::run(QCoreApplication &app, QCommandLineParser &parser, const C
     ClusterProfile profile;
     if (!CliProfileResolver::resolve(connection, parser, &profile))
         return 2;
+    if (parser.isSet(kImage))
+        profile.burninImage = parser.value(kImage);
     QJsonObject policyJson = profile.repairPolicy;
     if (parser.isSet(kPolicy)) {
         QFile file(parser.value(kPolicy));
