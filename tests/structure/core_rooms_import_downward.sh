@@ -13,6 +13,7 @@
 #   5 session     profile, ssh, slurm, kubernetes, prometheus
 #   6 burnin      model (strata_burnin); session, ssh, slurm, kubernetes (strata_burnin_launch)
 #   6 fabric      model, ssh, slurm, kubernetes (strata_fabric); session (strata_fabric_launch)
+#   7 repair      model, prometheus (strata_repair); session, burnin, ssh, slurm (strata_repair_run)
 #
 # A room may include a room of a lower rank; rooms of one rank do not know each other. Includes
 # are matched as written ("ssh/x.h") and by bare name: ssh, net, slurm, kubernetes and burnin put
@@ -32,7 +33,8 @@ prometheus 3
 kubernetes 4
 session 5
 burnin 6
-fabric 6'
+fabric 6
+repair 7'
 # Rooms whose folder is on the include path (a bare name can reach them).
 bare_rooms='ssh net slurm kubernetes burnin fabric'
 
