@@ -22,8 +22,8 @@ namespace strata {
 namespace {
 
 const QCommandLineOption kOnce{QStringLiteral("once"), QStringLiteral("Run until nothing more is to be done now (tests waited for), then exit.")};
-const QCommandLineOption kApply{QStringLiteral("apply"), QStringLiteral("Act, even if the policy says dry run.")};
-const QCommandLineOption kDryRun{QStringLiteral("dry-run"), QStringLiteral("Plan and preview only, even if the policy says act.")};
+const QCommandLineOption kApply{QStringLiteral("apply"), QStringLiteral("Act: drain, test, return (without it: plan and preview only; a policy with \"dryRun\": true stays dry).")};
+const QCommandLineOption kDryRun{QStringLiteral("dry-run"), QStringLiteral("Plan and preview only (the default without --apply).")};
 const QCommandLineOption kPolicy{QStringLiteral("policy"), QStringLiteral("The repair policy as a JSON file (default: the profile's \"repair\")."), QStringLiteral("file")};
 const QCommandLineOption kConfirm{QStringLiteral("confirm"), QStringLiteral("Drain these nodes even though they run other users' jobs (host list; repeatable)."), QStringLiteral("nodes")};
 const QCommandLineOption kBackend{QStringLiteral("backend"), QStringLiteral("The burn-in's backend: cuda or cpu (default: cuda where a GPU is found)."), QStringLiteral("name")};
@@ -130,9 +130,8 @@ int WatchCommand::run(QCoreApplication &app, QCommandLineParser &parser, const C
     }
     RepairEngine::Options options;
     options.policy = *policy;
-    if (parser.isSet(kApply))
-        options.policy.dryRun = false;
-    options.dryRun = parser.isSet(kDryRun);
+    // A shared profile's policy never acts by itself: only the operator's --apply arms it.
+    options.dryRun = !parser.isSet(kApply);
     options.operatorUser = profile.sshUser.isEmpty() ? qEnvironmentVariable("USER") : profile.sshUser;
     QStringList confirmed;
     if (!Hostlist::expandAll(parser.values(kConfirm), &confirmed, &error)) {

@@ -27,7 +27,7 @@ QString reservationName(const QString &node)
 // words in it).
 QString drainReason(const QString &code, const QString &evidence)
 {
-    QString reason = QStringLiteral("strata repair: %1: %2").arg(code, evidence).simplified();
+    QString reason = QStringLiteral("%1 %2: %3").arg(repairDrainReasonPrefix(), code, evidence).simplified();
     if (reason.size() > 200)
         reason = reason.left(197) + QStringLiteral("...");
     return reason;

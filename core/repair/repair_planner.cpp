@@ -189,6 +189,15 @@ QVector<RepairStep> planRepairs(const RepairPlanInput &in)
                               QStringLiteral("resumed-outside"),
                               QStringLiteral("%1 is in service again (%2), not through Strata").arg(node.name, node.state));
             } else if (state == NodeHealthState::Drained && in.policy.test == RepairTest::Burnin
+                       && !node.reason.startsWith(repairDrainReasonPrefix())) {
+                RepairStep s = step(node.name, RepairStepKind::StartTest, state, NodeHealthState::Testing, record.evidenceCode, QString());
+                s.hold = RepairHold::OutByOthers;
+                s.holdReason = QStringLiteral("%1 is drained by someone else (%2), not by Strata's repair loop: Strata tests and returns only "
+                                              "nodes it drained")
+                                   .arg(node.name, node.reason.isEmpty() ? QStringLiteral("no reason") : node.reason);
+                steps << s;
+                break;
+            } else if (state == NodeHealthState::Drained && in.policy.test == RepairTest::Burnin
                        && DrainPreview::of(*in.snapshot, node.name).jobs.isEmpty()) { // draining: its jobs end first
                 steps << step(node.name, RepairStepKind::StartTest, state, NodeHealthState::Testing, record.evidenceCode,
                               QStringLiteral("burn-in %1, %2 s each").arg(in.policy.burninTests.join(QLatin1Char(','))).arg(in.policy.burninSeconds));

@@ -32,7 +32,9 @@ struct RepairTestOutcome
 //   names it;
 // - a node someone else took out of service (drained, cordoned, down) is left to them;
 // - dry run: every step is planned and previewed, none taken (hold DryRun);
-// - a drained node is tested only once no job runs there (draining: its jobs end first).
+// - a drained node is tested only once no job runs there (draining: its jobs end first), and
+//   only when its drain reason is the loop's own (repairDrainReasonPrefix): a record claiming
+//   "drained" for a node someone else drained (forged, or stale) never gets it resumed.
 // A node returned with a finding's code is not suspected again by the same code (DCGM's XID
 // gauge keeps the last XID until the driver reloads); another code suspects it.
 struct RepairPlanInput

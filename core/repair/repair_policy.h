@@ -34,7 +34,9 @@ struct RepairPolicy
     int maxNodesOut = 1;
     int maxPartitionPercent = 10;
     int maxDrainsPerHour = 2;
-    bool dryRun = true;         // plan and preview only; `--apply` (or "dryRun": false) acts
+    // A policy on trial: plan and preview only, even with `strata watch --apply`. Acting always
+    // needs the operator's --apply (or the window's Apply): a file never arms the loop by itself.
+    bool dryRun = false;
 
     // Whether a finding with this code suspects a node.
     bool suspects(const QString &findingCode) const;

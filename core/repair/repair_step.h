@@ -16,7 +16,14 @@ enum class RepairStepKind {
     Replace,        // testing -> replace: the test failed; the node stays out, its reason says "replace"
     ResumedOutside, // out through Strata -> healthy: someone resumed the node (the record follows)
 };
-QString repairStepKindName(RepairStepKind kind); // "suspect", "drain", "start-test", "return", "replace", "resumed-outside"
+QString repairStepKindName(RepairStepKind kind);
+// How every drain reason Strata's repair loop writes begins ("strata repair: xid-79: ..."): a
+// node drained with another reason was taken out by someone else, and the loop never tests or
+// returns it (a forged record cannot make Strata resume a node an operator drained).
+inline QString repairDrainReasonPrefix()
+{
+    return QStringLiteral("strata repair:");
+} // "suspect", "drain", "start-test", "return", "replace", "resumed-outside"
 
 // Why a step was planned but not taken. Each comes with a sentence (RepairStep::holdReason).
 enum class RepairHold {

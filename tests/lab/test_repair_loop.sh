@@ -2,7 +2,8 @@
 # The repair loop end to end on the real slurmctld (issue 28), with the lab's real Pushgateway
 # and Prometheus as the shared store: XID 79 planted on gpu-node01, 02 and 03 (the DCGM
 # stand-in), the policy capped at two nodes out at once and two drains an hour.
-#  1. a dry run plans and previews every step and touches nothing;
+#  1. without --apply (whatever the policy file says) a dry run plans and previews every step
+#     and touches nothing;
 #  2. `strata watch --once` suspects all three, drains 01 and 02 (the preview says what runs
 #     there), holds 03 by the cap, tests 01 and 02 with the burn-in (cpu backend: the lab has no
 #     GPU) in a maintenance reservation it resumes them into; 02's planted bit flip fails it:
@@ -83,8 +84,9 @@ PY
 }
 drained() { sinfo -h -N -n "$1" -o '%T' | grep -q 'drain'; }
 
-# 1. Dry run: everything planned and previewed, nothing done.
-"$STRATA" watch "${connect[@]}" --once --dry-run --policy "$work/policy.json" --format json >"$work/dry.jsonl" 2>"$work/dry.err" ||
+# 1. Without --apply (the policy file says "dryRun": false: a file never arms the loop): a dry
+#    run, everything planned and previewed, nothing done.
+"$STRATA" watch "${connect[@]}" --once --policy "$work/policy.json" --format json >"$work/dry.jsonl" 2>"$work/dry.err" ||
     fail "dry run exited $?: $(cat "$work/dry.err")"
 check "$work/dry.jsonl" 'all(not s["taken"] and s["held"] == "dry-run" for s in steps) and len(step("gpu-node03", "drain")) == 1' ||
     fail "dry run: $(cat "$work/dry.jsonl")"
@@ -95,7 +97,7 @@ pass "dry run: $(wc -l <"$work/dry.jsonl") steps planned, none taken, nothing pu
 # 2. The loop, with gpu-node02's GPU 4 failing its burn-in (a planted bit flip).
 start=$SECONDS
 rc=0
-timeout -s INT -k 20 240 "$STRATA" watch "${connect[@]}" --once --policy "$work/policy.json" --backend cpu \
+timeout -s INT -k 20 240 "$STRATA" watch "${connect[@]}" --once --apply --policy "$work/policy.json" --backend cpu \
     --inject gpu-node02=bitflip:4 --history "$work/burnin.sqlite" --format json \
     >"$work/loop.jsonl" 2> >(tee "$work/loop.err" | sed -u 's/^/# /') || rc=$?
 sleep 1
@@ -148,12 +150,12 @@ wait_until 60 "the xid-48 finding" xid48
 cat >"$work/policy4.json" <<'JSON'
 {"dryRun": false, "suspectOn": ["xid-48"], "maxNodesOut": 4, "maxPartitionPercent": 100, "maxDrainsPerHour": 10, "test": "none"}
 JSON
-"$STRATA" watch "${connect[@]}" --once --policy "$work/policy4.json" --format json >"$work/confirm.jsonl" 2>"$work/confirm.err" ||
+"$STRATA" watch "${connect[@]}" --once --apply --policy "$work/policy4.json" --format json >"$work/confirm.jsonl" 2>"$work/confirm.err" ||
     fail "watch exited $?: $(cat "$work/confirm.err")"
 check "$work/confirm.jsonl" 'step("gpu-node04", "drain")[0]["held"] == "needs-confirmation" and step("gpu-node04", "drain")[0]["preview"]["jobs"][0]["user"] == "nobody"' ||
     fail "no confirmation asked: $(cat "$work/confirm.jsonl")"
 drained gpu-node04 && fail "gpu-node04 drained without confirmation"
-"$STRATA" watch "${connect[@]}" --once --policy "$work/policy4.json" --confirm gpu-node04 --format json >"$work/confirmed.jsonl" 2>"$work/confirmed.err" ||
+"$STRATA" watch "${connect[@]}" --once --apply --policy "$work/policy4.json" --confirm gpu-node04 --format json >"$work/confirmed.jsonl" 2>"$work/confirmed.err" ||
     fail "watch --confirm exited $?: $(cat "$work/confirmed.err")"
 check "$work/confirmed.jsonl" 'step("gpu-node04", "drain")[0]["taken"]' || fail "--confirm: $(cat "$work/confirmed.jsonl")"
 drained gpu-node04 || fail "gpu-node04 not drained after --confirm"
@@ -173,7 +175,7 @@ g = next(g for g in nodes["gpu-node04"]["gpus"] if g["index"] == 5)
 sys.exit(0 if g["uuid"] == sys.argv[1] and g["xid"] == 48 else 1)' "$failed_uuid"
 }
 wait_until 60 "gpu-node04 GPU 5 reporting $failed_uuid" moved
-"$STRATA" watch "${connect[@]}" --once --policy "$work/policy4.json" --format json >"$work/moved.jsonl" 2>"$work/moved.err" ||
+"$STRATA" watch "${connect[@]}" --once --apply --policy "$work/policy4.json" --format json >"$work/moved.jsonl" 2>"$work/moved.err" ||
     fail "watch exited $?: $(cat "$work/moved.err")"
 sed 's/^/# moved: /' "$work/moved.jsonl"
 wait_until 30 "the moved GPU's record" health_is "gpus['$failed_uuid']['node'] == 'gpu-node04' and gpus['$failed_uuid']['gpu'] == 5 and gpus['$failed_uuid']['events']['test-failed']['count'] == 1 and gpus['$failed_uuid']['events']['suspected']['count'] >= 1"

@@ -121,7 +121,7 @@ private Q_SLOTS:
         QString error;
         const std::optional<RepairPolicy> empty = RepairPolicy::fromJson({}, &error);
         QVERIFY2(empty, qPrintable(error));
-        QVERIFY(empty->dryRun); // a policy acts only when it says so
+        QVERIFY(!empty->dryRun); // acting is armed by the operator's --apply, not by a file
         QVERIFY(empty->suspects(QStringLiteral("xid-79")));
         QVERIFY(!empty->suspects(QStringLiteral("gpu-temp-high")));
         RepairPolicy p = applyingPolicy();
@@ -297,6 +297,7 @@ private Q_SLOTS:
     {
         ClusterSnapshot s = fourNodes({QStringLiteral("drained"), QStringLiteral("drained"), QStringLiteral("drained")});
         s.jobs.clear(); // their jobs ended: the drained nodes are idle
+        s.nodes[0].reason = QStringLiteral("strata repair: xid-79: gpu-node01 GPU 3: XID 79");
         s.findings << xid(QStringLiteral("gpu-node01"), 79);
         RepairPlanInput in{&s, {}, {}, applyingPolicy(), false, kNow, QStringLiteral("ops"), {}};
         in.records.insert(QStringLiteral("gpu-node01"), record(QStringLiteral("gpu-node01"), NodeHealthState::Drained));
@@ -316,11 +317,32 @@ private Q_SLOTS:
         QCOMPARE(describe(planRepairs(in)), QStringLiteral("gpu-node02 return; gpu-node03 replace"));
     }
 
+    // A record says "drained" (forged in the Pushgateway, or stale) for a node an operator
+    // drained for other work: Strata never resumes it into a test.
+    void nodeDrainedBySomeoneElseIsNeverTested()
+    {
+        ClusterSnapshot s = fourNodes({QStringLiteral("drained")});
+        s.jobs.clear();
+        s.nodes[0].reason = QStringLiteral("rack 12 power work");
+        RepairPlanInput in{&s, {}, {}, applyingPolicy(), false, kNow, QStringLiteral("ops"), {}};
+        in.records.insert(QStringLiteral("gpu-node01"), record(QStringLiteral("gpu-node01"), NodeHealthState::Drained));
+        const QVector<RepairStep> steps = planRepairs(in);
+        QCOMPARE(describe(steps), QStringLiteral("gpu-node01 start-test/out-by-others"));
+        QCOMPARE(steps[0].holdReason, QStringLiteral("gpu-node01 is drained by someone else (rack 12 power work), not by Strata's repair "
+                                                     "loop: Strata tests and returns only nodes it drained"));
+        // Records for nodes in service (forged "testing" without a test of this engine, "replace"):
+        // nothing is resumed or drained; "replace" on a node in service is followed as resumed.
+        in.records.insert(QStringLiteral("gpu-node02"), record(QStringLiteral("gpu-node02"), NodeHealthState::Testing));
+        in.records.insert(QStringLiteral("gpu-node03"), record(QStringLiteral("gpu-node03"), NodeHealthState::Replace));
+        QCOMPARE(describe(planRepairs(in)), QStringLiteral("gpu-node01 start-test/out-by-others; gpu-node03 resumed-outside"));
+    }
+
     // Slurm: a node under test is resumed into its maintenance reservation (not drained): no
     // "resumed outside"; a drained node still running jobs (draining) is tested once they end.
     void testingNodeInServiceAndDrainingNodeWait()
     {
         ClusterSnapshot s = fourNodes({QString(), QString(), QString(), QStringLiteral("mixed+drain")});
+        s.nodes[3].reason = QStringLiteral("strata repair: xid-48: gpu-node04 GPU 2: XID 48");
         RepairPlanInput in{&s, {}, {}, applyingPolicy(), false, kNow, QStringLiteral("ops"), {}};
         in.records.insert(QStringLiteral("gpu-node03"), record(QStringLiteral("gpu-node03"), NodeHealthState::Testing));
         in.records.insert(QStringLiteral("gpu-node04"), record(QStringLiteral("gpu-node04"), NodeHealthState::Drained));
