@@ -139,6 +139,16 @@ health_is "gpus['$failed_uuid']['events']['test-failed']['count'] == 1 and gpus[
     fail "the failed GPU's record: $(cat "$work/health.json")"
 pass "a second Strata reads it back from Prometheus: gpu-node02 replace, its GPU 4 ($failed_uuid) test-failed"
 
+# A forged record with an escape sequence and a newline in its evidence: shown escaped.
+# (Typed as Strata types them: the Pushgateway refuses a family whose groups disagree on the type.)
+printf '# TYPE strata_node_health_state gauge\nstrata_node_health_state{state="replace"} 1\n# TYPE strata_node_health_evidence_info gauge\nstrata_node_health_evidence_info{code="xid-79",evidence="a\033[2Jb\\nc"} 1\n' |
+    curl -sf --data-binary @- -X PUT "$PUSHGATEWAY/metrics/job/strata_repair/node@base64/$(b64 gpu-node09)" || fail "the forged push was refused"
+forged_shown() { "$STRATA" health --prometheus "$PROMETHEUS" --node gpu-node09 >"$work/forged.txt" 2>&1 && grep -q 'gpu-node09' "$work/forged.txt"; }
+wait_until 30 "the forged record in Prometheus" forged_shown
+grep -qF 'a\x1b[2Jb\nc' "$work/forged.txt" || fail "the evidence is not shown escaped: $(od -c "$work/forged.txt" | head)"
+! grep -q $'\033' "$work/forged.txt" || fail "an escape byte reached the terminal"
+pass "a forged record's escape sequence and newline are shown escaped"
+
 # 4. Another user's job on gpu-node04: its drain needs an operator's confirmation.
 "$LAB" fault clear --dir "$STRATA_LAB_DIR" >/dev/null
 job="$(sbatch --parsable --uid=nobody --gid=nogroup -w gpu-node04 -o /dev/null --wrap 'sleep 600')"
