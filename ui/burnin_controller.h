@@ -45,6 +45,8 @@ public:
     void setResumeFilePath(const QString &path) { m_resumePath = path; }
     QString resumeFilePath() const { return m_resumePath; }
     void setAgentPath(const QString &path) { m_agentPath = path; }
+    // The strata-burn to deploy: the one set, else beside the executable, the build tree, PATH.
+    QString localAgentPath() const;
     // Milliseconds between reads of the agents' output (tests poll faster).
     void setPollIntervalMs(int ms) { m_pollIntervalMs = ms; }
 
@@ -73,7 +75,6 @@ Q_SIGNALS:
 
 private:
     BurninWindow *open(const BurninRequest &request, const QString &attachJobId);
-    QString localAgentPath() const;
     QString profileName() const;
     void restoreChoices(BurninDialog *dialog) const;
     void rememberChoices(const BurninRequest &request) const;

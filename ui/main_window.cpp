@@ -6,6 +6,7 @@
 #include "fabric/fabric_transport_factory.h"
 #include "model/gpu_catalog.h"
 #include "views/fabric_test_window.h"
+#include "views/repair_window.h"
 #include "cluster_actions.h"
 #include "cluster_view.h"
 #include "connection_prompts.h"
@@ -131,6 +132,7 @@ MainWindow::MainWindow(ProfileStore *profiles, QWidget *parent)
 
 MainWindow::~MainWindow()
 {
+    delete m_repairWindow.data(); // before the session it works through
     if (m_session)
         m_session->stop();
     // Without an event loop left to run their deleteLater, closed sessions go now.
@@ -239,6 +241,7 @@ void MainWindow::buildActions()
     actions->addAction(make(QStringLiteral("actionBurninReattach"), tr("Re-&attach running burn-ins"), {},
                             [this] { m_burnin->reattach(); }));
     actions->addAction(make(QStringLiteral("actionFabricTest"), tr("&Fabric test…"), {}, [this] { openFabricTest(); }));
+    actions->addAction(make(QStringLiteral("actionRepairLoop"), tr("Re&pair loop…"), {}, [this] { openRepairLoop(); }));
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(make(QStringLiteral("actionAbout"), tr("&About Strata"), {}, [this] {
         auto *box = new QMessageBox(QMessageBox::Information, tr("About Strata"),
@@ -350,6 +353,7 @@ void MainWindow::closeSession()
     if (!m_session)
         return;
     const QString name = m_session->profile().name;
+    delete m_repairWindow.data(); // its engine works through the session
     m_session->stop();
     // Later, not now: this may run inside one of the session's own signals.
     m_actions->setSession(nullptr);
@@ -555,6 +559,7 @@ void MainWindow::updateActions()
                                                                      || picked == StackElement::Layer::InstanceType));
     action(QStringLiteral("actionBurninReattach"))->setEnabled(connected);
     action(QStringLiteral("actionFabricTest"))->setEnabled(connected && m_view->actionNodes().size() >= 2);
+    action(QStringLiteral("actionRepairLoop"))->setEnabled(connected);
 }
 
 FabricTestWindow *MainWindow::openFabricTest()
@@ -582,6 +587,22 @@ FabricTestWindow *MainWindow::openFabricTest()
     connect(window, &FabricTestWindow::ended, this, [this, window] { m_log->append(LogPanel::Level::Info, tr("Fabric test: %1").arg(window->verdictText())); });
     window->show();
     return window;
+}
+
+RepairWindow *MainWindow::openRepairLoop()
+{
+    if (!m_session)
+        return nullptr;
+    if (m_repairWindow) {
+        m_repairWindow->raise();
+        m_repairWindow->activateWindow();
+        return m_repairWindow;
+    }
+    // A child of the window, closed with the session (it works through it).
+    m_repairWindow = new RepairWindow(m_session.get(), m_burnin->localAgentPath(), m_burnin->historyPath(), this);
+    m_repairWindow->setAttribute(Qt::WA_DeleteOnClose);
+    m_repairWindow->show();
+    return m_repairWindow;
 }
 
 void MainWindow::updateStatus()

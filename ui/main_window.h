@@ -27,6 +27,7 @@ class ClusterView;
 class ConnectionPrompts;
 class ConnectionsPanel;
 class FabricTestWindow;
+class RepairWindow;
 struct ConnectionCheckResult;
 class FirstRunPage;
 class LogPanel;
@@ -85,6 +86,8 @@ public:
     void drainNodes();
     // Fabric test on the picked nodes (at least two): a FabricTestWindow, not yet started.
     FabricTestWindow *openFabricTest();
+    // The repair loop's window on the connected cluster (one per session; raised if open).
+    RepairWindow *openRepairLoop();
     void resumeNodes();
     void showPreferences();
 
@@ -109,6 +112,7 @@ private:
     void addCheckedProfile(const ClusterProfile &profile, const ConnectionCheckResult &result);
 
     std::unique_ptr<ClusterSession> m_session;
+    QPointer<RepairWindow> m_repairWindow; // works through m_session: goes before it
     QVector<QPointer<ClusterSession>> m_retired; // closed, awaiting deleteLater
     ClusterView *m_view;
     QStackedWidget *m_central;

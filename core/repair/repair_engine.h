@@ -64,6 +64,12 @@ public:
     // than the last action: returns false then).
     bool pass(const SnapshotPtr &snapshot);
 
+    // What the next pass runs with (the window's policy editor, Plan and Apply).
+    void setPolicy(const RepairPolicy &policy) { m_options.policy = policy; }
+    void setDryRun(bool dryRun) { m_options.dryRun = dryRun; }
+    void setConfirmed(const QSet<QString> &nodes) { m_options.confirmed = nodes; }
+    const Options &options() const { return m_options; }
+
     bool isPassRunning() const { return m_pendingActions > 0; }
     bool isTestRunning() const { return !m_tests.isEmpty(); }
     // Why the engine cannot run with this session's profile (no Prometheus, no Pushgateway,

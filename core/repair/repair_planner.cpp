@@ -133,12 +133,12 @@ RepairStep drainStep(const RepairPlanInput &in, const Node &node, const QString 
                            .arg(node.name, others.join(QStringLiteral(", ")));
         return s;
     }
+    // A dry run counts the drain it would take: the plan shows what applying it would hold.
+    cap.taken(node.name);
     if (dryRun) {
         s.hold = RepairHold::DryRun;
         s.holdReason = QStringLiteral("dry run: %1 would be drained").arg(node.name);
-        return s;
     }
-    cap.taken(node.name);
     return s;
 }
 

@@ -31,7 +31,8 @@ struct RepairTestOutcome
 // - a node running a job of a user other than operatorUser is drained only when `confirmed`
 //   names it;
 // - a node someone else took out of service (drained, cordoned, down) is left to them;
-// - dry run: every step is planned and previewed, none taken (hold DryRun);
+// - dry run: every step is planned and previewed, none taken (hold DryRun); the drains it would
+//   take count against the cap, so a plan shows what applying it would hold;
 // - a drained node is tested only once no job runs there (draining: its jobs end first), and
 //   only when its drain reason is the loop's own (repairDrainReasonPrefix): a record claiming
 //   "drained" for a node someone else drained (forged, or stale) never gets it resumed.

@@ -247,6 +247,11 @@ private Q_SLOTS:
         QCOMPARE(describe(steps), QStringLiteral("gpu-node01 suspect; gpu-node01 drain; gpu-node02 suspect; gpu-node02 drain; "
                                                  "gpu-node03 suspect; gpu-node03 drain/cap-nodes-out"));
         QCOMPARE(steps[5].holdReason, QStringLiteral("the policy allows at most 2 nodes out of service through Strata at once; out now: gpu-node01, gpu-node02"));
+        // A dry run shows the same holds: its drains count against the cap.
+        in.dryRun = true;
+        QCOMPARE(describe(planRepairs(in)), QStringLiteral("gpu-node01 suspect/dry-run; gpu-node01 drain/dry-run; gpu-node02 suspect/dry-run; "
+                                                           "gpu-node02 drain/dry-run; gpu-node03 suspect/dry-run; gpu-node03 drain/cap-nodes-out"));
+        in.dryRun = false;
         // The next round: two out (records), the third still suspected and still held.
         in.records.insert(QStringLiteral("gpu-node01"), record(QStringLiteral("gpu-node01"), NodeHealthState::Testing, QStringLiteral("xid-79"), kNow.addSecs(-60)));
         in.records.insert(QStringLiteral("gpu-node02"), record(QStringLiteral("gpu-node02"), NodeHealthState::Replace, QStringLiteral("test-failed"), kNow.addSecs(-60)));
