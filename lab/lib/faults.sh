@@ -122,7 +122,8 @@ cmd_fault() {
         for n in "${NODES[@]}"; do rm -rf "${FABRIC_DIR:?}/$n/sys" "$FABRIC_DIR/$n/proc"; write_fabric_files "$n"; done
     fi
     mkdir -p "$DCGM_DIR"
-    "$PYTHON" - "$DCGM_DIR/faults.json" "${NODES[*]}" "$GPUS_PER_NODE" "${ARGS[@]}" <<'EOF'
+    # GPU faults: the Slurm nodes' and (22.05) the kube stand-in's nodes, all in the DCGM stand-in.
+    "$PYTHON" - "$DCGM_DIR/faults.json" "${NODES[*]} ${KUBE_NODES[*]}" "$GPUS_PER_NODE" "${ARGS[@]}" <<'EOF'
 import json, os, sys
 path, nodes, gpus, args = sys.argv[1], sys.argv[2].split(), int(sys.argv[3]), sys.argv[4:]
 def fail(msg):

@@ -15,6 +15,9 @@
 #   node-exporter 19100                  29100
 #   dcgm          19401-19404            29401-29404   (gpu-node01..04)
 #   kube          16443 (https)          -
+#   kube dcgm     19391-19394            -             (kube-gpu-01..04: the GPU Operator's exporter;
+#                                                      below 19401: the scale lab's endpoints run up from 19405)
+#   kube prom.    19092                  -             (the Kubernetes cluster's own Prometheus)
 #
 # The power-saving lab (--power-saving; lib/power_saving.sh):     22.05 (host)   24.11 (root)
 #   slurmctld     17817                  27817
@@ -60,6 +63,7 @@ if [ "$POWER_SAVING" = yes ]; then
     fi
     readonly PROMETHEUS_PORT="" ALERTMANAGER_PORT="" PUSHGATEWAY_PORT=""
     readonly FABRIC_PORT_BASE="" NODE_EXPORTER_PORT="" DCGM_PORT_BASE=""
+    readonly KUBE_DCGM_PORT_BASE="" KUBE_PROMETHEUS_PORT="" KUBE_NODES=() KUBE_GPU_TYPE=()
     # ParallelCluster's Feature lists (quoted: the commas are Slurm's); the CPU instance has no GPU type.
     readonly NODE_GPU_TYPE=(h100 h100 h100 h100 "")
     readonly NODE_FEATURE=("static,p5.48xlarge,p5,efa,gpu" "dynamic,p5.48xlarge,p5,efa,gpu"
@@ -77,6 +81,7 @@ elif [ "$SLURM_VERSION" = 24.11 ]; then
     readonly FABRIC_PORT_BASE=29111          # gpu-node01..04 -> 29111..29114
     readonly NODE_EXPORTER_PORT=29100
     readonly DCGM_PORT_BASE=29401            # gpu-node01..04 -> 29401..29404
+    readonly KUBE_DCGM_PORT_BASE="" KUBE_PROMETHEUS_PORT="" KUBE_NODES=() KUBE_GPU_TYPE=()   # no kube stand-in
     readonly NODE_GPU_TYPE=(h100 h100 b200 b200)
     readonly NODE_FEATURE=(p5.48xlarge p5.48xlarge p6-b200.48xlarge p6-b200.48xlarge)
 else
@@ -92,6 +97,13 @@ else
     readonly FABRIC_PORT_BASE=19111          # gpu-node01..04 -> 19111..19114
     readonly NODE_EXPORTER_PORT=19100
     readonly DCGM_PORT_BASE=19401            # gpu-node01..04 -> 19401..19404
+    # The kube stand-in's GPU nodes (lab/kube_standin/lab_cluster.py), in the DCGM stand-in as
+    # the GPU Operator's dcgm-exporter DaemonSet serves them, scraped by the Kubernetes cluster's
+    # own Prometheus (lib/prometheus.sh): the Slurm cluster's Prometheus never sees them.
+    readonly KUBE_NODES=(kube-gpu-01 kube-gpu-02 kube-gpu-03 kube-gpu-04)
+    readonly KUBE_GPU_TYPE=(h100 h100 h200 h200)
+    readonly KUBE_DCGM_PORT_BASE=19391       # kube-gpu-01..04 -> 19391..19394
+    readonly KUBE_PROMETHEUS_PORT=19092
     readonly NODE_GPU_TYPE=(h100 h100 h200 h200)
     readonly NODE_FEATURE=(p5.48xlarge p5.48xlarge p5en.48xlarge p5en.48xlarge)
 fi
@@ -99,7 +111,7 @@ fi
 # The lab's state under DIR.
 readonly RUN="$D/run" LOGS="$D/log"
 readonly MUNGE_DIR="$D/munge" SLURM_DIR="$D/slurm" SSH_DIR="$D/ssh"
-readonly PROM_DIR="$D/prometheus" ALERTMANAGER_DIR="$D/alertmanager" PUSHGATEWAY_DIR="$D/pushgateway"
+readonly PROM_DIR="$D/prometheus" KUBE_PROM_DIR="$D/prometheus-kube" ALERTMANAGER_DIR="$D/alertmanager" PUSHGATEWAY_DIR="$D/pushgateway"
 readonly FABRIC_DIR="$D/fabric" DCGM_DIR="$D/dcgm" KUBE_DIR="$D/kube"
 # Exported: every Slurm command this script runs must talk to this lab's controller.
 export SLURM_CONF="$SLURM_DIR/slurm.conf"

@@ -56,6 +56,16 @@ write_client_files() {
             printf '%s\n' --pushgateway "http://$HOST:$PUSHGATEWAY_PORT"
         fi
     } | write_if_changed "$D/connect.args"
+    # The Kubernetes cluster (22.05 lab): the same login, kubectl with the lab's kubeconfig, the
+    # cluster's own Prometheus (its kube-gpu nodes' GPUs; the Slurm nodes' are not there) and the
+    # shared Pushgateway: strata snapshot $(cat DIR/kube/connect.args).
+    if [ ${#KUBE_NODES[@]} -gt 0 ]; then
+        mkdir -p "$KUBE_DIR"
+        printf '%s\n' --ssh "$(id -un)@$HOST:$SSH_PORT" --identity "$SSH_DIR/id_ed25519" \
+            --known-hosts "$SSH_DIR/known_hosts" --kubernetes --remote-env "KUBECONFIG=$KUBE_DIR/kubeconfig" \
+            --prometheus "http://$HOST:$KUBE_PROMETHEUS_PORT" --pushgateway "http://$HOST:$PUSHGATEWAY_PORT" |
+            write_if_changed "$KUBE_DIR/connect.args"
+    fi
     {
         cat <<EOF
 export SLURM_CONF=$SLURM_CONF
@@ -90,6 +100,9 @@ EOF
             echo "export STRATA_LAB_KUBECONFIG_EXEC=$KUBE_DIR/kubeconfig-exec"
             echo "export STRATA_LAB_KUBE_CA=$KUBE_DIR/tls/ca.crt"
             echo "export STRATA_LAB_KUBE_TOKEN_FILE=$KUBE_DIR/token"
+            echo "export STRATA_LAB_KUBE_CONNECT_ARGS=$KUBE_DIR/connect.args"
+            echo "export STRATA_LAB_KUBE_PROMETHEUS_URL=http://$HOST:$KUBE_PROMETHEUS_PORT"
+            echo "export STRATA_LAB_KUBE_DCGM_PORTS=$KUBE_DCGM_PORT_BASE-$((KUBE_DCGM_PORT_BASE + ${#KUBE_NODES[@]} - 1))"
         fi
     } | write_if_changed "$D/lab.env"
 }
