@@ -181,7 +181,7 @@ int WatchCommand::run(QCoreApplication &app, QCommandLineParser &parser, const C
         }
     });
     QObject::connect(&engine, &RepairEngine::testFinished, &app, [&](const QString &node, bool passed, const QString &evidence) {
-        say(QStringLiteral("%1 test %2: %3").arg(node, passed ? QStringLiteral("passed") : QStringLiteral("failed"), evidence));
+        say(QStringLiteral("%1 test %2: %3").arg(node, passed ? QStringLiteral("passed") : QStringLiteral("did not pass"), evidence));
         session.refreshNow();
     });
     // --once: a pass that took nothing, with no test running, is the end.

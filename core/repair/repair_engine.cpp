@@ -176,6 +176,7 @@ void RepairEngine::take(const RepairStep &step, const SnapshotPtr &snapshot)
         return;
     case RepairStepKind::Return:
     case RepairStepKind::Replace:
+    case RepairStepKind::TestNotRun:
         endTest(step, snapshot);
         return;
     }
@@ -229,7 +230,7 @@ void RepairEngine::runBurnin(const RepairStep &step, const SnapshotPtr &snapshot
     request.nodes = {step.node};
     request.tests = m_options.policy.burninTests;
     request.durationSeconds = m_options.policy.burninSeconds;
-    request.backend = m_options.burninBackend;
+    request.backend = m_options.burninBackend.isEmpty() ? m_options.policy.burninBackend : m_options.burninBackend;
     if (m_options.injectByNode.contains(step.node))
         request.injectByNode.insert(step.node, m_options.injectByNode.value(step.node));
     const Node *node = snapshot->node(step.node);
@@ -247,23 +248,33 @@ void RepairEngine::runBurnin(const RepairStep &step, const SnapshotPtr &snapshot
     connect(test.get(), &BurninSession::stageChanged, this,
             [this, nodeName](const QString &stage) { Q_EMIT message(QStringLiteral("%1 test: %2").arg(nodeName, stage)); });
     connect(test.get(), &BurninSession::completed, this, [this, nodeName](const BurninVerdict &v) {
-        const bool passed = v.passed && !v.failedNodes().contains(nodeName);
-        int gpus = 0;
-        for (const BurninGpuVerdict &g : v.gpus)
+        // Passed; failed by a GPU's own test (evidence about the hardware); or judged without a
+        // GPU verdict (the agent never ran, its output broke): not evidence, the node waits.
+        int gpus = 0, failing = 0;
+        for (const BurninGpuVerdict &g : v.gpus) {
             gpus += g.node == nodeName ? 1 : 0;
-        const QString evidence = passed ? QStringLiteral("burn-in passed on %1 GPUs").arg(gpus) : v.drainReason(nodeName);
-        m_testOutcomes.insert(nodeName, {passed, evidence});
+            failing += g.node == nodeName && !g.passed ? 1 : 0;
+        }
+        using Result = RepairTestOutcome::Result;
+        const Result result = !v.failedNodes().contains(nodeName) && gpus > 0 ? Result::Passed
+            : failing > 0                                                     ? Result::Failed
+                                                                              : Result::NotRun;
+        const QString evidence = result == Result::Passed ? QStringLiteral("burn-in passed on %1 GPUs").arg(gpus)
+            : result == Result::Failed                    ? v.drainReason(nodeName)
+                                                          : QStringLiteral("the burn-in judged no GPU: %1").arg(v.drainReason(nodeName));
+        m_testOutcomes.insert(nodeName, {result, evidence});
         m_testVerdicts.insert(nodeName, v);
         if (auto done = m_tests.take(nodeName))
             done->deleteLater();
-        Q_EMIT testFinished(nodeName, passed, evidence);
+        Q_EMIT testFinished(nodeName, result == Result::Passed, evidence);
     });
     connect(test.get(), &BurninSession::failed, this, [this, nodeName](const QString &why) {
-        // The test could not run: no verdict on the GPUs. The node stays out, drained, with why.
-        m_testOutcomes.insert(nodeName, {false, QStringLiteral("the burn-in could not run: %1").arg(why)});
+        // The test could not run: no verdict on the GPUs. The node goes back out, drained, with why.
+        const QString evidence = QStringLiteral("the burn-in could not run: %1").arg(why);
+        m_testOutcomes.insert(nodeName, {RepairTestOutcome::Result::NotRun, evidence});
         if (auto done = m_tests.take(nodeName))
             done->deleteLater();
-        Q_EMIT testFinished(nodeName, false, QStringLiteral("the burn-in could not run: %1").arg(why));
+        Q_EMIT testFinished(nodeName, false, evidence);
     });
     test->start(request);
     finishStep(step, {});
@@ -282,6 +293,8 @@ void RepairEngine::endTest(const RepairStep &step, const SnapshotPtr &snapshot)
         m_testVerdicts.remove(step.node);
         if (step.kind == RepairStepKind::Return) {
             record(step, snapshot, QStringLiteral("test-passed"), allGpus(snapshot, step.node));
+        } else if (step.kind == RepairStepKind::TestNotRun) {
+            record(step, snapshot, QString(), {}); // no verdict: nothing on the GPUs' records
         } else {
             QVector<int> failing;
             for (const BurninGpuVerdict &g : verdict.gpus) {
@@ -297,8 +310,10 @@ void RepairEngine::endTest(const RepairStep &step, const SnapshotPtr &snapshot)
             return done(error);
         deleteReservation(step.node, done);
     };
-    if (step.kind == RepairStepKind::Replace) {
-        whenFinished(m_cluster->drain({step.node}, drainReason(QStringLiteral("replace"), step.evidence)), this,
+    if (step.kind == RepairStepKind::Replace || step.kind == RepairStepKind::TestNotRun) {
+        // Out again (on Slurm it was resumed into the test's reservation), its reason saying why.
+        const QString code = step.kind == RepairStepKind::Replace ? QStringLiteral("replace") : step.evidenceCode;
+        whenFinished(m_cluster->drain({step.node}, drainReason(code, step.evidence)), this,
                      [release](const ActionResult &r) { release(r.ok ? QString() : r.message); },
                      [release](const QString &why) { release(why); });
     } else if (!slurm) {

@@ -49,7 +49,7 @@ public:
         // The burn-in: the agent to deploy, its backend ("cpu": the lab's stand-in for a GPU; empty:
         // the agent picks cuda), self-test faults by node (the lab's planted failures), history file.
         QString agentLocalPath;
-        QString burninBackend;
+        QString burninBackend;        // overrides the policy's burninBackend when set
         QMap<QString, QString> injectByNode;
         QString burninHistoryPath;
     };
@@ -88,6 +88,7 @@ Q_SIGNALS:
     void stepDone(const strata::RepairStep &step, const QString &error);
     void stepHeld(const strata::RepairStep &step);
     void published(const QString &error); // one group written (error empty) or not
+    // A test ended: passed, or not (failed by a GPU, or did not run: the evidence says which).
     void testFinished(const QString &node, bool passed, const QString &evidence);
     void message(const QString &text);    // what runs now, for a log or a status line
     void passFinished();

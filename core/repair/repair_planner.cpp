@@ -6,6 +6,8 @@ namespace strata {
 
 namespace {
 
+const QString kTestNotRunCode = QStringLiteral("test-not-run");
+
 // The state of a record, or healthy when there is none.
 NodeHealthState stateOf(const RepairPlanInput &in, const QString &node)
 {
@@ -198,15 +200,31 @@ QVector<RepairStep> planRepairs(const RepairPlanInput &in)
                 steps << s;
                 break;
             } else if (state == NodeHealthState::Drained && in.policy.test == RepairTest::Burnin
+                       && record.evidenceCode == kTestNotRunCode) {
+                RepairStep s = step(node.name, RepairStepKind::StartTest, state, NodeHealthState::Testing, record.evidenceCode, record.evidence);
+                s.hold = RepairHold::TestNotRun;
+                s.holdReason = QStringLiteral("%1's last test did not run (%2): not tried again; fix what stopped it, then resume the "
+                                              "node (Strata follows: a finding that remains suspects it again)")
+                                   .arg(node.name, record.evidence);
+                steps << s;
+                break;
+            } else if (state == NodeHealthState::Drained && in.policy.test == RepairTest::Burnin
                        && DrainPreview::of(*in.snapshot, node.name).jobs.isEmpty()) { // draining: its jobs end first
                 steps << step(node.name, RepairStepKind::StartTest, state, NodeHealthState::Testing, record.evidenceCode,
                               QStringLiteral("burn-in %1, %2 s each").arg(in.policy.burninTests.join(QLatin1Char(','))).arg(in.policy.burninSeconds));
             } else if (state == NodeHealthState::Testing && in.testOutcomes.contains(node.name)) {
                 const RepairTestOutcome o = in.testOutcomes.value(node.name);
-                steps << (o.passed ? step(node.name, RepairStepKind::Return, state, NodeHealthState::Returned,
-                                          record.evidenceCode, o.evidence)
-                                   : step(node.name, RepairStepKind::Replace, state, NodeHealthState::Replace,
-                                          QStringLiteral("test-failed"), o.evidence));
+                switch (o.result) {
+                case RepairTestOutcome::Result::Passed:
+                    steps << step(node.name, RepairStepKind::Return, state, NodeHealthState::Returned, record.evidenceCode, o.evidence);
+                    break;
+                case RepairTestOutcome::Result::Failed:
+                    steps << step(node.name, RepairStepKind::Replace, state, NodeHealthState::Replace, QStringLiteral("test-failed"), o.evidence);
+                    break;
+                case RepairTestOutcome::Result::NotRun:
+                    steps << step(node.name, RepairStepKind::TestNotRun, state, NodeHealthState::Drained, kTestNotRunCode, o.evidence);
+                    break;
+                }
             } else {
                 break;
             }

@@ -16,8 +16,13 @@ struct ClusterSnapshot;
 // A finished test of a node in the `testing` state: what decides return or replace.
 struct RepairTestOutcome
 {
-    bool passed = false;
-    QString evidence; // the verdict's sentence: GPU, test and figure
+    enum class Result {
+        Passed, // every GPU of the node passed
+        Failed, // a GPU of the node failed a test: evidence about the hardware
+        NotRun, // the test did not judge the GPUs (launch failed, the agent never ran): no evidence
+    };
+    Result result = Result::NotRun;
+    QString evidence; // the verdict's sentence: GPU, test and figure; or why it did not run
 };
 
 // The repair loop's one decision (issue 28): from a snapshot (nodes, partitions, running jobs,

@@ -36,7 +36,7 @@ bool RepairPolicy::suspects(const QString &findingCode) const
 namespace {
 
 const QStringList kKnownFields{QStringLiteral("suspectOn"),     QStringLiteral("test"),
-                               QStringLiteral("burninTests"),   QStringLiteral("burninSeconds"),
+                               QStringLiteral("burninTests"),   QStringLiteral("burninSeconds"), QStringLiteral("burninBackend"),
                                QStringLiteral("maxNodesOut"),   QStringLiteral("maxPartitionPercent"),
                                QStringLiteral("maxDrainsPerHour"), QStringLiteral("dryRun")};
 const QStringList kBurninTests{QStringLiteral("gemm"), QStringLiteral("hbm"), QStringLiteral("pcie"), QStringLiteral("p2p")};
@@ -120,6 +120,13 @@ std::optional<RepairPolicy> RepairPolicy::fromJson(const QJsonObject &o, QString
             return std::nullopt;
         }
     }
+    if (const QJsonValue b = o.value(QLatin1String("burninBackend")); !b.isUndefined()) {
+        if (!b.isString() || !QStringList{QString(), QStringLiteral("cuda"), QStringLiteral("cpu")}.contains(b.toString())) {
+            *error = QStringLiteral("repair.burninBackend must be \"cuda\", \"cpu\" or \"\" (the agent picks)");
+            return std::nullopt;
+        }
+        p.burninBackend = b.toString();
+    }
     if (!readInt(o, QStringLiteral("burninSeconds"), 5, kMaxBurninSeconds, &p.burninSeconds, error)
         || !readInt(o, QStringLiteral("maxNodesOut"), 0, kMaxNodesOutLimit, &p.maxNodesOut, error)
         || !readInt(o, QStringLiteral("maxPartitionPercent"), 0, 100, &p.maxPartitionPercent, error)
@@ -141,6 +148,7 @@ QJsonObject RepairPolicy::toJson() const
                        {QLatin1String("test"), repairTestName(test)},
                        {QLatin1String("burninTests"), QJsonArray::fromStringList(burninTests)},
                        {QLatin1String("burninSeconds"), burninSeconds},
+                       {QLatin1String("burninBackend"), burninBackend},
                        {QLatin1String("maxNodesOut"), maxNodesOut},
                        {QLatin1String("maxPartitionPercent"), maxPartitionPercent},
                        {QLatin1String("maxDrainsPerHour"), maxDrainsPerHour},

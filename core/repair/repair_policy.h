@@ -31,6 +31,7 @@ struct RepairPolicy
     RepairTest test = RepairTest::Burnin;
     QStringList burninTests{QStringLiteral("gemm"), QStringLiteral("hbm")};
     int burninSeconds = 60;     // per test
+    QString burninBackend;      // "cuda", "cpu" (a lab without GPUs), or empty: the agent picks (cuda)
     int maxNodesOut = 1;
     int maxPartitionPercent = 10;
     int maxDrainsPerHour = 2;

@@ -11,6 +11,7 @@ QString repairStepKindName(RepairStepKind kind)
     case RepairStepKind::Return: return QStringLiteral("return");
     case RepairStepKind::Replace: return QStringLiteral("replace");
     case RepairStepKind::ResumedOutside: return QStringLiteral("resumed-outside");
+    case RepairStepKind::TestNotRun: return QStringLiteral("test-not-run");
     }
     return {};
 }
@@ -25,6 +26,7 @@ QString repairHoldName(RepairHold hold)
     case RepairHold::NeedsConfirmation: return QStringLiteral("needs-confirmation");
     case RepairHold::OutByOthers: return QStringLiteral("out-by-others");
     case RepairHold::DryRun: return QStringLiteral("dry-run");
+    case RepairHold::TestNotRun: return QStringLiteral("test-not-run");
     }
     return {};
 }

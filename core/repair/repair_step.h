@@ -15,6 +15,7 @@ enum class RepairStepKind {
     Return,         // testing -> returned: the test passed; resume (uncordon)
     Replace,        // testing -> replace: the test failed; the node stays out, its reason says "replace"
     ResumedOutside, // out through Strata -> healthy: someone resumed the node (the record follows)
+    TestNotRun,     // testing -> drained: the test did not judge the GPUs; the node stays out, waiting for an operator
 };
 QString repairStepKindName(RepairStepKind kind);
 // How every drain reason Strata's repair loop writes begins ("strata repair: xid-79: ..."): a
@@ -34,8 +35,9 @@ enum class RepairHold {
     NeedsConfirmation, // the node runs another user's job: an operator must confirm
     OutByOthers,       // the node is already out of service, not through Strata: left to whoever took it out
     DryRun,            // the policy (or the command) says dry run: planned and previewed only
+    TestNotRun,        // the node's last test did not run: not tried again until an operator resumes the node
 };
-QString repairHoldName(RepairHold hold); // "", "cap-nodes-out", "cap-partition", "cap-per-hour", "needs-confirmation", "out-by-others", "dry-run"
+QString repairHoldName(RepairHold hold); // "", "cap-nodes-out", "cap-partition", "cap-per-hour", "needs-confirmation", "out-by-others", "dry-run", "test-not-run"
 
 struct RepairStep
 {

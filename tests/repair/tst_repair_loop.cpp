@@ -127,6 +127,7 @@ private Q_SLOTS:
         RepairPolicy p = applyingPolicy();
         p.suspectOn = {QStringLiteral("straggler"), QStringLiteral("row-remap-*")};
         p.test = RepairTest::None;
+        p.burninBackend = QStringLiteral("cpu");
         const std::optional<RepairPolicy> back = RepairPolicy::fromJson(p.toJson(), &error);
         QVERIFY2(back, qPrintable(error));
         QCOMPARE(back->toJson(), p.toJson());
@@ -152,6 +153,7 @@ private Q_SLOTS:
         QTest::newRow("test") << QByteArray(R"({"test": "reboot"})") << QStringLiteral("repair.test must be \"burnin\" or \"none\"");
         QTest::newRow("burn-in test") << QByteArray(R"({"burninTests": ["gemm", "fire"]})") << QStringLiteral("\"fire\" is not a burn-in test");
         QTest::newRow("seconds") << QByteArray(R"({"burninSeconds": 1})") << QStringLiteral("repair.burninSeconds must be a whole number from 5");
+        QTest::newRow("backend") << QByteArray(R"({"burninBackend": "--gpus=all"})") << QStringLiteral("repair.burninBackend must be");
     }
     void policyRefusesWhatAFileMustNotAsk()
     {
@@ -308,8 +310,8 @@ private Q_SLOTS:
         in.records.insert(QStringLiteral("gpu-node01"), record(QStringLiteral("gpu-node01"), NodeHealthState::Drained));
         in.records.insert(QStringLiteral("gpu-node02"), record(QStringLiteral("gpu-node02"), NodeHealthState::Testing));
         in.records.insert(QStringLiteral("gpu-node03"), record(QStringLiteral("gpu-node03"), NodeHealthState::Testing));
-        in.testOutcomes.insert(QStringLiteral("gpu-node02"), {true, QStringLiteral("8 GPUs passed gemm, hbm")});
-        in.testOutcomes.insert(QStringLiteral("gpu-node03"), {false, QStringLiteral("GPU 3 gemm: 2 mismatches")});
+        in.testOutcomes.insert(QStringLiteral("gpu-node02"), {RepairTestOutcome::Result::Passed, QStringLiteral("8 GPUs passed gemm, hbm")});
+        in.testOutcomes.insert(QStringLiteral("gpu-node03"), {RepairTestOutcome::Result::Failed, QStringLiteral("GPU 3 gemm: 2 mismatches")});
         const QVector<RepairStep> steps = planRepairs(in);
         QCOMPARE(describe(steps), QStringLiteral("gpu-node01 start-test; gpu-node02 return; gpu-node03 replace"));
         QCOMPARE(steps[0].evidence, QStringLiteral("burn-in gemm,hbm, 60 s each"));
@@ -320,6 +322,33 @@ private Q_SLOTS:
         // Test none: a drained node waits for an operator.
         in.policy.test = RepairTest::None;
         QCOMPARE(describe(planRepairs(in)), QStringLiteral("gpu-node02 return; gpu-node03 replace"));
+    }
+
+    // A test that judged no GPU (the agent never ran) is no evidence: the node goes back out,
+    // drained, and is not tested again until an operator resumes it.
+    void testThatDidNotRunIsNoEvidence()
+    {
+        ClusterSnapshot s = fourNodes({QStringLiteral("idle")});
+        s.jobs.clear();
+        RepairPlanInput in{&s, {}, {}, applyingPolicy(), false, kNow, QStringLiteral("ops"), {}};
+        in.records.insert(QStringLiteral("gpu-node01"), record(QStringLiteral("gpu-node01"), NodeHealthState::Testing));
+        in.testOutcomes.insert(QStringLiteral("gpu-node01"), {RepairTestOutcome::Result::NotRun, QStringLiteral("the agent wrote nothing")});
+        QVector<RepairStep> steps = planRepairs(in);
+        QCOMPARE(describe(steps), QStringLiteral("gpu-node01 test-not-run"));
+        QCOMPARE(steps[0].to, NodeHealthState::Drained);
+        QCOMPARE(steps[0].evidenceCode, QStringLiteral("test-not-run"));
+        // Next pass: drained again with the loop's reason, its record says the test did not run.
+        s.nodes[0].state = QStringLiteral("drained");
+        s.nodes[0].stateFlags = {QStringLiteral("DRAIN")};
+        s.nodes[0].reason = QStringLiteral("strata repair: test-not-run: the agent wrote nothing");
+        in.testOutcomes.clear();
+        in.records[QStringLiteral("gpu-node01")] = record(QStringLiteral("gpu-node01"), NodeHealthState::Drained, QStringLiteral("test-not-run"));
+        steps = planRepairs(in);
+        QCOMPARE(describe(steps), QStringLiteral("gpu-node01 start-test/test-not-run"));
+        // Resumed by an operator: followed, healthy again.
+        s.nodes[0].state = QStringLiteral("idle");
+        s.nodes[0].stateFlags.clear();
+        QCOMPARE(describe(planRepairs(in)), QStringLiteral("gpu-node01 resumed-outside"));
     }
 
     // A record says "drained" (forged in the Pushgateway, or stale) for a node an operator

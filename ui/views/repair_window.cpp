@@ -140,7 +140,7 @@ RepairWindow::RepairWindow(ClusterSession *session, const QString &agentPath, co
             say(tr("Publishing failed: %1").arg(e), true);
     });
     connect(m_engine, &RepairEngine::testFinished, this, [this](const QString &node, bool passed, const QString &evidence) {
-        say(tr("%1: test %2: %3").arg(node, passed ? tr("passed") : tr("failed"), evidence), !passed);
+        say(tr("%1: test %2: %3").arg(node, passed ? tr("passed") : tr("did not pass"), evidence), !passed);
         m_session->refreshNow();
     });
     connect(m_engine, &RepairEngine::passFinished, this, [this] {
