@@ -5,8 +5,8 @@ source "$(dirname "$0")/lib.sh"
 # What each release's lab is declared to be (lab/lab): the same names and partitions; the
 # 24.11 cluster has B200 nodes where 22.05 has H200, its own ports and no Prometheus.
 case "${STRATA_LAB_SLURM_VERSION:-22.05}" in
-    22.05) late_gres=gpu:h200:8 late_feature=p5en.48xlarge ssh_port=22022 connect_lines=12 ;;
-    24.11) late_gres=gpu:b200:8 late_feature=p6-b200.48xlarge ssh_port=23022 connect_lines=12 ;;
+    22.05) late_gres=gpu:h200:8 late_feature=p5en.48xlarge ssh_port=22022 connect_lines=14 ;;
+    24.11) late_gres=gpu:b200:8 late_feature=p6-b200.48xlarge ssh_port=23022 connect_lines=14 ;;
     *) fail "unknown STRATA_LAB_SLURM_VERSION $STRATA_LAB_SLURM_VERSION" ;;
 esac
 version="$(scontrol version)"
