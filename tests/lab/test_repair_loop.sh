@@ -12,7 +12,8 @@
 #  4. gpu-node04 runs another user's job: its drain waits for an operator's --confirm;
 #  5. the record follows a GPU: gpu-node02's failed GPU 4 reappears as gpu-node04 GPU 5 (the
 #     stand-in's moved-from fault) with a new XID; its record keeps the failed test and gains the
-#     suspicion under the new node.
+#     suspicion under the new node;
+#  6. unattended, `strata watch --apply` tests and returns the nodes left drained, until Ctrl-C.
 # Everything it did is undone at the end (faults, drains, jobs, reservations, published groups).
 # shellcheck source=tests/lab/lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -35,8 +36,10 @@ for g in json.load(sys.stdin).get("data", []):
         curl -s -X DELETE "$PUSHGATEWAY/metrics/job/$([ "$key" = node ] && echo strata_repair || echo strata_gpu_record)/$key@base64/$(b64 "$value")"
     done
 }
+watch_pid=
 cleanup() {
     local rc=$?
+    [ -z "$watch_pid" ] || kill -INT "$watch_pid" 2>/dev/null || true
     # What the second Strata last read, for a failure.
     [ "$rc" -eq 0 ] || [ ! -s "$work/health.json" ] || sed "s/^/# health: /" "$work/health.json"
     cleanup_jobs
@@ -190,4 +193,24 @@ wait_until 60 "gpu-node04 GPU 5 reporting $failed_uuid" moved
 sed 's/^/# moved: /' "$work/moved.jsonl"
 wait_until 30 "the moved GPU's record" health_is "gpus['$failed_uuid']['node'] == 'gpu-node04' and gpus['$failed_uuid']['gpu'] == 5 and gpus['$failed_uuid']['events']['test-failed']['count'] == 1 and gpus['$failed_uuid']['events']['suspected']['count'] >= 1"
 pass "the record follows GPU $failed_uuid to gpu-node04 GPU 5: its failed test kept, the new suspicion added"
+
+# 6. Unattended: `strata watch --apply` (no --once) on every refresh picks up the nodes the loop
+#    drained above without a test (gpu-node03, 04), tests them and returns them; Ctrl-C ends it.
+"$LAB" fault clear --dir "$STRATA_LAB_DIR" >/dev/null
+cat >"$work/policy6.json" <<'JSON'
+{"suspectOn": ["xid-*"], "maxNodesOut": 4, "maxPartitionPercent": 100, "maxDrainsPerHour": 10,
+ "test": "burnin", "burninTests": ["gemm"], "burninSeconds": 5, "burninBackend": "cpu"}
+JSON
+"$STRATA" watch "${connect[@]}" --apply --policy "$work/policy6.json" --history "$work/burnin.sqlite" --format json \
+    >"$work/unattended.jsonl" 2>"$work/unattended.err" &
+watch_pid=$!
+wait_until 120 "gpu-node03 and 04 returned by the unattended watch" health_is 'nodes["gpu-node03"]["state"] == "returned" and nodes["gpu-node04"]["state"] == "returned" and nodes["gpu-node02"]["state"] == "replace"'
+kill -INT "$watch_pid"
+rc=0
+wait "$watch_pid" || rc=$?
+watch_pid=
+[ "$rc" -eq 130 ] || fail "the interrupted watch exited $rc: $(tail -5 "$work/unattended.err")"
+drained gpu-node03 && fail "gpu-node03 returned but drained"
+scontrol show reservation 2>&1 | grep -q "ReservationName=strata-repair-" && fail "a reservation left behind: $(scontrol show reservation)"
+pass "unattended: gpu-node03 and 04 tested and returned, gpu-node02 left out; Ctrl-C ends it (130)"
 echo "all $CHECKS checks passed"
