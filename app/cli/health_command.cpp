@@ -42,8 +42,11 @@ QJsonObject gpuJson(const GpuHealthRecord &r)
     QJsonObject events;
     for (auto it = r.events.begin(); it != r.events.end(); ++it)
         events[it.key()] = QJsonObject{{QLatin1String("count"), it.value()}, {QLatin1String("last"), iso(r.lastEvent.value(it.key()))}};
+    QJsonObject figures;
+    for (auto it = r.burninFigures.begin(); it != r.burninFigures.end(); ++it)
+        figures[it.key()] = it.value();
     return QJsonObject{{QLatin1String("uuid"), r.uuid}, {QLatin1String("node"), r.node}, {QLatin1String("gpu"), r.index},
-                       {QLatin1String("events"), events}};
+                       {QLatin1String("events"), events}, {QLatin1String("burninFigures"), figures}};
 }
 
 } // namespace
@@ -138,6 +141,8 @@ int HealthCommand::run(QCoreApplication &app, QCommandLineParser &parser, const 
             QStringList events;
             for (auto it = r.events.begin(); it != r.events.end(); ++it)
                 events << QStringLiteral("%1 x%2").arg(it.key()).arg(it.value());
+            for (auto it = r.burninFigures.begin(); it != r.burninFigures.end(); ++it)
+                events << QStringLiteral("burn-in %1 %2").arg(it.key()).arg(it.value(), 0, 'g', 4);
             t.addRow({r.uuid, QStringLiteral("%1 GPU %2").arg(r.node).arg(r.index), events.join(QStringLiteral(", "))});
         }
         CliOutput::out((nodeRecords.isEmpty() ? QString() : QStringLiteral("\n")) + t.render());

@@ -15,8 +15,13 @@ struct GpuHealthRecord
     QString uuid;              // "GPU-8f6c..."
     QString node;              // where it was last seen
     int index = -1;            // its index there
-    QMap<QString, int> events; // event -> count: "suspected", "drained", "test-passed", "test-failed", "returned", "replace"
+    // event -> count: "suspected", "drained", "test-passed", "test-failed", "returned", "replace",
+    // and the code of each finding that suspected it ("xid-79", "remapped-rows-uncorrectable")
+    QMap<QString, int> events;
     QMap<QString, QDateTime> lastEvent; // event -> when it last happened (UTC)
+    // The last burn-in figure per test ("gemm": TFLOPS, "hbm": TB/s copy bandwidth, as the
+    // verdict's headline), from the loop's own tests.
+    QMap<QString, double> burninFigures;
 
     // Counts one more `event` at `at` on `node`'s GPU `index`.
     void count(const QString &event, const QString &atNode, int atIndex, const QDateTime &at)

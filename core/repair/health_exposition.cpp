@@ -106,6 +106,12 @@ QByteArray gpuGroup(const GpuHealthRecord &r)
                     << seconds(it.value()) << '\n';
         }
     }
+    if (!r.burninFigures.isEmpty()) {
+        out << "# HELP strata_gpu_health_burnin_figure The GPU's last burn-in figure in the repair loop per test (gemm TFLOPS, hbm TB/s).\n"
+               "# TYPE strata_gpu_health_burnin_figure gauge\n";
+        for (auto it = r.burninFigures.begin(); it != r.burninFigures.end(); ++it)
+            out << "strata_gpu_health_burnin_figure{test=\"" << escapeLabelValue(it.key()) << "\"} " << QString::number(it.value(), 'g', 10) << '\n';
+    }
     out.flush();
     return s.toUtf8();
 }

@@ -103,6 +103,8 @@ QHash<QString, GpuHealthRecord> gpuRecords(const QVector<PrometheusSeries> &seri
             r.events[s.label(u"event")] = int(*value);
         } else if (name == QLatin1String("strata_gpu_health_last_event_timestamp_seconds") && !s.label(u"event").isEmpty()) {
             r.lastEvent[s.label(u"event")] = timeOf(*value);
+        } else if (name == QLatin1String("strata_gpu_health_burnin_figure") && !s.label(u"test").isEmpty()) {
+            r.burninFigures[s.label(u"test")] = *value;
         }
     }
     return records;

@@ -289,8 +289,6 @@ void RepairEngine::endTest(const RepairStep &step, const SnapshotPtr &snapshot)
             finishStep(step, error);
             return;
         }
-        m_testOutcomes.remove(step.node);
-        m_testVerdicts.remove(step.node);
         if (step.kind == RepairStepKind::Return) {
             record(step, snapshot, QStringLiteral("test-passed"), allGpus(snapshot, step.node));
         } else if (step.kind == RepairStepKind::TestNotRun) {
@@ -303,6 +301,8 @@ void RepairEngine::endTest(const RepairStep &step, const SnapshotPtr &snapshot)
             }
             record(step, snapshot, QStringLiteral("test-failed"), failing.isEmpty() ? allGpus(snapshot, step.node) : failing);
         }
+        m_testOutcomes.remove(step.node); // after record(): it reads the verdict's figures
+        m_testVerdicts.remove(step.node);
         finishStep(step, {});
     };
     const auto release = [this, slurm, step, done](const QString &error) {
@@ -366,6 +366,8 @@ void RepairEngine::record(const RepairStep &step, const SnapshotPtr &snapshot, c
     if (gpuEvent.isEmpty() || !node)
         return;
     QStringList events{gpuEvent};
+    if (step.kind == RepairStepKind::Suspect && !step.evidenceCode.isEmpty())
+        events << step.evidenceCode; // which XIDs, ECC and row-remap findings the GPU had
     if (step.kind == RepairStepKind::Return)
         events << QStringLiteral("returned");
     if (step.kind == RepairStepKind::Replace)
@@ -377,6 +379,12 @@ void RepairEngine::record(const RepairStep &step, const SnapshotPtr &snapshot, c
         gr.uuid = g.uuid;
         for (const QString &event : std::as_const(events))
             gr.count(event, step.node, g.index, now);
+        if (const BurninGpuVerdict *v = m_testVerdicts.value(step.node).gpu(step.node, g.index)) {
+            for (const BurninTestVerdict &t : v->tests) {
+                if (t.figure)
+                    gr.burninFigures[t.test] = *t.figure;
+            }
+        }
         publishGpu(g.uuid);
     }
 }

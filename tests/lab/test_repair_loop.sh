@@ -140,7 +140,10 @@ health_is 'nodes["gpu-node02"]["evidenceCode"] == "test-failed" and nodes["gpu-n
 failed_uuid="$("$PYTHON" -c 'import json,sys; print(next(n for n in json.load(open(sys.argv[1]))["nodes"] if n["node"] == "gpu-node02")["gpuUuids"][4])' "$work/health.json")"
 health_is "gpus['$failed_uuid']['events']['test-failed']['count'] == 1 and gpus['$failed_uuid']['node'] == 'gpu-node02' and gpus['$failed_uuid']['gpu'] == 4" ||
     fail "the failed GPU's record: $(cat "$work/health.json")"
-pass "a second Strata reads it back from Prometheus: gpu-node02 replace, its GPU 4 ($failed_uuid) test-failed"
+returned_uuid="$("$PYTHON" -c 'import json,sys; print(next(n for n in json.load(open(sys.argv[1]))["nodes"] if n["node"] == "gpu-node01")["gpuUuids"][3])' "$work/health.json")"
+health_is "gpus['$returned_uuid']['events']['xid-79']['count'] == 1 and gpus['$returned_uuid']['events']['test-passed']['count'] == 1 and gpus['$returned_uuid']['burninFigures']['gemm'] > 0" ||
+    fail "gpu-node01 GPU 3's record: the XID it had and its burn-in figure: $(cat "$work/health.json")"
+pass "a second Strata reads it back from Prometheus: gpu-node02 replace, its GPU 4 ($failed_uuid) test-failed; gpu-node01 GPU 3 had xid-79, passed with a gemm figure"
 
 # A forged record with an escape sequence and a newline in its evidence: shown escaped.
 # (Typed as Strata types them: the Pushgateway refuses a family whose groups disagree on the type.)

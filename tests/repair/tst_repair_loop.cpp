@@ -430,6 +430,8 @@ private Q_SLOTS:
         QVERIFY(gtext.contains("strata_gpu_health_node_info{node=\"gpu-node07\",gpu=\"2\"} 1\n"));
         QVERIFY(gtext.contains("strata_gpu_health_events{event=\"drained\"} 2\n"));
         QVERIFY(gtext.contains("strata_gpu_health_last_event_timestamp_seconds{event=\"drained\"} 1796594400.000\n"));
+        g.burninFigures.insert(QStringLiteral("gemm"), 612.5);
+        QVERIFY(HealthExposition::gpuGroup(g).contains("strata_gpu_health_burnin_figure{test=\"gemm\"} 612.5\n"));
     }
 
     // The real Prometheus's answers (lab, Pushgateway scraped with honor_labels) to the two

@@ -311,6 +311,8 @@ void RepairWindow::showRecords()
         QStringList events;
         for (auto it = g.events.begin(); it != g.events.end(); ++it)
             events << tr("%1 ×%2 (last %3)").arg(it.key()).arg(it.value()).arg(when(g.lastEvent.value(it.key())));
+        for (auto it = g.burninFigures.begin(); it != g.burninFigures.end(); ++it)
+            events << tr("burn-in %1 %2").arg(it.key()).arg(it.value(), 0, 'g', 4);
         addRow(m_gpus, {g.uuid, tr("%1 GPU %2").arg(g.node).arg(g.index), events.join(QStringLiteral(", "))});
     }
     fitColumns(m_nodes, 320);
