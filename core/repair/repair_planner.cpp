@@ -34,6 +34,9 @@ public:
     {
         const QDateTime hourAgo = in.now.addSecs(-3600);
         for (auto it = in.records.begin(); it != in.records.end(); ++it) {
+            // Only this cluster's nodes: a Pushgateway shared by several clusters holds theirs too.
+            if (!in.snapshot->node(it.key()))
+                continue;
             if (isOutThroughStrata(it->state))
                 m_out << it.key();
             if (it->drainedAt.isValid() && it->drainedAt > hourAgo)

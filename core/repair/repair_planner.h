@@ -29,7 +29,8 @@ struct RepairTestOutcome
 // findings), the nodes' records, the finished tests and the policy, the steps to take now, each
 // taken or held with why. Pure and deterministic (nodes in the snapshot's order); the caller
 // (RepairEngine) acts on the taken steps and records them. The guardrails:
-// - the cap is never exceeded: the nodes out through Strata (drained, testing, replace) plus the
+// - the cap is never exceeded: the nodes of this cluster (the snapshot's; a shared store holds
+//   other clusters' records too) out through Strata (drained, testing, replace) plus the
 //   drains this plan takes stay within maxNodesOut, within maxPartitionPercent of each of the
 //   node's partitions (floor: 10 % of 4 nodes is none), and the drains in the last hour within
 //   maxDrainsPerHour; a drain past any of them is held, the node stays suspected;

@@ -261,6 +261,13 @@ private Q_SLOTS:
         s.nodes[0].state = s.nodes[1].state = QStringLiteral("drained");
         s.nodes[0].stateFlags = s.nodes[1].stateFlags = {QStringLiteral("DRAIN")};
         QCOMPARE(describe(planRepairs(in)), QStringLiteral("gpu-node03 drain/cap-nodes-out"));
+        // Another cluster's nodes in the shared store do not count: only this snapshot's.
+        in.records.remove(QStringLiteral("gpu-node02"));
+        in.records.insert(QStringLiteral("kube-gpu-07"), record(QStringLiteral("kube-gpu-07"), NodeHealthState::Replace, QStringLiteral("test-failed"), kNow.addSecs(-60)));
+        s.nodes[1].state = QStringLiteral("idle");
+        s.nodes[1].stateFlags.clear();
+        s.findings.removeAt(1); // gpu-node02 was replaced: no finding there now
+        QCOMPARE(describe(planRepairs(in)), QStringLiteral("gpu-node03 drain"));
     }
 
     void capPerPartitionAndPerHour()
