@@ -391,36 +391,25 @@ void RepairEngine::record(const RepairStep &step, const SnapshotPtr &snapshot, c
 
 void RepairEngine::publishNode(const QString &node)
 {
-    PushgatewayClient *pushgateway = m_cluster->metrics() ? m_cluster->metrics()->pushgateway() : nullptr;
-    if (!pushgateway)
-        return;
-    actionStarted();
-    whenFinished(pushgateway->replaceGroup(HealthExposition::nodeGroupPath(node), HealthExposition::nodeGroup(m_records.value(node))), this,
-                 [this](const PushgatewayClient::Result &r) {
-                     Q_EMIT published(r.error);
-                     actionEnded();
-                 },
-                 [this](const QString &why) {
-                     Q_EMIT published(why);
-                     actionEnded();
-                 });
+    publish(HealthExposition::nodeGroupPath(node), HealthExposition::nodeGroup(m_records.value(node)));
 }
 
 void RepairEngine::publishGpu(const QString &uuid)
+{
+    publish(HealthExposition::gpuGroupPath(uuid), HealthExposition::gpuGroup(m_gpuRecords.value(uuid)));
+}
+
+void RepairEngine::publish(const QString &groupPath, const QByteArray &text)
 {
     PushgatewayClient *pushgateway = m_cluster->metrics() ? m_cluster->metrics()->pushgateway() : nullptr;
     if (!pushgateway)
         return;
     actionStarted();
-    whenFinished(pushgateway->replaceGroup(HealthExposition::gpuGroupPath(uuid), HealthExposition::gpuGroup(m_gpuRecords.value(uuid))), this,
-                 [this](const PushgatewayClient::Result &r) {
-                     Q_EMIT published(r.error);
-                     actionEnded();
-                 },
-                 [this](const QString &why) {
-                     Q_EMIT published(why);
-                     actionEnded();
-                 });
+    const auto done = [this](const QString &error) {
+        Q_EMIT published(error);
+        actionEnded();
+    };
+    whenFinished(pushgateway->replaceGroup(groupPath, text), this, [done](const PushgatewayClient::Result &r) { done(r.error); }, done);
 }
 
 } // namespace strata

@@ -105,6 +105,8 @@ private:
     void record(const RepairStep &step, const SnapshotPtr &snapshot, const QString &gpuEvent, const QVector<int> &gpus);
     void publishNode(const QString &node);
     void publishGpu(const QString &uuid);
+    // One group replaced in the Pushgateway (none in the profile: nothing); published() says how.
+    void publish(const QString &groupPath, const QByteArray &text);
     void finishStep(const RepairStep &step, const QString &error);
 
     ClusterSession *m_cluster;

@@ -48,6 +48,18 @@ dcgm_binary() {
 # The DCGM stand-in joins the lab once its sources exist in the tree.
 dcgm_in_tree() { [ -f "$REPO_DIR/lab/dcgm_standin/CMakeLists.txt" ]; }
 
+# What Strata pushes (the repair loop's node health states, GPU records), scraped by both
+# clusters' Prometheus: honor_labels keeps the pushed job, instance and node labels instead of
+# the Pushgateway's own.
+pushgateway_scrape_job() {
+    cat <<EOF
+  - job_name: pushgateway
+    honor_labels: true
+    static_configs:
+      - targets: ["$HOST:$PUSHGATEWAY_PORT"]
+EOF
+}
+
 write_prometheus_files() {
     local i
     mkdir -p "$PROM_DIR/data" "$PROM_DIR/app_targets"
@@ -112,14 +124,7 @@ EOF
             printf '      - targets: ["%s:%d"]\n        labels: {node: "%s"}\n' \
                 "$HOST" $((FABRIC_PORT_BASE + i)) "${NODES[$i]}"
         done
-        # What Strata pushes (the repair loop's node health states, GPU records): honor_labels
-        # keeps the pushed job, instance and node labels instead of the Pushgateway's own.
-        cat <<EOF
-  - job_name: pushgateway
-    honor_labels: true
-    static_configs:
-      - targets: ["$HOST:$PUSHGATEWAY_PORT"]
-EOF
+        pushgateway_scrape_job
     } | write_if_changed "$PROM_DIR/prometheus.yml"
     write_kube_prometheus_files
     # An alert that really fires in the lab: 'fault NODE GPU hot 95' (strata alerts, lab_alerts).
@@ -159,12 +164,7 @@ EOF
             printf '      - targets: ["%s:%d"]\n        labels: {kubernetes_node: "%s", pod: "%s", namespace: "gpu-operator", container: "nvidia-dcgm-exporter", service: "nvidia-dcgm-exporter", endpoint: "gpu-metrics"}\n' \
                 "$HOST" $((KUBE_DCGM_PORT_BASE + i)) "${KUBE_NODES[$i]}" "${KUBE_DCGM_EXPORTER_POD[$i]}"
         done
-        cat <<EOF
-  - job_name: pushgateway
-    honor_labels: true
-    static_configs:
-      - targets: ["$HOST:$PUSHGATEWAY_PORT"]
-EOF
+        pushgateway_scrape_job
     } | write_if_changed "$KUBE_PROM_DIR/prometheus.yml"
 }
 

@@ -33,3 +33,18 @@ trap cleanup_jobs EXIT
 # Predicates for wait_until (they query again on every call).
 job_is() { [ "$(squeue -h -j "$1" --states=all -o '%T' 2>/dev/null)" = "$2" ]; }
 node_gres_used_is() { [[ "$(scontrol show node -d -o "$1")" == *" GresUsed=$2 "* ]]; }
+
+# The repair loop's records in the lab's Pushgateway (lab_repair_loop*): a grouping value as the
+# path's base64url, and every group the loop published removed (from the Pushgateway's own list).
+b64() { printf %s "$1" | base64 -w0 | tr '+/' '-_' | tr -d '='; }
+forget_published() {
+    curl -s "${STRATA_LAB_PUSHGATEWAY_URL:?}/api/v1/metrics" | "$PYTHON" -c '
+import json, sys
+for g in json.load(sys.stdin).get("data", []):
+    labels = g.get("labels", {})
+    if labels.get("job") == "strata_repair": print("strata_repair node", labels["node"])
+    if labels.get("job") == "strata_gpu_record": print("strata_gpu_record uuid", labels["uuid"])' |
+    while read -r job key value; do
+        curl -s -X DELETE "$STRATA_LAB_PUSHGATEWAY_URL/metrics/job/$job/$key@base64/$(b64 "$value")"
+    done
+}

@@ -23,19 +23,6 @@ work="$(mktemp -d)"
 PUSHGATEWAY="${STRATA_LAB_PUSHGATEWAY_URL:?the lab has no Pushgateway}"
 PROMETHEUS="${STRATA_LAB_PROMETHEUS_URL:?}"
 
-b64() { printf %s "$1" | base64 -w0 | tr '+/' '-_' | tr -d '='; }
-# Every group the repair loop published, removed (from the Pushgateway's own list).
-forget_published() {
-    curl -s "$PUSHGATEWAY/api/v1/metrics" | "$PYTHON" -c '
-import json, sys
-for g in json.load(sys.stdin).get("data", []):
-    labels = g.get("labels", {})
-    if labels.get("job") == "strata_repair": print("node", labels["node"])
-    if labels.get("job") == "strata_gpu_record": print("uuid", labels["uuid"])' |
-    while read -r key value; do
-        curl -s -X DELETE "$PUSHGATEWAY/metrics/job/$([ "$key" = node ] && echo strata_repair || echo strata_gpu_record)/$key@base64/$(b64 "$value")"
-    done
-}
 watch_pid=
 cleanup() {
     local rc=$?

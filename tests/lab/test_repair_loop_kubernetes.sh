@@ -32,19 +32,6 @@ NODES=(kube-gpu-01 kube-gpu-02 kube-gpu-03 kube-gpu-04)
 REASON=strata.io/drain-reason
 watch_pid=
 
-b64() { printf %s "$1" | base64 -w0 | tr '+/' '-_' | tr -d '='; }
-# Every group the repair loop published, removed (from the Pushgateway's own list).
-forget_published() {
-    curl -s "$PUSHGATEWAY/api/v1/metrics" | "$PYTHON" -c '
-import json, sys
-for g in json.load(sys.stdin).get("data", []):
-    labels = g.get("labels", {})
-    if labels.get("job") == "strata_repair": print("node", labels["node"])
-    if labels.get("job") == "strata_gpu_record": print("uuid", labels["uuid"])' |
-    while read -r key value; do
-        curl -s -X DELETE "$PUSHGATEWAY/metrics/job/$([ "$key" = node ] && echo strata_repair || echo strata_gpu_record)/$key@base64/$(b64 "$value")"
-    done
-}
 burnin_objects() { k get jobs,pods -o name 2>/dev/null | grep 'strata-burnin-' || true; }
 # Everything the test (and the loop) did, undone.
 undo() {
