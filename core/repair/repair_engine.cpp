@@ -118,6 +118,8 @@ bool RepairEngine::pass(const SnapshotPtr &snapshot)
     in.now = QDateTime::currentDateTimeUtc();
     in.operatorUser = m_options.operatorUser;
     in.confirmed = m_options.confirmed;
+    for (auto it = m_tests.begin(); it != m_tests.end(); ++it)
+        in.testsRunning.insert(it.key());
     m_lastSteps = planRepairs(in);
     actionStarted(); // held until every step below has been handed out
     for (const RepairStep &step : std::as_const(m_lastSteps)) {
@@ -327,8 +329,12 @@ void RepairEngine::endTest(const RepairStep &step, const SnapshotPtr &snapshot)
 
 void RepairEngine::deleteReservation(const QString &node, std::function<void(const QString &)> done)
 {
-    const QStringList argv{QStringLiteral("scontrol"), QStringLiteral("delete"), QStringLiteral("ReservationName=") + reservationName(node)};
-    whenFinished(m_cluster->shell()->run(argv), this,
+    // Gone already (an interrupted test's, deleted by hand) is fine: the node is out of it.
+    const QString name = ShellQuote::quote(reservationName(node));
+    const QString script = QStringLiteral("scontrol show reservation %1 >/dev/null 2>&1 || exit 0\n"
+                                          "scontrol delete ReservationName=%1\n")
+                               .arg(name);
+    whenFinished(m_cluster->shell()->runScript(script.toUtf8()), this,
                  [done, node](const CommandResult &r) {
                      done(r.ok() ? QString()
                                  : QStringLiteral("the reservation %1 could not be deleted (%2): delete it with `scontrol delete "

@@ -155,6 +155,11 @@ void holdForDryRun(RepairStep &s)
 
 } // namespace
 
+int interruptedTestSeconds(const RepairPolicy &policy)
+{
+    return policy.burninSeconds * int(policy.burninTests.size()) + 600;
+}
+
 QVector<RepairStep> planRepairs(const RepairPlanInput &in)
 {
     QVector<RepairStep> steps;
@@ -215,6 +220,12 @@ QVector<RepairStep> planRepairs(const RepairPlanInput &in)
                        && DrainPreview::of(*in.snapshot, node.name).jobs.isEmpty()) { // draining: its jobs end first
                 steps << step(node.name, RepairStepKind::StartTest, state, NodeHealthState::Testing, record.evidenceCode,
                               QStringLiteral("burn-in %1, %2 s each").arg(in.policy.burninTests.join(QLatin1Char(','))).arg(in.policy.burninSeconds));
+            } else if (state == NodeHealthState::Testing && !in.testOutcomes.contains(node.name)
+                       && !in.testsRunning.contains(node.name) && record.since.isValid()
+                       && record.since.secsTo(in.now) > interruptedTestSeconds(in.policy)) {
+                steps << step(node.name, RepairStepKind::TestNotRun, state, NodeHealthState::Drained, kTestNotRunCode,
+                              QStringLiteral("its test was interrupted: no test runs on it since %1")
+                                  .arg(record.since.toString(Qt::ISODate)));
             } else if (state == NodeHealthState::Testing && in.testOutcomes.contains(node.name)) {
                 const RepairTestOutcome o = in.testOutcomes.value(node.name);
                 switch (o.result) {

@@ -54,7 +54,13 @@ struct RepairPlanInput
     QDateTime now;            // UTC
     QString operatorUser;     // whose jobs need no confirmation
     QSet<QString> confirmed;  // nodes an operator confirmed draining despite others' jobs
+    QSet<QString> testsRunning; // nodes whose test this engine runs now
 };
+
+// How long a node may stay "testing" with no test of this engine running on it before its test
+// counts as interrupted (a `strata watch` killed, a window closed, another console's test that
+// must have ended): the policy's test time plus ten minutes.
+int interruptedTestSeconds(const RepairPolicy &policy);
 
 QVector<RepairStep> planRepairs(const RepairPlanInput &input);
 

@@ -358,6 +358,28 @@ private Q_SLOTS:
         QCOMPARE(describe(planRepairs(in)), QStringLiteral("gpu-node01 resumed-outside"));
     }
 
+    // A node left "testing" by a test that was interrupted (a watch killed, a window closed):
+    // once the test would surely have ended, it goes back out as test-not-run; a test this
+    // engine runs, or one still within its time, is waited for.
+    void interruptedTestEnds()
+    {
+        ClusterSnapshot s = fourNodes();
+        s.jobs.clear();
+        RepairPlanInput in{&s, {}, {}, applyingPolicy(), false, kNow, QStringLiteral("ops"), {}};
+        QCOMPARE(interruptedTestSeconds(in.policy), 60 * 2 + 600);
+        NodeHealthRecord r = record(QStringLiteral("gpu-node01"), NodeHealthState::Testing);
+        r.since = kNow.addSecs(-721);
+        in.records.insert(r.node, r);
+        QVector<RepairStep> steps = planRepairs(in);
+        QCOMPARE(describe(steps), QStringLiteral("gpu-node01 test-not-run"));
+        QCOMPARE(steps[0].evidence, QStringLiteral("its test was interrupted: no test runs on it since 2026-12-06T21:47:59Z"));
+        in.testsRunning << QStringLiteral("gpu-node01");
+        QVERIFY(planRepairs(in).isEmpty());
+        in.testsRunning.clear();
+        in.records[r.node].since = kNow.addSecs(-700);
+        QVERIFY(planRepairs(in).isEmpty());
+    }
+
     // A record says "drained" (forged in the Pushgateway, or stale) for a node an operator
     // drained for other work: Strata never resumes it into a test.
     void nodeDrainedBySomeoneElseIsNeverTested()
