@@ -324,12 +324,12 @@ int BurninCommand::run(QCoreApplication &app, QCommandLineParser &parser, const 
                     app.quit();
                     return;
                 }
-                // Slurm starts nothing on a drained or down node: say so now instead of
-                // leaving the burn-in pending without end.
-                if (node && node->isUnavailable() && request.transport == BurninTransportKind::Slurm
-                    && request.reservation.isEmpty() && !parser.isSet(kAttach)) {
-                    err(QStringLiteral("strata: %1 is %2%3: Slurm will not start the burn-in there; resume it "
-                                       "(strata resume %1) or run in a maintenance reservation (--reservation)")
+                // Slurm starts nothing on a drained or down node, not even in a reservation: say
+                // so now instead of leaving the burn-in pending without end.
+                if (node && node->isUnavailable() && request.transport == BurninTransportKind::Slurm && !parser.isSet(kAttach)) {
+                    err(QStringLiteral("strata: %1 is %2%3: Slurm will not start the burn-in there, not even in a "
+                                       "reservation; resume it (strata resume %1), into a maintenance reservation first "
+                                       "(--reservation) so that no other job lands there, or let `strata watch` test it")
                             .arg(n, node->state, node->reason.isEmpty() ? QString() : QStringLiteral(" (") + node->reason + QLatin1Char(')')));
                     app.quit();
                     return;
