@@ -3,9 +3,8 @@
 #include "cli/cli_output.h"
 #include "cli/cli_profile_resolver.h"
 #include "cli/text_table.h"
-#include "model/when_finished.h"
 #include "prometheus/prometheus_client.h"
-#include "repair/health_series_reader.h"
+#include "repair/repair_records_query.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -68,42 +67,27 @@ int HealthCommand::run(QCoreApplication &app, QCommandLineParser &parser, const 
     PrometheusClient client(PrometheusClient::Config::fromProfile(profile));
     if (!client.credentialsWarning().isEmpty())
         CliOutput::line(QStringLiteral("strata: warning: %1").arg(client.credentialsWarning()));
-    PrometheusResponse nodes, gpus;
-    int answers = 0;
-    const auto take = [&](PrometheusResponse *into) {
-        return [&app, &answers, into](const PrometheusResponse &r) {
-            *into = r;
-            if (++answers == 2)
-                app.quit();
-        };
-    };
-    const auto lost = [&](PrometheusResponse *into) {
-        return [&app, &answers, into](const QString &why) {
-            into->error = why;
-            if (++answers == 2)
-                app.quit();
-        };
-    };
-    whenFinished(client.query(HealthSeriesReader::nodeQuery()), &app, take(&nodes), lost(&nodes));
-    whenFinished(client.query(HealthSeriesReader::gpuQuery()), &app, take(&gpus), lost(&gpus));
+    RepairRecords read;
+    readRepairRecords(client, &app, [&](const RepairRecords &r) {
+        read = r;
+        app.quit();
+    });
     app.exec();
-    for (const PrometheusResponse *r : {&nodes, &gpus}) {
-        if (!r->ok) {
-            CliOutput::error(QStringLiteral("reading the repair loop's records from Prometheus failed: %1").arg(r->error));
-            return 1;
-        }
+    if (!read.error.isEmpty()) {
+        CliOutput::error(read.error);
+        return 1;
     }
     const QString onlyNode = parser.value(kNode);
     const QString onlyUuid = parser.value(kUuid);
     QVector<NodeHealthRecord> nodeRecords;
-    for (const NodeHealthRecord &r : HealthSeriesReader::nodeRecords(nodes.series)) {
+    for (const NodeHealthRecord &r : std::as_const(read.nodes)) {
         if ((onlyNode.isEmpty() || r.node == onlyNode) && onlyUuid.isEmpty()
             && (parser.isSet(kAll) || !onlyNode.isEmpty() || r.state != NodeHealthState::Healthy))
             nodeRecords << r;
     }
     std::sort(nodeRecords.begin(), nodeRecords.end(), [](const auto &a, const auto &b) { return a.node < b.node; });
     QVector<GpuHealthRecord> gpuRecords;
-    for (const GpuHealthRecord &r : HealthSeriesReader::gpuRecords(gpus.series)) {
+    for (const GpuHealthRecord &r : std::as_const(read.gpus)) {
         if ((onlyNode.isEmpty() || r.node == onlyNode) && (onlyUuid.isEmpty() || r.uuid == onlyUuid))
             gpuRecords << r;
     }

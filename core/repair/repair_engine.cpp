@@ -1,7 +1,7 @@
 #include "repair_engine.h"
 
 #include "health_exposition.h"
-#include "health_series_reader.h"
+#include "repair_records_query.h"
 
 #include "burnin/burnin_session.h"
 #include "model/when_finished.h"
@@ -76,33 +76,13 @@ void RepairEngine::loadRecords()
         Q_EMIT recordsLoaded(problem);
         return;
     }
-    PrometheusClient &client = m_cluster->metrics()->client();
-    auto nodesDone = std::make_shared<std::optional<PrometheusResponse>>();
-    auto gpusDone = std::make_shared<std::optional<PrometheusResponse>>();
-    const auto finish = [this, nodesDone, gpusDone] {
-        if (!*nodesDone || !*gpusDone)
-            return;
-        for (const auto &r : {**nodesDone, **gpusDone}) {
-            if (!r.ok) {
-                Q_EMIT recordsLoaded(QStringLiteral("reading the repair loop's records from Prometheus failed: %1").arg(r.error));
-                return;
-            }
+    readRepairRecords(m_cluster->metrics()->client(), this, [this](const RepairRecords &read) {
+        if (read.error.isEmpty()) {
+            m_records = read.nodes;
+            m_gpuRecords = read.gpus;
         }
-        m_records = HealthSeriesReader::nodeRecords((*nodesDone)->series);
-        m_gpuRecords = HealthSeriesReader::gpuRecords((*gpusDone)->series);
-        Q_EMIT recordsLoaded({});
-    };
-    const auto failedAs = [](const QString &why) {
-        PrometheusResponse r;
-        r.error = why;
-        return r;
-    };
-    whenFinished(client.query(HealthSeriesReader::nodeQuery()), this,
-                 [nodesDone, finish](const PrometheusResponse &r) { *nodesDone = r, finish(); },
-                 [nodesDone, finish, failedAs](const QString &why) { *nodesDone = failedAs(why), finish(); });
-    whenFinished(client.query(HealthSeriesReader::gpuQuery()), this,
-                 [gpusDone, finish](const PrometheusResponse &r) { *gpusDone = r, finish(); },
-                 [gpusDone, finish, failedAs](const QString &why) { *gpusDone = failedAs(why), finish(); });
+        Q_EMIT recordsLoaded(read.error);
+    });
 }
 
 bool RepairEngine::pass(const SnapshotPtr &snapshot)
