@@ -48,3 +48,16 @@ for g in json.load(sys.stdin).get("data", []):
         curl -s -X DELETE "$STRATA_LAB_PUSHGATEWAY_URL/metrics/job/$job/$key@base64/$(b64 "$value")"
     done
 }
+# repair_health_is PROMETHEUS_URL PYTHON_EXPRESSION: what `strata health --all --format json`
+# reads from that Prometheus (kept in $work/health.json) satisfies the expression over `nodes`
+# and `gpus` (by node name, by UUID).
+repair_health_is() {
+    "$STRATA_BINARY_DIR/app/strata" health --prometheus "$1" --all --format json >"${work:?}/health.json" 2>/dev/null &&
+        "$PYTHON" - "$work/health.json" "$2" <<'PY'
+import json, sys
+h = json.load(open(sys.argv[1]))
+nodes = {n["node"]: n for n in h["nodes"]}
+gpus = {g["uuid"]: g for g in h["gpus"]}
+sys.exit(0 if eval(sys.argv[2]) else 1)
+PY
+}

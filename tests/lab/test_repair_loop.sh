@@ -111,16 +111,7 @@ scontrol show reservation 2>&1 | grep -q "ReservationName=strata-repair-" && fai
 pass "tested in a maintenance reservation: gpu-node01 returned, gpu-node02 out ($(sinfo -h -N -n gpu-node02 -o '%E')); no reservation left"
 
 # 3. A second Strata, reading only Prometheus, sees the same loop.
-health_is() {
-    "$STRATA" health --prometheus "$PROMETHEUS" --all --format json >"$work/health.json" 2>/dev/null &&
-        "$PYTHON" - "$work/health.json" "$1" <<'PY'
-import json, sys
-h = json.load(open(sys.argv[1]))
-nodes = {n["node"]: n for n in h["nodes"]}
-gpus = {g["uuid"]: g for g in h["gpus"]}
-sys.exit(0 if eval(sys.argv[2]) else 1)
-PY
-}
+health_is() { repair_health_is "$PROMETHEUS" "$1"; }
 wait_until 30 "the states in Prometheus" health_is 'nodes["gpu-node01"]["state"] == "returned" and nodes["gpu-node02"]["state"] == "replace" and nodes["gpu-node03"]["state"] == "suspected"'
 health_is 'nodes["gpu-node02"]["evidenceCode"] == "test-failed" and nodes["gpu-node02"]["drainedAt"] and len(nodes["gpu-node02"]["gpuUuids"]) == 8' ||
     fail "gpu-node02's record: $(cat "$work/health.json")"

@@ -167,16 +167,7 @@ reason3="$(k get node kube-gpu-03 -o jsonpath="{.metadata.annotations.strata\.io
 pass "kube-gpu-02 returned (uncordoned); kube-gpu-03 stays cordoned ($reason3); kube-gpu-04's cordon untouched"
 
 # 3. A second Strata, reading only Prometheus, sees the same loop: the Kubernetes cluster's and the lab's.
-health_is() {
-    "$STRATA" health --prometheus "$1" --all --format json >"$work/health.json" 2>/dev/null &&
-        "$PYTHON" - "$work/health.json" "$2" <<'PY'
-import json, sys
-h = json.load(open(sys.argv[1]))
-nodes = {n["node"]: n for n in h["nodes"]}
-gpus = {g["uuid"]: g for g in h["gpus"]}
-sys.exit(0 if eval(sys.argv[2]) else 1)
-PY
-}
+health_is() { repair_health_is "$@"; }
 states='nodes["kube-gpu-02"]["state"] == "returned" and nodes["kube-gpu-03"]["state"] == "replace" and nodes["kube-gpu-04"]["state"] == "suspected"'
 wait_until 30 "the states in the Kubernetes cluster's Prometheus" health_is "$KUBE_PROMETHEUS" "$states"
 wait_until 30 "the states in the lab's Prometheus" health_is "$PROMETHEUS" "$states"
