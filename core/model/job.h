@@ -4,6 +4,7 @@
 #include "job_fabric.h"
 #include "job_script.h"
 #include "job_state.h"
+#include "workload_role.h"
 
 #include <QMap>
 #include <QString>
@@ -42,6 +43,18 @@ struct Job
     QString comment;       // Slurm --comment
     QString image;         // Kubernetes: the first container's image
     QString kindLabel;     // Kubernetes: the `strata.io/workload-kind` label
+    // Kubernetes: the object at the top of its pods' ownerReferences chain, which Strata shows as
+    // one workload (a PyTorchJob, a JobSet, a Deployment, a batch Job, a bare pod): its kind and
+    // apiVersion as the API server names them ("PyTorchJob", "kubeflow.org/v1"); empty for Slurm.
+    QString workloadKind;
+    QString workloadApiVersion;
+    QStringList pods;          // Kubernetes: "namespace/name" of the pods it owns now, any depth
+    QVector<WorkloadRole> roles; // Kubernetes: replicas by role, as its controller reports them
+    int restarts = 0;          // Kubernetes: container restarts summed over its pods
+    // Kubernetes with Kueue: the LocalQueue it was submitted to and, while it waits for quota,
+    // its place in the ClusterQueue's pending list (0 = next) when Kueue says.
+    QString queueName;
+    std::optional<int> queuePosition;
 
     // What runs inside, from command, name and image (WorkloadDetector; see README "Workloads").
     QString framework;     // "torch.distributed", "deepspeed", "vllm", ...; empty: not recognised
