@@ -88,7 +88,13 @@ qint64 fallbackTimestamp(const QString &text)
 
 QLatin1StringView apiVersionOf(QLatin1StringView itemKind)
 {
-    return itemKind == QLatin1StringView("Job") ? QLatin1StringView("batch/v1") : QLatin1StringView("v1");
+    if (itemKind == QLatin1StringView("Job"))
+        return QLatin1StringView("batch/v1");
+    // Kueue's objects (KueueParser): v1beta1, the version every Kueue release since 0.5 serves.
+    if (itemKind == QLatin1StringView("ClusterQueue") || itemKind == QLatin1StringView("LocalQueue")
+        || itemKind == QLatin1StringView("Workload"))
+        return QLatin1StringView("kueue.x-k8s.io/v1beta1");
+    return QLatin1StringView("v1");
 }
 
 QString apiVersionProblem(const QString &apiVersion, QLatin1StringView itemKind)

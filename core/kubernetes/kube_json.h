@@ -37,7 +37,8 @@ qint64 fallbackTimestamp(const QString &text); // any ISO 8601 form QDateTime re
 // A pod in `kubectl get pods -A -o json` is 5 to 15 KB: 50,000 pods approach 750 MB.
 constexpr qsizetype maxInputBytes = qsizetype(2048) * 1024 * 1024;
 
-// The apiVersion Strata reads for an item kind ("v1" for Node and Pod, "batch/v1" for Job).
+// The apiVersion Strata reads for an item kind ("v1" for Node and Pod, "batch/v1" for Job,
+// "kueue.x-k8s.io/v1beta1" for Kueue's ClusterQueue, LocalQueue and Workload).
 QLatin1StringView apiVersionOf(QLatin1StringView itemKind);
 // Empty when an item's apiVersion (empty for the API's typed lists) is the one Strata reads.
 QString apiVersionProblem(const QString &apiVersion, QLatin1StringView itemKind);
