@@ -15,6 +15,10 @@ import lab_cluster
 import services
 import streams
 import tables
+import workload_admission
+import workload_resources
+import workload_tables
+from garbage_collector import delete_with_dependents
 from api_errors import (FieldError, already_exists, bad_request, conflict, invalid,
                         method_not_allowed, not_found, path_not_found, unsupported_media_type)
 from job_controller import delete_job
@@ -24,6 +28,7 @@ from responses import Response, first, json_response, list_kind
 from store import RESOURCES, api_version, now_rfc3339
 
 TABLE_MARK = "as=Table"
+tables.add_printers(workload_tables.COLUMNS, workload_tables.CELLS)
 
 
 class Api:
@@ -31,6 +36,8 @@ class Api:
         self.store = store
         self.loop = loop
         self.options = options
+        # What this server answers for: the built-in resources and the CRDs --crds installs.
+        self.served = workload_resources.served_resources(RESOURCES, getattr(options, "crds", "all"))
 
     # Routing
     def handle(self, method, path, query, headers, body):
@@ -42,24 +49,24 @@ class Api:
         if path in ("/api", "/apis"):
             wanted = discovery.wanted_discovery_version(accept) if self.options.discovery == "aggregated" else None
             if wanted in ("v2", "v2beta1"):
-                return json_response(200, discovery.aggregated(path == "/api", wanted),
+                return json_response(200, discovery.aggregated(path == "/api", wanted, self.served),
                                      content_type=f"application/json;g=apidiscovery.k8s.io;v={wanted};"
                                                   "as=APIGroupDiscoveryList")
             if path == "/api":
                 return json_response(200, discovery.legacy_core_versions(self.options.listen))
-            return json_response(200, discovery.legacy_group_list())
+            return json_response(200, discovery.legacy_group_list(self.served))
         if path == "/openapi/v2":
             return Response(200, discovery.openapi_v2_protobuf(self.options.kube_version),
                             "application/com.github.proto-openapi.spec.v2.v1.0+protobuf")
         if path == "/openapi/v3":
-            return json_response(200, discovery.openapi_root())
+            return json_response(200, discovery.openapi_root(self.served))
         if path.startswith("/openapi/v3/"):
             rest = path[len("/openapi/v3/"):].split("/")
             doc = None
             if rest[0] == "api" and len(rest) == 2:
-                doc = discovery.openapi_group("", rest[1])
+                doc = discovery.openapi_group("", rest[1], self.served)
             elif rest[0] == "apis" and len(rest) == 3:
-                doc = discovery.openapi_group(rest[1], rest[2])
+                doc = discovery.openapi_group(rest[1], rest[2], self.served)
             if doc is None:
                 raise path_not_found()
             return json_response(200, doc)
@@ -70,18 +77,16 @@ class Api:
             group, version, rest = "", parts[1], parts[2:]
         elif len(parts) >= 3 and parts[0] == "apis":
             group, version, rest = parts[1], parts[2], parts[3:]
-        elif len(parts) == 2 and parts[0] == "apis" and parts[1] == "batch":
-            gv = {"groupVersion": "batch/v1", "version": "v1"}
-            return json_response(200, {"kind": "APIGroup", "apiVersion": "v1", "name": "batch",
-                                       "versions": [gv], "preferredVersion": gv})
+        elif len(parts) == 2 and parts[0] == "apis" and discovery.group_info(parts[1], self.served):
+            return json_response(200, discovery.group_info(parts[1], self.served))
         else:
             return Response(404, "404 page not found\n", "text/plain; charset=utf-8")
         if not rest:
-            resources = discovery.legacy_resource_list(group, version)
+            resources = discovery.legacy_resource_list(group, version, self.served)
             if resources is None:
                 raise path_not_found()
             return json_response(200, resources)
-        served = {n for n, r in RESOURCES.items() if (r[0], r[1]) == (group, version)}
+        served = {n for n, r in self.served.items() if (r[0], r[1]) == (group, version)}
         namespace = None
         if rest[0] == "namespaces" and len(rest) >= 3 and rest[2] in served and RESOURCES[rest[2]][3]:
             namespace, rest = rest[1], rest[2:]
@@ -92,7 +97,8 @@ class Api:
         sub = rest[2] if len(rest) > 2 else None
         if namespace is not None and not RESOURCES[resource][3]:
             raise path_not_found()
-        if sub not in (None, "status", "log") or (sub == "log" and resource != "pods"):
+        if sub not in (None, "status", "log", "scale") or (sub == "log" and resource != "pods") \
+                or (sub == "scale" and "scale" not in discovery.SUBRESOURCES.get(resource, {})):
             raise path_not_found()
         return self.dispatch(method, resource, namespace, name, sub, query, headers, body)
 
@@ -112,6 +118,8 @@ class Api:
             if method != "GET":
                 raise method_not_allowed()
             return self.pod_log(namespace, name, query)
+        if sub == "scale":
+            return self.scale(method, resource, namespace, name, query, headers, body)
         if method == "GET":
             return self.get(resource, namespace, name, table, query)
         if method == "PATCH":
@@ -238,6 +246,9 @@ class Api:
                 labels = meta.get("labels") or {}
                 obj = lab_cluster.make_namespace(name, now_rfc3339())
                 obj["metadata"]["labels"].update(labels)
+            elif resource in workload_admission.DEFAULTERS:
+                admission.default_metadata(obj, namespace)
+                workload_admission.admit(resource, obj)
             else:
                 admission.default_metadata(obj, namespace if namespaced else None)
                 if not namespaced:
@@ -297,6 +308,33 @@ class Api:
         self.store.put(resource, result)
         return json_response(200, result)
 
+    def scale(self, method, resource, namespace, name, query, headers, body):
+        """The scale subresource (autoscaling/v1 Scale), as `kubectl scale` reads and patches it."""
+        if method not in ("GET", "PATCH", "PUT"):
+            raise method_not_allowed()
+        with self.store.lock:
+            obj = self.lookup(resource, namespace, name)
+            current = workload_admission.scale_of(resource, obj)
+            if method != "GET":
+                wanted = self.decode(body)
+                if method == "PATCH":
+                    wanted = apply_patch(headers.get("Content-Type", ""), current, wanted)
+                    if wanted is None:
+                        raise unsupported_media_type(headers.get("Content-Type", ""))
+                replicas = (wanted.get("spec") or {}).get("replicas") if isinstance(wanted, dict) else None
+                if not isinstance(replicas, int) or isinstance(replicas, bool) or replicas < 0:
+                    raise invalid("Scale", "autoscaling", name, [FieldError(
+                        "spec.replicas", "Invalid", "must be greater than or equal to 0", replicas)])
+                if first(query, "dryRun") != "All":
+                    updated = copy.deepcopy(obj)
+                    workload_admission.set_replicas(resource, updated, replicas)
+                    updated["metadata"]["generation"] = updated["metadata"].get("generation", 1) + 1
+                    obj = self.store.put(resource, updated)
+                current = workload_admission.scale_of(resource, obj)
+                if first(query, "dryRun") == "All":
+                    current["spec"]["replicas"] = replicas
+            return json_response(200, current)
+
     def check_immutable(self, resource, kind, group, name, old, new):
         errors = []
         if resource == "jobs":
@@ -341,8 +379,12 @@ class Api:
         if resource == "jobs":
             # batch/v1 Jobs default to orphaning their pods when the client names no policy.
             return delete_job(self.store, obj, policy or "Orphan")
+        if resource in workload_resources.BUILT_IN or resource in workload_resources.CUSTOM or resource == "pods":
+            # Deployments, StatefulSets, the training/serving CRDs, pods (an LWS leader pod owns its
+            # group's workers): background propagation by default, as the garbage collector does.
+            return delete_with_dependents(self.store, resource, obj, policy or "Background")
         if resource == "namespaces":
-            for kind in ("jobs", "pods", "events", "services"):
+            for kind in [r for r, spec in RESOURCES.items() if spec[3]]:
                 for item in self.store.items(kind, name):
                     self.store.remove(kind, name, item["metadata"]["name"])
         elif resource == "nodes":

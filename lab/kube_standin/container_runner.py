@@ -184,6 +184,23 @@ def parse_script(script):
     return steps or [(";", ["true"])]
 
 
+# Programs that run until stopped in a real cluster (training launchers, model servers, Ray nodes):
+# simulated as running until the pod is deleted, so a training or serving workload stays Running.
+LONG_RUNNING = ("torchrun", "vllm", "hyperpodrun", "mpirun", "text-generation-launcher", "tritonserver")
+
+
+def runs_until_stopped(argv):
+    name = os.path.basename(argv[0])
+    if name in LONG_RUNNING:
+        return True
+    if name == "ray":  # `ray start --block` (a KubeRay node); `ray job submit` waits for its job
+        return "--block" in argv or argv[1:3] == ["job", "submit"]
+    if name.startswith("python") and "-m" in argv:  # python -m torch.distributed.run / vllm.entrypoints...
+        module = argv[argv.index("-m") + 1] if argv.index("-m") + 1 < len(argv) else ""
+        return module.startswith(("torch.distributed.run", "vllm.entrypoints", "sglang.launch_server"))
+    return False
+
+
 def parse_duration(args):
     total = 0.0
     for arg in args:
@@ -317,6 +334,10 @@ class ContainerRun:
             done = not self.start_real(argv[1:])
         elif name == BURN:
             done = not self.start_burn(argv[1:])
+        elif runs_until_stopped(argv):
+            self.log.append("[kube stand-in] simulated, runs until the pod is deleted: " + shlex.join(argv))
+            self.deadline = float("inf")
+            done = False
         else:
             self.log.append("[kube stand-in] not simulated: " + shlex.join(argv))
             self.status = 0

@@ -12,6 +12,7 @@ from job_controller import JobController
 from kubelet import Kubelets, condition, set_condition
 from scheduler import GPU_INDICES_ANNOTATION, gpu_indices, is_active_on_node, place, usage_by_node
 from store import now_rfc3339, write_atomically
+from workload_controllers import WorkloadControllers
 
 MANAGED_TAINTS = ("node.kubernetes.io/unschedulable", "node.kubernetes.io/not-ready",
                   "node.kubernetes.io/unreachable")
@@ -45,6 +46,7 @@ class ControllerLoop:
         self.kubelets = Kubelets(store, burn_agent, os.path.join(state_dir, "logs") if state_dir else None,
                                  work_dir, start_delay, api_port)
         self.jobs = JobController(store)
+        self.workloads = WorkloadControllers(store)
         self.stop_event = threading.Event()
         self.thread = threading.Thread(target=self.run, name="kube-standin-controllers", daemon=True)
         self.last_save = 0.0
@@ -76,6 +78,7 @@ class ControllerLoop:
         with self.store.lock:
             self.sync_nodes(now)
             self.kubelets.tick(now)
+            self.workloads.tick(now)
             self.jobs.tick(now)
             self.schedule(now)
         self.save()

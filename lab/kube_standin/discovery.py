@@ -12,6 +12,7 @@ instead of downloading schemas. They carry no type schemas: `kubectl explain` is
 import hashlib
 import json
 
+import workload_resources
 from store import RESOURCES
 
 VERBS = {
@@ -32,6 +33,23 @@ SUBRESOURCES = {"nodes": {"status": ["get", "patch", "update"]},
                 "pods": {"status": ["get", "patch", "update"], "log": ["get"]},
                 "jobs": {"status": ["get", "patch", "update"]},
                 "services": {"status": ["get", "patch", "update"]}}
+for _name, (_singular, _short, _categories, _subresources) in workload_resources.DETAILS.items():
+    VERBS[_name] = workload_resources.ALL_VERBS
+    SINGULAR[_name] = _singular
+    SHORT_NAMES[_name] = _short
+    if _categories:
+        CATEGORIES[_name] = _categories
+    SUBRESOURCES[_name] = _subresources
+
+
+def version_priority(version):
+    """kube-aggregator's order of versions: GA before beta before alpha, higher numbers first."""
+    import re
+    match = re.fullmatch(r"v(\d+)(?:(alpha|beta)(\d+))?", version)
+    if not match:
+        return (3, 0, 0, version)
+    major, level, minor = int(match.group(1)), match.group(2), int(match.group(3) or 0)
+    return ({None: 0, "beta": 1, "alpha": 2}[level], -major, -minor, version)
 
 
 def version_info(git_version):
@@ -42,15 +60,26 @@ def version_info(git_version):
             "platform": "linux/amd64"}
 
 
-def group_versions():
+def group_versions(resources=RESOURCES):
+    """(group, version) -> resource names, the versions of a group in preference order."""
     result = {}
-    for name, (group, version, _, _) in RESOURCES.items():
+    ordered = sorted(resources.items(), key=lambda item: (item[1][0], version_priority(item[1][1])))
+    for name, (group, version, _, _) in ordered:
         result.setdefault((group, version), []).append(name)
     return result
 
 
-def legacy_resource_list(group, version):
-    names = group_versions().get((group, version))
+def group_info(group, resources=RESOURCES):
+    """The APIGroup of /apis/GROUP, None when no version of it is served."""
+    versions = [{"groupVersion": f"{g}/{v}", "version": v} for g, v in group_versions(resources) if g == group]
+    if not group or not versions:
+        return None
+    return {"kind": "APIGroup", "apiVersion": "v1", "name": group, "versions": versions,
+            "preferredVersion": versions[0]}
+
+
+def legacy_resource_list(group, version, served=RESOURCES):
+    names = group_versions(served).get((group, version))
     if names is None:
         return None
     resources = []
@@ -76,19 +105,20 @@ def legacy_core_versions(server_address):
             "serverAddressByClientCIDRs": [{"clientCIDR": "0.0.0.0/0", "serverAddress": server_address}]}
 
 
-def legacy_group_list():
+def legacy_group_list(resources=RESOURCES):
     groups = []
-    for group, version in group_versions():
+    for group in dict.fromkeys(g for g, _ in group_versions(resources)):
         if group:
-            gv = {"groupVersion": f"{group}/{version}", "version": version}
-            groups.append({"name": group, "versions": [gv], "preferredVersion": gv})
+            info = group_info(group, resources)
+            groups.append({k: v for k, v in info.items() if k not in ("kind", "apiVersion")})
     return {"kind": "APIGroupList", "apiVersion": "v1", "groups": groups}
 
 
-def aggregated(core, discovery_version):
+def aggregated(core, discovery_version, served=RESOURCES):
     """APIGroupDiscoveryList for /api (core=True) or /apis."""
     items = []
-    for (group, version), names in group_versions().items():
+    by_group = {}
+    for (group, version), names in group_versions(served).items():
         if bool(group) == core:
             continue
         resources = []
@@ -108,8 +138,10 @@ def aggregated(core, discovery_version):
             if subs:
                 entry["subresources"] = subs
             resources.append(entry)
-        items.append({"metadata": {"name": group, "creationTimestamp": None},
-                      "versions": [{"version": version, "resources": resources, "freshness": "Current"}]})
+        if group not in by_group:
+            by_group[group] = {"metadata": {"name": group, "creationTimestamp": None}, "versions": []}
+            items.append(by_group[group])
+        by_group[group]["versions"].append({"version": version, "resources": resources, "freshness": "Current"})
     return {"kind": "APIGroupDiscoveryList", "apiVersion": f"apidiscovery.k8s.io/{discovery_version}",
             "metadata": {}, "items": items}
 
@@ -123,17 +155,17 @@ def wanted_discovery_version(accept):
     return None
 
 
-def openapi_root():
+def openapi_root(served=RESOURCES):
     paths = {}
-    for group, version in group_versions():
+    for group, version in group_versions(served):
         key = f"apis/{group}/{version}" if group else f"api/{version}"
-        document = json.dumps(openapi_group(group, version), sort_keys=True).encode()
+        document = json.dumps(openapi_group(group, version, served), sort_keys=True).encode()
         paths[key] = {"serverRelativeURL": f"/openapi/v3/{key}?hash={hashlib.sha512(document).hexdigest()[:32].upper()}"}
     return {"paths": paths}
 
 
-def openapi_group(group, version):
-    names = group_versions().get((group, version))
+def openapi_group(group, version, served=RESOURCES):
+    names = group_versions(served).get((group, version))
     if names is None:
         return None
     prefix = f"/apis/{group}/{version}" if group else f"/api/{version}"

@@ -282,6 +282,10 @@ def main(argv=None):
     parser.add_argument("--gpu-sharing", action="store_true",
                         help="add kube-t4-ts-01 (one T4 time-sliced x4) and kube-a100-mig-01 (8 A100, "
                         "MIG mixed all-1g.5gb), labelled as GPU feature discovery labels them")
+    parser.add_argument("--crds", default="all", metavar="all|none|LIST",
+                        help="which custom resources are installed: all (default), none, or a "
+                        "comma-separated list of CRD names (pytorchjobs.kubeflow.org) or API groups "
+                        "(ray.io); the others are absent from discovery and their paths 404")
     parser.add_argument("--seed", type=int, help="seed names and uids (reproducible captures)")
     parser.add_argument("--quiet", action="store_true", help="do not log each request to stderr")
     parser.add_argument("--audit-log-path", metavar="FILE",

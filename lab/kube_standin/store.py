@@ -15,6 +15,8 @@ import threading
 import time
 import uuid
 
+import workload_resources
+
 # resource name -> (group, version, kind, namespaced)
 RESOURCES = {
     "nodes": ("", "v1", "Node", False),
@@ -24,6 +26,8 @@ RESOURCES = {
     "jobs": ("batch", "v1", "Job", True),
     "services": ("", "v1", "Service", True),
 }
+RESOURCES.update(workload_resources.BUILT_IN)
+RESOURCES.update(workload_resources.CUSTOM)
 
 
 def api_version(resource):

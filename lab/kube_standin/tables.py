@@ -236,6 +236,12 @@ CELLS = {"nodes": node_cells, "pods": pod_cells, "jobs": job_cells,
          "namespaces": namespace_cells, "events": event_cells, "services": service_cells}
 
 
+def add_printers(columns, cells):
+    """Columns and cells of more kinds (the workload kinds, the CRDs' printer columns)."""
+    COLUMNS.update(columns)
+    CELLS.update(cells)
+
+
 def row_object(obj, include):
     if include == "None":
         return None
