@@ -11,6 +11,8 @@ import json
 
 import admission
 import discovery
+import kueue
+import kueue_tables
 import lab_cluster
 import services
 import streams
@@ -29,6 +31,7 @@ from store import RESOURCES, api_version, now_rfc3339
 
 TABLE_MARK = "as=Table"
 tables.add_printers(workload_tables.COLUMNS, workload_tables.CELLS)
+tables.add_printers(kueue_tables.COLUMNS, kueue_tables.CELLS)
 
 
 class Api:
@@ -49,12 +52,17 @@ class Api:
         if path in ("/api", "/apis"):
             wanted = discovery.wanted_discovery_version(accept) if self.options.discovery == "aggregated" else None
             if wanted in ("v2", "v2beta1"):
-                return json_response(200, discovery.aggregated(path == "/api", wanted, self.served),
-                                     content_type=f"application/json;g=apidiscovery.k8s.io;v={wanted};"
-                                                  "as=APIGroupDiscoveryList")
+                body = discovery.aggregated(path == "/api", wanted, self.served)
+                if path == "/apis" and kueue.WORKLOADS in self.served:
+                    body["items"].append(kueue.visibility_aggregated_discovery())
+                return json_response(200, body, content_type=f"application/json;g=apidiscovery.k8s.io;v={wanted};"
+                                                              "as=APIGroupDiscoveryList")
             if path == "/api":
                 return json_response(200, discovery.legacy_core_versions(self.options.listen))
-            return json_response(200, discovery.legacy_group_list(self.served))
+            body = discovery.legacy_group_list(self.served)
+            if kueue.WORKLOADS in self.served:
+                body["groups"].append(kueue.visibility_group())
+            return json_response(200, body)
         if path == "/openapi/v2":
             return Response(200, discovery.openapi_v2_protobuf(self.options.kube_version),
                             "application/com.github.proto-openapi.spec.v2.v1.0+protobuf")
@@ -73,6 +81,9 @@ class Api:
         if path == "/strata-lab/v1/gpu-allocations":
             return json_response(200, self.loop.allocations())
         parts = [p for p in path.split("/") if p]
+        if len(parts) >= 2 and parts[:2] == ["apis", kueue.VISIBILITY_GROUP] and kueue.WORKLOADS in self.served:
+            # Kueue's visibility API server (aggregated behind the API server in a real cluster).
+            return self.loop.kueue.visibility_request(method, parts[2:], query)
         if len(parts) >= 2 and parts[0] == "api":
             group, version, rest = "", parts[1], parts[2:]
         elif len(parts) >= 3 and parts[0] == "apis":
@@ -253,6 +264,7 @@ class Api:
                 admission.default_metadata(obj, namespace if namespaced else None)
                 if not namespaced:
                     obj["metadata"].pop("namespace", None)
+            kueue.admit_on_create(resource, obj)
             name = obj["metadata"]["name"]
             if self.store.get(resource, namespace, name) is not None:
                 raise already_exists(resource, group, name)

@@ -8,7 +8,9 @@ import os
 import threading
 import time
 
+from events import DEFAULT_TTL_SECONDS, EventRecorder
 from job_controller import JobController
+from kueue import KueueController
 from kubelet import Kubelets, condition, set_condition
 from scheduler import GPU_INDICES_ANNOTATION, gpu_indices, is_active_on_node, place, usage_by_node
 from store import now_rfc3339, write_atomically
@@ -39,14 +41,17 @@ def desired_taints(node, stamp):
 class ControllerLoop:
     """Owned by the server; runs its own thread; every step holds the store lock."""
 
-    def __init__(self, store, burn_agent, state_dir, work_dir, start_delay, tick_seconds, api_port):
+    def __init__(self, store, burn_agent, state_dir, work_dir, start_delay, tick_seconds, api_port,
+                 event_ttl=DEFAULT_TTL_SECONDS):
         self.store = store
         self.state_dir = state_dir
         self.tick_seconds = tick_seconds
         self.kubelets = Kubelets(store, burn_agent, os.path.join(state_dir, "logs") if state_dir else None,
                                  work_dir, start_delay, api_port)
+        self.events = EventRecorder(store, event_ttl)
         self.jobs = JobController(store)
         self.workloads = WorkloadControllers(store)
+        self.kueue = KueueController(store, self.events)
         self.stop_event = threading.Event()
         self.thread = threading.Thread(target=self.run, name="kube-standin-controllers", daemon=True)
         self.last_save = 0.0
@@ -78,8 +83,10 @@ class ControllerLoop:
         with self.store.lock:
             self.sync_nodes(now)
             self.kubelets.tick(now)
+            self.kueue.tick(now)
             self.workloads.tick(now)
             self.jobs.tick(now)
+            self.events.expire(now)
             self.schedule(now)
         self.save()
 

@@ -2,6 +2,7 @@
 
 import re
 
+import kueue_resources
 from api_errors import bad_request
 
 # Field selectors each resource supports, as the real registry strategies declare them.
@@ -33,7 +34,12 @@ FIELDS = {
         "involvedObject.name": lambda o: o.get("involvedObject", {}).get("name", ""),
         "involvedObject.namespace": lambda o: o.get("involvedObject", {}).get("namespace", ""),
         "involvedObject.uid": lambda o: o.get("involvedObject", {}).get("uid", ""),
+        "involvedObject.apiVersion": lambda o: o.get("involvedObject", {}).get("apiVersion", ""),
+        "involvedObject.resourceVersion": lambda o: o.get("involvedObject", {}).get("resourceVersion", ""),
+        "involvedObject.fieldPath": lambda o: o.get("involvedObject", {}).get("fieldPath", ""),
         "reason": lambda o: o.get("reason", ""),
+        "reportingComponent": lambda o: o.get("reportingComponent", ""),
+        "source": lambda o: (o.get("source") or {}).get("component", ""),
         "type": lambda o: o.get("type", ""),
     },
     "jobs": {
@@ -48,6 +54,12 @@ FIELDS = {
         "spec.type": lambda o: o.get("spec", {}).get("type", ""),
     },
 }
+
+
+# Custom resources support only metadata.name and metadata.namespace (and labels).
+for _resource in kueue_resources.RESOURCES:
+    FIELDS[_resource] = {"metadata.name": lambda o: o["metadata"]["name"],
+                         "metadata.namespace": lambda o: o["metadata"].get("namespace", "")}
 
 
 class Selector:

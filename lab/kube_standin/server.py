@@ -282,6 +282,9 @@ def main(argv=None):
     parser.add_argument("--gpu-sharing", action="store_true",
                         help="add kube-t4-ts-01 (one T4 time-sliced x4) and kube-a100-mig-01 (8 A100, "
                         "MIG mixed all-1g.5gb), labelled as GPU feature discovery labels them")
+    parser.add_argument("--event-ttl", type=float, default=3600, metavar="SECONDS",
+                        help="Events are deleted this long after their last occurrence, as "
+                        "kube-apiserver's --event-ttl (default %(default)s: 1 h)")
     parser.add_argument("--crds", default="all", metavar="all|none|LIST",
                         help="which custom resources are installed: all (default), none, or a "
                         "comma-separated list of CRD names (pytorchjobs.kubeflow.org) or API groups "
@@ -332,7 +335,8 @@ def main(argv=None):
     server.daemon_threads = True
     port = server.server_address[1]
     options.listen = f"{host}:{port}"
-    loop = ControllerLoop(store, burn_agent, state_dir, work_dir, options.start_delay, options.tick, port)
+    loop = ControllerLoop(store, burn_agent, state_dir, work_dir, options.start_delay, options.tick, port,
+                          options.event_ttl)
     api.loop = loop
     if loaded:
         with store.lock:

@@ -15,6 +15,7 @@ import threading
 import time
 import uuid
 
+import kueue_resources
 import workload_resources
 
 # resource name -> (group, version, kind, namespaced)
@@ -28,6 +29,7 @@ RESOURCES = {
 }
 RESOURCES.update(workload_resources.BUILT_IN)
 RESOURCES.update(workload_resources.CUSTOM)
+RESOURCES.update(kueue_resources.RESOURCES)
 
 
 def api_version(resource):

@@ -1,0 +1,915 @@
+"""Kueue in the kube stand-in (kueue.x-k8s.io/v1beta1, as Kueue 0.9-0.10 serves it).
+
+What Kueue's webhook and controllers do, in the real objects' shapes:
+- Webhook: a Job (batch/v1), JobSet, PyTorchJob, MPIJob or RayJob created with the label
+  `kueue.x-k8s.io/queue-name` is suspended (`spec.suspend`, or `spec.runPolicy.suspend` for the
+  Kubeflow kinds). ClusterQueues get the CRD's defaults.
+- Job reconciler: each such job gets a Workload `<kind>-<name>-<hash>` owned by it (labels
+  `kueue.x-k8s.io/job-uid`), one pod set per role with its count and pod template. Once the
+  Workload is admitted the job is unsuspended with its flavor's `nodeLabels` merged into the
+  pods' nodeSelector; evicted, it is suspended again; finished, the Workload is `Finished`.
+  A job deleted takes its Workload with it.
+- Scheduler: per ClusterQueue, pending Workloads by priority then creation time; a Workload is
+  admitted when every pod set's requests fit a flavor of the resource group covering them
+  (flavors tried in order, `nominalQuota` minus what admitted Workloads use); otherwise it stays
+  pending with Kueue's message (`couldn't assign flavors to pod set main: insufficient unused
+  quota for nvidia.com/gpu in flavor h100, 8 more needed`). BestEffortFIFO lets a later Workload
+  that fits pass one that does not; StrictFIFO does not. `preemption.withinClusterQueue`
+  LowerPriority / LowerOrNewerEqualPriority evicts lower-priority admitted Workloads
+  (priorities from WorkloadPriorityClass via `kueue.x-k8s.io/priority-class`). `spec.active:
+  false` on a Workload evicts it (Deactivated).
+- Status of ClusterQueues (flavorsReservation, flavorsUsage, pending/reserving/admitted counts,
+  Active) and LocalQueues (the same per namespace queue), and the visibility API
+  (visibility.kueue.x-k8s.io/v1beta1 pendingworkloads with positions).
+Not simulated: cohorts and borrowing, fair sharing, admission checks, partial admission,
+topology-aware scheduling, waitForPodsReady, plain-pod and LeaderWorkerSet integrations.
+Runs on the controller thread with the store lock held; the visibility handlers take it.
+"""
+
+import hashlib
+import json
+
+from api_errors import ApiError, FieldError, bad_request, invalid, not_found, path_not_found
+from quantities import parse_quantity, pod_requests
+from responses import first, json_response
+from store import RESOURCES, new_uid, now_rfc3339, parse_rfc3339
+
+GROUP = "kueue.x-k8s.io"
+VERSION = "v1beta1"
+API_VERSION = f"{GROUP}/{VERSION}"
+VISIBILITY_GROUP = "visibility.kueue.x-k8s.io"
+VISIBILITY_VERSION = "v1beta1"
+QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
+PRIORITY_CLASS_LABEL = "kueue.x-k8s.io/priority-class"
+JOB_UID_LABEL = "kueue.x-k8s.io/job-uid"
+ADMISSION = "kueue-admission"          # the recorder names Kueue's components use
+JOB_CONTROLLER = "kueue-job-controller"
+
+RESOURCE_FLAVORS = "resourceflavors"
+CLUSTER_QUEUES = "clusterqueues"
+LOCAL_QUEUES = "localqueues"
+WORKLOADS = "workloads"
+PRIORITY_CLASSES = "workloadpriorityclasses"
+
+
+# Job kinds Kueue manages: how to read their pod sets, suspend switch and end.
+def job_pod_sets(job):
+    spec = job.get("spec") or {}
+    count = spec.get("parallelism", 1)
+    if spec.get("completions") is not None:
+        count = min(count, spec["completions"])
+    return [("main", count, spec.get("template") or {})]
+
+
+def jobset_pod_sets(jobset):
+    sets = []
+    for replicated in (jobset.get("spec") or {}).get("replicatedJobs") or []:
+        job_spec = (replicated.get("template") or {}).get("spec") or {}
+        per_job = job_spec.get("parallelism", 1)
+        if job_spec.get("completions") is not None:
+            per_job = min(per_job, job_spec["completions"])
+        sets.append((replicated.get("name", "main"), replicated.get("replicas", 1) * per_job,
+                     job_spec.setdefault("template", {})))
+    return sets
+
+
+def replica_specs_pod_sets(field, order):
+    def pod_sets(job):
+        specs = (job.get("spec") or {}).get(field) or {}
+        names = [n for n in order if n in specs] + sorted(n for n in specs if n not in order)
+        return [(name.lower(), specs[name].get("replicas", 1), specs[name].setdefault("template", {}))
+                for name in names]
+    return pod_sets
+
+
+def rayjob_pod_sets(rayjob):
+    cluster = (rayjob.get("spec") or {}).get("rayClusterSpec") or {}
+    sets = [("head", 1, (cluster.get("headGroupSpec") or {}).setdefault("template", {}))]
+    for group in cluster.get("workerGroupSpecs") or []:
+        sets.append((group.get("groupName", "workers"), group.get("replicas", 1),
+                     group.setdefault("template", {})))
+    return sets
+
+
+def conditions_of(obj):
+    return {c.get("type"): c for c in (obj.get("status") or {}).get("conditions") or []}
+
+
+def job_outcome(job):
+    """None while running, else (succeeded, message), from the kind's own status."""
+    conditions = conditions_of(job)
+    for success, failure in (("Complete", "Failed"), ("Completed", "Failed"), ("Succeeded", "Failed")):
+        if (conditions.get(success) or {}).get("status") == "True":
+            return True, "Job finished successfully"
+        if (conditions.get(failure) or {}).get("status") == "True":
+            return False, conditions[failure].get("message") or "Job failed"
+    status = job.get("status") or {}
+    deployment = status.get("jobDeploymentStatus")  # RayJob
+    if deployment in ("Complete", "Failed"):
+        ok = status.get("jobStatus") == "SUCCEEDED" and deployment == "Complete"
+        return ok, "Job finished successfully" if ok else (status.get("message") or "Job failed")
+    return None
+
+
+class Integration:
+    def __init__(self, kind, pod_sets, suspend_path):
+        self.kind = kind
+        self.pod_sets = pod_sets
+        self.suspend_path = suspend_path
+
+    def suspended(self, job):
+        node = job
+        for key in self.suspend_path[:-1]:
+            node = node.get(key) or {}
+        return bool(node.get(self.suspend_path[-1]))
+
+    def set_suspended(self, job, value):
+        node = job
+        for key in self.suspend_path[:-1]:
+            node = node.setdefault(key, {})
+        node[self.suspend_path[-1]] = value
+
+
+INTEGRATIONS = {
+    "jobs": Integration("Job", job_pod_sets, ("spec", "suspend")),
+    "jobsets": Integration("JobSet", jobset_pod_sets, ("spec", "suspend")),
+    "pytorchjobs": Integration("PyTorchJob", replica_specs_pod_sets("pytorchReplicaSpecs", ["Master", "Worker"]),
+                               ("spec", "runPolicy", "suspend")),
+    "mpijobs": Integration("MPIJob", replica_specs_pod_sets("mpiReplicaSpecs", ["Launcher", "Worker"]),
+                           ("spec", "runPolicy", "suspend")),
+    "rayjobs": Integration("RayJob", rayjob_pod_sets, ("spec", "suspend")),
+}
+
+
+# Webhooks
+def admit_on_create(resource, obj):
+    """What Kueue's webhooks (and its CRDs' schemas) do to an object being created (api.create)."""
+    if resource in KINDS:
+        validate(resource, obj)
+    integration = INTEGRATIONS.get(resource)
+    if integration is not None and ((obj.get("metadata") or {}).get("labels") or {}).get(QUEUE_LABEL):
+        integration.set_suspended(obj, True)
+    elif resource == CLUSTER_QUEUES:
+        spec = obj.setdefault("spec", {})
+        spec.setdefault("queueingStrategy", "BestEffortFIFO")
+        spec.setdefault("stopPolicy", "None")
+        spec.setdefault("flavorFungibility", {"whenCanBorrow": "Borrow", "whenCanPreempt": "TryNextFlavor"})
+        preemption = spec.setdefault("preemption", {})
+        preemption.setdefault("borrowWithinCohort", {"policy": "Never"})
+        preemption.setdefault("reclaimWithinCohort", "Never")
+        preemption.setdefault("withinClusterQueue", "Never")
+        for group in spec.get("resourceGroups") or []:
+            for flavor in group.get("flavors") or []:
+                for quota in flavor.get("resources") or []:
+                    if isinstance(quota.get("nominalQuota"), (int, float)):
+                        quota["nominalQuota"] = format_quantity(quota["name"], quota["nominalQuota"])
+    elif resource == LOCAL_QUEUES:
+        obj.setdefault("spec", {}).setdefault("stopPolicy", "None")
+    elif resource == WORKLOADS:
+        obj.setdefault("spec", {}).setdefault("active", True)
+    if resource in KINDS:
+        obj["metadata"].setdefault("generation", 1)
+
+
+KINDS = {RESOURCE_FLAVORS: "ResourceFlavor", CLUSTER_QUEUES: "ClusterQueue", LOCAL_QUEUES: "LocalQueue",
+         WORKLOADS: "Workload", PRIORITY_CLASSES: "WorkloadPriorityClass"}
+
+
+def validate(resource, obj):
+    """The CRD schemas' checks on the fields the controllers read: a 422, never a crash later."""
+    errors = []
+    spec = obj.get("spec")
+
+    def expect(path, value, types, required=True):
+        if value is None:
+            if required:
+                errors.append(FieldError(path, "Required"))
+            return False
+        if not isinstance(value, types) or isinstance(value, bool):
+            errors.append(FieldError(path, "Invalid", f"must be of type {TYPE_NAMES.get(types, 'object')}", value))
+            return False
+        return True
+
+    def quantity(path, value):
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+            errors.append(FieldError(path, "Invalid", "must be a quantity", value))
+            return
+        try:
+            if parse_quantity(value) < 0:
+                errors.append(FieldError(path, "Invalid", "must be greater than or equal to 0", value))
+        except ValueError as error:
+            errors.append(FieldError(path, "Invalid", str(error), value))
+
+    if resource == PRIORITY_CLASSES:
+        expect("value", obj.get("value"), int)
+    elif spec is not None and not isinstance(spec, dict):
+        errors.append(FieldError("spec", "Invalid", "must be of type object", spec))
+    elif resource == RESOURCE_FLAVORS:
+        labels = (spec or {}).get("nodeLabels")
+        if expect("spec.nodeLabels", labels, dict, required=False):
+            for key, value in labels.items():
+                expect(f"spec.nodeLabels.{key}", value, str)
+    elif resource == CLUSTER_QUEUES:
+        groups = (spec or {}).get("resourceGroups") or []
+        if expect("spec.resourceGroups", groups, list, required=False):
+            for i, group in enumerate(groups):
+                path = f"spec.resourceGroups[{i}]"
+                if not expect(path, group, dict):
+                    continue
+                covered = group.get("coveredResources")
+                if expect(f"{path}.coveredResources", covered, list):
+                    for j, name in enumerate(covered):
+                        expect(f"{path}.coveredResources[{j}]", name, str)
+                flavors = group.get("flavors")
+                if not expect(f"{path}.flavors", flavors, list):
+                    continue
+                for j, flavor in enumerate(flavors):
+                    fpath = f"{path}.flavors[{j}]"
+                    if not expect(fpath, flavor, dict):
+                        continue
+                    expect(f"{fpath}.name", flavor.get("name"), str)
+                    quotas = flavor.get("resources")
+                    if not expect(f"{fpath}.resources", quotas, list):
+                        continue
+                    for k, quota in enumerate(quotas):
+                        qpath = f"{fpath}.resources[{k}]"
+                        if expect(qpath, quota, dict):
+                            expect(f"{qpath}.name", quota.get("name"), str)
+                            quantity(f"{qpath}.nominalQuota", quota.get("nominalQuota"))
+        selector = (spec or {}).get("namespaceSelector")
+        expect("spec.namespaceSelector", selector, dict, required=False)
+    elif resource == LOCAL_QUEUES:
+        expect("spec.clusterQueue", (spec or {}).get("clusterQueue"), str)
+    elif resource == WORKLOADS:
+        pod_sets = (spec or {}).get("podSets")
+        if expect("spec.podSets", pod_sets, list):
+            if not 1 <= len(pod_sets) <= 8:
+                errors.append(FieldError("spec.podSets", "Invalid", "must have between 1 and 8 items", len(pod_sets)))
+            for i, pod_set in enumerate(pod_sets):
+                path = f"spec.podSets[{i}]"
+                if expect(path, pod_set, dict):
+                    expect(f"{path}.count", pod_set.get("count"), int)
+                    if expect(f"{path}.template", pod_set.get("template"), dict):
+                        template_spec = pod_set["template"].get("spec")
+                        if expect(f"{path}.template.spec", template_spec, dict):
+                            expect(f"{path}.template.spec.containers", template_spec.get("containers"), list)
+        expect("spec.queueName", (spec or {}).get("queueName"), str, required=False)
+    if errors:
+        raise invalid(KINDS[resource], GROUP, (obj.get("metadata") or {}).get("name", ""), errors)
+
+
+TYPE_NAMES = {int: "integer", str: "string", list: "array", dict: "object"}
+
+
+# Quantities
+def format_quantity(name, value):
+    """Canonical text of a summed quantity: "16", "500m", "64Gi"."""
+    if name == "memory" or name.endswith("storage"):
+        for suffix, size in (("Ti", 2**40), ("Gi", 2**30), ("Mi", 2**20), ("Ki", 2**10)):
+            if value >= size and float(value / size).is_integer():
+                return f"{int(value // size)}{suffix}"
+    if float(value).is_integer():
+        return str(int(value))
+    return f"{int(round(value * 1000))}m"
+
+
+def quota_of(text):
+    try:
+        return parse_quantity(text)
+    except ValueError:
+        return 0.0
+
+
+def condition(type_, status, reason, message, now, previous=None):
+    """A metav1.Condition; lastTransitionTime kept while the status stays."""
+    stamp = now_rfc3339(now)
+    if previous is not None and previous.get("status") == status:
+        stamp = previous.get("lastTransitionTime", stamp)
+    return {"type": type_, "status": status, "lastTransitionTime": stamp, "reason": reason, "message": message}
+
+
+def set_condition(obj, type_, status, reason, message, now):
+    conditions = obj.setdefault("status", {}).setdefault("conditions", [])
+    for i, old in enumerate(conditions):
+        if old.get("type") == type_:
+            conditions[i] = condition(type_, status, reason, message, now, old)
+            return
+    conditions.append(condition(type_, status, reason, message, now))
+
+
+def is_true(obj, type_):
+    return (conditions_of(obj).get(type_) or {}).get("status") == "True"
+
+
+def workload_name(kind, name, uid):
+    """GetWorkloadNameForOwnerWithGVK: "<kind>-<name>-<5 hex>", the prefix cut to fit 253."""
+    digest = hashlib.sha1(f"{name}/{uid}/{kind}".encode()).hexdigest()[:5]
+    return f"{kind.lower()}-{name}"[:247] + "-" + digest
+
+
+def selector_matches(selector, labels):
+    """A metav1.LabelSelector against labels; None selects nothing, {} everything."""
+    if selector is None:
+        return False
+    for key, value in (selector.get("matchLabels") or {}).items():
+        if labels.get(key) != value:
+            return False
+    for expression in selector.get("matchExpressions") or []:
+        key, operator, values = expression.get("key"), expression.get("operator"), expression.get("values") or []
+        if operator == "In" and labels.get(key) not in values:
+            return False
+        if operator == "NotIn" and key in labels and labels[key] in values:
+            return False
+        if operator == "Exists" and key not in labels:
+            return False
+        if operator == "DoesNotExist" and key in labels:
+            return False
+    return True
+
+
+class PodSetRequest:
+    def __init__(self, name, count, template):
+        self.name = name
+        self.count = count
+        self.template = template
+        per_pod = pod_requests({"spec": template.get("spec") or {}})
+        self.total = {resource: value * count for resource, value in per_pod.items() if value}
+
+    def node_selector(self):
+        return (self.template.get("spec") or {}).get("nodeSelector") or {}
+
+
+class FlavorAssignment:
+    """The outcome of fitting one Workload into its ClusterQueue."""
+
+    def __init__(self):
+        self.assignments = []   # per pod set: (PodSetRequest, {resource: flavor})
+        self.problems = []      # "couldn't assign flavors to pod set ..." texts
+        self.usage = {}         # (flavor, resource) -> amount this Workload takes
+
+    def fits(self):
+        return not self.problems
+
+
+class KueueController:
+    """Owned by the controller loop; its tick runs with the store lock held."""
+
+    def __init__(self, store, events):
+        self.store = store
+        self.events = events
+
+    def available(self):
+        return WORKLOADS in RESOURCES and WORKLOADS in self.store.objects
+
+    # The loop
+    def tick(self, now):
+        if not self.available():
+            return
+        jobs = self.managed_jobs()
+        workloads = {}
+        for workload in self.store.items(WORKLOADS):
+            for ref in workload["metadata"].get("ownerReferences") or []:
+                workloads[ref.get("uid")] = workload
+        live_owners = {job["metadata"]["uid"] for _, job in jobs}
+        for workload in self.store.items(WORKLOADS):
+            owners = [r.get("uid") for r in workload["metadata"].get("ownerReferences") or []]
+            if owners and not any(uid in live_owners for uid in owners):
+                # The owner is gone: the garbage collector deletes its Workload.
+                self.store.remove(WORKLOADS, workload["metadata"]["namespace"], workload["metadata"]["name"])
+        for resource, job in jobs:
+            workload = workloads.get(job["metadata"]["uid"])
+            if workload is None:
+                if job_outcome(job) is None:
+                    self.create_workload(resource, job, now)
+                continue
+            self.sync_finished(resource, job, workload, now)
+        self.deactivate(now)
+        self.schedule(now)
+        for resource, job in jobs:
+            workload = workloads.get(job["metadata"]["uid"]) or self.workload_of(job)
+            if workload is not None:
+                self.sync_job(resource, job, workload, now)
+        self.update_queue_statuses(now)
+
+    def managed_jobs(self):
+        jobs = []
+        for resource in INTEGRATIONS:
+            if resource not in self.store.objects:
+                continue
+            for job in self.store.items(resource):
+                if (job["metadata"].get("labels") or {}).get(QUEUE_LABEL):
+                    jobs.append((resource, job))
+        return jobs
+
+    def workload_of(self, job):
+        uid = job["metadata"]["uid"]
+        for workload in self.store.items(WORKLOADS, job["metadata"]["namespace"]):
+            if any(r.get("uid") == uid for r in workload["metadata"].get("ownerReferences") or []):
+                return workload
+        return None
+
+    def create_workload(self, resource, job, now):
+        integration = INTEGRATIONS[resource]
+        meta = job["metadata"]
+        name = workload_name(integration.kind, meta["name"], meta["uid"])
+        priority_class = (meta.get("labels") or {}).get(PRIORITY_CLASS_LABEL)
+        spec = {"active": True, "queueName": meta["labels"][QUEUE_LABEL],
+                "podSets": [{"name": n, "count": c, "template": json.loads(json.dumps(t))}
+                            for n, c, t in integration.pod_sets(job)]}
+        priority_object = self.store.get(PRIORITY_CLASSES, "", priority_class) if priority_class else None
+        if priority_object is not None:
+            spec.update(priorityClassName=priority_class, priorityClassSource="kueue.x-k8s.io/workloadpriorityclass",
+                        priority=int(priority_object.get("value", 0)))
+        else:
+            spec.update(priority=0)
+        workload = {"apiVersion": API_VERSION, "kind": "Workload",
+                    "metadata": {"name": name, "namespace": meta["namespace"], "uid": new_uid(),
+                                 "generation": 1, "creationTimestamp": now_rfc3339(now),
+                                 "labels": {JOB_UID_LABEL: meta["uid"]},
+                                 "ownerReferences": [{"apiVersion": job["apiVersion"], "kind": job["kind"],
+                                                      "name": meta["name"], "uid": meta["uid"],
+                                                      "controller": True, "blockOwnerDeletion": True}],
+                                 "finalizers": ["kueue.x-k8s.io/resource-in-use"]},
+                    "spec": spec, "status": {}}
+        self.store.put(WORKLOADS, workload)
+        self.events.record(job, "Normal", "CreatedWorkload",
+                           f"Created Workload: {meta['namespace']}/{name}", JOB_CONTROLLER, now=now)
+        return workload
+
+    def sync_finished(self, resource, job, workload, now):
+        outcome = job_outcome(job)
+        if outcome is None or is_true(workload, "Finished"):
+            return
+        succeeded, message = outcome
+        set_condition(workload, "Finished", "True", "Succeeded" if succeeded else "Failed", message, now)
+        self.store.put(WORKLOADS, workload)
+        meta = workload["metadata"]
+        self.events.record(job, "Normal", "FinishedWorkload",
+                           f"Workload '{meta['namespace']}/{meta['name']}' is declared finished",
+                           JOB_CONTROLLER, now=now)
+
+    def sync_job(self, resource, job, workload, now):
+        """The job reconciler: unsuspend an admitted job, suspend one that lost its admission."""
+        integration = INTEGRATIONS[resource]
+        if is_true(workload, "Finished"):
+            return
+        admitted = is_true(workload, "Admitted")
+        if admitted and integration.suspended(job):
+            self.start_job(integration, job, workload)
+            self.store.put(resource, job)
+            self.events.record(job, "Normal", "Started",
+                               f"Admitted by clusterQueue {workload['status']['admission']['clusterQueue']}",
+                               JOB_CONTROLLER, now=now)
+        elif not admitted and not integration.suspended(job):
+            integration.set_suspended(job, True)
+            self.store.put(resource, job)
+            evicted = conditions_of(workload).get("Evicted") or {}
+            message = evicted.get("message") if evicted.get("status") == "True" else "Not admitted by cluster queue"
+            self.events.record(job, "Normal", "Stopped", message, JOB_CONTROLLER, now=now)
+
+    def start_job(self, integration, job, workload):
+        """RunWithPodSetsInfo: the flavors' node labels join each pod set's nodeSelector."""
+        assignments = {a["name"]: a for a in workload["status"]["admission"]["podSetAssignments"]}
+        for name, _, template in integration.pod_sets(job):
+            assignment = assignments.get(name) or {}
+            selector = {}
+            for flavor_name in sorted(set((assignment.get("flavors") or {}).values())):
+                flavor = self.store.get(RESOURCE_FLAVORS, "", flavor_name) or {}
+                selector.update((flavor.get("spec") or {}).get("nodeLabels") or {})
+            if selector:
+                spec = template.setdefault("spec", {})
+                spec["nodeSelector"] = dict(spec.get("nodeSelector") or {}, **selector)
+        integration.set_suspended(job, False)
+
+    # Deactivation (spec.active: false)
+    def deactivate(self, now):
+        for workload in self.store.items(WORKLOADS):
+            if workload["spec"].get("active", True) or not workload["status"].get("admission"):
+                continue
+            if is_true(workload, "Finished"):
+                continue
+            self.evict(workload, "Deactivated", "The workload is deactivated", now, requeue=False)
+
+    def evict(self, workload, reason, message, now, requeue=True, preempted_reason=None):
+        set_condition(workload, "Evicted", "True", reason, message, now)
+        if preempted_reason:
+            set_condition(workload, "Preempted", "True", preempted_reason, message, now)
+        set_condition(workload, "QuotaReserved", "False", "Pending", message, now)
+        set_condition(workload, "Admitted", "False", "NoReservation", "The workload has no reservation", now)
+        if requeue:
+            set_condition(workload, "Requeued", "True", reason, message, now)
+        else:
+            set_condition(workload, "Requeued", "False", reason, message, now)
+        workload["status"].pop("admission", None)
+        self.store.put(WORKLOADS, workload)
+        self.events.record(workload, "Normal", "Preempted" if preempted_reason else "EvictedDue" + reason,
+                           message, ADMISSION, now=now)
+
+    # Scheduling
+    def priority(self, workload):
+        return workload["spec"].get("priority") or 0
+
+    def queue_order(self, workloads):
+        return sorted(workloads, key=lambda w: (-self.priority(w), w["metadata"].get("creationTimestamp", ""),
+                                                w["metadata"]["namespace"], w["metadata"]["name"]))
+
+    def cluster_queue_of(self, workload):
+        """(ClusterQueue or None, the reason it cannot be used or None)."""
+        queue_name = workload["spec"].get("queueName", "")
+        local = self.store.get(LOCAL_QUEUES, workload["metadata"]["namespace"], queue_name)
+        if local is None:
+            return None, f"LocalQueue {queue_name} doesn't exist"
+        cq_name = (local.get("spec") or {}).get("clusterQueue", "")
+        cluster_queue = self.store.get(CLUSTER_QUEUES, "", cq_name)
+        if cluster_queue is None:
+            return None, f"ClusterQueue {cq_name} doesn't exist"
+        missing = self.missing_flavors(cluster_queue)
+        if missing:
+            return None, f"ClusterQueue {cq_name} is inactive"
+        namespace = self.store.get("namespaces", "", workload["metadata"]["namespace"]) or {"metadata": {}}
+        if not selector_matches((cluster_queue.get("spec") or {}).get("namespaceSelector"),
+                                namespace["metadata"].get("labels") or {}):
+            return None, "Workload namespace doesn't match ClusterQueue selector"
+        return cluster_queue, None
+
+    def missing_flavors(self, cluster_queue):
+        names = [f.get("name") for g in (cluster_queue.get("spec") or {}).get("resourceGroups") or []
+                 for f in g.get("flavors") or []]
+        return [n for n in names if self.store.get(RESOURCE_FLAVORS, "", n) is None]
+
+    def is_pending(self, workload):
+        status = workload.get("status") or {}
+        return workload["spec"].get("active", True) and not status.get("admission") \
+            and not is_true(workload, "Finished")
+
+    def holds_quota(self, workload):
+        return bool((workload.get("status") or {}).get("admission")) and not is_true(workload, "Finished")
+
+    def usage_of(self, workload):
+        usage = {}
+        for assignment in workload["status"]["admission"].get("podSetAssignments") or []:
+            flavors = assignment.get("flavors") or {}
+            for resource, amount in (assignment.get("resourceUsage") or {}).items():
+                key = (flavors.get(resource, ""), resource)
+                usage[key] = usage.get(key, 0) + quota_of(amount)
+        return usage
+
+    def cluster_queue_usage(self, cq_name, excluded=()):
+        usage = {}
+        for workload in self.store.items(WORKLOADS):
+            if workload["metadata"]["uid"] in excluded or not self.holds_quota(workload):
+                continue
+            if workload["status"]["admission"].get("clusterQueue") != cq_name:
+                continue
+            for key, amount in self.usage_of(workload).items():
+                usage[key] = usage.get(key, 0) + amount
+        return usage
+
+    def assign(self, cluster_queue, workload, usage):
+        """Kueue's flavor assigner, without borrowing: every pod set, every resource group."""
+        result = FlavorAssignment()
+        groups = (cluster_queue.get("spec") or {}).get("resourceGroups") or []
+        taken = dict(usage)
+        for pod_set in workload["spec"].get("podSets") or []:
+            try:
+                request = PodSetRequest(pod_set.get("name", "main"), pod_set.get("count", 1),
+                                        pod_set.get("template") or {})
+            except ApiError as error:
+                result.problems.append(f"couldn't assign flavors to pod set {pod_set.get('name')}: "
+                                       f"{error.status['message']}")
+                continue
+            flavors_chosen, problems, groups_done = {}, [], set()
+            for resource in sorted(request.total):
+                group_index = next((i for i, g in enumerate(groups) if resource in (g.get("coveredResources") or [])),
+                                   None)
+                if group_index is None:
+                    problems.append(f"resource {resource} unavailable in ClusterQueue")
+                    continue
+                if group_index in groups_done:
+                    continue  # one flavor for all the resources of a group
+                groups_done.add(group_index)
+                group = groups[group_index]
+                wanted = {r: request.total[r] for r in group.get("coveredResources") or [] if r in request.total}
+                chosen, reasons = None, []
+                for flavor in group.get("flavors") or []:
+                    flavor_name = flavor.get("name", "")
+                    flavor_object = self.store.get(RESOURCE_FLAVORS, "", flavor_name) or {}
+                    labels = (flavor_object.get("spec") or {}).get("nodeLabels") or {}
+                    clash = [k for k, v in request.node_selector().items() if k in labels and labels[k] != v]
+                    if clash:
+                        reasons.append(f"flavor {flavor_name} doesn't match node affinity")
+                        continue
+                    quotas = {q.get("name"): quota_of(q.get("nominalQuota", 0)) for q in flavor.get("resources") or []}
+                    short = []
+                    for name, amount in sorted(wanted.items()):
+                        nominal = quotas.get(name, 0.0)
+                        used = taken.get((flavor_name, name), 0.0)
+                        if amount > nominal:
+                            short.append(f"insufficient quota for {name} in flavor {flavor_name}, request > "
+                                         f"maximum capacity ({format_quantity(name, amount)} > "
+                                         f"{format_quantity(name, nominal)})")
+                        elif used + amount > nominal:
+                            short.append(f"insufficient unused quota for {name} in flavor {flavor_name}, "
+                                         f"{format_quantity(name, used + amount - nominal)} more needed")
+                    if short:
+                        reasons.extend(short)
+                        continue
+                    chosen = flavor_name
+                    break
+                if chosen is None:
+                    problems.extend(reasons)
+                    continue
+                for name, amount in wanted.items():
+                    flavors_chosen[name] = chosen
+                    taken[(chosen, name)] = taken.get((chosen, name), 0.0) + amount
+                    result.usage[(chosen, name)] = result.usage.get((chosen, name), 0.0) + amount
+            if problems:
+                result.problems.append(f"couldn't assign flavors to pod set {request.name}: " + ", ".join(problems))
+            result.assignments.append((request, flavors_chosen))
+        return result
+
+    def schedule(self, now):
+        pending_by_queue = {}
+        for workload in self.store.items(WORKLOADS):
+            if not self.is_pending(workload):
+                continue
+            cluster_queue, problem = self.cluster_queue_of(workload)
+            if cluster_queue is None:
+                self.set_pending(workload, "Inadmissible", problem, now)
+                continue
+            pending_by_queue.setdefault(cluster_queue["metadata"]["name"], (cluster_queue, []))[1].append(workload)
+        for cq_name, (cluster_queue, pending) in sorted(pending_by_queue.items()):
+            usage = self.cluster_queue_usage(cq_name)
+            strict = (cluster_queue.get("spec") or {}).get("queueingStrategy") == "StrictFIFO"
+            stopped = (cluster_queue.get("spec") or {}).get("stopPolicy", "None") != "None"
+            blocked = False
+            for workload in self.queue_order(pending):
+                if stopped:
+                    self.set_pending(workload, "Inadmissible", f"ClusterQueue {cq_name} is inactive", now)
+                    continue
+                if blocked:
+                    continue  # StrictFIFO: nothing passes the head
+                assignment = self.assign(cluster_queue, workload, usage)
+                if assignment.fits():
+                    self.admit(cluster_queue, workload, assignment, now)
+                    for key, amount in assignment.usage.items():
+                        usage[key] = usage.get(key, 0.0) + amount
+                    continue
+                message = "; ".join(assignment.problems)
+                victims = self.preemption_targets(cluster_queue, workload)
+                if victims:
+                    count = len(victims)
+                    for victim in victims:
+                        self.evict(victim, "Preempted",
+                                   f"Preempted to accommodate a workload (UID: {workload['metadata']['uid']}, "
+                                   f"JobUID: {workload['metadata'].get('labels', {}).get(JOB_UID_LABEL, 'UNKNOWN')}) "
+                                   "due to prioritization in the ClusterQueue", now, preempted_reason="InClusterQueue")
+                    message += f". Pending the preemption of {count} workload(s)"
+                    usage = self.cluster_queue_usage(cq_name)
+                self.set_pending(workload, "Pending", message, now)
+                blocked = strict
+
+    def preemption_targets(self, cluster_queue, workload):
+        """The fewest lower-priority admitted Workloads whose quota makes room (withinClusterQueue)."""
+        policy = ((cluster_queue.get("spec") or {}).get("preemption") or {}).get("withinClusterQueue", "Never")
+        if policy not in ("LowerPriority", "LowerOrNewerEqualPriority"):
+            return []
+        mine = self.priority(workload)
+        created = workload["metadata"].get("creationTimestamp", "")
+        cq_name = cluster_queue["metadata"]["name"]
+        candidates = []
+        for other in self.store.items(WORKLOADS):
+            if not self.holds_quota(other) or other["status"]["admission"].get("clusterQueue") != cq_name:
+                continue
+            theirs = self.priority(other)
+            if theirs < mine or (policy == "LowerOrNewerEqualPriority" and theirs == mine
+                                 and other["metadata"].get("creationTimestamp", "") > created):
+                candidates.append(other)
+        # Lowest priority first; among equals the most recently created first.
+        candidates.sort(key=lambda w: w["metadata"].get("creationTimestamp", ""), reverse=True)
+        candidates.sort(key=self.priority)
+        chosen = []
+        for candidate in candidates:
+            chosen.append(candidate)
+            excluded = {w["metadata"]["uid"] for w in chosen}
+            if self.assign(cluster_queue, workload, self.cluster_queue_usage(cq_name, excluded)).fits():
+                return chosen
+        return []
+
+    def set_pending(self, workload, reason, message, now):
+        old = conditions_of(workload).get("QuotaReserved") or {}
+        requests = [{"name": ps.get("name", "main"),
+                     "resources": {r: format_quantity(r, v) for r, v in sorted(self.requests_of(ps).items())}}
+                    for ps in workload["spec"].get("podSets") or []]
+        if old.get("status") == "False" and old.get("reason") == reason and old.get("message") == message \
+                and workload["status"].get("resourceRequests") == requests:
+            return
+        set_condition(workload, "QuotaReserved", "False", reason, message, now)
+        workload["status"]["resourceRequests"] = requests
+        self.store.put(WORKLOADS, workload)
+        self.events.record(workload, "Normal", reason, message, ADMISSION, now=now)
+
+    def requests_of(self, pod_set):
+        try:
+            return PodSetRequest(pod_set.get("name", "main"), pod_set.get("count", 1),
+                                 pod_set.get("template") or {}).total
+        except ApiError:
+            return {}
+
+    def admit(self, cluster_queue, workload, assignment, now):
+        cq_name = cluster_queue["metadata"]["name"]
+        status = workload.setdefault("status", {})
+        status["admission"] = {"clusterQueue": cq_name, "podSetAssignments": [
+            {"name": request.name, "flavors": dict(sorted(flavors.items())),
+             "resourceUsage": {r: format_quantity(r, v) for r, v in sorted(request.total.items())},
+             "count": request.count}
+            for request, flavors in assignment.assignments]}
+        status.pop("resourceRequests", None)
+        queued_at = parse_rfc3339(workload["metadata"].get("creationTimestamp")) or now
+        set_condition(workload, "QuotaReserved", "True", "QuotaReserved",
+                      f"Quota reserved in ClusterQueue {cq_name}", now)
+        set_condition(workload, "Admitted", "True", "Admitted", "The workload is admitted", now)
+        for type_ in ("Evicted", "Preempted"):
+            previous = conditions_of(workload).get(type_)
+            if previous and previous.get("status") == "True":
+                set_condition(workload, type_, "False", "QuotaReserved",
+                              "Previously: " + previous.get("message", ""), now)
+        if (conditions_of(workload).get("Requeued") or {}).get("status") == "True":
+            set_condition(workload, "Requeued", "False", "QuotaReserved", "Quota reserved", now)
+        self.store.put(WORKLOADS, workload)
+        self.events.record(workload, "Normal", "QuotaReserved",
+                           f"Quota reserved in ClusterQueue {cq_name}, wait time since queued was "
+                           f"{max(0, int(now - queued_at))}s", ADMISSION, now=now)
+        self.events.record(workload, "Normal", "Admitted",
+                           f"Admitted by ClusterQueue {cq_name}, wait time since reservation was 0s",
+                           ADMISSION, now=now)
+
+    # Queue statuses
+    def update_queue_statuses(self, now):
+        workloads = self.store.items(WORKLOADS)
+        for cluster_queue in self.store.items(CLUSTER_QUEUES):
+            name = cluster_queue["metadata"]["name"]
+            local_names = {(q["metadata"]["namespace"], q["metadata"]["name"]) for q in self.store.items(LOCAL_QUEUES)
+                           if (q.get("spec") or {}).get("clusterQueue") == name}
+            mine = [w for w in workloads
+                    if ((w.get("status") or {}).get("admission") or {}).get("clusterQueue") == name
+                    or (not (w.get("status") or {}).get("admission")
+                        and (w["metadata"]["namespace"], w["spec"].get("queueName")) in local_names)]
+            status = self.queue_status(cluster_queue, mine, "flavorsUsage", with_borrowed=True)
+            missing = self.missing_flavors(cluster_queue)
+            if missing:
+                active = ("False", "FlavorNotFound",
+                          f"Can't admit new workloads: references missing ResourceFlavor(s): {missing}.")
+            elif (cluster_queue.get("spec") or {}).get("stopPolicy", "None") != "None":
+                active = ("False", "Stopped", "Can't admit new workloads: is stopped.")
+            else:
+                active = ("True", "Ready", "Can admit new workloads")
+            self.write_status(CLUSTER_QUEUES, cluster_queue, status, active, now)
+        for local in self.store.items(LOCAL_QUEUES):
+            namespace, name = local["metadata"]["namespace"], local["metadata"]["name"]
+            cq_name = (local.get("spec") or {}).get("clusterQueue", "")
+            cluster_queue = self.store.get(CLUSTER_QUEUES, "", cq_name)
+            mine = [w for w in workloads if w["metadata"]["namespace"] == namespace and w["spec"].get("queueName") == name]
+            status = self.queue_status(cluster_queue or {"spec": {}}, mine, "flavorUsage", with_borrowed=False)
+            if cluster_queue is None:
+                active = ("False", "ClusterQueueDoesNotExist", "Can't submit new workloads to clusterQueue")
+            else:
+                active = ("True", "Ready", "Can submit new workloads to localQueue")
+            self.write_status(LOCAL_QUEUES, local, status, active, now)
+
+    def queue_status(self, cluster_queue, workloads, usage_field, with_borrowed):
+        reserved = {}
+        pending = reserving = admitted = 0
+        for workload in workloads:
+            if is_true(workload, "Finished"):
+                continue
+            if self.holds_quota(workload):
+                reserving += 1
+                admitted += is_true(workload, "Admitted")
+                for key, amount in self.usage_of(workload).items():
+                    reserved[key] = reserved.get(key, 0.0) + amount
+            elif self.is_pending(workload):
+                pending += 1
+        flavors = []
+        for group in (cluster_queue.get("spec") or {}).get("resourceGroups") or []:
+            for flavor in group.get("flavors") or []:
+                resources = []
+                for quota in flavor.get("resources") or []:
+                    entry = {"name": quota.get("name"),
+                             "total": format_quantity(quota.get("name", ""),
+                                                      reserved.get((flavor.get("name"), quota.get("name")), 0.0))}
+                    if with_borrowed:
+                        entry["borrowed"] = "0"
+                    resources.append(entry)
+                flavors.append({"name": flavor.get("name"), "resources": resources})
+        return {"flavorsReservation": flavors, usage_field: json.loads(json.dumps(flavors)),
+                "pendingWorkloads": pending, "reservingWorkloads": reserving, "admittedWorkloads": admitted}
+
+    def write_status(self, resource, obj, status, active, now):
+        old = obj.get("status") or {}
+        previous = next((c for c in old.get("conditions") or [] if c.get("type") == "Active"), None)
+        status["conditions"] = [condition("Active", *active, now, previous)]
+        if status != old:
+            obj["status"] = status
+            self.store.put(resource, obj)
+
+    # The visibility API (visibility.kueue.x-k8s.io/v1beta1)
+    def pending_in_cluster_queue(self, cq_name):
+        """[(workload, position in ClusterQueue, position in LocalQueue)], queue order."""
+        order = self.queue_order([w for w in self.store.items(WORKLOADS) if self.is_pending(w)
+                                  and (self.cluster_queue_of(w)[0] or {}).get("metadata", {}).get("name") == cq_name])
+        result, per_local = [], {}
+        for position, workload in enumerate(order):
+            key = (workload["metadata"]["namespace"], workload["spec"].get("queueName"))
+            local_position = per_local.get(key, 0)
+            per_local[key] = local_position + 1
+            result.append((workload, position, local_position))
+        return result
+
+    def visibility_request(self, method, parts, query):
+        """parts: the path after /apis/visibility.kueue.x-k8s.io/."""
+        if not parts:
+            return json_response(200, visibility_group(with_type=True))
+        if parts[0] != VISIBILITY_VERSION:
+            raise path_not_found()
+        parts = parts[1:]
+        if not parts:
+            return json_response(200, {"kind": "APIResourceList", "apiVersion": "v1",
+                                       "groupVersion": f"{VISIBILITY_GROUP}/{VISIBILITY_VERSION}",
+                                       "resources": visibility_resources()})
+        if method != "GET":
+            raise ApiError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource")
+        try:
+            limit = int(first(query, "limit", "1000") or 1000)
+            offset = int(first(query, "offset", "0") or 0)
+        except ValueError:
+            raise bad_request("limit and offset must be integers") from None
+        if limit < 1 or offset < 0:
+            raise bad_request("limit must be positive and offset not negative")
+        with self.store.lock:
+            if len(parts) == 3 and parts[0] == CLUSTER_QUEUES and parts[2] == "pendingworkloads":
+                if self.store.get(CLUSTER_QUEUES, "", parts[1]) is None:
+                    raise not_found("clusterqueue", VISIBILITY_GROUP, parts[1])
+                entries = self.pending_in_cluster_queue(parts[1])
+            elif len(parts) == 5 and parts[0] == "namespaces" and parts[2] == LOCAL_QUEUES \
+                    and parts[4] == "pendingworkloads":
+                namespace, name = parts[1], parts[3]
+                local = self.store.get(LOCAL_QUEUES, namespace, name)
+                if local is None:
+                    raise not_found("localqueue", VISIBILITY_GROUP, name)
+                entries = [e for e in self.pending_in_cluster_queue((local.get("spec") or {}).get("clusterQueue", ""))
+                           if e[0]["metadata"]["namespace"] == namespace and e[0]["spec"].get("queueName") == name]
+            else:
+                raise path_not_found()
+            items = []
+            for workload, cq_position, lq_position in entries[offset:offset + limit]:
+                meta = workload["metadata"]
+                items.append({"metadata": {"name": meta["name"], "namespace": meta["namespace"],
+                                           "creationTimestamp": meta.get("creationTimestamp"),
+                                           "ownerReferences": [{k: r[k] for k in ("apiVersion", "kind", "name", "uid")}
+                                                               for r in meta.get("ownerReferences") or []]},
+                              "priority": self.priority(workload), "localQueueName": workload["spec"].get("queueName", ""),
+                              "positionInClusterQueue": cq_position, "positionInLocalQueue": lq_position})
+            return json_response(200, {"kind": "PendingWorkloadsSummary",
+                                       "apiVersion": f"{VISIBILITY_GROUP}/{VISIBILITY_VERSION}",
+                                       "metadata": {"creationTimestamp": None}, "items": items})
+
+
+def visibility_group(with_type=False):
+    version = {"groupVersion": f"{VISIBILITY_GROUP}/{VISIBILITY_VERSION}", "version": VISIBILITY_VERSION}
+    group = {"name": VISIBILITY_GROUP, "versions": [version], "preferredVersion": version}
+    return dict({"kind": "APIGroup", "apiVersion": "v1"}, **group) if with_type else group
+
+
+def visibility_aggregated_discovery():
+    """The group's APIGroupDiscovery entry in /apis (kube-aggregator lists aggregated servers)."""
+    resources = []
+    for entry in visibility_resources():
+        if "/" in entry["name"]:
+            continue
+        subresource = next(e for e in visibility_resources() if e["name"] == entry["name"] + "/pendingworkloads")
+        resources.append({"resource": entry["name"], "responseKind": {"group": VISIBILITY_GROUP,
+                                                                       "version": VISIBILITY_VERSION,
+                                                                       "kind": entry["kind"]},
+                          "scope": "Namespaced" if entry["namespaced"] else "Cluster",
+                          "singularResource": entry["singularName"], "verbs": entry["verbs"],
+                          "subresources": [{"subresource": "pendingworkloads", "verbs": subresource["verbs"],
+                                            "responseKind": {"group": VISIBILITY_GROUP,
+                                                             "version": VISIBILITY_VERSION,
+                                                             "kind": "PendingWorkloadsSummary"}}]})
+    return {"metadata": {"name": VISIBILITY_GROUP, "creationTimestamp": None},
+            "versions": [{"version": VISIBILITY_VERSION, "resources": resources, "freshness": "Current"}]}
+
+
+def visibility_resources():
+    """The visibility group's APIResourceList entries (an aggregated API server in real Kueue)."""
+    return [
+        {"name": CLUSTER_QUEUES, "singularName": "clusterqueue", "namespaced": False, "kind": "ClusterQueue",
+         "verbs": []},
+        {"name": f"{CLUSTER_QUEUES}/pendingworkloads", "singularName": "", "namespaced": False,
+         "kind": "PendingWorkloadsSummary", "verbs": ["get"]},
+        {"name": LOCAL_QUEUES, "singularName": "localqueue", "namespaced": True, "kind": "LocalQueue",
+         "verbs": []},
+        {"name": f"{LOCAL_QUEUES}/pendingworkloads", "singularName": "", "namespaced": True,
+         "kind": "PendingWorkloadsSummary", "verbs": ["get"]},
+    ]
