@@ -88,6 +88,8 @@ def plan(command, args, image):
         return [(";", [f"<entrypoint of image {image}>"])]
     if os.path.basename(argv[0]) in SHELLS and len(argv) >= 3 and argv[1].startswith("-") \
             and "c" in argv[1]:
+        if argv[2] == "--" and len(argv) >= 4:  # bash -lc -- SCRIPT (KubeRay's Ray node command)
+            return parse_script(argv[3])
         return parse_script(argv[2])
     return [(";", argv)]
 
@@ -189,12 +191,15 @@ def parse_script(script):
 LONG_RUNNING = ("torchrun", "vllm", "hyperpodrun", "mpirun", "text-generation-launcher", "tritonserver")
 
 
+SIMULATED_BUILTINS = ("sleep", "echo", "true", ":", "false", "exit", "hostname", "date", "env", "printenv")
+
+
 def runs_until_stopped(argv):
     name = os.path.basename(argv[0])
     if name in LONG_RUNNING:
         return True
-    if name == "ray":  # `ray start --block` (a KubeRay node); `ray job submit` waits for its job
-        return "--block" in argv or argv[1:3] == ["job", "submit"]
+    if name == "ray":  # `ray start --block` (a KubeRay node)
+        return "--block" in argv
     if name.startswith("python") and "-m" in argv:  # python -m torch.distributed.run / vllm.entrypoints...
         module = argv[argv.index("-m") + 1] if argv.index("-m") + 1 < len(argv) else ""
         return module.startswith(("torch.distributed.run", "vllm.entrypoints", "sglang.launch_server"))
@@ -334,6 +339,16 @@ class ContainerRun:
             done = not self.start_real(argv[1:])
         elif name == BURN:
             done = not self.start_burn(argv[1:])
+        elif name == "ray" and argv[1:3] == ["job", "submit"] and "--" in argv:
+            # KubeRay's submitter: the stand-in has no Ray cluster, so the entrypoint runs here.
+            # The shell builtins above run; a real program (python train.py) cannot, and a Ray job
+            # runs until it ends: here until the RayJob is deleted.
+            entrypoint = argv[argv.index("--") + 1:] or ["true"]
+            self.log.append("[kube stand-in] ray job submit: the entrypoint runs in the submitter")
+            if os.path.basename(entrypoint[0]) not in SIMULATED_BUILTINS:
+                entrypoint = ["sleep", "infinity"]
+            self.start_step(entrypoint, now)
+            return
         elif runs_until_stopped(argv):
             self.log.append("[kube stand-in] simulated, runs until the pod is deleted: " + shlex.join(argv))
             self.deadline = float("inf")

@@ -72,8 +72,9 @@ def add_env(spec, env):
 
 
 def make_pod(store, owner, template, name=None, generate_name=None, labels=None, annotations=None,
-             env=None, hostname=None, subdomain=None, restart_policy=None, owner_ref=None):
-    """Creates a pod from a pod template, owned (controller) by owner, and stores it."""
+             env=None, hostname=None, subdomain=None, restart_policy=None, owner_ref=None, webhooks=()):
+    """Creates a pod from a pod template, owned (controller) by owner, and stores it; webhooks
+    mutate it first, as mutating admission webhooks do (LWS's pod webhook)."""
     template = copy.deepcopy(template or {})
     template_meta = template.get("metadata") or {}
     meta = {"labels": dict(template_meta.get("labels") or {}, **(labels or {})),
@@ -96,6 +97,9 @@ def make_pod(store, owner, template, name=None, generate_name=None, labels=None,
     if env:
         add_env(spec, env)
     pod = {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec}
+    meta["namespace"] = owner["metadata"]["namespace"]
+    for webhook in webhooks:
+        webhook(pod)
     default_pod(pod, owner["metadata"]["namespace"])
     return store.put("pods", pod)
 
