@@ -6,7 +6,9 @@
 #include "kube_json.h"
 #include "kube_pod.h"
 #include "kube_watch_stream.h"
+#include "kueue_workload.h"
 #include "model/node.h"
+#include "model/queue.h"
 
 #include <algorithm>
 
@@ -217,5 +219,7 @@ typename KubeInformer<T>::Sync KubeInformer<T>::list(bool keep)
 template class KubeInformer<KubePod>;
 template class KubeInformer<Node>;
 template class KubeInformer<KubeJob>;
+template class KubeInformer<Queue>;         // Kueue's ClusterQueues and LocalQueues (KueueReader)
+template class KubeInformer<KueueWorkload>;
 
 } // namespace strata

@@ -11,6 +11,8 @@
 #include "kube_pod_parser.h"
 #include "kube_status_parser.h"
 #include "kubernetes_part_builder.h"
+#include "kueue_facts.h"
+#include "kueue_reader.h"
 #include "model/refused_action.h"
 #include "ssh/remote_shell.h"
 #include "model/pool_task.h"
@@ -93,10 +95,12 @@ KubernetesSource::KubernetesSource(std::shared_ptr<RemoteShell> shell, const Gpu
       m_podInformer(std::make_unique<KubeInformer<KubePod>>(m_api, KubeResources::pods(m_options.namespaceName),
                                                              m_changesWaiting)),
       m_jobInformer(std::make_unique<KubeInformer<KubeJob>>(m_api, KubeResources::jobs(m_options.namespaceName),
-                                                             m_changesWaiting))
+                                                             m_changesWaiting)),
+      m_kueue(std::make_unique<KueueReader>(m_api, m_options.namespaceName, m_changesWaiting))
 {
     m_pool.setMaxThreadCount(1);
-    m_syncPool.setMaxThreadCount(2);
+    m_syncPool.setMaxThreadCount(3);
+    m_kueueClock.start();
 }
 
 KubernetesSource::~KubernetesSource()
@@ -112,6 +116,7 @@ void KubernetesSource::setPolling(int intervalSeconds)
             m_nodeInformer->stopWatching();
             m_podInformer->stopWatching();
             m_jobInformer->stopWatching();
+            m_kueue->stopWatching();
         });
 }
 
@@ -151,9 +156,12 @@ OrchestratorPart KubernetesSource::refreshBlocking()
         runOnPool(&m_syncPool, [this, watch] { return m_nodeInformer->sync(watch); });
     QFuture<KubeInformer<KubeJob>::Sync> jobsSync =
         runOnPool(&m_syncPool, [this, watch] { return m_jobInformer->sync(watch); });
+    QFuture<KueueReader::Read> kueueRead =
+        runOnPool(&m_syncPool, [this, watch] { return m_kueue->read(watch, m_kueueClock.elapsed()); });
     KubeInformer<KubePod>::Sync pods = m_podInformer->sync(watch);
     KubeInformer<Node>::Sync nodes = nodesSync.takeResult();
     KubeInformer<KubeJob>::Sync jobs = jobsSync.takeResult();
+    KueueReader::Read kueue = kueueRead.takeResult();
     const QString fallbackNotice = m_api.takeFallbackNotice();
     if (!nodes.ok) {
         failPart<Node>(part, nodes);
@@ -180,6 +188,9 @@ OrchestratorPart KubernetesSource::refreshBlocking()
     for (const QString &warning : {m_api.routeWarning(), fallbackNotice, nodes.warning, pods.warning, jobs.warning})
         if (!warning.isEmpty())
             part.warnings << warning;
+    if (kueue.served)
+        KueueFacts::apply(part, kueue.objects);
+    part.warnings += kueue.warnings;
     part.via = m_api.describeRoute();
     m_barePods.clear();
     for (const KubePod &pod : std::as_const(pods.objects))
@@ -194,7 +205,7 @@ OrchestratorPart KubernetesSource::refreshBlocking()
         part.warnings << u"pods and jobs of namespace %1 only: GPUs other namespaces hold on these nodes "
                          u"are not counted"_s.arg(ns);
     part.durationMs = clock.elapsed();
-    part.bytesRead = nodes.bytesRead + pods.bytesRead + jobs.bytesRead;
+    part.bytesRead = nodes.bytesRead + pods.bytesRead + jobs.bytesRead + kueue.bytesRead;
     return part;
 }
 

@@ -6,6 +6,7 @@
 #include "kubectl_commands.h"
 #include "model/orchestrator_source.h"
 
+#include <QElapsedTimer>
 #include <QSet>
 #include <QThreadPool>
 
@@ -21,6 +22,7 @@ struct CommandResult;
 struct KubeJob;
 struct KubePod;
 struct Node;
+class KueueReader;
 template <typename T>
 class KubeInformer;
 
@@ -114,6 +116,8 @@ private:
     std::unique_ptr<KubeInformer<Node>> m_nodeInformer; // m_pool's refresh only (and m_syncPool for it)
     std::unique_ptr<KubeInformer<KubePod>> m_podInformer;
     std::unique_ptr<KubeInformer<KubeJob>> m_jobInformer;
+    std::unique_ptr<KueueReader> m_kueue; // Kueue's queues and workloads, where served (m_syncPool)
+    QElapsedTimer m_kueueClock; // started at construction: when KueueReader asks /apis again
     std::atomic_int m_pollSeconds{0};               // any thread: setPolling
     QSet<QString> m_barePods; // pool thread only: ids of jobs that are bare pods
     mutable std::mutex m_publishedMutex;

@@ -5,6 +5,7 @@
 #include "node.h"
 #include "orchestrator_kind.h"
 #include "partition.h"
+#include "queue.h"
 #include "source_status.h"
 
 #include <QDateTime>
@@ -53,6 +54,7 @@ struct ClusterSnapshot
     QDateTime takenAt;     // UTC
     QVector<Node> nodes;       // sorted by name
     QVector<Partition> partitions;
+    QVector<Queue> queues;     // Kubernetes with Kueue (OrchestratorPart::queues); empty otherwise
     QVector<Job> jobs;         // as the scheduler lists them
     QVector<Finding> findings;
     QVector<SourceStatus> sources;

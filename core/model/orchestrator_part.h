@@ -5,6 +5,7 @@
 #include "job.h"
 #include "node.h"
 #include "partition.h"
+#include "queue.h"
 
 #include <QHash>
 #include <QString>
@@ -27,6 +28,7 @@ struct OrchestratorPart
     QString hostKeyFingerprint; // with ErrorKind::HostKeyUnknown/Changed: the key offered
     QVector<Node> nodes;
     QVector<Partition> partitions;
+    QVector<Queue> queues; // Kubernetes with Kueue: ClusterQueues, then LocalQueues (KueueFacts)
     QVector<Job> jobs;
     // Kubernetes: every listed pod bound to a node, "pod" and "namespace/pod" -> node name (the
     // metrics join finds an exporter pod's node by it).
