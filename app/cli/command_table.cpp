@@ -12,6 +12,7 @@
 #include "cli/help_command.h"
 #include "cli/metrics_command.h"
 #include "cli/profile_command.h"
+#include "cli/queues_command.h"
 #include "cli/resume_command.h"
 #include "cli/silence_command.h"
 #include "cli/snapshot_command.h"
@@ -34,6 +35,9 @@ using F = CliCommand::Flag;
 const std::array kCommands{
     CliCommand{"snapshot", &SnapshotCommand::run, nullptr, "", "", "[--format text|json]",
                "Print the layered stack: instance types, nodes and GPUs, partitions, jobs, findings.",
+               F::Connects},
+    CliCommand{"queues", &QueuesCommand::run, nullptr, "", "", "[--format text|json]",
+               "Print Kueue's queues (Kubernetes): GPU quota and usage per flavor, pending workloads in order and why they wait.",
                F::Connects},
     CliCommand{"alerts", &AlertsCommand::run, nullptr, "", "", "[--format text|json]",
                "Print the alerts firing in Prometheus as findings on their node, GPU and job.",

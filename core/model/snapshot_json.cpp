@@ -1,5 +1,7 @@
 #include "snapshot_json.h"
 
+#include "queue_json.h"
+
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -251,6 +253,8 @@ QJsonObject jobToJson(const Job &j)
                                               {QLatin1String("settings"), strings(j.fabric.settings)}}},
         {QLatin1String("script"), scriptToJson(j.script)},
         {QLatin1String("app"), appToJson(j.app)},
+        {QLatin1String("queueName"), j.queueName.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(j.queueName)},
+        {QLatin1String("queuePosition"), j.queuePosition ? QJsonValue(*j.queuePosition) : QJsonValue(QJsonValue::Null)},
     };
 }
 
@@ -314,6 +318,9 @@ QJsonObject toJsonWithoutJobs(const ClusterSnapshot &s)
                                      {QLatin1String("jobsPending"), g.jobsPending},
                                      {QLatin1String("gpusHeld"), g.gpusHeld},
                                      {QLatin1String("tokensPerSecond"), optionalNumber(g.tokensPerSecond)}});
+    QJsonArray queues;
+    for (const Queue &q : s.queues)
+        queues.append(QueueJson::toJson(q));
     const ClusterSnapshot::Totals t = s.totals();
     return QJsonObject{
         {QLatin1String("schema"), QStringLiteral("strata.snapshot/1")},
@@ -326,6 +333,7 @@ QJsonObject toJsonWithoutJobs(const ClusterSnapshot &s)
         {QLatin1String("workloads"), workloads},
         {QLatin1String("nodes"), nodes},
         {QLatin1String("partitions"), partitions},
+        {QLatin1String("queues"), queues},
         {QLatin1String("findings"), findings},
         {QLatin1String("totals"), QJsonObject{{QLatin1String("nodes"), t.nodes},
                                               {QLatin1String("gpus"), t.gpus},

@@ -459,6 +459,7 @@ void ClusterSession::publish()
         snapshot->takenAt = QDateTime::currentDateTimeUtc();
         snapshot->nodes = part.nodes;
         snapshot->partitions = part.partitions;
+        snapshot->queues = part.queues;
         snapshot->jobs = part.jobs;
         snapshot->podNodes = part.podNodes;
         snapshot->findings << (part.workloadFindings ? *part.workloadFindings : WorkloadDetector::apply(snapshot->jobs));
