@@ -7,6 +7,7 @@
 #include "kube_pod.h"
 #include "kube_watch_stream.h"
 #include "kueue_workload.h"
+#include "kube_workload.h"
 #include "model/node.h"
 #include "model/queue.h"
 
@@ -101,7 +102,8 @@ bool KubeInformer<T>::applyArrived(Sync &sync)
     const KubeWatchStream::Arrived arrived = m_watch->take();
     for (const QByteArray &line : arrived.lines) {
         QString error;
-        const std::optional<KubeWatchEvent> event = KubeJson::parseWatchEvent(line, m_resource.kind, noun, &error);
+        const std::optional<KubeWatchEvent> event = KubeJson::parseWatchEvent(line, m_resource.kind, noun, &error,
+                                                                                 m_resource.apiVersion);
         if (!event) {
             sync.warning = u"the %1 watch sent what Strata cannot read (%2); the %1s were listed again"_s.arg(noun, error);
             return false;
@@ -221,5 +223,6 @@ template class KubeInformer<Node>;
 template class KubeInformer<KubeJob>;
 template class KubeInformer<Queue>;         // Kueue's ClusterQueues and LocalQueues (KueueReader)
 template class KubeInformer<KueueWorkload>;
+template class KubeInformer<KubeWorkload>;
 
 } // namespace strata

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "kube_owner_reference.h"
 #include "model/job_script.h"
 
 #include <QMap>
@@ -15,6 +16,7 @@ struct KubeJob
     QString namespaceName;
     QString name;
     QString uid;
+    KubeOwnerReference owner; // its controller (a JobSet, a RayJob, a CronJob); empty: none
     QMap<QString, QString> labels;
     QMap<QString, QString> annotations;
     int parallelism = 1;

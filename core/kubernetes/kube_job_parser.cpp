@@ -3,6 +3,7 @@
 #include "kube_json.h"
 #include "kube_pod_launch.h"
 #include "kube_quantity.h"
+#include "kube_workload_parser.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -24,6 +25,7 @@ KubeJob parseJob(const QJsonObject &object)
     job.namespaceName = KubeJson::string(metadata, "namespace"_L1);
     job.name = KubeJson::string(metadata, "name"_L1);
     job.uid = KubeJson::string(metadata, "uid"_L1);
+    job.owner = KubeWorkloadParser::controllingOwner(metadata);
     job.labels = KubeJson::stringMap(metadata, "labels"_L1);
     job.annotations = KubeJson::stringMap(metadata, "annotations"_L1);
     job.createdAt = KubeJson::timestamp(metadata, "creationTimestamp"_L1);

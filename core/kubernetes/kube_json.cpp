@@ -97,15 +97,17 @@ QLatin1StringView apiVersionOf(QLatin1StringView itemKind)
     return QLatin1StringView("v1");
 }
 
-QString apiVersionProblem(const QString &apiVersion, QLatin1StringView itemKind)
+QString apiVersionProblem(const QString &apiVersion, QLatin1StringView itemKind, QStringView expected)
 {
-    if (apiVersion.isEmpty() || apiVersion == apiVersionOf(itemKind))
+    const QString wanted = expected.isEmpty() ? QString(apiVersionOf(itemKind)) : expected.toString();
+    if (apiVersion.isEmpty() || apiVersion == wanted)
         return {};
     return QStringLiteral("a %1 of apiVersion %2, which this Strata does not read (it reads %3)")
-        .arg(QString(itemKind), apiVersion, QString(apiVersionOf(itemKind)));
+        .arg(QString(itemKind), apiVersion.left(80), wanted);
 }
 
-bool listItems(const QByteArray &json, QLatin1StringView itemKind, QJsonArray *items, QString *error)
+bool listItems(const QByteArray &json, QLatin1StringView itemKind, QJsonArray *items, QString *error,
+               QStringView apiVersion)
 {
     if (const QString problem = InputCheck::problem(json, maxInputBytes, QLatin1StringView("kubectl's output"));
         !problem.isEmpty()) {
@@ -123,7 +125,7 @@ bool listItems(const QByteArray &json, QLatin1StringView itemKind, QJsonArray *i
     const QJsonObject root = doc.object();
     const QString kind = root.value(QLatin1String("kind")).toString();
     if (kind == itemKind) {
-        *error = apiVersionProblem(root.value(QLatin1String("apiVersion")).toString(), itemKind);
+        *error = apiVersionProblem(root.value(QLatin1String("apiVersion")).toString(), itemKind, apiVersion);
         if (!error->isEmpty())
             return false;
         *items = QJsonArray{root};
@@ -139,7 +141,7 @@ bool listItems(const QByteArray &json, QLatin1StringView itemKind, QJsonArray *i
                 *items = {};
                 return false;
             }
-            *error = apiVersionProblem(item.toObject().value(QLatin1String("apiVersion")).toString(), itemKind);
+            *error = apiVersionProblem(item.toObject().value(QLatin1String("apiVersion")).toString(), itemKind, apiVersion);
             if (!error->isEmpty()) {
                 *items = {};
                 return false;
@@ -273,7 +275,7 @@ ListMetadata listMetadata(const QByteArray &json)
 }
 
 std::optional<KubeWatchEvent> parseWatchEvent(QByteArrayView line, QLatin1StringView itemKind, const QString &noun,
-                                              QString *error)
+                                              QString *error, QStringView apiVersion)
 {
     QJsonParseError parseError;
     const QJsonDocument document = QJsonDocument::fromJson(QByteArray::fromRawData(line.data(), line.size()), &parseError);
@@ -315,7 +317,8 @@ std::optional<KubeWatchEvent> parseWatchEvent(QByteArrayView line, QLatin1String
         *error = u"a %1 watch event holds a %2, not a %3"_s.arg(noun, kind.left(40), QString(itemKind));
         return std::nullopt;
     }
-    if (const QString problem = apiVersionProblem(string(parsed.object, "apiVersion"_L1), itemKind); !problem.isEmpty()) {
+    if (const QString problem = apiVersionProblem(string(parsed.object, "apiVersion"_L1), itemKind, apiVersion);
+        !problem.isEmpty()) {
         *error = u"a %1 watch event: %2"_s.arg(noun, problem);
         return std::nullopt;
     }

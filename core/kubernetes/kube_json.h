@@ -40,12 +40,15 @@ constexpr qsizetype maxInputBytes = qsizetype(2048) * 1024 * 1024;
 // The apiVersion Strata reads for an item kind ("v1" for Node and Pod, "batch/v1" for Job,
 // "kueue.x-k8s.io/v1beta1" for Kueue's ClusterQueue, LocalQueue and Workload).
 QLatin1StringView apiVersionOf(QLatin1StringView itemKind);
-// Empty when an item's apiVersion (empty for the API's typed lists) is the one Strata reads.
-QString apiVersionProblem(const QString &apiVersion, QLatin1StringView itemKind);
+// Empty when an item's apiVersion (empty for the API's typed lists) is the one Strata reads:
+// expected, or apiVersionOf(itemKind) when expected is empty (a custom resource's version is the
+// one discovery found served, KubeDiscovery).
+QString apiVersionProblem(const QString &apiVersion, QLatin1StringView itemKind, QStringView expected = {});
 
 // The items of a list as kubectl (`kind: List`) or the API (`kind: PodList`) writes it.
 // Returns false and sets *error when the document is not such a list.
-bool listItems(const QByteArray &json, QLatin1StringView itemKind, QJsonArray *items, QString *error);
+bool listItems(const QByteArray &json, QLatin1StringView itemKind, QJsonArray *items, QString *error,
+               QStringView apiVersion = {});
 
 // Where the items of a list lie in the bytes, found by a scan that builds no document; false
 // when the text is not a plain `{..., "kind": K, "items": [...]}` (then use listItems).
@@ -73,13 +76,15 @@ ListMetadata listMetadata(const QByteArray &json);
 // with *error when it is not a watch event Strata knows, or an object event holds another kind
 // or an object without a name. Pure.
 std::optional<KubeWatchEvent> parseWatchEvent(QByteArrayView line, QLatin1StringView itemKind,
-                                              const QString &noun, QString *error);
+                                              const QString &noun, QString *error, QStringView apiVersion = {});
 
 // Parses every item of a list with parseOne(const QJsonObject &) -> T, item by item and in
 // parallel (plain threads): a 50,000-pod list never becomes one document, so memory stays near
-// the input's size. Same answers and errors as listItems. Pure: no I/O.
+// the input's size. Same answers and errors as listItems. apiVersion: as apiVersionProblem's
+// expected. Pure: no I/O.
 template <typename T, typename Parse>
-bool parseList(const QByteArray &json, QLatin1StringView itemKind, QVector<T> *out, QString *error, Parse parseOne)
+bool parseList(const QByteArray &json, QLatin1StringView itemKind, QVector<T> *out, QString *error, Parse parseOne,
+               QStringView apiVersion = {})
 {
     if (const QString problem = InputCheck::problem(json, maxInputBytes, QLatin1StringView("kubectl's output"));
         !problem.isEmpty()) {
@@ -90,7 +95,7 @@ bool parseList(const QByteArray &json, QLatin1StringView itemKind, QVector<T> *o
     const QString listKind = QString(itemKind) + QLatin1String("List");
     if (!scanList(json, &scan) || (scan.kind != QLatin1String("List") && scan.kind != listKind)) {
         QJsonArray items;
-        if (!listItems(json, itemKind, &items, error))
+        if (!listItems(json, itemKind, &items, error, apiVersion))
             return false;
         out->reserve(items.size());
         for (const QJsonValue &item : std::as_const(items))
@@ -121,7 +126,7 @@ bool parseList(const QByteArray &json, QLatin1StringView itemKind, QVector<T> *o
             else if (!kind.isEmpty() && kind != itemKind)
                 problem = QStringLiteral("expected a list of %1 objects, got a %2").arg(QString(itemKind), kind);
             else
-                problem = apiVersionProblem(object.value(QLatin1String("apiVersion")).toString(), itemKind);
+                problem = apiVersionProblem(object.value(QLatin1String("apiVersion")).toString(), itemKind, apiVersion);
             if (!problem.isEmpty()) {
                 const QMutexLocker locker(&errorLock);
                 if (i < firstBad) {

@@ -23,6 +23,7 @@ struct KubePod
     QString ownerKind;    // kind of the controlling owner ("Job", "ReplicaSet"); empty for bare pods
     QString ownerName;
     QString ownerUid;
+    QString ownerApiVersion;
     QMap<QString, QString> labels;
     int gpus = 0;         // GPU devices requested by its containers: whole GPUs, shares
                           // (nvidia.com/gpu.shared) and MIG devices (nvidia.com/mig-*) alike

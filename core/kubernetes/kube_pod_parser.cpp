@@ -104,6 +104,7 @@ KubePod parsePod(const QJsonObject &object)
             pod.ownerKind = KubeJson::string(owner, "kind"_L1);
             pod.ownerName = KubeJson::string(owner, "name"_L1);
             pod.ownerUid = KubeJson::string(owner, "uid"_L1);
+            pod.ownerApiVersion = KubeJson::string(owner, "apiVersion"_L1);
         }
     }
     const QJsonObject annotations = metadata.value("annotations"_L1).toObject();

@@ -3,6 +3,8 @@
 #include "kube_job_parser.h"
 #include "kube_node_parser.h"
 #include "kube_pod_parser.h"
+#include "kube_workload_kind.h"
+#include "kube_workload_parser.h"
 #include "kubectl_commands.h"
 
 namespace strata::KubeResources {
@@ -60,6 +62,30 @@ KubeResource<KubeJob> jobs(const QString &namespaceName)
         &KubeJobParseResult::jobs);
     r.parseObject = &KubeJobParser::parseObject;
     r.key = [](const KubeJob &job) { return job.namespaceName + u'/' + job.name; };
+    return r;
+}
+
+KubeResource<KubeWorkload> workloads(const KubeServedKind &served, const QString &namespaceName)
+{
+    KubeResource<KubeWorkload> r;
+    r.noun = QString(served.kind.kind);
+    r.kind = served.kind.kind;
+    r.apiVersion = served.apiVersion();
+    r.path = served.path(namespaceName);
+    if (r.path.isEmpty())
+        r.refusal = KubectlCommands::namespaceProblem(namespaceName);
+    const QLatin1StringView kind = served.kind.kind;
+    const QString apiVersion = r.apiVersion;
+    r.parsePage = [kind, apiVersion](const QByteArray &page, QVector<KubeWorkload> *out, QString *error) {
+        KubeWorkloadParseResult parsed = KubeWorkloadParser::parse(page, kind, apiVersion);
+        *error = parsed.error;
+        *out = std::move(parsed.workloads);
+        return parsed.error.isEmpty();
+    };
+    r.parseObject = [kind, apiVersion](const QJsonObject &object) {
+        return KubeWorkloadParser::parseObject(object, kind, apiVersion);
+    };
+    r.key = [](const KubeWorkload &workload) { return workload.key(); };
     return r;
 }
 

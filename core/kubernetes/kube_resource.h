@@ -13,6 +13,8 @@ namespace strata {
 class GpuCatalog;
 struct KubeJob;
 struct KubePod;
+struct KubeServedKind;
+struct KubeWorkload;
 struct Node;
 
 // What a KubeInformer needs to know of one kind of object: where the API keeps its collection,
@@ -23,6 +25,7 @@ struct KubeResource
 {
     QString noun;           // "pod", "node", "Job": in messages ("the node watch ended ...")
     QLatin1StringView kind; // the API's kind ("Pod"): what a watch event must hold
+    QString apiVersion;     // what its objects must say; empty: KubeJson::apiVersionOf(kind)
     QString path;           // the collection (KubectlCommands::podsPath); empty: refused
     QString refusal;        // why path is empty (an invalid namespace)
     // One page of the API's list into *out (replacing it); false with *error when unusable.
@@ -36,6 +39,8 @@ namespace KubeResources {
 KubeResource<KubePod> pods(const QString &namespaceName);   // empty: all namespaces
 KubeResource<Node> nodes(const GpuCatalog &catalog);        // the catalog must outlive it
 KubeResource<KubeJob> jobs(const QString &namespaceName);   // batch/v1 Jobs
+// A workload kind the API server serves (KubeDiscovery): Deployments, PyTorchJobs, JobSets, ...
+KubeResource<KubeWorkload> workloads(const KubeServedKind &served, const QString &namespaceName);
 } // namespace KubeResources
 
 } // namespace strata

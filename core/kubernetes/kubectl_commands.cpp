@@ -145,6 +145,15 @@ QStringList KubectlCommands::deletePod(const QString &namespaceName, const QStri
     return command({u"delete"_s, u"pod"_s, name, u"-n"_s, namespaceName, u"--wait=false"_s});
 }
 
+QStringList KubectlCommands::deleteWorkload(const QString &namespaceName, const QString &resource,
+                                            const QString &name) const
+{
+    static const QRegularExpression plain(u"^[a-z0-9]([a-z0-9.-]{0,250}[a-z0-9])?$"_s);
+    if (!plain.match(resource).hasMatch())
+        return {};
+    return command({u"delete"_s, resource, name, u"-n"_s, namespaceName, u"--cascade=background"_s, u"--wait=false"_s});
+}
+
 QStringList KubectlCommands::cordon(const QStringList &nodes) const
 {
     return command(QStringList{u"cordon"_s} + nodes);

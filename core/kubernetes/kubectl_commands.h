@@ -48,6 +48,10 @@ public:
     QStringList getPodNamed(const QString &namespaceName, const QString &name) const;
     QStringList deleteJob(const QString &namespaceName, const QString &name) const;
     QStringList deletePod(const QString &namespaceName, const QString &name) const;
+    // Any workload's top object ("pytorchjobs.kubeflow.org", "cronjob.v1.batch"), its pods and
+    // children deleted in the background by the garbage collector. Empty for a resource that is
+    // not a plain lower-case name.
+    QStringList deleteWorkload(const QString &namespaceName, const QString &resource, const QString &name) const;
     QStringList cordon(const QStringList &nodes) const;
     QStringList uncordon(const QStringList &nodes) const;
     QStringList annotateNodes(const QStringList &nodes, const QString &key, const QString &value) const;

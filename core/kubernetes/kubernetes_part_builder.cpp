@@ -1,6 +1,7 @@
 #include "kubernetes_part_builder.h"
 
 #include "kube_gpu_labels.h"
+#include "kube_owner_chain.h"
 
 #include <QHash>
 #include <QSet>
@@ -80,6 +81,34 @@ void countGpuRequests(Node &node, const KubePod &pod)
     }
 }
 
+QLatin1StringView queueLabel()
+{
+    return QLatin1StringView("kueue.x-k8s.io/queue-name");
+}
+
+// Kueue holds a workload suspended until its ClusterQueue admits it: that is waiting, not paused.
+void setSuspended(Job &job, const QString &why)
+{
+    if (!job.queueName.isEmpty()) {
+        job.setState(u"PENDING"_s);
+        job.reason = u"waiting for Kueue to admit it (queue %1)"_s.arg(job.queueName);
+    } else {
+        job.setState(u"SUSPENDED"_s);
+        job.reason = why;
+    }
+}
+
+// What every workload carries from its pods: their ids and container restarts.
+void fillPodFacts(Job &job, const QVector<const KubePod *> &pods)
+{
+    job.pods.reserve(pods.size());
+    for (const KubePod *pod : pods) {
+        job.pods << pod->key();
+        job.restarts += pod->restarts;
+    }
+    std::sort(job.pods.begin(), job.pods.end());
+}
+
 Job jobFromKubeJob(const KubeJob &kube, const QVector<const KubePod *> &pods, qint64 now)
 {
     Job job;
@@ -95,6 +124,9 @@ Job jobFromKubeJob(const KubeJob &kube, const QVector<const KubePod *> &pods, qi
     job.script = kube.script;
     job.kindLabel = kube.labels.value(u"strata.io/workload-kind"_s);
     job.workDir = kube.workDir;
+    job.workloadKind = u"Job"_s;
+    job.workloadApiVersion = u"batch/v1"_s;
+    job.queueName = kube.labels.value(queueLabel());
     bool finished = true;
     if (kube.finishedCondition == QLatin1String("Complete")) {
         job.setState(u"SUCCEEDED"_s);
@@ -105,7 +137,7 @@ Job jobFromKubeJob(const KubeJob &kube, const QVector<const KubePod *> &pods, qi
     } else if (kube.deleting) {
         job.setState(u"TERMINATING"_s);
     } else if (kube.suspended) {
-        job.setState(u"SUSPENDED"_s);
+        setSuspended(job, {});
     } else {
         job.setState(u"RUNNING"_s); // demoted to PENDING below unless a pod runs
         finished = false;
@@ -141,6 +173,8 @@ Job jobFromBarePod(const KubePod &pod, qint64 now)
     job.script = pod.script;
     job.kindLabel = pod.labels.value(u"strata.io/workload-kind"_s);
     job.workDir = pod.workDir;
+    job.workloadKind = u"Pod"_s;
+    job.workloadApiVersion = u"v1"_s;
     bool finished = true;
     if (pod.phase == QLatin1String("Succeeded")) {
         job.setState(u"SUCCEEDED"_s);
@@ -161,10 +195,129 @@ Job jobFromBarePod(const KubePod &pod, qint64 now)
     return job;
 }
 
+
+Job jobFromWorkload(const KubeWorkload &w, const QVector<const KubePod *> &pods, qint64 now)
+{
+    Job job;
+    job.id = KubeOwnerChain::workloadId(w.namespaceName, w.kind, w.name);
+    job.name = w.name;
+    job.user = w.submittedBy.isEmpty() ? w.namespaceName : w.submittedBy;
+    job.partition = w.namespaceName;
+    job.submitTime = w.createdAt;
+    job.startTime = w.startedAt;
+    if (job.startTime == 0)
+        for (const KubePod *pod : pods)
+            if (pod->startedAt > 0 && (job.startTime == 0 || pod->startedAt < job.startTime))
+                job.startTime = pod->startedAt;
+    job.timeLimitSeconds = 0;
+    job.command = w.command;
+    job.image = w.image;
+    job.script = w.script;
+    job.workDir = w.workDir;
+    job.kindLabel = w.labels.value(u"strata.io/workload-kind"_s);
+    job.workloadKind = w.kind;
+    job.workloadApiVersion = w.apiVersion;
+    job.queueName = w.labels.value(queueLabel());
+    job.roles = w.roles;
+    job.framework = w.framework;
+    job.worldSize = w.worldSize;
+    using Phase = KubeWorkload::Phase;
+    bool finished = true;
+    if (w.phase == Phase::Succeeded) {
+        job.setState(u"SUCCEEDED"_s);
+    } else if (w.phase == Phase::Failed) {
+        job.setState(u"FAILED"_s);
+        job.reason = w.reason;
+    } else if (w.deleting) {
+        job.setState(u"TERMINATING"_s);
+    } else if (w.phase == Phase::Suspended) {
+        setSuspended(job, w.reason);
+    } else {
+        job.setState(u"RUNNING"_s); // demoted to PENDING below unless a pod runs
+        finished = false;
+    }
+    if (job.startTime > 0) {
+        const qint64 end = finished && w.finishedAt > 0 ? w.finishedAt : now;
+        job.timeUsedSeconds = std::max<qint64>(0, end - job.startTime);
+    }
+    fillFromPods(job, pods, finished);
+    fillPodFacts(job, pods);
+    if (!finished && job.stateKind == JobState::Running && pods.isEmpty()) {
+        job.setState(u"PENDING"_s);
+        job.reason = w.reason.isEmpty() ? u"no pods yet"_s : w.reason;
+    } else if (job.isPending() && job.reason.isEmpty()) {
+        job.reason = w.reason;
+    }
+    if (job.gpusRequested == 0)
+        job.gpusRequested = w.gpusWanted;
+    return job;
+}
+
+// The pods of an owner Strata does not list, as one workload: its state is theirs.
+Job jobFromUnlistedOwner(const KubeOwnerChain::Top &top, const QVector<const KubePod *> &pods, qint64 now)
+{
+    Job job;
+    job.id = top.id;
+    job.name = top.unlisted.name;
+    job.user = top.namespaceName;
+    job.partition = top.namespaceName;
+    job.timeLimitSeconds = 0;
+    job.workloadKind = top.unlisted.kind;
+    job.workloadApiVersion = top.unlisted.apiVersion;
+    const KubePod *main = nullptr;
+    bool live = false;
+    bool failed = false;
+    bool deleting = true;
+    for (const KubePod *pod : pods) {
+        if (!main || (main->gpus == 0 && pod->gpus > 0))
+            main = pod;
+        live = live || !pod->isTerminated();
+        failed = failed || pod->phase == QLatin1String("Failed");
+        deleting = deleting && pod->deleting;
+        if (pod->createdAt > 0 && (job.submitTime == 0 || pod->createdAt < job.submitTime))
+            job.submitTime = pod->createdAt;
+        if (pod->startedAt > 0 && (job.startTime == 0 || pod->startedAt < job.startTime))
+            job.startTime = pod->startedAt;
+    }
+    if (main) {
+        job.command = main->command;
+        job.image = main->image;
+        job.script = main->script;
+        job.workDir = main->workDir;
+        job.kindLabel = main->labels.value(u"strata.io/workload-kind"_s);
+    }
+    bool finished = true;
+    if (!live) {
+        job.setState(failed ? u"FAILED"_s : u"SUCCEEDED"_s);
+    } else if (deleting) {
+        job.setState(u"TERMINATING"_s);
+    } else {
+        job.setState(u"RUNNING"_s);
+        finished = false;
+    }
+    if (job.startTime > 0)
+        job.timeUsedSeconds = std::max<qint64>(0, now - job.startTime);
+    fillFromPods(job, pods, finished);
+    fillPodFacts(job, pods);
+    return job;
+}
+
+bool requestsGpus(const QVector<const KubePod *> &pods)
+{
+    return std::any_of(pods.cbegin(), pods.cend(), [](const KubePod *pod) { return pod->gpus > 0; });
+}
+
 } // namespace
 
 OrchestratorPart KubernetesPartBuilder::build(QVector<Node> nodes, const QVector<KubePod> &pods,
                                               const QVector<KubeJob> &jobs, qint64 nowSeconds)
+{
+    return build(std::move(nodes), pods, jobs, {}, nowSeconds);
+}
+
+OrchestratorPart KubernetesPartBuilder::build(QVector<Node> nodes, const QVector<KubePod> &pods,
+                                              const QVector<KubeJob> &jobs, const QVector<KubeWorkload> &workloads,
+                                              qint64 nowSeconds)
 {
     OrchestratorPart part;
     QHash<QString, int> nodeIndex;
@@ -179,13 +332,7 @@ OrchestratorPart KubernetesPartBuilder::build(QVector<Node> nodes, const QVector
         }
     }
     QVector<double> cpus(nodes.size(), 0.0);
-    QHash<QString, QVector<const KubePod *>> podsByJobUid;
-    QVector<const KubePod *> barePods;
     for (const KubePod &pod : pods) {
-        if (pod.ownerKind == QLatin1String("Job"))
-            podsByJobUid[pod.ownerUid] << &pod;
-        else if (pod.gpus > 0)
-            barePods << &pod;
         if (!pod.holdsNode())
             continue;
         part.podNodes.insert(pod.key(), pod.nodeName);
@@ -217,11 +364,32 @@ OrchestratorPart KubernetesPartBuilder::build(QVector<Node> nodes, const QVector
         std::sort(nodes[i].gpuIndicesAllocated.begin(), nodes[i].gpuIndicesAllocated.end());
     }
 
-    part.jobs.reserve(jobs.size() + barePods.size());
-    for (const KubeJob &kube : jobs)
-        part.jobs << jobFromKubeJob(kube, podsByJobUid.value(kube.uid), nowSeconds);
-    for (const KubePod *pod : std::as_const(barePods))
-        part.jobs << jobFromBarePod(*pod, nowSeconds);
+    const QVector<KubeOwnerChain::Group> groups = KubeOwnerChain::group(pods, jobs, workloads);
+    part.jobs.reserve(groups.size());
+    for (const KubeOwnerChain::Group &group : groups) {
+        using Type = KubeOwnerChain::Top::Type;
+        switch (group.top.type) {
+        case Type::BatchJob:
+            part.jobs << jobFromKubeJob(jobs[group.top.index], group.pods, nowSeconds);
+            fillPodFacts(part.jobs.last(), group.pods);
+            break;
+        case Type::Workload:
+            part.jobs << jobFromWorkload(workloads[group.top.index], group.pods, nowSeconds);
+            break;
+        case Type::BarePod: // a pod of its own is a workload when it asks for GPUs, as before
+            if (requestsGpus(group.pods)) {
+                part.jobs << jobFromBarePod(pods[group.top.index], nowSeconds);
+                fillPodFacts(part.jobs.last(), group.pods);
+            }
+            break;
+        case Type::Unlisted: // a DaemonSet's or an unknown operator's pods: shown when they ask for GPUs
+            if (requestsGpus(group.pods))
+                part.jobs << jobFromUnlistedOwner(group.top, group.pods, nowSeconds);
+            break;
+        case Type::Orphan:
+            break;
+        }
+    }
 
     QMap<QString, Partition> pools;
     for (const Node &node : std::as_const(nodes)) {

@@ -2,6 +2,7 @@
 
 #include "kube_job.h"
 #include "kube_pod.h"
+#include "kube_workload.h"
 #include "model/orchestrator_part.h"
 
 #include <QVector>
@@ -16,8 +17,15 @@ namespace strata {
 //    strata.lab/gpu-indices annotation) gpuIndicesAllocated and Gpu::jobId ("namespace/pod") say
 //    which. Real clusters do not publish indices: then only the counts are filled and the DCGM
 //    exporter's pod labels name the holder of each GPU later, in the metrics join.
-//  - Job: one per batch/v1 Job (id "namespace/name"), plus one per bare pod that requests GPUs
-//    (id "namespace/pod"). state RUNNING (a pod runs), PENDING (reason: the scheduler's message),
+//  - Job: one per workload, every pod under the top of its ownerReferences chain (KubeOwnerChain):
+//    a batch/v1 Job (id "namespace/name"), a workload kind Strata reads (a Deployment, PyTorchJob,
+//    JobSet, LeaderWorkerSet, RayJob, ...: id "namespace/KIND/name"; its state from its own
+//    status, KubeWorkloadReaders, shown even with no pods), an owner Strata does not list (id
+//    "namespace/KIND/name", state from its pods) and a bare pod (id "namespace/pod"), the last two
+//    only when they request GPUs. workloadKind/ApiVersion, pods, restarts, roles and the Kueue
+//    queue label (kueue.x-k8s.io/queue-name) are filled; a suspended workload with a queue is
+//    PENDING (Kueue has not admitted it), without one SUSPENDED.
+//    state RUNNING (a pod runs), PENDING (reason: the scheduler's message),
 //    SUCCEEDED, FAILED (reason: the condition), SUSPENDED, TERMINATING. user: the annotation
 //    strata.io/submitted-by, else the namespace; partition: the namespace. gpus: node -> indices
 //    only where the indices are known (never made up); gpusRequested: GPUs of the pods that run at
@@ -26,6 +34,9 @@ namespace strata {
 class KubernetesPartBuilder
 {
 public:
+    static OrchestratorPart build(QVector<Node> nodes, const QVector<KubePod> &pods,
+                                  const QVector<KubeJob> &jobs, const QVector<KubeWorkload> &workloads,
+                                  qint64 nowSeconds);
     static OrchestratorPart build(QVector<Node> nodes, const QVector<KubePod> &pods,
                                   const QVector<KubeJob> &jobs, qint64 nowSeconds);
     static QLatin1StringView submittedByAnnotation() { return QLatin1StringView("strata.io/submitted-by"); }

@@ -11,6 +11,9 @@
 #include "kube_pod_parser.h"
 #include "kube_status_parser.h"
 #include "kubernetes_part_builder.h"
+#include "kube_discovery.h"
+#include "kube_owner_chain.h"
+#include "kube_workload.h"
 #include "kueue_facts.h"
 #include "kueue_reader.h"
 #include "model/refused_action.h"
@@ -116,6 +119,8 @@ void KubernetesSource::setPolling(int intervalSeconds)
             m_nodeInformer->stopWatching();
             m_podInformer->stopWatching();
             m_jobInformer->stopWatching();
+            for (const auto &informer : m_workloadInformers)
+                informer->stopWatching();
             m_kueue->stopWatching();
         });
 }
@@ -149,6 +154,11 @@ OrchestratorPart KubernetesSource::refreshBlocking()
     }
     const bool watch = m_pollSeconds.load() > 0;
     m_changesWaiting->store(false); // what arrives from here on is for the next refresh
+    if (!m_discovered)
+        discoverWorkloadKinds();
+    QVector<QFuture<KubeInformer<KubeWorkload>::Sync>> workloadSyncs;
+    for (const auto &informer : m_workloadInformers)
+        workloadSyncs << runOnPool(&m_syncPool, [informer = informer.get(), watch] { return informer->sync(watch); });
     // Side by side: nodes and Jobs on the sync pool while this thread syncs the pods, each list
     // page and each watch on its own channel; a refresh takes as long as its slowest read, and
     // while the watches run it reads nothing but the events that arrived.
@@ -161,6 +171,26 @@ OrchestratorPart KubernetesSource::refreshBlocking()
     KubeInformer<KubePod>::Sync pods = m_podInformer->sync(watch);
     KubeInformer<Node>::Sync nodes = nodesSync.takeResult();
     KubeInformer<KubeJob>::Sync jobs = jobsSync.takeResult();
+    // A kind whose list fails (its CRD removed, its operator's API down) is left out and said;
+    // discovery runs again on the next refresh.
+    QVector<KubeWorkload> workloads;
+    QStringList workloadWarnings = m_discoveryWarnings;
+    qint64 workloadBytes = 0;
+    for (qsizetype i = 0; i < workloadSyncs.size(); ++i) {
+        KubeInformer<KubeWorkload>::Sync sync = workloadSyncs[i].takeResult();
+        const QString noun = m_workloadInformers[i]->resource().noun;
+        if (!sync.ok) {
+            OrchestratorPart failed;
+            failPart<KubeWorkload>(failed, sync);
+            workloadWarnings << u"the %1 list failed (%2): its workloads are not shown"_s.arg(noun, failed.error);
+            m_discovered = false;
+            continue;
+        }
+        if (!sync.warning.isEmpty())
+            workloadWarnings << sync.warning;
+        workloadBytes += sync.bytesRead;
+        workloads += sync.objects;
+    }
     KueueReader::Read kueue = kueueRead.takeResult();
     const QString fallbackNotice = m_api.takeFallbackNotice();
     if (!nodes.ok) {
@@ -183,8 +213,9 @@ OrchestratorPart KubernetesSource::refreshBlocking()
                                     << "pages and" << nodes.eventsApplied + pods.eventsApplied + jobs.eventsApplied
                                     << "watch events";
 
-    part = KubernetesPartBuilder::build(std::move(nodes.objects), pods.objects, jobs.objects,
+    part = KubernetesPartBuilder::build(std::move(nodes.objects), pods.objects, jobs.objects, workloads,
                                         QDateTime::currentSecsSinceEpoch());
+    part.warnings += workloadWarnings;
     for (const QString &warning : {m_api.routeWarning(), fallbackNotice, nodes.warning, pods.warning, jobs.warning})
         if (!warning.isEmpty())
             part.warnings << warning;
@@ -193,20 +224,71 @@ OrchestratorPart KubernetesSource::refreshBlocking()
     part.warnings += kueue.warnings;
     part.via = m_api.describeRoute();
     m_barePods.clear();
-    for (const KubePod &pod : std::as_const(pods.objects))
-        if (pod.ownerKind != QLatin1String("Job"))
-            m_barePods.insert(pod.key());
+    QHash<QString, PublishedWorkload> published;
+    for (const Job &job : std::as_const(part.jobs)) {
+        if (job.workloadKind == QLatin1String("Pod")) {
+            m_barePods.insert(job.id);
+        } else if (job.workloadKind != QLatin1String("Job")) {
+            const KubeWorkloadKind *known = KubeWorkloadKinds::find(job.workloadKind);
+            // An owner Strata does not list: kubectl's KIND.VERSION.GROUP from its apiVersion.
+            const QString group = job.workloadApiVersion.section(u'/', 0, -2);
+            const QString version = job.workloadApiVersion.section(u'/', -1);
+            const QString resource = known ? QString(known->resource) + u'.' + QString(known->group)
+                                           : job.workloadKind.toLower() + u'.' + version + (group.isEmpty() ? QString() : u'.' + group);
+            published.insert(job.id, {resource, job.pods.value(0)});
+        }
+    }
     {
         std::lock_guard lock(m_publishedMutex);
         m_publishedBarePods = m_barePods;
+        m_publishedWorkloads = std::move(published);
     }
     const QString &ns = m_options.namespaceName;
     if (!ns.isEmpty())
         part.warnings << u"pods and jobs of namespace %1 only: GPUs other namespaces hold on these nodes "
                          u"are not counted"_s.arg(ns);
     part.durationMs = clock.elapsed();
-    part.bytesRead = nodes.bytesRead + pods.bytesRead + jobs.bytesRead + kueue.bytesRead;
+    part.bytesRead = nodes.bytesRead + pods.bytesRead + jobs.bytesRead + workloadBytes + kueue.bytesRead;
     return part;
+}
+
+void KubernetesSource::discoverWorkloadKinds()
+{
+    const KubeDiscoveryResult found = KubeDiscovery::discover(m_api);
+    m_discoveryWarnings = found.warnings;
+    if (!found.ok) {
+        // Nodes, pods and batch Jobs are still read (their own failures are the part's error);
+        // the workload kinds wait for the next refresh's discovery.
+        m_discoveryWarnings << u"which workload kinds the API serves is not known (%1): PyTorchJobs, "
+                               u"JobSets, Deployments, ... are not shown"_s.arg(found.error);
+        return;
+    }
+    m_discovered = found.warnings.isEmpty();
+    QStringList before, after;
+    for (const KubeServedKind &kind : std::as_const(m_servedKinds))
+        before << kind.apiVersion() + u'/' + QString(kind.kind.kind);
+    for (const KubeServedKind &kind : found.served)
+        after << kind.apiVersion() + u'/' + QString(kind.kind.kind);
+    if (before == after && m_workloadInformers.size() == size_t(after.size()))
+        return; // the same kinds: their informers (and watches) stay
+    m_servedKinds = found.served;
+    m_workloadInformers.clear();
+    for (const KubeServedKind &kind : std::as_const(m_servedKinds))
+        m_workloadInformers.push_back(std::make_unique<KubeInformer<KubeWorkload>>(
+            m_api, KubeResources::workloads(kind, m_options.namespaceName), m_changesWaiting));
+    qCInfo(lcKubernetes).noquote() << "workload kinds served:" << (after.isEmpty() ? u"none"_s : after.join(u", "));
+}
+
+QString KubernetesSource::workloadResource(const QString &id, const QString &kind) const
+{
+    {
+        std::lock_guard lock(m_publishedMutex);
+        if (const auto it = m_publishedWorkloads.constFind(id); it != m_publishedWorkloads.constEnd())
+            return it->resource;
+    }
+    if (const KubeWorkloadKind *known = KubeWorkloadKinds::find(kind))
+        return QString(known->resource) + u'.' + QString(known->group);
+    return kind.toLower(); // kubectl finds a kind by its name through discovery
 }
 
 QFuture<KubeJobLookup> KubernetesSource::lookUpJobs(const QStringList &jobIds)
@@ -285,6 +367,27 @@ ActionResult KubernetesSource::cancelBlocking(const QString &jobId)
     result.action = ActionKind::Cancel;
     result.target = jobId;
     QString ns, name, error;
+    if (jobId.count(u'/') == 2) { // a workload of another kind: "ns/KIND/name"
+        QString kind;
+        if (!KubeOwnerChain::splitWorkloadId(jobId, &ns, &kind, &name, &error)) {
+            result.message = error;
+            result.errorKind = ErrorKind::InvalidRequest;
+            return result;
+        }
+        const QString resource = workloadResource(jobId, kind);
+        const QStringList argv = m_commands.deleteWorkload(ns, resource, name);
+        if (argv.isEmpty()) {
+            result.message = u"cannot name %1's kind to kubectl (%2)"_s.arg(jobId, resource.left(100));
+            result.errorKind = ErrorKind::InvalidRequest;
+            return result;
+        }
+        const CommandResult r = m_shell->run(argv).result();
+        if (!r.ok())
+            return actionFailure(result, u"kubectl delete"_s, r);
+        result.ok = true;
+        result.message = u"Cancelled %1 %2 (its pods are deleted in the background)"_s.arg(kind, ns + u'/' + name);
+        return result;
+    }
     if (!KubectlCommands::splitId(jobId, &ns, &name, &error)) {
         result.message = error;
         result.errorKind = ErrorKind::InvalidRequest;
@@ -389,6 +492,16 @@ QString KubernetesSource::jobObjectKind(const QString &jobId) const
 QStringList KubernetesSource::followOutputArguments(const QString &jobId, int tailLines) const
 {
     QString ns, name, error;
+    if (jobId.count(u'/') == 2) { // a workload of another kind: its first pod's output
+        QString pod;
+        {
+            std::lock_guard lock(m_publishedMutex);
+            pod = m_publishedWorkloads.value(jobId).firstPod;
+        }
+        if (!KubectlCommands::splitId(pod, &ns, &name, &error))
+            return {};
+        return m_commands.followLogs(ns, u"pod"_s, name, tailLines);
+    }
     if (!KubectlCommands::splitId(jobId, &ns, &name, &error))
         return {};
     return m_commands.followLogs(ns, jobObjectKind(jobId), name, tailLines);

@@ -3,16 +3,19 @@
 #include "kube_job_lookup.h"
 #include "kube_log_result.h"
 #include "kube_api_router.h"
+#include "kube_workload_kind.h"
 #include "kubectl_commands.h"
 #include "model/orchestrator_source.h"
 
 #include <QElapsedTimer>
+#include <QHash>
 #include <QSet>
 #include <QThreadPool>
 
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 namespace strata {
 
@@ -21,6 +24,7 @@ class RemoteShell;
 struct CommandResult;
 struct KubeJob;
 struct KubePod;
+struct KubeWorkload;
 struct Node;
 class KueueReader;
 template <typename T>
@@ -43,9 +47,12 @@ struct KubernetesSourceOptions
 // Jobs; all namespaces unless a namespace is set) and joins them with KubernetesPartBuilder.
 // Each reads the API's own list, in pages, through `kubectl get --raw`; while a session polls
 // (setPolling), a watch of each keeps it current and a refresh reads only what changed: no
-// list at all while the watches run. Actions: submit = `kubectl create -f -` of a KubeJobManifest;
-// cancel = `kubectl delete job` (pods deleted in the background; a bare pod is deleted
-// itself); drain = cordon + annotation strata.io/drain-reason; resume = uncordon + remove it.
+// list at all while the watches run. The workload kinds the server serves (KubeDiscovery: apps/v1,
+// PyTorchJob, JobSet, RayJob, LeaderWorkerSet, ...) get an informer each, and every pod is shown
+// under the top of its owner chain (KubernetesPartBuilder). Actions: submit = `kubectl create -f -`
+// of a KubeJobManifest; cancel = `kubectl delete` of the workload's top object (a batch Job, a
+// PyTorchJob, a Deployment, ...; its children and pods deleted in the background; a bare pod is
+// deleted itself); drain = cordon + annotation strata.io/drain-reason; resume = uncordon + remove it.
 // Errors carry kubectl's (the API's) own words.
 //
 // Work runs on a private one-thread pool, so refreshes and actions never overlap and never
@@ -120,6 +127,23 @@ private:
     QElapsedTimer m_kueueClock; // started at construction: when KueueReader asks /apis again
     std::atomic_int m_pollSeconds{0};               // any thread: setPolling
     QSet<QString> m_barePods; // pool thread only: ids of jobs that are bare pods
+    // The workload kinds the API server serves (KubeDiscovery), read once per connection and again
+    // after a kind's list failed (its CRD removed); one informer per kind. m_pool's refresh only.
+    bool m_discovered = false;
+    QVector<KubeServedKind> m_servedKinds;
+    std::vector<std::unique_ptr<KubeInformer<KubeWorkload>>> m_workloadInformers;
+    QStringList m_discoveryWarnings; // said on every refresh until discovery runs again
+    void discoverWorkloadKinds();
+    // Workload id ("ns/KIND/name") -> what kubectl deletes for it and its first pod, after each
+    // refresh (any thread, under m_publishedMutex).
+    struct PublishedWorkload
+    {
+        QString resource; // "pytorchjobs.kubeflow.org", "cronjob.v1.batch"
+        QString firstPod; // "ns/pod"; empty: none now
+    };
+    QHash<QString, PublishedWorkload> m_publishedWorkloads;
+    // kubectl's name for a workload id's kind: from the last refresh, else the kinds Strata reads.
+    QString workloadResource(const QString &id, const QString &kind) const;
     mutable std::mutex m_publishedMutex;
     QSet<QString> m_publishedBarePods; // a copy of m_barePods after each refresh, for any thread
 };
