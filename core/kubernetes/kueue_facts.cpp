@@ -66,6 +66,19 @@ void KueueFacts::apply(OrchestratorPart &part, const KueueObjects &objects)
     }
     QHash<QString, int> positionOf; // workload key -> position in its ClusterQueue
 
+    // The job each workload stands for: its owner by Strata's id, of the same kind where the job
+    // says its kind (a Deployment "big" is not the JobSet "big").
+    QHash<QString, int> jobIndex;
+    for (int i = 0; i < part.jobs.size(); ++i)
+        jobIndex.insert(part.jobs[i].id, i);
+    const auto jobOf = [&](const KueueWorkload &w) -> int {
+        const int i = jobIndex.value(w.ownerJobId(), -1);
+        if (i < 0)
+            return -1;
+        const Job &job = part.jobs[i];
+        return job.workloadKind.isEmpty() || job.workloadKind == w.ownerKind ? i : -1;
+    };
+
     QVector<Queue> clusterQueues = objects.clusterQueues;
     std::sort(clusterQueues.begin(), clusterQueues.end(), [](const Queue &a, const Queue &b) { return a.name < b.name; });
     for (Queue &cq : clusterQueues) {
@@ -132,16 +145,11 @@ void KueueFacts::apply(OrchestratorPart &part, const KueueObjects &objects)
     part.queues += localQueues;
 
     // The jobs the workloads stand for.
-    QHash<QString, int> jobIndex;
-    for (int i = 0; i < part.jobs.size(); ++i)
-        jobIndex.insert(part.jobs[i].id, i);
     for (const KueueWorkload &w : objects.workloads) {
-        const auto it = jobIndex.constFind(w.ownerJobId());
-        if (it == jobIndex.constEnd())
+        const int index = jobOf(w);
+        if (index < 0)
             continue;
-        Job &job = part.jobs[*it];
-        if (!job.workloadKind.isEmpty() && job.workloadKind != w.ownerKind)
-            continue;
+        Job &job = part.jobs[index];
         job.queueName = w.queueName;
         if (job.hasEnded() || w.state == KueueWorkload::State::Finished)
             continue;

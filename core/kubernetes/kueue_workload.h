@@ -37,7 +37,16 @@ struct KueueWorkload
     QString preemptedReason;
 
     QString key() const { return namespaceName + QLatin1Char('/') + name; }
-    QString ownerJobId() const { return ownerName.isEmpty() ? QString() : namespaceName + QLatin1Char('/') + ownerName; }
+    // The Job::id Strata gives its owner: "namespace/name" for a batch Job or a pod,
+    // "namespace/Kind/name" for any other kind (KubeOwnerChain::workloadId); empty: no owner.
+    QString ownerJobId() const
+    {
+        if (ownerName.isEmpty())
+            return {};
+        if (ownerKind == QLatin1String("Job") || ownerKind == QLatin1String("Pod") || ownerKind.isEmpty())
+            return namespaceName + QLatin1Char('/') + ownerName;
+        return namespaceName + QLatin1Char('/') + ownerKind + QLatin1Char('/') + ownerName;
+    }
 };
 
 } // namespace strata

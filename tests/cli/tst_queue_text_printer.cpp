@@ -102,7 +102,7 @@ void TestQueueTextPrinter::order()
     QFETCH(bool, visibility);
     const QString text = QueueTextPrinter::print(referenceQueues(visibility));
     QTEST(lineStarting(text, QStringLiteral("pending,")), "said");
-    QVERIFY(lineStarting(text, QStringLiteral("2 ml-research/big JobSet team-a 0 24 Kueue: couldn't assign flavors")).size() > 0);
+    QVERIFY(lineStarting(text, QStringLiteral("2 ml-research/JobSet/big JobSet team-a 0 24 Kueue: couldn't assign flavors")).size() > 0);
     QVERIFY(lineStarting(text, QStringLiteral("1 ml-research/tune Job team-a 0 4 Kueue: preempted (InClusterQueue)")).size() > 0);
 }
 

@@ -39,8 +39,8 @@ Job job(const QString &id, const QString &kind, const QString &state)
 OrchestratorPart referencePart()
 {
     OrchestratorPart part;
-    part.jobs << job(QStringLiteral("ml-research/pretrain"), QStringLiteral("PyTorchJob"), QStringLiteral("RUNNING"))
-              << job(QStringLiteral("ml-research/big"), QStringLiteral("JobSet"), QStringLiteral("SUSPENDED"))
+    part.jobs << job(QStringLiteral("ml-research/PyTorchJob/pretrain"), QStringLiteral("PyTorchJob"), QStringLiteral("RUNNING"))
+              << job(QStringLiteral("ml-research/JobSet/big"), QStringLiteral("JobSet"), QStringLiteral("SUSPENDED"))
               << job(QStringLiteral("ml-research/small"), QStringLiteral("Job"), QStringLiteral("SUSPENDED"))
               << job(QStringLiteral("ml-research/tune"), QStringLiteral("Job"), QStringLiteral("SUSPENDED"))
               << job(QStringLiteral("ml-research/done"), QStringLiteral("Job"), QStringLiteral("SUCCEEDED"))
@@ -92,7 +92,7 @@ void TestKueueFacts::pendingOrder_data()
     QTest::addColumn<int>("source");
     QTest::addColumn<QStringList>("order");
     const QStringList kueueOrder{QStringLiteral("ml-research/small"), QStringLiteral("ml-research/tune"),
-                                 QStringLiteral("ml-research/big")};
+                                 QStringLiteral("ml-research/JobSet/big")};
     QTest::newRow("visibility API") << true << int(Queue::PositionSource::Visibility) << kueueOrder;
     // Priority first (small: 100), then creation (tune 08:30 before big 09:05): Kueue's own rule.
     QTest::newRow("without it: priority, then creation") << false << int(Queue::PositionSource::CreationOrder)
@@ -131,8 +131,8 @@ void TestKueueFacts::jobs_data()
     QTest::addColumn<int>("position"); // -1: none
     QTest::addColumn<QString>("reasonHas");
     QTest::addColumn<int>("gpus");
-    QTest::newRow("admitted, running: state kept, no position") << "ml-research/pretrain" << "RUNNING" << -1 << "" << 0;
-    QTest::newRow("waiting for quota") << "ml-research/big" << "PENDING" << 2
+    QTest::newRow("admitted, running: state kept, no position") << "ml-research/PyTorchJob/pretrain" << "RUNNING" << -1 << "" << 0;
+    QTest::newRow("waiting for quota") << "ml-research/JobSet/big" << "PENDING" << 2
                                        << "Kueue: couldn't assign flavors to pod set workers: insufficient quota" << 24;
     QTest::newRow("next") << "ml-research/small" << "PENDING" << 0 << "2 more needed" << 2;
     QTest::newRow("preempted, waiting again") << "ml-research/tune" << "PENDING" << 1
@@ -162,13 +162,15 @@ void TestKueueFacts::jobs()
 
 void TestKueueFacts::ownerOfAnotherKindIsNotTouched()
 {
-    // A Deployment named "big" is not the JobSet "big" its Workload stands for.
+    // A bare pod named "small" has the id the batch Job "small" would have: it is not the Job
+    // the Workload stands for.
     OrchestratorPart part;
-    part.jobs << job(QStringLiteral("ml-research/big"), QStringLiteral("Deployment"), QStringLiteral("RUNNING"));
+    part.jobs << job(QStringLiteral("ml-research/small"), QStringLiteral("Pod"), QStringLiteral("RUNNING"));
     KueueFacts::apply(part, referenceObjects(true));
     QCOMPARE(part.jobs[0].state, QStringLiteral("RUNNING"));
     QVERIFY(part.jobs[0].queueName.isEmpty());
     QVERIFY(!part.jobs[0].queuePosition);
+    QVERIFY(part.jobs[0].reason.isEmpty());
 }
 
 void TestKueueFacts::workloadWithoutItsJob()
@@ -179,7 +181,7 @@ void TestKueueFacts::workloadWithoutItsJob()
     KueueFacts::apply(part, referenceObjects(false));
     QVERIFY(part.jobs.isEmpty());
     QCOMPARE(part.queues[1].pending.size(), 3);
-    QCOMPARE(part.queues[1].pending[2].jobId, QStringLiteral("ml-research/big"));
+    QCOMPARE(part.queues[1].pending[2].jobId, QStringLiteral("ml-research/JobSet/big"));
 }
 
 QTEST_GUILESS_MAIN(TestKueueFacts)

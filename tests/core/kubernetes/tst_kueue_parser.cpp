@@ -152,11 +152,11 @@ void TestKueueParser::workload_data()
     using S = KueueWorkload::State;
     QTest::newRow("admitted PyTorchJob, two pod sets")
         << "ml-research/pytorchjob-pretrain-8c7d2" << int(S::Admitted) << "Admitted" << "admitted" << "PyTorchJob"
-        << "ml-research/pretrain" << "train" << 16 << 0 << "";
+        << "ml-research/PyTorchJob/pretrain" << "train" << 16 << 0 << "";
     QTest::newRow("pending JobSet: insufficient quota")
         << "ml-research/jobset-big-3f2a1" << int(S::Pending) << "Pending"
         << "insufficient quota for nvidia.com/gpu in flavor h100, request > maximum capacity (24 > 16)" << "JobSet"
-        << "ml-research/big" << "" << 24 << 0 << "";
+        << "ml-research/JobSet/big" << "" << 24 << 0 << "";
     QTest::newRow("pending Job, high priority") << "ml-research/job-small-0e1f2" << int(S::Pending) << "Pending"
                                                 << "2 more needed" << "Job" << "ml-research/small" << "" << 2 << 100 << "";
     QTest::newRow("preempted, requeued") << "ml-research/job-tune-7a6b5" << int(S::Evicted) << "Preempted"
