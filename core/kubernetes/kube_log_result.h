@@ -1,5 +1,7 @@
 #pragma once
 
+#include "model/error_kind.h"
+
 #include <QString>
 
 namespace strata {
@@ -11,6 +13,7 @@ struct KubeLogResult
     QString target; // "namespace/name"
     QString text;
     QString error;
+    ErrorKind errorKind = ErrorKind::None; // set where the reader knows it (KubeInspector)
 };
 
 } // namespace strata

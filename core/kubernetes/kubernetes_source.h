@@ -3,6 +3,7 @@
 #include "kube_job_lookup.h"
 #include "kube_log_result.h"
 #include "kube_api_router.h"
+#include "kube_inspector.h"
 #include "kube_workload_kind.h"
 #include "kubectl_commands.h"
 #include "model/orchestrator_source.h"
@@ -100,6 +101,9 @@ public:
     static constexpr int kFollowTailLines = 2000;
     // The kubectl argv (KubectlCommands) this source runs, for commands built elsewhere.
     const KubectlCommands &commands() const { return m_commands; }
+    // Objects, events, container logs and port-forwards for the inspect views, read the way
+    // the informers read the API (m_api) and forwarded over this source's SSH shell.
+    KubeInspector &inspector() { return *m_inspector; }
 
 private:
     OrchestratorPart refreshBlocking();
@@ -116,6 +120,7 @@ private:
     KubernetesSourceOptions m_options;
     KubectlCommands m_commands;
     KubeApiRouter m_api; // the informers' way to the API server; outlives them
+    std::unique_ptr<KubeInspector> m_inspector = std::make_unique<KubeInspector>(m_api, m_shell);
     // Set by the watches' events (SSH thread), cleared as a refresh begins (any thread reads it).
     std::shared_ptr<std::atomic_bool> m_changesWaiting = std::make_shared<std::atomic_bool>(false);
     QThreadPool m_pool;

@@ -149,6 +149,12 @@ MetricHistory *ClusterSession::metricHistory() const
     return m_metrics ? m_metrics->history() : nullptr;
 }
 
+KubeInspector *ClusterSession::kubeInspector() const
+{
+    auto *kubernetes = dynamic_cast<KubernetesSource *>(m_orchestrator.get());
+    return kubernetes ? &kubernetes->inspector() : nullptr;
+}
+
 SourceStatus &ClusterSession::status(SourceKind source)
 {
     for (SourceStatus &s : m_statuses)

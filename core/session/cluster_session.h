@@ -23,6 +23,7 @@ class QueuedLoginPrompter;
 class MetricHistory;
 class MetricsSource;
 struct MetricsPart;
+class KubeInspector;
 class RemoteShell;
 struct SilenceRequest;
 
@@ -112,6 +113,9 @@ public:
     // a metric's history over a time range (MetricsSource::history, owned by this session);
     // nullptr without a Prometheus URL in the profile.
     MetricHistory *metricHistory() const;
+    // a Kubernetes object's YAML, its events, a container's log and port-forwards
+    // (KubernetesSource::inspector); nullptr for a Slurm cluster.
+    KubeInspector *kubeInspector() const;
 
 Q_SIGNALS:
     void snapshotReady(strata::SnapshotPtr snapshot);

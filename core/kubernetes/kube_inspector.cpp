@@ -1,0 +1,204 @@
+#include "kube_inspector.h"
+
+#include "kube_api_client.h"
+#include "kube_event_parser.h"
+#include "kube_forward_resolver.h"
+#include "kube_inspect_paths.h"
+#include "kube_pod_containers.h"
+#include "kube_port_forward.h"
+#include "kube_status_parser.h"
+#include "kube_yaml_writer.h"
+#include "kubectl_commands.h"
+#include "model/pool_task.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace strata {
+
+using namespace Qt::StringLiterals;
+
+namespace {
+
+// The API's (or kubectl's) words for a failed GET, and the kind to decide on.
+struct Failure
+{
+    QString message;
+    ErrorKind kind = ErrorKind::None;
+};
+
+Failure failureOf(const KubeApiClient &api, const QString &uri, const CommandResult &r)
+{
+    if (!r.ran())
+        return {r.errorText(), r.errorKind()};
+    const std::optional<KubeStatus> status = KubeStatusParser::parseKubectlError(r.stderrData);
+    return {u"%1 failed: %2"_s.arg(api.describeGet(uri), r.errorText().left(600)),
+            status ? status->errorKind() : r.errorKind()};
+}
+
+} // namespace
+
+KubeInspector::KubeInspector(KubeApiClient &api, std::shared_ptr<RemoteShell> shell)
+    : m_api(api), m_shell(std::move(shell))
+{
+    // An object, its events and a log read side by side (the views ask for them together).
+    m_pool.setMaxThreadCount(3);
+}
+
+KubeInspector::~KubeInspector()
+{
+    m_pool.waitForDone();
+}
+
+QFuture<KubeObjectResult> KubeInspector::object(const KubeObjectRef &ref)
+{
+    return runOnPool(&m_pool, [this, ref] { return objectBlocking(ref); });
+}
+
+KubeObjectResult KubeInspector::objectBlocking(const KubeObjectRef &ref)
+{
+    KubeObjectResult out;
+    out.ref = ref;
+    const QString path = KubeInspectPaths::objectPath(ref, &out.error);
+    if (path.isEmpty()) {
+        out.errorKind = ErrorKind::InvalidRequest;
+        return out;
+    }
+    const CommandResult r = m_api.get(path).result();
+    if (!r.ok()) {
+        const Failure f = failureOf(m_api, path, r);
+        out.error = f.message;
+        out.errorKind = f.kind;
+        return out;
+    }
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(r.stdoutData, &parseError);
+    if (parseError.error != QJsonParseError::NoError || !doc.isObject()) {
+        out.error = u"%1 answered what is not a JSON object (%2)"_s.arg(m_api.describeGet(path), parseError.errorString());
+        out.errorKind = ErrorKind::ParseFailed;
+        return out;
+    }
+    out.ok = true;
+    out.json = r.stdoutData;
+    out.yaml = KubeYamlWriter::forDisplay(doc.object());
+    return out;
+}
+
+QFuture<KubeEventsResult> KubeInspector::events(const KubeObjectRef &ref, int limit)
+{
+    return runOnPool(&m_pool, [this, ref, limit] {
+        KubeEventsResult out;
+        const QString uri = KubeInspectPaths::eventsUri(ref, limit, &out.error);
+        if (uri.isEmpty()) {
+            out.errorKind = ErrorKind::InvalidRequest;
+            return out;
+        }
+        const CommandResult r = m_api.get(uri).result();
+        if (!r.ok()) {
+            const Failure f = failureOf(m_api, uri, r);
+            out.error = f.message;
+            out.errorKind = f.kind;
+            return out;
+        }
+        if (!KubeEventParser::parseList(r.stdoutData, &out.events, &out.error)) {
+            out.error = u"%1: %2"_s.arg(m_api.describeGet(uri), out.error);
+            out.errorKind = ErrorKind::ParseFailed;
+            return out;
+        }
+        KubeEventParser::sortForDisplay(&out.events);
+        out.ok = true;
+        return out;
+    });
+}
+
+QFuture<KubeLogResult> KubeInspector::logs(const KubeLogRequest &request)
+{
+    return runOnPool(&m_pool, [this, request] {
+        KubeLogResult out;
+        out.target = request.container.isEmpty() ? request.podId : request.podId + u'/' + request.container;
+        QString ns, pod;
+        if (!KubectlCommands::splitId(request.podId, &ns, &pod, &out.error)) {
+            out.errorKind = ErrorKind::InvalidRequest;
+            return out;
+        }
+        const QString uri =
+            KubeInspectPaths::logUri(ns, pod, request.container, request.previous, request.tailLines, &out.error);
+        if (uri.isEmpty()) {
+            out.errorKind = ErrorKind::InvalidRequest;
+            return out;
+        }
+        const CommandResult r = m_api.get(uri).result();
+        if (!r.ok()) {
+            const Failure f = failureOf(m_api, uri, r);
+            out.error = f.message;
+            out.errorKind = f.kind;
+            return out;
+        }
+        out.ok = true;
+        out.text = QString::fromUtf8(r.stdoutData);
+        return out;
+    });
+}
+
+QFuture<KubeForwardTarget> KubeInspector::resolveForward(const KubeObjectRef &podOrService, const QString &port)
+{
+    return runOnPool(&m_pool, [this, podOrService, port] { return resolveBlocking(podOrService, port); });
+}
+
+KubeForwardTarget KubeInspector::resolveBlocking(const KubeObjectRef &ref, const QString &port)
+{
+    KubeForwardTarget target;
+    target.asked = u"%1 %2"_s.arg(ref.display(), port);
+    const auto fail = [&target](const QString &why, ErrorKind kind) {
+        target.ok = false;
+        target.error = why;
+        target.errorKind = kind;
+        return target;
+    };
+    QString error;
+    if (!KubeForwardResolver::validPort(port, &error))
+        return fail(error, ErrorKind::InvalidRequest);
+    // The API's kind names are its type identifiers (core/v1 Pod and Service).
+    const bool service = ref.kind == "Service"_L1 && ref.apiVersion == "v1"_L1;
+    if (!(ref.kind == "Pod"_L1 && ref.apiVersion == "v1"_L1) && !service)
+        return fail(u"port-forward reaches a pod or a service, not a %1"_s.arg(ref.kind), ErrorKind::InvalidRequest);
+    const KubeObjectResult object = objectBlocking(ref);
+    if (!object.ok)
+        return fail(object.error, object.errorKind);
+    QByteArray podJson = object.json;
+    QString podPort = port;
+    if (service) {
+        QString selector;
+        if (!KubeForwardResolver::serviceBackend(object.json, port, &selector, &podPort, &error))
+            return fail(error, ErrorKind::InvalidRequest);
+        const QString uri = KubeInspectPaths::selectedPodsUri(ref.namespaceName, selector, &error);
+        if (uri.isEmpty())
+            return fail(error, ErrorKind::InvalidRequest);
+        const CommandResult r = m_api.get(uri).result();
+        if (!r.ok()) {
+            const Failure f = failureOf(m_api, uri, r);
+            return fail(f.message, f.kind);
+        }
+        const std::optional<KubePodSummary> pod = KubeForwardResolver::pickReadyPod(r.stdoutData, &error);
+        if (!pod)
+            return fail(u"service %1/%2: %3"_s.arg(ref.namespaceName, ref.name, error), ErrorKind::InvalidRequest);
+        KubeForwardResolver::podBackend(*pod, podPort, &target);
+        return target;
+    }
+    const std::optional<KubePodSummary> pod = KubePodContainers::parsePod(podJson, &error);
+    if (!pod)
+        return fail(error, ErrorKind::ParseFailed);
+    KubeForwardResolver::podBackend(*pod, podPort, &target);
+    return target;
+}
+
+std::unique_ptr<KubePortForward> KubeInspector::openForward(const KubeForwardTarget &target, quint16 localPort,
+                                                            QString *error)
+{
+    auto forward = std::make_unique<KubePortForward>(m_shell, target);
+    if (!forward->listen(localPort, error))
+        return nullptr;
+    return forward;
+}
+
+} // namespace strata
