@@ -11,6 +11,7 @@ import json
 
 import admission
 import discovery
+import endpoints_controller
 import kueue
 import kueue_tables
 import lab_cluster
@@ -32,6 +33,7 @@ from store import RESOURCES, api_version, now_rfc3339
 TABLE_MARK = "as=Table"
 tables.add_printers(workload_tables.COLUMNS, workload_tables.CELLS)
 tables.add_printers(kueue_tables.COLUMNS, kueue_tables.CELLS)
+tables.add_printers(endpoints_controller.COLUMNS, endpoints_controller.CELLS)
 
 
 class Api:

@@ -31,11 +31,15 @@ import subprocess
 import threading
 import time
 
+import pod_http
+
 SHELLS = ("sh", "bash", "ash", "dash", "zsh")
 VARIABLE = re.compile(r"\$\{(\w+)\}|\$(\w+)")
 DEPENDENT = re.compile(r"\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)")
 BURN = "strata-burn"
 FABRIC_MARKER = "@@strata-fabric"
+VLLM_IMAGE = "vllm/vllm-openai"
+VLLM_ENTRYPOINT = ("python3", "-m", "vllm.entrypoints.openai.api_server")
 REAL_STEP = "<real process>"
 
 
@@ -84,6 +88,8 @@ def plan(command, args, image):
     argv = list(command or []) + list(args or [])
     if not command and BURN in (image or "") and (not args or args[0].startswith("-")):
         argv = [BURN] + list(args or [])
+    if not command and VLLM_IMAGE in (image or ""):
+        argv = list(VLLM_ENTRYPOINT) + list(args or [])  # the image's ENTRYPOINT
     if not argv:
         return [(";", [f"<entrypoint of image {image}>"])]
     if os.path.basename(argv[0]) in SHELLS and len(argv) >= 3 and argv[1].startswith("-") \
@@ -252,8 +258,11 @@ class BurnAgent:
 class ContainerRun:
     """One simulated container; owned by the controller loop, advanced by its ticks."""
 
-    def __init__(self, steps, env, log, burn_agent, workdir, sandbox=None):
+    def __init__(self, steps, env, log, burn_agent, workdir, sandbox=None, image=None, pod_ip=None):
         self.steps = steps
+        self.image = image
+        self.pod_ip = pod_ip
+        self.servers = []  # pod_http servers this container runs, bound to pod_ip
         self.sandbox = sandbox
         self.env = env
         self.log = log
@@ -295,6 +304,7 @@ class ContainerRun:
                                  for a in argv], now)
             else:
                 self.start_step([expand(a, self.env) for a in argv], now)
+        self.stop_servers()  # the container ended: so do its servers
         return self.exit_code
 
     def start_step(self, argv, now):
@@ -339,6 +349,8 @@ class ContainerRun:
             done = not self.start_real(argv[1:])
         elif name == BURN:
             done = not self.start_burn(argv[1:])
+        elif pod_http.server_for(argv, self.image) is not None:
+            done = not self.start_server(argv)
         elif name == "ray" and argv[1:3] == ["job", "submit"] and "--" in argv:
             # KubeRay's submitter: the stand-in has no Ray cluster, so the entrypoint runs here.
             # The shell builtins above run; a real program (python train.py) cannot, and a Ray job
@@ -417,6 +429,29 @@ class ContainerRun:
         self.reader.start()
         return True
 
+    def start_server(self, argv):
+        """A server the stand-in really runs (pod_http.py) on the pod IP. True while the step
+        keeps running; False once done (`ray start --head` without --block returns, its
+        dashboard serving on) or failed (status 1, as the real program exits)."""
+        kind, settings = pod_http.server_for(argv, self.image)
+        server = pod_http.PodHttpServer(kind, settings, self.pod_ip, self.log)
+        problem = server.start()
+        if problem:
+            self.log.append(f"[kube stand-in] {os.path.basename(argv[0])}: {problem}")
+            self.status = 1
+            return False
+        self.servers.append(server)
+        self.status = 0
+        if kind == "ray-dashboard" and "--block" not in argv:
+            return False
+        self.deadline = float("inf")
+        return True
+
+    def stop_servers(self):
+        for server in self.servers:
+            server.stop()
+        self.servers = []
+
     def read_output(self, process):
         for raw in process.stdout:
             self.log.append(raw.decode("utf-8", errors="replace").rstrip("\n"))
@@ -425,6 +460,7 @@ class ContainerRun:
     def kill(self):
         """Ends the container now (pod deleted or job failed); the process gets SIGTERM then
         SIGKILL after 3 s, as a kubelet would with a short grace period."""
+        self.stop_servers()
         process = self.process
         if process is None or process.poll() is not None:
             return

@@ -8,6 +8,7 @@ import os
 import threading
 import time
 
+from endpoints_controller import EndpointsController
 from events import DEFAULT_TTL_SECONDS, EventRecorder
 from job_controller import JobController
 from kueue import KueueController
@@ -16,6 +17,8 @@ from scheduler import GPU_INDICES_ANNOTATION, gpu_indices, is_active_on_node, pl
 from store import now_rfc3339, write_atomically
 from workload_controllers import WorkloadControllers
 
+SCHEDULER = "default-scheduler"
+SCHEDULER_INSTANCE = "default-scheduler-kube-standin"
 MANAGED_TAINTS = ("node.kubernetes.io/unschedulable", "node.kubernetes.io/not-ready",
                   "node.kubernetes.io/unreachable")
 
@@ -52,6 +55,8 @@ class ControllerLoop:
         self.jobs = JobController(store)
         self.workloads = WorkloadControllers(store)
         self.kueue = KueueController(store, self.events)
+        self.endpoints = EndpointsController(store)
+        self.kubelets.events = self.jobs.events = self.events
         self.stop_event = threading.Event()
         self.thread = threading.Thread(target=self.run, name="kube-standin-controllers", daemon=True)
         self.last_save = 0.0
@@ -87,6 +92,7 @@ class ControllerLoop:
             self.workloads.tick(now)
             self.jobs.tick(now)
             self.events.expire(now)
+            self.endpoints.tick(now)
             self.schedule(now)
         self.save()
 
@@ -115,6 +121,9 @@ class ControllerLoop:
             if node is not None:
                 pod["spec"]["nodeName"] = node
                 self.kubelets.accept(pod, now, result)
+                self.events.record_new_api(pod, "Normal", "Scheduled", "Binding",
+                                           f"Successfully assigned {pod['metadata']['namespace']}/"
+                                           f"{pod['metadata']['name']} to {node}", SCHEDULER, SCHEDULER_INSTANCE, now)
                 continue
             status = pod["status"]
             old = next((c for c in status.get("conditions", []) if c["type"] == "PodScheduled"), None)
@@ -122,6 +131,8 @@ class ControllerLoop:
                 continue
             set_condition(status, condition("PodScheduled", "False", stamp, "Unschedulable", result))
             self.store.put("pods", pod)
+            self.events.record_new_api(pod, "Warning", "FailedScheduling", "Scheduling", result, SCHEDULER,
+                                       SCHEDULER_INSTANCE, now)
 
     # Exports
     def allocations(self):

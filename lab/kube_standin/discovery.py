@@ -12,6 +12,7 @@ instead of downloading schemas. They carry no type schemas: `kubectl explain` is
 import hashlib
 import json
 
+import endpoints_resources
 import kueue_resources
 import workload_resources
 from store import RESOURCES
@@ -47,6 +48,10 @@ for _name, (_singular, _short, _categories, _subresources) in kueue_resources.DE
     SHORT_NAMES[_name] = _short
     if _subresources:
         SUBRESOURCES[_name] = _subresources
+for _name, (_singular, _short) in endpoints_resources.DETAILS.items():
+    VERBS[_name] = workload_resources.ALL_VERBS
+    SINGULAR[_name] = _singular
+    SHORT_NAMES[_name] = _short
 
 
 def version_priority(version):

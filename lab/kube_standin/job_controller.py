@@ -49,6 +49,7 @@ def pod_index(pod):
 class JobController:
     def __init__(self, store):
         self.store = store
+        self.events = None  # the EventRecorder, set by the controller loop
         self.seen = {}     # job uid -> {pod name: phase} at the last tick, to count deleted pods
         self.lost = {}     # job uid -> pods that vanished before finishing (count as failed)
 
@@ -70,10 +71,16 @@ class JobController:
             self.seen.pop(uid)
             self.lost.pop(uid, None)
 
+    def record(self, job, type_, reason, message, now=None):
+        """An Event as kube-controller-manager's job controller records it."""
+        if self.events is not None:
+            self.events.record(job, type_, reason, message, "job-controller", now=now)
+
     def remove_pod(self, job, pod):
         """Deleting a pod itself is no failure: forget it before the next tick looks."""
         self.seen.get(job["metadata"]["uid"], {}).pop(pod["metadata"]["uid"], None)
         self.store.remove("pods", pod["metadata"]["namespace"], pod["metadata"]["name"])
+        self.record(job, "Normal", "SuccessfulDelete", f"Deleted pod: {pod['metadata']['name']}")
 
     def reconcile(self, job, pods, now):
         meta, spec = job["metadata"], job["spec"]
@@ -101,11 +108,14 @@ class JobController:
             for pod in active:
                 self.remove_pod(job, pod)
             active = []
+            if job_conditions(job).get("Suspended") != "True":
+                self.record(job, "Normal", "Suspended", "Job suspended", now)
             set_condition(status, condition("Suspended", "True", stamp, "JobSuspended", "Job suspended"))
             status.pop("startTime", None)
         else:
             if job_conditions(job).get("Suspended") == "True":
                 set_condition(status, condition("Suspended", "False", stamp, "JobResumed", "Job resumed"))
+                self.record(job, "Normal", "Resumed", "Job resumed", now)
             status.setdefault("startTime", stamp)
             start = parse_rfc3339(status["startTime"])
             deadline = spec.get("activeDeadlineSeconds")
@@ -122,6 +132,7 @@ class JobController:
                     set_condition(status, condition(type_, "True", stamp, "CompletionsReached",
                                                     "Reached expected number of succeeded pods"))
                 status["completionTime"] = stamp
+                self.record(job, "Normal", "Completed", "Job completed", now)
             else:
                 active += self.create_pods(job, active, succeeded_pods, succeeded)
         ready = sum(1 for p in active if any(
@@ -158,6 +169,7 @@ class JobController:
         status = job["status"]
         for type_ in ("FailureTarget", "Failed"):
             set_condition(status, condition(type_, "True", stamp, reason, message))
+        self.record(job, "Warning", reason, message)
 
     def create_pods(self, job, active, succeeded_pods, succeeded):
         spec = job["spec"]
@@ -194,6 +206,7 @@ class JobController:
                         "fieldPath": "metadata.annotations['batch.kubernetes.io/job-completion-index']"}}})
         default_pod(pod, meta["namespace"])
         self.store.put("pods", pod)
+        self.record(job, "Normal", "SuccessfulCreate", f"Created pod: {pod_meta['name']}")
         self.seen.setdefault(meta["uid"], {})[pod_meta["uid"]] = "Pending"
         return pod
 

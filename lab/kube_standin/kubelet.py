@@ -60,6 +60,17 @@ class Kubelets:
         self.restart_at = {}   # (pod uid, container) -> time of the next restart
         self.next_ip = {}
         self.slow_groups = set()  # cpu cgroups made for slow nodes, removed once empty
+        self.events = None        # the EventRecorder, set by the controller loop
+        self.pulled = set()       # (node, image) pulled once: later starts find it present
+        self.pod_refs = {}        # pod uid -> what its events name once the pod is gone
+
+    def record(self, pod, type_, reason, message, container=None, now=None):
+        """An Event as the kubelet of the pod's node records it (client-go's recorder)."""
+        if self.events is None:
+            return
+        field_path = f"spec.containers{{{container}}}" if container else None
+        self.events.record(pod, type_, reason, message, "kubelet", host=pod["spec"].get("nodeName"),
+                           field_path=field_path, now=now)
 
     # Logs
     def container_log(self, namespace, pod, container, previous=False):
@@ -84,7 +95,10 @@ class Kubelets:
         pods = self.store.items("pods")
         present = {p["metadata"]["uid"] for p in pods}
         for key in [k for k in self.runs if k[0] not in present]:
-            self.runs.pop(key).kill()
+            run = self.runs.pop(key)
+            run.kill()
+            if key[0] in self.pod_refs:
+                self.record(self.pod_refs[key[0]], "Normal", "Killing", f"Stopping container {key[1]}", key[1])
         in_use = {r.sandbox.cgroup for r in self.runs.values() if r.sandbox}
         for group in list(self.slow_groups - in_use):
             try:
@@ -97,6 +111,8 @@ class Kubelets:
                 self.slow_groups.discard(group)
         for uid in [u for u in self.accepted_at if u not in present]:
             self.accepted_at.pop(uid)
+        for uid in [u for u in self.pod_refs if u not in present]:
+            self.pod_refs.pop(uid)
         live_names = {(p["metadata"]["namespace"], p["metadata"]["name"]) for p in pods}
         for key in [k for k in self.logs if k[:2] not in live_names]:
             self.logs.pop(key)
@@ -171,6 +187,9 @@ class Kubelets:
         status["podIP"] = self.allocate_ip(pod)
         status["podIPs"] = [{"ip": status["podIP"]}]
         status["phase"] = "Running"
+        self.pod_refs[pod["metadata"]["uid"]] = {
+            "kind": "Pod", "apiVersion": "v1", "spec": {"nodeName": pod["spec"].get("nodeName")},
+            "metadata": {k: pod["metadata"][k] for k in ("name", "namespace", "uid")}}
         status["containerStatuses"] = [self.start_container(pod, c, now, 0, {})
                                        for c in pod["spec"]["containers"]]
         set_condition(status, condition("PodReadyToStartContainers", "True", stamp))
@@ -179,13 +198,20 @@ class Kubelets:
         self.store.put("pods", pod)
 
     def allocate_ip(self, pod):
-        # Loopback range on purpose: data only, nothing ever connects to a pod IP here.
+        # Loopback on purpose: the servers some containers run (pod_http.py) bind their pod IP,
+        # and this machine (or an SSH tunnel to it) reaches every 127.244.x.y.
         node = pod["spec"]["nodeName"]
         index = sorted(n["metadata"]["name"] for n in self.store.items("nodes")).index(node) \
             if self.store.get("nodes", "", node) else 0
-        n = self.next_ip.get(node, 0) % 250 + 1
-        self.next_ip[node] = n
-        return f"127.244.{index + 1}.{n}"
+        in_use = {p["status"].get("podIP") for p in self.store.items("pods")
+                  if p["spec"].get("nodeName") == node and p["status"].get("phase") not in TERMINAL}
+        for _ in range(250):
+            n = self.next_ip.get(node, 0) % 250 + 1
+            self.next_ip[node] = n
+            address = f"127.244.{index + 1}.{n}"
+            if address not in in_use:
+                return address
+        return address  # 250 live pods on one node: the oldest address is shared, as data
 
     def start_container(self, pod, container, now, restarts, last_state):
         meta = pod["metadata"]
@@ -199,13 +225,30 @@ class Kubelets:
         else:
             steps = plan(container.get("command"), container.get("args"), container.get("image"))
         self.runs[(meta["uid"], container["name"])] = ContainerRun(
-            steps, env, log, self.burn_agent, workdir, sandbox)
+            steps, env, log, self.burn_agent, workdir, sandbox, image=container.get("image"),
+            pod_ip=pod["status"].get("podIP"))
         image = container.get("image", "")
+        self.record_start(pod, container, now)
         return {"name": container["name"], "image": image,
                 "imageID": f"{image.split(':')[0]}@sha256:{fake_digest(image)}",
                 "containerID": "containerd://" + fake_digest(meta["uid"], container["name"], str(restarts)),
                 "ready": True, "started": True, "restartCount": restarts, "lastState": last_state,
                 "state": {"running": {"startedAt": now_rfc3339(now)}}}
+
+    def record_start(self, pod, container, now):
+        """The kubelet's events for a container start: the image (pulled once per node unless
+        imagePullPolicy is Always), then Created and Started."""
+        name, image = container["name"], container.get("image", "")
+        node = pod["spec"].get("nodeName")
+        if container.get("imagePullPolicy") == "Always" or (node, image) not in self.pulled:
+            self.pulled.add((node, image))
+            self.record(pod, "Normal", "Pulling", f'Pulling image "{image}"', name, now)
+            self.record(pod, "Normal", "Pulled", f'Successfully pulled image "{image}" in 1.2s (1.2s including '
+                        f'waiting). Image size: {int(fake_digest(image)[:6], 16) * 100} bytes.', name, now)
+        else:
+            self.record(pod, "Normal", "Pulled", f'Container image "{image}" already present on machine', name, now)
+        self.record(pod, "Normal", "Created", f"Created container {name}", name, now)
+        self.record(pod, "Normal", "Started", f"Started container {name}", name, now)
 
     def node_cgroup(self, pod):
         """The lab's slow node: a node annotated strata.lab/cpu-slow-percent=N runs the processes
@@ -292,6 +335,8 @@ class Kubelets:
                 restarts = cs["restartCount"] + 1
                 delay = RESTART_BACKOFF_SECONDS[min(restarts - 1, len(RESTART_BACKOFF_SECONDS) - 1)]
                 self.restart_at[key] = now + delay
+                self.record(pod, "Warning", "BackOff", f"Back-off restarting failed container {container['name']} "
+                            f"in pod {meta['name']}_{meta['namespace']}({meta['uid']})", container["name"], now)
                 status["containerStatuses"][i] = self.waiting_status(
                     container, "CrashLoopBackOff",
                     f"back-off {delay}s restarting failed container={container['name']} "

@@ -2,6 +2,7 @@
 
 import re
 
+import endpoints_resources
 import kueue_resources
 from api_errors import bad_request
 
@@ -57,7 +58,7 @@ FIELDS = {
 
 
 # Custom resources support only metadata.name and metadata.namespace (and labels).
-for _resource in kueue_resources.RESOURCES:
+for _resource in list(kueue_resources.RESOURCES) + list(endpoints_resources.RESOURCES):
     FIELDS[_resource] = {"metadata.name": lambda o: o["metadata"]["name"],
                          "metadata.namespace": lambda o: o["metadata"].get("namespace", "")}
 

@@ -15,6 +15,7 @@ import threading
 import time
 import uuid
 
+import endpoints_resources
 import kueue_resources
 import workload_resources
 
@@ -30,6 +31,7 @@ RESOURCES = {
 RESOURCES.update(workload_resources.BUILT_IN)
 RESOURCES.update(workload_resources.CUSTOM)
 RESOURCES.update(kueue_resources.RESOURCES)
+RESOURCES.update(endpoints_resources.RESOURCES)
 
 
 def api_version(resource):

@@ -114,9 +114,13 @@ def pod_log(store, kubelets, namespace, name, query):
         if container not in containers:
             raise bad_request(f"container {container} is not valid for pod {name}")
         previous = first(query, "previous") == "true"
-        log = kubelets.container_log(namespace, name, container, previous)
         statuses = {cs["name"]: cs for cs in pod.get("status", {}).get("containerStatuses") or []}
         state = statuses.get(container, {}).get("state", {})
+        # In back-off the container that ended is both the newest and lastState's: the kubelet
+        # serves it for a plain read and for `previous` alike, until the next one starts.
+        ended_and_waiting = "waiting" in state and \
+            "terminated" in (statuses.get(container, {}).get("lastState") or {})
+        log = kubelets.container_log(namespace, name, container, previous and not ended_and_waiting)
         if previous and log is None:
             raise bad_request(f'previous terminated container "{container}" in pod "{name}" not found')
         if log is None:

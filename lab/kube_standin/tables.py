@@ -227,8 +227,11 @@ def namespace_cells(namespace, now):
 
 
 def event_cells(event, now):
+    """printEvent: lastTimestamp, else (events.k8s.io recorders) the series' last observation or eventTime."""
     involved = event.get("involvedObject", {})
-    return [age(event.get("lastTimestamp"), now), event.get("type", ""), event.get("reason", ""),
+    last = (event.get("series") or {}).get("lastObservedTime") or event.get("lastTimestamp") \
+        or event.get("eventTime")
+    return [age(last, now), event.get("type", ""), event.get("reason", ""),
             f"{involved.get('kind', '').lower()}/{involved.get('name', '')}", event.get("message", "")]
 
 
