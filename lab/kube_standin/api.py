@@ -12,8 +12,10 @@ import json
 import admission
 import discovery
 import endpoints_controller
-import kueue
+import kueue_resources
 import kueue_tables
+import kueue_visibility
+import kueue_webhook
 import lab_cluster
 import services
 import streams
@@ -55,15 +57,15 @@ class Api:
             wanted = discovery.wanted_discovery_version(accept) if self.options.discovery == "aggregated" else None
             if wanted in ("v2", "v2beta1"):
                 body = discovery.aggregated(path == "/api", wanted, self.served)
-                if path == "/apis" and kueue.WORKLOADS in self.served:
-                    body["items"].append(kueue.visibility_aggregated_discovery())
+                if path == "/apis" and kueue_resources.WORKLOADS in self.served:
+                    body["items"].append(kueue_visibility.visibility_aggregated_discovery())
                 return json_response(200, body, content_type=f"application/json;g=apidiscovery.k8s.io;v={wanted};"
                                                               "as=APIGroupDiscoveryList")
             if path == "/api":
                 return json_response(200, discovery.legacy_core_versions(self.options.listen))
             body = discovery.legacy_group_list(self.served)
-            if kueue.WORKLOADS in self.served:
-                body["groups"].append(kueue.visibility_group())
+            if kueue_resources.WORKLOADS in self.served:
+                body["groups"].append(kueue_visibility.visibility_group())
             return json_response(200, body)
         if path == "/openapi/v2":
             return Response(200, discovery.openapi_v2_protobuf(self.options.kube_version),
@@ -83,9 +85,10 @@ class Api:
         if path == "/strata-lab/v1/gpu-allocations":
             return json_response(200, self.loop.allocations())
         parts = [p for p in path.split("/") if p]
-        if len(parts) >= 2 and parts[:2] == ["apis", kueue.VISIBILITY_GROUP] and kueue.WORKLOADS in self.served:
+        if len(parts) >= 2 and parts[:2] == ["apis", kueue_resources.VISIBILITY_GROUP] \
+                and kueue_resources.WORKLOADS in self.served:
             # Kueue's visibility API server (aggregated behind the API server in a real cluster).
-            return self.loop.kueue.visibility_request(method, parts[2:], query)
+            return kueue_visibility.handle_request(self.loop.kueue, method, parts[2:], query)
         if len(parts) >= 2 and parts[0] == "api":
             group, version, rest = "", parts[1], parts[2:]
         elif len(parts) >= 3 and parts[0] == "apis":
@@ -266,7 +269,7 @@ class Api:
                 admission.default_metadata(obj, namespace if namespaced else None)
                 if not namespaced:
                     obj["metadata"].pop("namespace", None)
-            kueue.admit_on_create(resource, obj)
+            kueue_webhook.admit_on_create(resource, obj)
             name = obj["metadata"]["name"]
             if self.store.get(resource, namespace, name) is not None:
                 raise already_exists(resource, group, name)

@@ -19,265 +19,26 @@ What Kueue's webhook and controllers do, in the real objects' shapes:
   (priorities from WorkloadPriorityClass via `kueue.x-k8s.io/priority-class`). `spec.active:
   false` on a Workload evicts it (Deactivated).
 - Status of ClusterQueues (flavorsReservation, flavorsUsage, pending/reserving/admitted counts,
-  Active) and LocalQueues (the same per namespace queue), and the visibility API
-  (visibility.kueue.x-k8s.io/v1beta1 pendingworkloads with positions).
+  Active) and LocalQueues (the same per namespace queue).
+The webhook is kueue_webhook.py, the job kinds kueue_jobs.py, flavor assignment
+kueue_flavors.py, the visibility API (pendingworkloads with positions) kueue_visibility.py.
 Not simulated: cohorts and borrowing, fair sharing, admission checks, partial admission,
 topology-aware scheduling, waitForPodsReady, plain-pod and LeaderWorkerSet integrations.
-Runs on the controller thread with the store lock held; the visibility handlers take it.
+Runs on the controller thread with the store lock held.
 """
 
 import hashlib
 import json
 
-from api_errors import ApiError, FieldError, bad_request, invalid, not_found, path_not_found
-from quantities import parse_quantity, pod_requests
-from responses import first, json_response
+from api_errors import ApiError
+from kueue_flavors import PodSetRequest, assign_flavors, format_quantity, quota_of
+from kueue_jobs import INTEGRATIONS, conditions_of, job_outcome
+from kueue_resources import (API_VERSION, CLUSTER_QUEUES, JOB_UID_LABEL, LOCAL_QUEUES, PRIORITY_CLASS_LABEL,
+                             PRIORITY_CLASSES, QUEUE_LABEL, RESOURCE_FLAVORS, WORKLOADS)
 from store import RESOURCES, new_uid, now_rfc3339, parse_rfc3339
 
-GROUP = "kueue.x-k8s.io"
-VERSION = "v1beta1"
-API_VERSION = f"{GROUP}/{VERSION}"
-VISIBILITY_GROUP = "visibility.kueue.x-k8s.io"
-VISIBILITY_VERSION = "v1beta1"
-QUEUE_LABEL = "kueue.x-k8s.io/queue-name"
-PRIORITY_CLASS_LABEL = "kueue.x-k8s.io/priority-class"
-JOB_UID_LABEL = "kueue.x-k8s.io/job-uid"
 ADMISSION = "kueue-admission"          # the recorder names Kueue's components use
 JOB_CONTROLLER = "kueue-job-controller"
-
-RESOURCE_FLAVORS = "resourceflavors"
-CLUSTER_QUEUES = "clusterqueues"
-LOCAL_QUEUES = "localqueues"
-WORKLOADS = "workloads"
-PRIORITY_CLASSES = "workloadpriorityclasses"
-
-
-# Job kinds Kueue manages: how to read their pod sets, suspend switch and end.
-def job_pod_sets(job):
-    spec = job.get("spec") or {}
-    count = spec.get("parallelism", 1)
-    if spec.get("completions") is not None:
-        count = min(count, spec["completions"])
-    return [("main", count, spec.get("template") or {})]
-
-
-def jobset_pod_sets(jobset):
-    sets = []
-    for replicated in (jobset.get("spec") or {}).get("replicatedJobs") or []:
-        job_spec = (replicated.get("template") or {}).get("spec") or {}
-        per_job = job_spec.get("parallelism", 1)
-        if job_spec.get("completions") is not None:
-            per_job = min(per_job, job_spec["completions"])
-        sets.append((replicated.get("name", "main"), replicated.get("replicas", 1) * per_job,
-                     job_spec.setdefault("template", {})))
-    return sets
-
-
-def replica_specs_pod_sets(field, order):
-    def pod_sets(job):
-        specs = (job.get("spec") or {}).get(field) or {}
-        names = [n for n in order if n in specs] + sorted(n for n in specs if n not in order)
-        return [(name.lower(), specs[name].get("replicas", 1), specs[name].setdefault("template", {}))
-                for name in names]
-    return pod_sets
-
-
-def rayjob_pod_sets(rayjob):
-    cluster = (rayjob.get("spec") or {}).get("rayClusterSpec") or {}
-    sets = [("head", 1, (cluster.get("headGroupSpec") or {}).setdefault("template", {}))]
-    for group in cluster.get("workerGroupSpecs") or []:
-        sets.append((group.get("groupName", "workers"), group.get("replicas", 1),
-                     group.setdefault("template", {})))
-    return sets
-
-
-def conditions_of(obj):
-    return {c.get("type"): c for c in (obj.get("status") or {}).get("conditions") or []}
-
-
-def job_outcome(job):
-    """None while running, else (succeeded, message), from the kind's own status."""
-    conditions = conditions_of(job)
-    for success, failure in (("Complete", "Failed"), ("Completed", "Failed"), ("Succeeded", "Failed")):
-        if (conditions.get(success) or {}).get("status") == "True":
-            return True, "Job finished successfully"
-        if (conditions.get(failure) or {}).get("status") == "True":
-            return False, conditions[failure].get("message") or "Job failed"
-    status = job.get("status") or {}
-    deployment = status.get("jobDeploymentStatus")  # RayJob
-    if deployment in ("Complete", "Failed"):
-        ok = status.get("jobStatus") == "SUCCEEDED" and deployment == "Complete"
-        return ok, "Job finished successfully" if ok else (status.get("message") or "Job failed")
-    return None
-
-
-class Integration:
-    def __init__(self, kind, pod_sets, suspend_path):
-        self.kind = kind
-        self.pod_sets = pod_sets
-        self.suspend_path = suspend_path
-
-    def suspended(self, job):
-        node = job
-        for key in self.suspend_path[:-1]:
-            node = node.get(key) or {}
-        return bool(node.get(self.suspend_path[-1]))
-
-    def set_suspended(self, job, value):
-        node = job
-        for key in self.suspend_path[:-1]:
-            node = node.setdefault(key, {})
-        node[self.suspend_path[-1]] = value
-
-
-INTEGRATIONS = {
-    "jobs": Integration("Job", job_pod_sets, ("spec", "suspend")),
-    "jobsets": Integration("JobSet", jobset_pod_sets, ("spec", "suspend")),
-    "pytorchjobs": Integration("PyTorchJob", replica_specs_pod_sets("pytorchReplicaSpecs", ["Master", "Worker"]),
-                               ("spec", "runPolicy", "suspend")),
-    "mpijobs": Integration("MPIJob", replica_specs_pod_sets("mpiReplicaSpecs", ["Launcher", "Worker"]),
-                           ("spec", "runPolicy", "suspend")),
-    "rayjobs": Integration("RayJob", rayjob_pod_sets, ("spec", "suspend")),
-}
-
-
-# Webhooks
-def admit_on_create(resource, obj):
-    """What Kueue's webhooks (and its CRDs' schemas) do to an object being created (api.create)."""
-    if resource in KINDS:
-        validate(resource, obj)
-    integration = INTEGRATIONS.get(resource)
-    if integration is not None and ((obj.get("metadata") or {}).get("labels") or {}).get(QUEUE_LABEL):
-        integration.set_suspended(obj, True)
-    elif resource == CLUSTER_QUEUES:
-        spec = obj.setdefault("spec", {})
-        spec.setdefault("queueingStrategy", "BestEffortFIFO")
-        spec.setdefault("stopPolicy", "None")
-        spec.setdefault("flavorFungibility", {"whenCanBorrow": "Borrow", "whenCanPreempt": "TryNextFlavor"})
-        preemption = spec.setdefault("preemption", {})
-        preemption.setdefault("borrowWithinCohort", {"policy": "Never"})
-        preemption.setdefault("reclaimWithinCohort", "Never")
-        preemption.setdefault("withinClusterQueue", "Never")
-        for group in spec.get("resourceGroups") or []:
-            for flavor in group.get("flavors") or []:
-                for quota in flavor.get("resources") or []:
-                    if isinstance(quota.get("nominalQuota"), (int, float)):
-                        quota["nominalQuota"] = format_quantity(quota["name"], quota["nominalQuota"])
-    elif resource == LOCAL_QUEUES:
-        obj.setdefault("spec", {}).setdefault("stopPolicy", "None")
-    elif resource == WORKLOADS:
-        obj.setdefault("spec", {}).setdefault("active", True)
-    if resource in KINDS:
-        obj["metadata"].setdefault("generation", 1)
-
-
-KINDS = {RESOURCE_FLAVORS: "ResourceFlavor", CLUSTER_QUEUES: "ClusterQueue", LOCAL_QUEUES: "LocalQueue",
-         WORKLOADS: "Workload", PRIORITY_CLASSES: "WorkloadPriorityClass"}
-
-
-def validate(resource, obj):
-    """The CRD schemas' checks on the fields the controllers read: a 422, never a crash later."""
-    errors = []
-    spec = obj.get("spec")
-
-    def expect(path, value, types, required=True):
-        if value is None:
-            if required:
-                errors.append(FieldError(path, "Required"))
-            return False
-        if not isinstance(value, types) or isinstance(value, bool):
-            errors.append(FieldError(path, "Invalid", f"must be of type {TYPE_NAMES.get(types, 'object')}", value))
-            return False
-        return True
-
-    def quantity(path, value):
-        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-            errors.append(FieldError(path, "Invalid", "must be a quantity", value))
-            return
-        try:
-            if parse_quantity(value) < 0:
-                errors.append(FieldError(path, "Invalid", "must be greater than or equal to 0", value))
-        except ValueError as error:
-            errors.append(FieldError(path, "Invalid", str(error), value))
-
-    if resource == PRIORITY_CLASSES:
-        expect("value", obj.get("value"), int)
-    elif spec is not None and not isinstance(spec, dict):
-        errors.append(FieldError("spec", "Invalid", "must be of type object", spec))
-    elif resource == RESOURCE_FLAVORS:
-        labels = (spec or {}).get("nodeLabels")
-        if expect("spec.nodeLabels", labels, dict, required=False):
-            for key, value in labels.items():
-                expect(f"spec.nodeLabels.{key}", value, str)
-    elif resource == CLUSTER_QUEUES:
-        groups = (spec or {}).get("resourceGroups") or []
-        if expect("spec.resourceGroups", groups, list, required=False):
-            for i, group in enumerate(groups):
-                path = f"spec.resourceGroups[{i}]"
-                if not expect(path, group, dict):
-                    continue
-                covered = group.get("coveredResources")
-                if expect(f"{path}.coveredResources", covered, list):
-                    for j, name in enumerate(covered):
-                        expect(f"{path}.coveredResources[{j}]", name, str)
-                flavors = group.get("flavors")
-                if not expect(f"{path}.flavors", flavors, list):
-                    continue
-                for j, flavor in enumerate(flavors):
-                    fpath = f"{path}.flavors[{j}]"
-                    if not expect(fpath, flavor, dict):
-                        continue
-                    expect(f"{fpath}.name", flavor.get("name"), str)
-                    quotas = flavor.get("resources")
-                    if not expect(f"{fpath}.resources", quotas, list):
-                        continue
-                    for k, quota in enumerate(quotas):
-                        qpath = f"{fpath}.resources[{k}]"
-                        if expect(qpath, quota, dict):
-                            expect(f"{qpath}.name", quota.get("name"), str)
-                            quantity(f"{qpath}.nominalQuota", quota.get("nominalQuota"))
-        selector = (spec or {}).get("namespaceSelector")
-        expect("spec.namespaceSelector", selector, dict, required=False)
-    elif resource == LOCAL_QUEUES:
-        expect("spec.clusterQueue", (spec or {}).get("clusterQueue"), str)
-    elif resource == WORKLOADS:
-        pod_sets = (spec or {}).get("podSets")
-        if expect("spec.podSets", pod_sets, list):
-            if not 1 <= len(pod_sets) <= 8:
-                errors.append(FieldError("spec.podSets", "Invalid", "must have between 1 and 8 items", len(pod_sets)))
-            for i, pod_set in enumerate(pod_sets):
-                path = f"spec.podSets[{i}]"
-                if expect(path, pod_set, dict):
-                    expect(f"{path}.count", pod_set.get("count"), int)
-                    if expect(f"{path}.template", pod_set.get("template"), dict):
-                        template_spec = pod_set["template"].get("spec")
-                        if expect(f"{path}.template.spec", template_spec, dict):
-                            expect(f"{path}.template.spec.containers", template_spec.get("containers"), list)
-        expect("spec.queueName", (spec or {}).get("queueName"), str, required=False)
-    if errors:
-        raise invalid(KINDS[resource], GROUP, (obj.get("metadata") or {}).get("name", ""), errors)
-
-
-TYPE_NAMES = {int: "integer", str: "string", list: "array", dict: "object"}
-
-
-# Quantities
-def format_quantity(name, value):
-    """Canonical text of a summed quantity: "16", "500m", "64Gi"."""
-    if name == "memory" or name.endswith("storage"):
-        for suffix, size in (("Ti", 2**40), ("Gi", 2**30), ("Mi", 2**20), ("Ki", 2**10)):
-            if value >= size and float(value / size).is_integer():
-                return f"{int(value // size)}{suffix}"
-    if float(value).is_integer():
-        return str(int(value))
-    return f"{int(round(value * 1000))}m"
-
-
-def quota_of(text):
-    try:
-        return parse_quantity(text)
-    except ValueError:
-        return 0.0
 
 
 def condition(type_, status, reason, message, now, previous=None):
@@ -327,36 +88,13 @@ def selector_matches(selector, labels):
     return True
 
 
-class PodSetRequest:
-    def __init__(self, name, count, template):
-        self.name = name
-        self.count = count
-        self.template = template
-        per_pod = pod_requests({"spec": template.get("spec") or {}})
-        self.total = {resource: value * count for resource, value in per_pod.items() if value}
-
-    def node_selector(self):
-        return (self.template.get("spec") or {}).get("nodeSelector") or {}
-
-
-class FlavorAssignment:
-    """The outcome of fitting one Workload into its ClusterQueue."""
-
-    def __init__(self):
-        self.assignments = []   # per pod set: (PodSetRequest, {resource: flavor})
-        self.problems = []      # "couldn't assign flavors to pod set ..." texts
-        self.usage = {}         # (flavor, resource) -> amount this Workload takes
-
-    def fits(self):
-        return not self.problems
-
-
 class KueueController:
     """Owned by the controller loop; its tick runs with the store lock held."""
 
     def __init__(self, store, events):
         self.store = store
         self.events = events
+        self.unreadable = set()  # uids of jobs whose pod sets could not be read (said once)
 
     def available(self):
         return WORKLOADS in RESOURCES and WORKLOADS in self.store.objects
@@ -371,6 +109,7 @@ class KueueController:
             for ref in workload["metadata"].get("ownerReferences") or []:
                 workloads[ref.get("uid")] = workload
         live_owners = {job["metadata"]["uid"] for _, job in jobs}
+        self.unreadable &= live_owners
         for workload in self.store.items(WORKLOADS):
             owners = [r.get("uid") for r in workload["metadata"].get("ownerReferences") or []]
             if owners and not any(uid in live_owners for uid in owners):
@@ -408,14 +147,34 @@ class KueueController:
                 return workload
         return None
 
+    def read_pod_sets(self, integration, job, now):
+        """The job's pod sets, or None (and a Warning Event, once) when its spec cannot say them."""
+        try:
+            pod_sets = integration.pod_sets(job)
+            problem = None if pod_sets else "no pod sets"
+            for name, count, template in pod_sets:
+                if not isinstance(count, int) or isinstance(count, bool) or count < 0 \
+                        or not isinstance(template, dict) or not isinstance(name, str):
+                    problem = f"pod set {name!r}: count {count!r} or its template is not valid"
+        except (AttributeError, TypeError) as error:
+            problem = f"the spec cannot be read: {error}"
+        if problem is None:
+            return pod_sets
+        if job["metadata"]["uid"] not in self.unreadable:
+            self.unreadable.add(job["metadata"]["uid"])
+            self.events.record(job, "Warning", "ErrWorkloadCompose", problem, JOB_CONTROLLER, now=now)
+        return None
+
     def create_workload(self, resource, job, now):
         integration = INTEGRATIONS[resource]
         meta = job["metadata"]
+        pod_sets = self.read_pod_sets(integration, job, now)
+        if pod_sets is None:
+            return None
         name = workload_name(integration.kind, meta["name"], meta["uid"])
         priority_class = (meta.get("labels") or {}).get(PRIORITY_CLASS_LABEL)
         spec = {"active": True, "queueName": meta["labels"][QUEUE_LABEL],
-                "podSets": [{"name": n, "count": c, "template": json.loads(json.dumps(t))}
-                            for n, c, t in integration.pod_sets(job)]}
+                "podSets": [{"name": n, "count": c, "template": json.loads(json.dumps(t))} for n, c, t in pod_sets]}
         priority_object = self.store.get(PRIORITY_CLASSES, "", priority_class) if priority_class else None
         if priority_object is not None:
             spec.update(priorityClassName=priority_class, priorityClassSource="kueue.x-k8s.io/workloadpriorityclass",
@@ -565,69 +324,6 @@ class KueueController:
                 usage[key] = usage.get(key, 0) + amount
         return usage
 
-    def assign(self, cluster_queue, workload, usage):
-        """Kueue's flavor assigner, without borrowing: every pod set, every resource group."""
-        result = FlavorAssignment()
-        groups = (cluster_queue.get("spec") or {}).get("resourceGroups") or []
-        taken = dict(usage)
-        for pod_set in workload["spec"].get("podSets") or []:
-            try:
-                request = PodSetRequest(pod_set.get("name", "main"), pod_set.get("count", 1),
-                                        pod_set.get("template") or {})
-            except ApiError as error:
-                result.problems.append(f"couldn't assign flavors to pod set {pod_set.get('name')}: "
-                                       f"{error.status['message']}")
-                continue
-            flavors_chosen, problems, groups_done = {}, [], set()
-            for resource in sorted(request.total):
-                group_index = next((i for i, g in enumerate(groups) if resource in (g.get("coveredResources") or [])),
-                                   None)
-                if group_index is None:
-                    problems.append(f"resource {resource} unavailable in ClusterQueue")
-                    continue
-                if group_index in groups_done:
-                    continue  # one flavor for all the resources of a group
-                groups_done.add(group_index)
-                group = groups[group_index]
-                wanted = {r: request.total[r] for r in group.get("coveredResources") or [] if r in request.total}
-                chosen, reasons = None, []
-                for flavor in group.get("flavors") or []:
-                    flavor_name = flavor.get("name", "")
-                    flavor_object = self.store.get(RESOURCE_FLAVORS, "", flavor_name) or {}
-                    labels = (flavor_object.get("spec") or {}).get("nodeLabels") or {}
-                    clash = [k for k, v in request.node_selector().items() if k in labels and labels[k] != v]
-                    if clash:
-                        reasons.append(f"flavor {flavor_name} doesn't match node affinity")
-                        continue
-                    quotas = {q.get("name"): quota_of(q.get("nominalQuota", 0)) for q in flavor.get("resources") or []}
-                    short = []
-                    for name, amount in sorted(wanted.items()):
-                        nominal = quotas.get(name, 0.0)
-                        used = taken.get((flavor_name, name), 0.0)
-                        if amount > nominal:
-                            short.append(f"insufficient quota for {name} in flavor {flavor_name}, request > "
-                                         f"maximum capacity ({format_quantity(name, amount)} > "
-                                         f"{format_quantity(name, nominal)})")
-                        elif used + amount > nominal:
-                            short.append(f"insufficient unused quota for {name} in flavor {flavor_name}, "
-                                         f"{format_quantity(name, used + amount - nominal)} more needed")
-                    if short:
-                        reasons.extend(short)
-                        continue
-                    chosen = flavor_name
-                    break
-                if chosen is None:
-                    problems.extend(reasons)
-                    continue
-                for name, amount in wanted.items():
-                    flavors_chosen[name] = chosen
-                    taken[(chosen, name)] = taken.get((chosen, name), 0.0) + amount
-                    result.usage[(chosen, name)] = result.usage.get((chosen, name), 0.0) + amount
-            if problems:
-                result.problems.append(f"couldn't assign flavors to pod set {request.name}: " + ", ".join(problems))
-            result.assignments.append((request, flavors_chosen))
-        return result
-
     def schedule(self, now):
         pending_by_queue = {}
         for workload in self.store.items(WORKLOADS):
@@ -649,7 +345,7 @@ class KueueController:
                     continue
                 if blocked:
                     continue  # StrictFIFO: nothing passes the head
-                assignment = self.assign(cluster_queue, workload, usage)
+                assignment = assign_flavors(self.store, cluster_queue, workload, usage)
                 if assignment.fits():
                     self.admit(cluster_queue, workload, assignment, now)
                     for key, amount in assignment.usage.items():
@@ -692,7 +388,7 @@ class KueueController:
         for candidate in candidates:
             chosen.append(candidate)
             excluded = {w["metadata"]["uid"] for w in chosen}
-            if self.assign(cluster_queue, workload, self.cluster_queue_usage(cq_name, excluded)).fits():
+            if assign_flavors(self.store, cluster_queue, workload, self.cluster_queue_usage(cq_name, excluded)).fits():
                 return chosen
         return []
 
@@ -813,7 +509,7 @@ class KueueController:
             obj["status"] = status
             self.store.put(resource, obj)
 
-    # The visibility API (visibility.kueue.x-k8s.io/v1beta1)
+    # What the visibility API (kueue_visibility.py) shows
     def pending_in_cluster_queue(self, cq_name):
         """[(workload, position in ClusterQueue, position in LocalQueue)], queue order."""
         order = self.queue_order([w for w in self.store.items(WORKLOADS) if self.is_pending(w)
@@ -825,91 +521,3 @@ class KueueController:
             per_local[key] = local_position + 1
             result.append((workload, position, local_position))
         return result
-
-    def visibility_request(self, method, parts, query):
-        """parts: the path after /apis/visibility.kueue.x-k8s.io/."""
-        if not parts:
-            return json_response(200, visibility_group(with_type=True))
-        if parts[0] != VISIBILITY_VERSION:
-            raise path_not_found()
-        parts = parts[1:]
-        if not parts:
-            return json_response(200, {"kind": "APIResourceList", "apiVersion": "v1",
-                                       "groupVersion": f"{VISIBILITY_GROUP}/{VISIBILITY_VERSION}",
-                                       "resources": visibility_resources()})
-        if method != "GET":
-            raise ApiError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource")
-        try:
-            limit = int(first(query, "limit", "1000") or 1000)
-            offset = int(first(query, "offset", "0") or 0)
-        except ValueError:
-            raise bad_request("limit and offset must be integers") from None
-        if limit < 1 or offset < 0:
-            raise bad_request("limit must be positive and offset not negative")
-        with self.store.lock:
-            if len(parts) == 3 and parts[0] == CLUSTER_QUEUES and parts[2] == "pendingworkloads":
-                if self.store.get(CLUSTER_QUEUES, "", parts[1]) is None:
-                    raise not_found("clusterqueue", VISIBILITY_GROUP, parts[1])
-                entries = self.pending_in_cluster_queue(parts[1])
-            elif len(parts) == 5 and parts[0] == "namespaces" and parts[2] == LOCAL_QUEUES \
-                    and parts[4] == "pendingworkloads":
-                namespace, name = parts[1], parts[3]
-                local = self.store.get(LOCAL_QUEUES, namespace, name)
-                if local is None:
-                    raise not_found("localqueue", VISIBILITY_GROUP, name)
-                entries = [e for e in self.pending_in_cluster_queue((local.get("spec") or {}).get("clusterQueue", ""))
-                           if e[0]["metadata"]["namespace"] == namespace and e[0]["spec"].get("queueName") == name]
-            else:
-                raise path_not_found()
-            items = []
-            for workload, cq_position, lq_position in entries[offset:offset + limit]:
-                meta = workload["metadata"]
-                items.append({"metadata": {"name": meta["name"], "namespace": meta["namespace"],
-                                           "creationTimestamp": meta.get("creationTimestamp"),
-                                           "ownerReferences": [{k: r[k] for k in ("apiVersion", "kind", "name", "uid")}
-                                                               for r in meta.get("ownerReferences") or []]},
-                              "priority": self.priority(workload), "localQueueName": workload["spec"].get("queueName", ""),
-                              "positionInClusterQueue": cq_position, "positionInLocalQueue": lq_position})
-            return json_response(200, {"kind": "PendingWorkloadsSummary",
-                                       "apiVersion": f"{VISIBILITY_GROUP}/{VISIBILITY_VERSION}",
-                                       "metadata": {"creationTimestamp": None}, "items": items})
-
-
-def visibility_group(with_type=False):
-    version = {"groupVersion": f"{VISIBILITY_GROUP}/{VISIBILITY_VERSION}", "version": VISIBILITY_VERSION}
-    group = {"name": VISIBILITY_GROUP, "versions": [version], "preferredVersion": version}
-    return dict({"kind": "APIGroup", "apiVersion": "v1"}, **group) if with_type else group
-
-
-def visibility_aggregated_discovery():
-    """The group's APIGroupDiscovery entry in /apis (kube-aggregator lists aggregated servers)."""
-    resources = []
-    for entry in visibility_resources():
-        if "/" in entry["name"]:
-            continue
-        subresource = next(e for e in visibility_resources() if e["name"] == entry["name"] + "/pendingworkloads")
-        resources.append({"resource": entry["name"], "responseKind": {"group": VISIBILITY_GROUP,
-                                                                       "version": VISIBILITY_VERSION,
-                                                                       "kind": entry["kind"]},
-                          "scope": "Namespaced" if entry["namespaced"] else "Cluster",
-                          "singularResource": entry["singularName"], "verbs": entry["verbs"],
-                          "subresources": [{"subresource": "pendingworkloads", "verbs": subresource["verbs"],
-                                            "responseKind": {"group": VISIBILITY_GROUP,
-                                                             "version": VISIBILITY_VERSION,
-                                                             "kind": "PendingWorkloadsSummary"}}]})
-    return {"metadata": {"name": VISIBILITY_GROUP, "creationTimestamp": None},
-            "versions": [{"version": VISIBILITY_VERSION, "resources": resources, "freshness": "Current"}]}
-
-
-def visibility_resources():
-    """The visibility group's APIResourceList entries (an aggregated API server in real Kueue)."""
-    return [
-        {"name": CLUSTER_QUEUES, "singularName": "clusterqueue", "namespaced": False, "kind": "ClusterQueue",
-         "verbs": []},
-        {"name": f"{CLUSTER_QUEUES}/pendingworkloads", "singularName": "", "namespaced": False,
-         "kind": "PendingWorkloadsSummary", "verbs": ["get"]},
-        {"name": LOCAL_QUEUES, "singularName": "localqueue", "namespaced": True, "kind": "LocalQueue",
-         "verbs": []},
-        {"name": f"{LOCAL_QUEUES}/pendingworkloads", "singularName": "", "namespaced": True,
-         "kind": "PendingWorkloadsSummary", "verbs": ["get"]},
-    ]
