@@ -178,4 +178,35 @@ QString storage(const NodeFabric &f)
     return parts.join(kSep);
 }
 
+QString kubernetesWorkload(const Job &job)
+{
+    if (job.workloadKind.isEmpty())
+        return {};
+    QStringList parts;
+    parts << (job.workloadApiVersion.isEmpty() ? job.workloadKind
+                                               : QStringLiteral("%1 (%2)").arg(job.workloadKind, job.workloadApiVersion));
+    const auto of = [](int desired) { return desired < 0 ? QStringLiteral("?") : QString::number(desired); };
+    QStringList roles;
+    for (const WorkloadRole &r : job.roles) {
+        // The count its controller reports: ready where it says, else active; never made up.
+        QString role = r.name;
+        if (r.ready >= 0)
+            role += QStringLiteral(" %1 of %2 ready").arg(r.ready).arg(of(r.desired));
+        else if (r.active >= 0)
+            role += QStringLiteral(" %1 of %2 active").arg(r.active).arg(of(r.desired));
+        else if (r.desired >= 0)
+            role += QStringLiteral(" %1").arg(r.desired);
+        if (r.succeeded > 0)
+            role += QStringLiteral(", %1 succeeded").arg(r.succeeded);
+        if (r.failed > 0)
+            role += QStringLiteral(", %1 failed").arg(r.failed);
+        roles << role;
+    }
+    if (!roles.isEmpty())
+        parts << roles.join(QStringLiteral("; "));
+    parts << (job.pods.size() == 1 ? QStringLiteral("1 pod") : QStringLiteral("%1 pods").arg(job.pods.size()))
+                 + (job.restarts == 1 ? QStringLiteral(", 1 restart") : QStringLiteral(", %1 restarts").arg(job.restarts));
+    return parts.join(kSep);
+}
+
 } // namespace strata::WorkloadText

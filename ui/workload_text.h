@@ -31,6 +31,9 @@ QString application(const AppMetrics &app);
 QString fabric(const NodeFabric &fabric);
 // "/fsx lustre 1.10 TiB free of 1.20 TiB (read-only)"; "no shared mount"; "" when unknown.
 QString storage(const NodeFabric &fabric);
+// A Kubernetes workload as its controller reports it: "PyTorchJob (kubeflow.org/v1) · Master 1 of
+// 1 active, Worker 1 of 1 active · 2 pods, 3 restarts"; "" for a Slurm job.
+QString kubernetesWorkload(const Job &job);
 
 } // namespace WorkloadText
 } // namespace strata

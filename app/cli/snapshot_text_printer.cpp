@@ -3,6 +3,8 @@
 #include "cli/text_table.h"
 #include "model/gpu_catalog.h"
 
+#include <algorithm>
+
 namespace strata {
 
 namespace {
@@ -115,12 +117,21 @@ QString SnapshotTextPrinter::print(const ClusterSnapshot &s)
                            QString::number(p.nodes.size()), QString::number(p.totalGpus), limit(p.maxTimeSeconds)});
     out += QStringLiteral("PARTITIONS\n") + partitions.render() + QLatin1Char('\n');
 
-    TextTable jobs({QStringLiteral("JOB"), QStringLiteral("NAME"), QStringLiteral("USER"), QStringLiteral("STATE"),
-                    QStringLiteral("PARTITION"), QStringLiteral("TIME"), QStringLiteral("LIMIT"), QStringLiteral("GPUS (node:idx)"),
-                    QStringLiteral("UTIL%"), QStringLiteral("REASON")});
-    for (const Job &j : s.jobs)
-        jobs.addRow({j.id, printable(j.name), j.user, j.state, j.partition, duration(j.timeUsedSeconds),
-                     limit(j.timeLimitSeconds), gpuPlacement(j), number(j.gpuUtilMean), printable(j.reason)});
+    // Kubernetes: each workload's kind (PyTorchJob, Deployment, Job, Pod, ...) after its id.
+    const bool kinds = std::any_of(s.jobs.cbegin(), s.jobs.cend(), [](const Job &j) { return !j.workloadKind.isEmpty(); });
+    QStringList header{QStringLiteral("JOB"), QStringLiteral("NAME"), QStringLiteral("USER"), QStringLiteral("STATE"),
+                       QStringLiteral("PARTITION"), QStringLiteral("TIME"), QStringLiteral("LIMIT"),
+                       QStringLiteral("GPUS (node:idx)"), QStringLiteral("UTIL%"), QStringLiteral("REASON")};
+    if (kinds)
+        header.insert(1, QStringLiteral("KIND"));
+    TextTable jobs(header);
+    for (const Job &j : s.jobs) {
+        QStringList row{j.id, printable(j.name), j.user, j.state, j.partition, duration(j.timeUsedSeconds),
+                        limit(j.timeLimitSeconds), gpuPlacement(j), number(j.gpuUtilMean), printable(j.reason)};
+        if (kinds)
+            row.insert(1, j.workloadKind.isEmpty() ? QStringLiteral("-") : j.workloadKind);
+        jobs.addRow(row);
+    }
     out += QStringLiteral("JOBS\n") + jobs.render();
 
     if (!s.findings.isEmpty()) {

@@ -214,6 +214,21 @@ QJsonValue scriptToJson(const std::shared_ptr<const JobScript> &script)
     };
 }
 
+// A workload's roles as its controller reports them; counts it does not report are null.
+QJsonArray rolesToJson(const QVector<WorkloadRole> &roles)
+{
+    const auto count = [](int n) { return n < 0 ? QJsonValue(QJsonValue::Null) : QJsonValue(n); };
+    QJsonArray out;
+    for (const WorkloadRole &r : roles)
+        out.append(QJsonObject{{QLatin1String("name"), r.name},
+                               {QLatin1String("desired"), count(r.desired)},
+                               {QLatin1String("active"), count(r.active)},
+                               {QLatin1String("ready"), count(r.ready)},
+                               {QLatin1String("succeeded"), count(r.succeeded)},
+                               {QLatin1String("failed"), count(r.failed)}});
+    return out;
+}
+
 QJsonObject jobToJson(const Job &j)
 {
     QJsonObject gpus;
@@ -253,6 +268,12 @@ QJsonObject jobToJson(const Job &j)
                                               {QLatin1String("settings"), strings(j.fabric.settings)}}},
         {QLatin1String("script"), scriptToJson(j.script)},
         {QLatin1String("app"), appToJson(j.app)},
+        {QLatin1String("workloadKind"), j.workloadKind.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(j.workloadKind)},
+        {QLatin1String("workloadApiVersion"),
+         j.workloadApiVersion.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(j.workloadApiVersion)},
+        {QLatin1String("pods"), strings(j.pods)},
+        {QLatin1String("roles"), rolesToJson(j.roles)},
+        {QLatin1String("restarts"), j.restarts},
         {QLatin1String("queueName"), j.queueName.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(j.queueName)},
         {QLatin1String("queuePosition"), j.queuePosition ? QJsonValue(*j.queuePosition) : QJsonValue(QJsonValue::Null)},
     };

@@ -448,8 +448,13 @@ QVector<Finding> apply(QVector<Job> &jobs)
     QVector<Finding> findings;
     for (Job &job : jobs) {
         Result r = detect(job);
-        job.framework = std::move(r.framework);
-        job.worldSize = r.worldSize;
+        // Where the orchestrator's own object says them (a PyTorchJob's replicas x nprocPerNode, a
+        // RayCluster, KubernetesPartBuilder), they stand: the command may name a more specific
+        // framework (NeMo under torchrun), never a different world size.
+        if (!r.framework.isEmpty())
+            job.framework = std::move(r.framework);
+        if (!job.worldSize)
+            job.worldSize = r.worldSize;
         job.kind = std::move(r.kind);
         job.kindSource = std::move(r.kindSource);
         job.launcher = std::move(r.launcher);

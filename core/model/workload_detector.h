@@ -68,8 +68,10 @@ struct Result
 
 Result detect(const Job &job);
 
-// Fills framework, worldSize, kind and kindSource of every job; returns a finding per job
-// whose override names no kind (code "workload-kind-unknown").
+// Fills framework, worldSize, kind and kindSource of every job (a framework or world size the
+// job already has from its orchestrator's object is kept: the framework where the command names
+// none, the world size always); returns a finding per job whose override names no kind (code
+// "workload-kind-unknown").
 QVector<Finding> apply(QVector<Job> &jobs);
 
 // "strata:kind=serving" anywhere in a comment -> "serving"; empty when absent.

@@ -21,6 +21,29 @@ private Q_SLOTS:
         QCOMPARE(WorkloadText::workload(j), QStringLiteral("torch.distributed \u00b7 world size 4 \u00b7 pre-training (detected)"));
     }
 
+    void kubernetesWorkload()
+    {
+        Job j;
+        QCOMPARE(WorkloadText::kubernetesWorkload(j), QString()); // Slurm
+        j.workloadKind = QStringLiteral("PyTorchJob");
+        j.workloadApiVersion = QStringLiteral("kubeflow.org/v1");
+        WorkloadRole master{QStringLiteral("Master"), 1, 1, -1, 0, 0};
+        WorkloadRole worker{QStringLiteral("Worker"), 3, 2, -1, 0, 1};
+        j.roles = {master, worker};
+        j.pods = {QStringLiteral("ml/a"), QStringLiteral("ml/b"), QStringLiteral("ml/c")};
+        j.restarts = 1;
+        QCOMPARE(WorkloadText::kubernetesWorkload(j),
+                 QStringLiteral("PyTorchJob (kubeflow.org/v1) \u00b7 Master 1 of 1 active; Worker 2 of 3 active, 1 failed"
+                                " \u00b7 3 pods, 1 restart"));
+        // A Kueue-pending JobSet: its one role as the JobSet counts it, no pods yet.
+        j.workloadKind = QStringLiteral("JobSet");
+        j.workloadApiVersion.clear();
+        j.roles = {WorkloadRole{QStringLiteral("trainer"), 2, 0, 0, 0, 0}};
+        j.pods.clear();
+        j.restarts = 0;
+        QCOMPARE(WorkloadText::kubernetesWorkload(j), QStringLiteral("JobSet \u00b7 trainer 0 of 2 ready \u00b7 0 pods, 0 restarts"));
+    }
+
     void whatTheScriptSays()
     {
         Job j;

@@ -172,6 +172,7 @@ QString JobTableModel::itemText(const Job &j, int column)
     case Util: return UnitFormatter::percent(j.gpuUtilMean);
     case Efficiency: return j.efficiencyVerdict.isEmpty() ? UnitFormatter::dash() : j.efficiencyVerdict;
     case Framework: return j.framework.isEmpty() ? UnitFormatter::dash() : j.framework;
+    case Kind: return j.workloadKind.isEmpty() ? UnitFormatter::dash() : j.workloadKind;
     }
     return {};
 }
@@ -201,6 +202,10 @@ QVariant JobTableModel::data(const QModelIndex &index, int role) const
             const QString whole = text(index.row(), index.column());
             return whole.isEmpty() ? QVariant() : QVariant(whole);
         }
+        case Kind: { // the API's full name: kubeflow.org/v1 PyTorchJob
+            const Job &j = job(index.row());
+            return j.workloadApiVersion.isEmpty() ? QVariant() : QVariant(j.workloadApiVersion + u' ' + j.workloadKind);
+        }
         default: return {};
         }
     }
@@ -225,6 +230,7 @@ QVariant JobTableModel::headerData(int section, Qt::Orientation orientation, int
     case Util: return tr("GPU util");
     case Efficiency: return tr("Efficiency");
     case Framework: return tr("Framework");
+    case Kind: return tr("Kind");
     }
     return {};
 }
@@ -248,6 +254,7 @@ bool JobTableModel::itemMatches(const Job &j, const RowFilter &filter)
         return field.contains(filter.text, Qt::CaseInsensitive);
     };
     return has(j.id) || has(j.name) || has(j.user) || has(j.reason) || has(j.framework) || has(j.kind)
+           || has(j.workloadKind)
            || std::any_of(j.nodes.cbegin(), j.nodes.cend(), has);
 }
 

@@ -15,7 +15,9 @@ class JobTableModel : public SnapshotRowModel
 public:
     enum Column {
         Id, Name, User, State, Reason, Partition, Nodes, Gpus, TimeUsed, TimeLimit, Util,
-        Efficiency, Framework, ColumnCount
+        Efficiency, Framework,
+        Kind, // Kubernetes: the workload's kind (PyTorchJob, Deployment, Job, Pod, ...); a dash for Slurm
+        ColumnCount
     };
 
     struct Plan

@@ -68,6 +68,9 @@ JobDetailPane::JobDetailPane(QWidget *parent)
     m_verdict = addRow(tr("Efficiency"), ValueText::EscapedRich);
     m_workload = addRow(tr("Workload"), ValueText::EscapedRich);
     m_workload->setObjectName(QStringLiteral("jobWorkload"));
+    // A Kubernetes workload's kind, roles, pods and restarts as its controller reports them.
+    m_kubernetes = addRow(tr("Kubernetes"), ValueText::EscapedRich);
+    m_kubernetes->setObjectName(QStringLiteral("jobKubernetes"));
     // What the job's batch script says it uses, when it could be read (WorkloadDetector).
     m_launch = addRow(tr("Launches"), ValueText::EscapedRich);
     m_launch->setObjectName(QStringLiteral("jobLaunch"));
@@ -167,6 +170,8 @@ void JobDetailPane::showJob(const SnapshotPtr &snapshot, const QString &id)
                                     UnitFormatter::percent(job->gpuUtilMin)));
     const QString workload = WorkloadText::workload(*job);
     m_workload->setText(workload.isEmpty() ? tr("not recognised") : workload.toHtmlEscaped());
+    const QString kubernetes = WorkloadText::kubernetesWorkload(*job);
+    m_kubernetes->setText(kubernetes.isEmpty() ? UnitFormatter::dash() : kubernetes.toHtmlEscaped());
     const QString launch = WorkloadText::launch(*job);
     m_launch->setText(launch.isEmpty() ? UnitFormatter::dash() : launch.toHtmlEscaped());
     const QString fabric = WorkloadText::jobFabric(*job);

@@ -38,6 +38,7 @@ private:
     QLabel *m_time;
     QLabel *m_verdict;
     QLabel *m_workload;
+    QLabel *m_kubernetes;
     QLabel *m_app;
     QLabel *m_launch;
     QLabel *m_fabric;

@@ -143,6 +143,7 @@ private Q_SLOTS:
     void jobKeys_data();
     void jobKeys();
     void jobGpusMapNodeToIndices();
+    void kubernetesWorkload();
     void missingMetricsAreNull_data();
     void missingMetricsAreNull();
     void unknownValuesAreNull();
@@ -251,6 +252,12 @@ void TestSnapshotJson::jobKeys_data()
                                 {QStringLiteral("loss"), QJsonValue(QJsonValue::Null)}});
     row("7_3", "app", QJsonValue(QJsonValue::Null));
     row("7_3", "framework", QJsonValue(QJsonValue::Null));
+    // Slurm jobs are no Kubernetes workloads: null kind, no pods or roles.
+    row("6", "workloadKind", QJsonValue(QJsonValue::Null));
+    row("6", "workloadApiVersion", QJsonValue(QJsonValue::Null));
+    row("6", "pods", QJsonArray{});
+    row("6", "roles", QJsonArray{});
+    row("6", "restarts", 0);
 }
 
 void TestSnapshotJson::jobKeys()
@@ -263,6 +270,37 @@ void TestSnapshotJson::jobKeys()
     QVERIFY2(!j.isEmpty(), qPrintable(job));
     QVERIFY2(j.contains(key), qPrintable(key));
     QCOMPARE(j.value(key), value);
+}
+
+void TestSnapshotJson::kubernetesWorkload()
+{
+    ClusterSnapshot s;
+    Job j;
+    j.id = QStringLiteral("ml/PyTorchJob/llama");
+    j.workloadKind = QStringLiteral("PyTorchJob");
+    j.workloadApiVersion = QStringLiteral("kubeflow.org/v1");
+    j.pods = {QStringLiteral("ml/llama-master-0"), QStringLiteral("ml/llama-worker-0")};
+    j.restarts = 3;
+    WorkloadRole master;
+    master.name = QStringLiteral("Master");
+    master.desired = 1;
+    master.active = 1;
+    j.roles << master;
+    s.jobs << j;
+    const QJsonObject job = roundTrip(SnapshotJson::toJson(s)).value(QLatin1String("jobs")).toArray().at(0).toObject();
+    QCOMPARE(job.value(QLatin1String("workloadKind")).toString(), QStringLiteral("PyTorchJob"));
+    QCOMPARE(job.value(QLatin1String("workloadApiVersion")).toString(), QStringLiteral("kubeflow.org/v1"));
+    QCOMPARE(job.value(QLatin1String("pods")).toArray(),
+             (QJsonArray{QStringLiteral("ml/llama-master-0"), QStringLiteral("ml/llama-worker-0")}));
+    QCOMPARE(job.value(QLatin1String("restarts")).toInt(), 3);
+    // Counts the controller does not report are null, never 0.
+    QCOMPARE(job.value(QLatin1String("roles")).toArray(),
+             (QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("Master")},
+                                     {QStringLiteral("desired"), 1},
+                                     {QStringLiteral("active"), 1},
+                                     {QStringLiteral("ready"), QJsonValue(QJsonValue::Null)},
+                                     {QStringLiteral("succeeded"), QJsonValue(QJsonValue::Null)},
+                                     {QStringLiteral("failed"), QJsonValue(QJsonValue::Null)}}}));
 }
 
 void TestSnapshotJson::jobGpusMapNodeToIndices()
