@@ -71,6 +71,7 @@ KubeDiscoveryResult KubeDiscovery::discover(KubeApiClient &api)
             }
         }
     }
+    result.groupVersions = served;
     result.ok = true;
     return result;
 }

@@ -3,6 +3,7 @@
 #include "kube_workload_kind.h"
 #include "model/error_kind.h"
 
+#include <QMap>
 #include <QString>
 #include <QStringList>
 #include <QVector>
@@ -20,6 +21,8 @@ struct KubeDiscoveryResult
     // A group's resource list that could not be read (an aggregated API that is down): its kinds
     // are left out until discovery runs again; said, not guessed.
     QStringList warnings;
+    // The group list itself (/apis): group -> versions served, for what else reads by group (Kueue).
+    QMap<QString, QStringList> groupVersions;
 };
 
 // Which workload kinds (KubeWorkloadKinds) an API server serves: its group list (/apis), then the

@@ -103,7 +103,6 @@ KubernetesSource::KubernetesSource(std::shared_ptr<RemoteShell> shell, const Gpu
 {
     m_pool.setMaxThreadCount(1);
     m_syncPool.setMaxThreadCount(3);
-    m_kueueClock.start();
 }
 
 KubernetesSource::~KubernetesSource()
@@ -154,7 +153,7 @@ OrchestratorPart KubernetesSource::refreshBlocking()
     }
     const bool watch = m_pollSeconds.load() > 0;
     m_changesWaiting->store(false); // what arrives from here on is for the next refresh
-    if (!m_discovered)
+    if (!m_discovered || m_kueue->needsDiscovery())
         discoverWorkloadKinds();
     QVector<QFuture<KubeInformer<KubeWorkload>::Sync>> workloadSyncs;
     for (const auto &informer : m_workloadInformers)
@@ -167,7 +166,7 @@ OrchestratorPart KubernetesSource::refreshBlocking()
     QFuture<KubeInformer<KubeJob>::Sync> jobsSync =
         runOnPool(&m_syncPool, [this, watch] { return m_jobInformer->sync(watch); });
     QFuture<KueueReader::Read> kueueRead =
-        runOnPool(&m_syncPool, [this, watch] { return m_kueue->read(watch, m_kueueClock.elapsed()); });
+        runOnPool(&m_syncPool, [this, watch] { return m_kueue->read(watch); });
     KubeInformer<KubePod>::Sync pods = m_podInformer->sync(watch);
     KubeInformer<Node>::Sync nodes = nodesSync.takeResult();
     KubeInformer<KubeJob>::Sync jobs = jobsSync.takeResult();
@@ -263,6 +262,7 @@ void KubernetesSource::discoverWorkloadKinds()
                                u"JobSets, Deployments, ... are not shown"_s.arg(found.error);
         return;
     }
+    m_kueue->setServedGroups(found.groupVersions);
     m_discovered = found.warnings.isEmpty();
     QStringList before, after;
     for (const KubeServedKind &kind : std::as_const(m_servedKinds))

@@ -8,7 +8,6 @@
 #include "kubectl_commands.h"
 #include "model/orchestrator_source.h"
 
-#include <QElapsedTimer>
 #include <QHash>
 #include <QSet>
 #include <QThreadPool>
@@ -129,7 +128,6 @@ private:
     std::unique_ptr<KubeInformer<KubePod>> m_podInformer;
     std::unique_ptr<KubeInformer<KubeJob>> m_jobInformer;
     std::unique_ptr<KueueReader> m_kueue; // Kueue's queues and workloads, where served (m_syncPool)
-    QElapsedTimer m_kueueClock; // started at construction: when KueueReader asks /apis again
     std::atomic_int m_pollSeconds{0};               // any thread: setPolling
     QSet<QString> m_barePods; // pool thread only: ids of jobs that are bare pods
     // The workload kinds the API server serves (KubeDiscovery), read once per connection and again

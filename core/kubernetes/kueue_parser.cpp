@@ -307,36 +307,11 @@ KueuePendingParseResult KueueParser::parsePendingWorkloads(const QByteArray &jso
     return result;
 }
 
-std::optional<KueueDiscovery> KueueParser::parseApiGroups(const QByteArray &json, QString *error)
+KueueDiscovery KueueParser::discoveryOf(const QMap<QString, QStringList> &groupVersions)
 {
-    if (const QString problem = InputCheck::problem(json, KubeJson::maxInputBytes, "the API's group list"_L1);
-        !problem.isEmpty()) {
-        *error = problem;
-        return std::nullopt;
-    }
-    QJsonParseError parseError;
-    const QJsonObject root = QJsonDocument::fromJson(json, &parseError).object();
-    if (parseError.error != QJsonParseError::NoError) {
-        *error = u"not JSON (%1 at byte %2); expected the API's APIGroupList"_s.arg(parseError.errorString())
-                     .arg(parseError.offset);
-        return std::nullopt;
-    }
-    if (KubeJson::string(root, "kind"_L1) != QLatin1String("APIGroupList")) {
-        *error = u"expected an APIGroupList from /apis, got kind \"%1\""_s.arg(KubeJson::string(root, "kind"_L1));
-        return std::nullopt;
-    }
     KueueDiscovery discovery;
-    for (const QJsonValue &value : root.value("groups"_L1).toArray()) {
-        const QJsonObject group = value.toObject();
-        const QString name = KubeJson::string(group, "name"_L1);
-        bool v1beta1 = false;
-        for (const QJsonValue &version : group.value("versions"_L1).toArray())
-            v1beta1 = v1beta1 || KubeJson::string(version.toObject(), "version"_L1) == QLatin1String("v1beta1");
-        if (name == QLatin1String("kueue.x-k8s.io"))
-            discovery.kueueServed = v1beta1;
-        else if (name == QLatin1String("visibility.kueue.x-k8s.io"))
-            discovery.visibilityServed = v1beta1;
-    }
+    discovery.kueueServed = groupVersions.value(u"kueue.x-k8s.io"_s).contains(u"v1beta1"_s);
+    discovery.visibilityServed = groupVersions.value(u"visibility.kueue.x-k8s.io"_s).contains(u"v1beta1"_s);
     return discovery;
 }
 

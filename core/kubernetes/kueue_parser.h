@@ -7,6 +7,7 @@
 
 #include <QByteArray>
 #include <QJsonObject>
+#include <QMap>
 #include <QString>
 #include <QVector>
 
@@ -46,9 +47,9 @@ public:
     static KueueWorkloadParseResult parseWorkloads(const QByteArray &json);
     static KueueWorkload parseWorkload(const QJsonObject &object);
     static KueuePendingParseResult parsePendingWorkloads(const QByteArray &json);
-    // The API server's group list (GET /apis, an APIGroupList): whether Kueue is served.
-    // nullopt with *error when the answer is no such list.
-    static std::optional<KueueDiscovery> parseApiGroups(const QByteArray &json, QString *error);
+    // Whether Kueue is served, from the API server's group list (/apis: group -> versions, as
+    // KubeDiscoveryParser::groupVersions reads it).
+    static KueueDiscovery discoveryOf(const QMap<QString, QStringList> &groupVersions);
 
     static QLatin1StringView gpuResource() { return QLatin1StringView("nvidia.com/gpu"); }
 };

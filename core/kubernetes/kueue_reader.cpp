@@ -96,70 +96,52 @@ QString KueueReader::pendingWorkloadsUri(const QString &clusterQueue, int limit)
         .arg(limit);
 }
 
-bool KueueReader::discover(bool watch, qint64 nowMs, Read &read)
+void KueueReader::setServedGroups(const QMap<QString, QStringList> &groupVersions)
 {
-    // While polling, an answer stands until the interval passes; a served Kueue whose
-    // collections then fail is asked about again at once (read() clears m_discovered).
-    const bool fresh = m_discovered && watch && (m_served || nowMs - m_discoveredAtMs < kDiscoveryIntervalMs);
-    if (!fresh) {
-        const QString uri = u"/apis"_s;
-        const CommandResult r = m_api.get(uri).result();
-        if (!r.ok()) {
-            read.warnings << u"Kueue: the API's group list could not be read (%1 failed: %2); queues not shown"_s.arg(
-                m_api.describeGet(uri), r.errorText());
-            return false;
-        }
-        read.bytesRead += r.stdoutData.size();
-        QString error;
-        const std::optional<KueueDiscovery> discovery = KueueParser::parseApiGroups(r.stdoutData, &error);
-        if (!discovery) {
-            read.warnings << u"Kueue: %1 answered what Strata cannot read (%2); queues not shown"_s.arg(
-                m_api.describeGet(uri), error);
-            return false;
-        }
-        m_discovered = true;
-        m_discoveredAtMs = nowMs;
-        m_served = discovery->kueueServed;
-        m_visibility = discovery->visibilityServed;
-    }
+    const KueueDiscovery discovery = KueueParser::discoveryOf(groupVersions);
+    m_served = discovery.kueueServed;
+    m_visibility = discovery.visibilityServed;
+    m_needsDiscovery = false;
     if (!m_served) {
         m_clusterQueues.reset();
         m_localQueues.reset();
         m_workloads.reset();
         m_positions.clear();
-        return false;
+        m_positionWarnings.clear();
     }
-    if (!m_clusterQueues) {
-        m_clusterQueues = std::make_unique<KubeInformer<Queue>>(
-            m_api,
-            resource<Queue, KueueQueueParseResult>(u"ClusterQueue"_s, "ClusterQueue"_L1,
-                                                   collectionPath(u"clusterqueues"_s, {}), {},
-                                                   &KueueParser::parseClusterQueues, &KueueQueueParseResult::queues,
-                                                   &KueueParser::parseClusterQueue, &queueKey),
-            m_changed);
-        m_localQueues = std::make_unique<KubeInformer<Queue>>(
-            m_api,
-            resource<Queue, KueueQueueParseResult>(u"LocalQueue"_s, "LocalQueue"_L1,
-                                                   collectionPath(u"localqueues"_s, m_namespaceName), m_namespaceName,
-                                                   &KueueParser::parseLocalQueues, &KueueQueueParseResult::queues,
-                                                   &KueueParser::parseLocalQueue, &queueKey),
-            m_changed);
-        m_workloads = std::make_unique<KubeInformer<KueueWorkload>>(
-            m_api,
-            resource<KueueWorkload, KueueWorkloadParseResult>(
-                u"Workload"_s, "Workload"_L1, collectionPath(u"workloads"_s, m_namespaceName), m_namespaceName,
-                &KueueParser::parseWorkloads, &KueueWorkloadParseResult::workloads, &KueueParser::parseWorkload,
-                &workloadKey),
-            m_changed);
-    }
-    return true;
 }
 
-KueueReader::Read KueueReader::read(bool watch, qint64 nowMs)
+void KueueReader::makeInformers()
+{
+    m_clusterQueues = std::make_unique<KubeInformer<Queue>>(
+        m_api,
+        resource<Queue, KueueQueueParseResult>(u"ClusterQueue"_s, "ClusterQueue"_L1, collectionPath(u"clusterqueues"_s, {}),
+                                               {}, &KueueParser::parseClusterQueues, &KueueQueueParseResult::queues,
+                                               &KueueParser::parseClusterQueue, &queueKey),
+        m_changed);
+    m_localQueues = std::make_unique<KubeInformer<Queue>>(
+        m_api,
+        resource<Queue, KueueQueueParseResult>(u"LocalQueue"_s, "LocalQueue"_L1,
+                                               collectionPath(u"localqueues"_s, m_namespaceName), m_namespaceName,
+                                               &KueueParser::parseLocalQueues, &KueueQueueParseResult::queues,
+                                               &KueueParser::parseLocalQueue, &queueKey),
+        m_changed);
+    m_workloads = std::make_unique<KubeInformer<KueueWorkload>>(
+        m_api,
+        resource<KueueWorkload, KueueWorkloadParseResult>(
+            u"Workload"_s, "Workload"_L1, collectionPath(u"workloads"_s, m_namespaceName), m_namespaceName,
+            &KueueParser::parseWorkloads, &KueueWorkloadParseResult::workloads, &KueueParser::parseWorkload,
+            &workloadKey),
+        m_changed);
+}
+
+KueueReader::Read KueueReader::read(bool watch)
 {
     Read out;
-    if (!discover(watch, nowMs, out))
+    if (!m_served)
         return out;
+    if (!m_clusterQueues)
+        makeInformers();
     KubeInformer<Queue>::Sync clusterQueues = m_clusterQueues->sync(watch);
     KubeInformer<Queue>::Sync localQueues = m_localQueues->sync(watch);
     KubeInformer<KueueWorkload>::Sync workloads = m_workloads->sync(watch);
@@ -174,8 +156,8 @@ KueueReader::Read KueueReader::read(bool watch, qint64 nowMs)
         if (!warning.isEmpty())
             out.warnings << warning;
     if (!failures.isEmpty()) {
-        // Kueue may have been removed since /apis was asked: ask again next time.
-        m_discovered = false;
+        // Kueue may have been removed since /apis was read: the source reads it again next time.
+        m_needsDiscovery = true;
         stopWatching();
         out.warnings << u"Kueue's queues could not be read: %1"_s.arg(failures.join(u"; "_s));
         return out;

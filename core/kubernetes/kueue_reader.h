@@ -2,6 +2,7 @@
 
 #include "kueue_objects.h"
 
+#include <QMap>
 #include <QStringList>
 
 #include <atomic>
@@ -14,8 +15,8 @@ template <typename T>
 class KubeInformer;
 
 // Kueue's queues and workloads for a KubernetesSource refresh: only where the API server serves
-// kueue.x-k8s.io/v1beta1 (its group list, GET /apis; a cluster without Kueue has no queues and
-// no error), through KubeInformers like the nodes', pods' and Jobs' (a list, then a watch while
+// kueue.x-k8s.io/v1beta1 (its group list, as the source's KubeDiscovery read it and hands over
+// with setServedGroups; a cluster without Kueue has no queues and no error), through KubeInformers like the nodes', pods' and Jobs' (a list, then a watch while
 // the session polls), and the visibility API's pending workloads of each ClusterQueue that has
 // any (visibility.kueue.x-k8s.io/v1beta1, where it is served; asked again only after Kueue's
 // objects changed). Whatever of Kueue cannot be read is a warning, never the refresh's failure:
@@ -37,19 +38,23 @@ public:
         QStringList warnings; // what of Kueue could not be read (then served is false, or positions lack)
         qint64 bytesRead = 0;
     };
-    // watch: as KubeInformer::sync. nowMs: a monotonic clock (when to ask /apis again).
-    Read read(bool watch, qint64 nowMs);
+    // The API server's group list (KubeDiscoveryResult::groupVersions): whether Kueue and its
+    // visibility API are served. Until it is given, read() reads nothing.
+    void setServedGroups(const QMap<QString, QStringList> &groupVersions);
+    // Kueue's collections failed (removed since the group list was read?): read the list again.
+    bool needsDiscovery() const { return m_needsDiscovery; }
+    // watch: as KubeInformer::sync.
+    Read read(bool watch);
     void stopWatching();
 
-    static constexpr qint64 kDiscoveryIntervalMs = 300'000; // while polling: how often /apis is asked again
-    static constexpr int kVisibilityLimit = 5000;            // pending workloads asked of one ClusterQueue
+    static constexpr int kVisibilityLimit = 5000; // pending workloads asked of one ClusterQueue
 
     // The visibility API's path for one ClusterQueue's pending workloads; empty for a name that
     // is no valid object name.
     static QString pendingWorkloadsUri(const QString &clusterQueue, int limit);
 
 private:
-    bool discover(bool watch, qint64 nowMs, Read &read);
+    void makeInformers();
     void readPositions(Read &read, bool changed);
 
     KubeApiClient &m_api;
@@ -58,10 +63,9 @@ private:
     std::unique_ptr<KubeInformer<Queue>> m_clusterQueues;
     std::unique_ptr<KubeInformer<Queue>> m_localQueues;
     std::unique_ptr<KubeInformer<KueueWorkload>> m_workloads;
-    bool m_discovered = false;      // m_served and m_visibility hold an answer of /apis
-    bool m_served = false;
+    bool m_served = false;     // set by setServedGroups, on the source's pool before a read starts
     bool m_visibility = false;
-    qint64 m_discoveredAtMs = 0;
+    bool m_needsDiscovery = false;
     // The visibility API's last answers (ClusterQueue -> positions), kept while nothing changed.
     QHash<QString, QVector<KueuePendingPosition>> m_positions;
     QStringList m_positionWarnings;

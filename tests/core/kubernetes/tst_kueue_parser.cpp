@@ -1,8 +1,10 @@
 // KueueParser on Kueue's objects written from its API reference (tests/data/kubernetes/kueue):
 // ClusterQueues (GPU quota per flavor, borrowing and lending limits, reservation and usage, the
 // Active condition), LocalQueues, Workloads (each state Kueue's conditions give), the visibility
-// API's PendingWorkloadsSummary and the API server's group list; and on what is not such a list.
+// API's PendingWorkloadsSummary and whether the API server's group list serves Kueue; and on what
+// is not such a list.
 #include "kube_test_data.h"
+#include "kubernetes/kube_discovery_parser.h"
 #include "kubernetes/kueue_parser.h"
 
 #include <QTest>
@@ -221,15 +223,16 @@ void TestKueueParser::apiGroups()
 {
     QFETCH(QString, file);
     QString error;
-    const std::optional<KueueDiscovery> discovery = KueueParser::parseApiGroups(kubeTestData(file), &error);
-    QVERIFY2(discovery, qPrintable(error));
-    QTEST(discovery->kueueServed, "kueue");
-    QTEST(discovery->visibilityServed, "visibility");
+    const QMap<QString, QStringList> groups = KubeDiscoveryParser::groupVersions(kubeTestData(file), &error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    const KueueDiscovery discovery = KueueParser::discoveryOf(groups);
+    QTEST(discovery.kueueServed, "kueue");
+    QTEST(discovery.visibilityServed, "visibility");
 }
 
 void TestKueueParser::unusableDocuments_data()
 {
-    QTest::addColumn<int>("what"); // 0 ClusterQueues, 1 Workloads, 2 visibility, 3 /apis
+    QTest::addColumn<int>("what"); // 0 ClusterQueues, 1 Workloads, 2 visibility
     QTest::addColumn<QByteArray>("json");
     QTest::addColumn<QString>("errorHas");
     QTest::newRow("not JSON") << 0 << QByteArray("{\"kind\": \"ClusterQueueList\", \"items\": [") << "not JSON";
@@ -246,9 +249,6 @@ void TestKueueParser::unusableDocuments_data()
         << 2 << QByteArray(R"({"kind":"PendingWorkloadsSummary","items":[{"metadata":{"name":"w","namespace":"n"}}]})")
         << "without a name or position";
     QTest::newRow("visibility: not JSON") << 2 << QByteArray("\x01\x02<html>") << "not JSON";
-    QTest::newRow("/apis: an HTML error page") << 3 << QByteArray("<html>502 Bad Gateway</html>") << "not JSON";
-    QTest::newRow("/apis: another kind") << 3 << QByteArray(R"({"kind":"APIVersions","versions":["v1"]})")
-                                         << "expected an APIGroupList";
 }
 
 void TestKueueParser::unusableDocuments()
@@ -276,9 +276,6 @@ void TestKueueParser::unusableDocuments()
         QVERIFY(r.positions.isEmpty());
         break;
     }
-    case 3:
-        QVERIFY(!KueueParser::parseApiGroups(json, &error));
-        break;
     }
     QVERIFY2(error.contains(errorHas), qPrintable(error));
 }
