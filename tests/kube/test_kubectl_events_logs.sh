@@ -63,11 +63,22 @@ expect_contains "$(api "/api/v1/namespaces/default/pods/$pod/log")" "a container
     "the log of a two-container pod without a container: the API's 400"
 expect_contains "$(k logs "$pod" -c nope 2>&1 || true)" "container nope is not valid for pod $pod" "logs of an unknown container"
 expect_contains "$(k logs too-big 2>&1 || true)" "pod too-big does not have a host assigned" "logs of an unscheduled pod"
-# In back-off the ended instance is what both logs and logs -p serve.
-wait_for 6 sh -c "kubectl --kubeconfig '$work/kubeconfig' --cache-dir '$work/cache' get pod $pod -o jsonpath='{.status.containerStatuses[0].state.waiting.reason}' | grep -qx CrashLoopBackOff"
+# In back-off the ended instance is what both logs and logs -p serve. Both are read within one
+# back-off (the same restartCount, still waiting, before and after), else again at the next one.
 log_path="/api/v1/namespaces/default/pods/$pod/log?container=main&timestamps=true"
-expect_eq "$(api "$log_path&previous=true" | tail -1)" "$(api "$log_path" | tail -1)" \
-    "in CrashLoopBackOff, logs and logs -p serve the instance that ended"
+backoff_state() { api "/api/v1/namespaces/default/pods/$pod" | python3 -c '
+import json, sys
+s = json.load(sys.stdin)["status"]["containerStatuses"][0]
+print(s["restartCount"], s["state"].get("waiting", {}).get("reason", "-"))'; }
+for attempt in 1 2 3; do
+    wait_for 10 sh -c "kubectl --kubeconfig '$work/kubeconfig' --cache-dir '$work/cache' get pod $pod -o jsonpath='{.status.containerStatuses[0].state.waiting.reason}' | grep -qx CrashLoopBackOff"
+    before="$(backoff_state)"
+    in_previous="$(api "$log_path&previous=true" | tail -1)"
+    in_current="$(api "$log_path" | tail -1)"
+    [ "$before" = "$(backoff_state)" ] && [ "${before#* }" = CrashLoopBackOff ] && break
+done
+expect_eq "$in_previous" "$in_current" "in CrashLoopBackOff, logs and logs -p serve the instance that ended"
+[ -n "$in_current" ] || fail "the ended instance's log is not empty"
 
 # Events, as the real components write them.
 events="$(k events --for "pod/$pod")"
