@@ -26,6 +26,11 @@ void ClusterSnapshot::finalize()
     jobIndexById.reserve(jobs.size());
     for (int i = 0; i < jobs.size(); ++i)
         jobIndexById.insert(std::as_const(jobs)[i].id, i);
+    // A Kubernetes workload's pods lead to it too: a GPU's holder is a pod (Gpu::jobId, the DCGM
+    // exporter's pod label), the workload is what the Jobs table lists.
+    for (int i = 0; i < jobs.size(); ++i)
+        for (const QString &pod : std::as_const(jobs)[i].pods)
+            jobIndexById.insert(pod, i);
 
     QMap<QString, InstanceGroup> groups;
     for (const Node &n : std::as_const(nodes)) {

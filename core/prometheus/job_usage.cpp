@@ -102,8 +102,11 @@ QHash<int, QVector<int>> JobUsage::seriesOfJobs(const QVector<Job> &jobs, const 
     QHash<QString, int> jobIndexById;
     jobIndexById.reserve(jobs.size());
     for (int i = 0; i < jobs.size(); ++i)
-        if (jobs[i].isRunning())
+        if (jobs[i].isRunning()) {
             jobIndexById.insert(jobs[i].id, i);
+            for (const QString &pod : jobs[i].pods) // the exporter labels a Kubernetes GPU with its pod
+                jobIndexById.insert(pod, i);
+        }
 
     // Series the exporter labels with a job, by job; the rest by (node, GPU index).
     QHash<int, QVector<int>> labelled;
@@ -196,8 +199,11 @@ void JobUsage::applyCurrent(QVector<Job> &jobs, const QVector<Node> &nodes, cons
 {
     QHash<QString, int> waiting;
     for (int i = 0; i < jobs.size(); ++i)
-        if (jobs[i].isRunning() && !jobs[i].gpuUtilMean)
+        if (jobs[i].isRunning() && !jobs[i].gpuUtilMean) {
             waiting.insert(jobs[i].id, i);
+            for (const QString &pod : jobs[i].pods)
+                waiting.insert(pod, i);
+        }
     if (waiting.isEmpty())
         return;
 

@@ -10,6 +10,7 @@
 #include "kubernetes/kube_pod_parser.h"
 #include "kubernetes/kube_workload_parser.h"
 #include "kubernetes/kubernetes_part_builder.h"
+#include "model/cluster_snapshot.h"
 #include "model/gpu_catalog.h"
 
 #include <QTest>
@@ -101,6 +102,7 @@ private Q_SLOTS:
     void standin_data();
     void standin();
     void standinOnlyWorkloads();
+    void gpuLeadsToItsWorkload();
     void chains();
     void workloadIds_data();
     void workloadIds();
@@ -186,6 +188,29 @@ void TestKubernetesWorkloads::standinOnlyWorkloads()
     QCOMPARE(pytorch->worldSize, std::optional<int>(16));
     QCOMPARE(pytorch->roles[0].name, QStringLiteral("Master"));
     QCOMPARE(pytorch->roles[0].active, 1);
+}
+
+void TestKubernetesWorkloads::gpuLeadsToItsWorkload()
+{
+    // The overview's links: a node's GPU names the pod holding it; the snapshot leads from it to
+    // the workload the Jobs table lists, and from the workload to its nodes and GPU indices.
+    const OrchestratorPart part = standinPart();
+    ClusterSnapshot snapshot;
+    snapshot.nodes = part.nodes;
+    snapshot.jobs = part.jobs;
+    snapshot.finalize();
+    const Node *node = nullptr;
+    for (const Node &n : snapshot.nodes)
+        if (n.name == QLatin1String("kube-gpu-04"))
+            node = &n;
+    QVERIFY(node);
+    QCOMPARE(node->gpus[0].jobId, QStringLiteral("default/vllm-llama-70b-0-1")); // the LWS worker pod
+    const Job *held = snapshot.job(node->gpus[0].jobId);
+    QVERIFY(held);
+    QCOMPARE(held->id, QStringLiteral("default/LeaderWorkerSet/vllm-llama-70b"));
+    QCOMPARE(held->gpus.value(QStringLiteral("kube-gpu-04")), (QVector<int>{0, 1, 2, 3}));
+    QCOMPARE(snapshot.job(node->gpus[4].jobId)->id, QStringLiteral("default/Deployment/vllm-qwen"));
+    QCOMPARE(snapshot.job(QStringLiteral("default/PyTorchJob/llama-pretrain"))->name, QStringLiteral("llama-pretrain"));
 }
 
 void TestKubernetesWorkloads::chains()
