@@ -65,7 +65,7 @@ struct ClusterSnapshot
 
     // Derived in finalize(): lookups, the instance layer and the workload layer.
     QHash<QString, int> nodeIndexByName;
-    QHash<QString, int> jobIndexById;
+    QHash<QString, int> jobIndexById; // job ids, and each Kubernetes workload's pods ("ns/pod")
     QVector<InstanceGroup> instanceGroups;
     QVector<WorkloadGroup> workloadGroups; // by framework, running or pending jobs only
 
