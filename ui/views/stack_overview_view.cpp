@@ -8,6 +8,7 @@
 #include "models/job_table_model.h"
 #include "models/node_table_model.h"
 #include "models/partition_model.h"
+#include "models/queue_model.h"
 #include "models/snapshot_row_model.h"
 #include "models/workload_model.h"
 
@@ -104,6 +105,26 @@ StackOverviewView::StackOverviewView(InstanceTypeModel *instanceTypes, NodeTable
     bottomLayout->addWidget(m_relation);
     bottomLayout->addWidget(m_findingsHeader);
     bottomLayout->addWidget(m_findings, 1);
+    // Kueue's queues, where partitions are for Slurm: what each ClusterQueue may use of each
+    // flavor's GPUs, what it uses, and what waits (the row's tool tip lists it in order).
+    m_queueModel = new QueueModel(this);
+    m_queuesHeader = new QLabel(tr("Queues"), bottom);
+    m_queuesHeader->setFont(bold);
+    m_queues = new QTableView(bottom);
+    m_queues->setObjectName(QStringLiteral("queues"));
+    m_queues->setAccessibleName(tr("Kueue queues"));
+    m_queues->setModel(m_queueModel);
+    m_queues->verticalHeader()->hide();
+    m_queues->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_queues->verticalHeader()->setDefaultSectionSize(m_queues->fontMetrics().height() + 4);
+    m_queues->setShowGrid(false);
+    m_queues->setWordWrap(false);
+    m_queues->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_queues->horizontalHeader()->setStretchLastSection(true);
+    m_queuesHeader->hide();
+    m_queues->hide();
+    bottomLayout->addWidget(m_queuesHeader);
+    bottomLayout->addWidget(m_queues, 1);
     vertical->setStretchFactor(0, 3);
     vertical->setStretchFactor(1, 1);
     layout->addWidget(vertical, 1);
@@ -175,6 +196,15 @@ void StackOverviewView::setSnapshot(const SnapshotPtr &snapshot, const ClusterSn
     m_jobs->setSubtitle(locale.toString(snapshot->jobs.size()));
     m_frameworks->setSubtitle(locale.toString(snapshot->workloadGroups.size()));
     m_findingsHeader->setText(tr("Health findings \u00b7 %1").arg(snapshot->findings.size()));
+    m_queueModel->setQueues(snapshot->queues);
+    int waiting = 0;
+    for (const Queue &q : snapshot->queues)
+        if (q.kind == Queue::Kind::Cluster)
+            waiting += q.pendingWorkloads;
+    m_queuesHeader->setText(tr("Queues (Kueue) \u00b7 %1 \u00b7 %2 workload(s) waiting")
+                                .arg(locale.toString(snapshot->queues.size()), locale.toString(waiting)));
+    m_queuesHeader->setVisible(!snapshot->queues.isEmpty());
+    m_queues->setVisible(!snapshot->queues.isEmpty());
 }
 
 void StackOverviewView::showRelations(const StackElement &picked, const Relations &r)

@@ -20,11 +20,13 @@ class JobTableModel;
 class LayerPanel;
 class NodeTableModel;
 class PartitionModel;
+class QueueModel;
 class WorkloadModel;
 
 // The whole stack side by side: instance types -> nodes -> GPUs -> partitions -> jobs ->
 // frameworks (what runs inside the jobs), the
-// totals above and the health findings below. Picking an element in one layer highlights
+// totals above and the health findings below, and on Kubernetes with Kueue its queues (quota and
+// usage of GPUs per flavor, what waits and why; a QueueModel of its own). Picking an element in one layer highlights
 // its relatives in the others (a job lights up its nodes and GPUs). Shares the window's
 // models; owns no data of its own. GUI thread.
 class StackOverviewView : public QWidget
@@ -41,6 +43,7 @@ public:
 
     GpuHeatmapView *gpuView() const { return m_gpus; }
     QTableView *findingsView() const { return m_findings; }
+    QTableView *queuesView() const { return m_queues; }
     LayerPanel *panel(StackElement::Layer layer) const;
     QString totalsText() const;
     QString relationText() const;
@@ -62,6 +65,9 @@ private:
     QLabel *m_relation;
     QTableView *m_findings;
     QLabel *m_findingsHeader;
+    QueueModel *m_queueModel;
+    QLabel *m_queuesHeader;
+    QTableView *m_queues; // hidden while the cluster has no queues
 };
 
 } // namespace strata
