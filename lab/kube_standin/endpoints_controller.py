@@ -50,8 +50,23 @@ class EndpointsController:
 
     def __init__(self, store):
         self.store = store
+        self.synced_revision = 0  # the store revision of the last sync
+
+    def changed_since_sync(self):
+        """Whether a pod, Service, Endpoints or EndpointSlice changed since the last sync (from
+        the store's event history; a history that no longer reaches back counts as changed)."""
+        if self.store.oldest_event_revision() > self.synced_revision + 1:
+            return True
+        return any(e[1] in ("pods", "services", "endpoints", "endpointslices")
+                   for e in self.store.events_since(self.synced_revision))
 
     def tick(self, now):
+        if not self.changed_since_sync():
+            return
+        self.sync(now)
+        self.synced_revision = self.store.revision
+
+    def sync(self, now):
         services = {}
         for service in self.store.items("services"):
             if (service.get("spec") or {}).get("selector"):
@@ -70,15 +85,19 @@ class EndpointsController:
                 self.store.remove("endpointslices", meta["namespace"], meta["name"])
             else:
                 slices[key] = endpoint_slice
-        pods_by_namespace = {}
+        # Pods by (namespace, label, value): a Service's candidates are the pods carrying one of
+        # its selector's pairs (50,000 pods and hundreds of Services: no Service scans them all).
+        by_label = {}
         for namespace in {k[0] for k in services}:
-            pods_by_namespace[namespace] = [
-                p for p in self.store.items("pods", namespace)
-                if (p.get("status") or {}).get("podIP") and p["status"].get("phase") not in ("Succeeded", "Failed")
-                and not p["metadata"].get("deletionTimestamp")]
+            for pod in self.store.items("pods", namespace):
+                if (pod.get("status") or {}).get("podIP") and pod["status"].get("phase") not in ("Succeeded", "Failed") \
+                        and not pod["metadata"].get("deletionTimestamp"):
+                    for label in (pod["metadata"].get("labels") or {}).items():
+                        by_label.setdefault((namespace,) + label, []).append(pod)
         for key, service in sorted(services.items()):
-            pods = sorted((p for p in pods_by_namespace[key[0]] if selects(service, p)),
-                          key=lambda p: p["status"]["podIP"])
+            first_pair = next(iter(sorted(service["spec"]["selector"].items())))
+            candidates = by_label.get((key[0],) + first_pair, [])
+            pods = sorted((p for p in candidates if selects(service, p)), key=lambda p: p["status"]["podIP"])
             self.sync_endpoints(service, pods, now)
             self.sync_slice(service, pods, slices.get(key), now)
 
