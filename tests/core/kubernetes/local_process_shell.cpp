@@ -12,7 +12,10 @@ using strata::CommandResult;
 LocalProcessShell::LocalProcessShell(QProcessEnvironment environment, int timeoutMs)
     : m_environment(std::move(environment)), m_timeoutMs(timeoutMs)
 {
-    m_pool.setMaxThreadCount(8); // a stream holds one thread while it runs
+    // A stream holds one thread while it runs: a polling source keeps a watch per collection
+    // (nodes, pods, Jobs, each served workload kind, Kueue's three: 17 on the stand-in) and
+    // still runs commands beside them.
+    m_pool.setMaxThreadCount(32);
 }
 
 LocalProcessShell::~LocalProcessShell()
