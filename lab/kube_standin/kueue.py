@@ -41,21 +41,27 @@ ADMISSION = "kueue-admission"          # the recorder names Kueue's components u
 JOB_CONTROLLER = "kueue-job-controller"
 
 
-def condition(type_, status, reason, message, now, previous=None):
+def condition(type_, status, reason, message, now, previous=None, generation=None):
     """A metav1.Condition; lastTransitionTime kept while the status stays."""
     stamp = now_rfc3339(now)
     if previous is not None and previous.get("status") == status:
         stamp = previous.get("lastTransitionTime", stamp)
-    return {"type": type_, "status": status, "lastTransitionTime": stamp, "reason": reason, "message": message}
+    result = {"type": type_, "status": status}
+    if generation is not None:
+        result["observedGeneration"] = generation
+    result.update(lastTransitionTime=stamp, reason=reason, message=message)
+    return result
 
 
 def set_condition(obj, type_, status, reason, message, now):
+    """A Workload's condition, with the generation it saw as Kueue writes it."""
     conditions = obj.setdefault("status", {}).setdefault("conditions", [])
+    generation = obj["metadata"].get("generation", 1)
     for i, old in enumerate(conditions):
         if old.get("type") == type_:
-            conditions[i] = condition(type_, status, reason, message, now, old)
+            conditions[i] = condition(type_, status, reason, message, now, old, generation)
             return
-    conditions.append(condition(type_, status, reason, message, now))
+    conditions.append(condition(type_, status, reason, message, now, generation=generation))
 
 
 def is_true(obj, type_):

@@ -45,14 +45,16 @@ object shapes, for a simulated four-node GPU cluster (kube-gpu-01..04: 2x p5.48x
 8 H100 each, 2x p5en.48xlarge with 8 H200 each).
 
 Implements: /version; discovery (aggregated v2/v2beta1 and legacy /api/v1, /apis/batch/v1);
-a minimal /openapi/v3 (fieldValidation only, no schemas); nodes, namespaces, pods, events
-(empty) and batch/v1 jobs with get, list (labelSelector, fieldSelector, limit/continue),
+a minimal /openapi/v3 (fieldValidation only, no schemas); nodes, namespaces, pods, events,
+services, endpoints, endpointslices, batch/v1 jobs, the workload kinds and Kueue's with get, list (labelSelector, fieldSelector, limit/continue),
 watch, create, replace, merge/strategic-merge/JSON patch (and /status), delete (jobs honour
 propagationPolicy), Table output for kubectl, pod logs (container, tailLines, timestamps,
 sinceSeconds, limitBytes, previous, follow); Status errors (400, 404, 405, 409, 410, 415, 422).
 Simulated: scheduling (taints, nodeSelector, node affinity, pod anti-affinity, resources incl.
 nvidia.com/gpu with GPU indices in the pod annotation strata.lab/gpu-indices), the Job
-controller, kubelets that "run" containers (sleep/echo/exit/... and the real strata-burn agent).
+controller, kubelets that "run" containers (sleep/echo/exit/... and the real strata-burn agent;
+vLLM and a Ray head serve HTTP on their pod IP, 127.244.x.y), Events as the scheduler, kubelet,
+job controller and Kueue write them, Kueue (queues, admission, the visibility API).
 Authentication: with --token or --token-file, one bearer token (Authorization: Bearer; else 401
 Unauthorized as the real API answers; /healthz, /livez and /readyz stay open); no RBAC: the
 token may do everything. Not implemented: other authentication, RBAC, server-side apply,
