@@ -269,7 +269,8 @@ class Api:
                 admission.default_metadata(obj, namespace if namespaced else None)
                 if not namespaced:
                     obj["metadata"].pop("namespace", None)
-            kueue_webhook.admit_on_create(resource, obj)
+            if kueue_resources.WORKLOADS in self.served:  # Kueue's webhooks, where Kueue is installed
+                kueue_webhook.admit_on_create(resource, obj)
             name = obj["metadata"]["name"]
             if self.store.get(resource, namespace, name) is not None:
                 raise already_exists(resource, group, name)

@@ -101,9 +101,10 @@ class KueueController:
         self.store = store
         self.events = events
         self.unreadable = set()  # uids of jobs whose pod sets could not be read (said once)
+        self.installed = True    # False under --crds without Kueue's group: nothing of Kueue runs
 
     def available(self):
-        return WORKLOADS in RESOURCES and WORKLOADS in self.store.objects
+        return self.installed and WORKLOADS in RESOURCES and WORKLOADS in self.store.objects
 
     # The loop
     def tick(self, now):

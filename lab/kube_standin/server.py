@@ -34,6 +34,7 @@ from api_errors import ApiError  # noqa: E402
 from container_runner import BurnAgent  # noqa: E402
 from controller_loop import ControllerLoop  # noqa: E402
 import kubeconfigs  # noqa: E402
+import kueue_resources  # noqa: E402
 import store as store_module  # noqa: E402
 from store import Store  # noqa: E402
 import tls_files  # noqa: E402
@@ -342,6 +343,7 @@ def main(argv=None):
     api.loop = loop
     if loaded:
         with store.lock:
+    loop.kueue.installed = kueue_resources.WORKLOADS in api.served
             loop.kubelets.recover_after_restart(time.time())
     url = kubeconfigs.server_url("https" if tls_paths else "http", host, port)
     write_kubeconfigs(options, url, tls_paths, token)

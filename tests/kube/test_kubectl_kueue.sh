@@ -207,3 +207,14 @@ YAML
 )"
 expect_contains "$bad" "spec.podSets[0].count" "a Workload with a bad count is a 422 Invalid"
 expect_contains "$(k get cq lab-gpus -o jsonpath='{.status.conditions[0].reason}')" Ready "the controllers still run"
+
+# A cluster without Kueue (--crds none): its groups are absent and a job with the queue label
+# runs at once (no webhook suspends it, no controller makes a Workload).
+kill "$server_pid"; wait "$server_pid" 2>/dev/null || true
+rm -f "$work/kubeconfig"; rm -rf "$work/cache"
+start_standin --crds none --fresh
+[ -z "$(k api-resources --api-group=kueue.x-k8s.io --no-headers)" ] || fail "kueue.x-k8s.io served without Kueue"
+case "$(k get --raw /apis)" in *visibility.kueue*) fail "the visibility API listed without Kueue" ;; esac
+pass "without Kueue's CRDs kueue.x-k8s.io and its visibility API are absent"
+expect_eq "$(queued_job plain 1 1 | k create -f - -o 'jsonpath={.spec.suspend}')" false \
+    "without Kueue a job labelled with a queue is not suspended"
