@@ -341,9 +341,9 @@ def main(argv=None):
     loop = ControllerLoop(store, burn_agent, state_dir, work_dir, options.start_delay, options.tick, port,
                           options.event_ttl)
     api.loop = loop
+    loop.kueue.installed = kueue_resources.WORKLOADS in api.served
     if loaded:
         with store.lock:
-    loop.kueue.installed = kueue_resources.WORKLOADS in api.served
             loop.kubelets.recover_after_restart(time.time())
     url = kubeconfigs.server_url("https" if tls_paths else "http", host, port)
     write_kubeconfigs(options, url, tls_paths, token)
