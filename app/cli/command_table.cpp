@@ -7,7 +7,11 @@
 #include "cli/cancel_command.h"
 #include "cli/completion_command.h"
 #include "cli/connection_options.h"
+#include "cli/describe_command.h"
 #include "cli/drain_command.h"
+#include "cli/events_command.h"
+#include "cli/logs_command.h"
+#include "cli/port_forward_command.h"
 #include "cli/health_command.h"
 #include "cli/help_command.h"
 #include "cli/metrics_command.h"
@@ -57,6 +61,21 @@ const std::array kCommands{
                "Drain nodes (Slurm DRAIN, Kubernetes cordon) with a reason.", F::Connects},
     CliCommand{"resume", &ResumeCommand::run, nullptr, "NODE...", "Nodes (host lists allowed: gpu-node[01-02]).", "NODE...",
                "Return drained nodes to service (Slurm RESUME, Kubernetes uncordon).", F::Connects},
+    CliCommand{"events", &EventsCommand::run, nullptr, "[KIND/NAME]", "An object (pod/NAME, pytorchjob/NAME, ...); none: the cluster's.",
+               "[KIND/NAME] [-n NS] [--format text|json]",
+               "Print Kubernetes events of an object, or the cluster's recent ones: warnings first, then newest.",
+               F::Connects},
+    CliCommand{"describe", &DescribeCommand::run, nullptr, "KIND/NAME", "The object (pod/NAME, svc/NAME, lws/NAME, ...).",
+               "KIND/NAME [-n NS] [--format yaml|json]",
+               "Print one Kubernetes object as kubectl's YAML (managedFields dropped) or as the API's JSON.",
+               F::Connects},
+    CliCommand{"logs", &LogsCommand::run, &LogsCommand::options, "POD", "The pod (NAME or pod/NAME).",
+               "POD [-n NS] [-c CONTAINER] [--previous] [--tail N]",
+               "Print a pod container's log, or its previous instance's (before the last restart).", F::Connects},
+    CliCommand{"port-forward", &PortForwardCommand::run, nullptr, "TARGET [LOCAL:]REMOTE",
+               "pod/NAME or svc/NAME, and the port (LOCAL: REMOTE's number when not given, a free one for :REMOTE).",
+               "TARGET [LOCAL:]REMOTE [-n NS]",
+               "Forward 127.0.0.1:LOCAL to a pod's port over the SSH connection until Ctrl-C.", F::Connects},
     CliCommand{"metrics", &MetricsCommand::runFromCommandLine, &MetricsCommand::options, "", "",
                "--node NODE [--gpu I] --metric NAME [--since 1h] [--step 1m]",
                "Print one GPU metric's time series from Prometheus (needs only --prometheus).",

@@ -63,8 +63,15 @@ QString objectPath(const KubeObjectRef &ref, QString *error)
 QString eventsUri(const KubeObjectRef &ref, int limit, QString *error)
 {
     const QString limitQuery = u"limit=%1"_s.arg(qMax(1, limit));
-    if (ref.isEmpty())
+    if (ref.isEmpty() && ref.namespaceName.isEmpty())
         return u"/api/v1/events?"_s + limitQuery;
+    if (ref.isEmpty()) {
+        if (!KubectlCommands::isValidNamespace(ref.namespaceName)) {
+            *error = KubectlCommands::namespaceProblem(ref.namespaceName);
+            return {};
+        }
+        return u"/api/v1/namespaces/%1/events?"_s.arg(ref.namespaceName) + limitQuery;
+    }
     if (ref.name.isEmpty() || ref.name.size() > 253 || ref.name.contains(u',') || ref.name.contains(u'=')) {
         *error = u"'%1' is not a valid object name"_s.arg(encoded(ref.name.left(253)));
         return {};

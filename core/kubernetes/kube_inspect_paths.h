@@ -14,8 +14,8 @@ namespace KubeInspectPaths {
 // /api/v1/namespaces/NS/pods/NAME, /apis/GROUP/VERSION/[namespaces/NS/]RESOURCE/NAME
 QString objectPath(const KubeObjectRef &ref, QString *error);
 // The events of ref (fieldSelector on involvedObject name, namespace, and uid when known; all
-// namespaces for a cluster-scoped object), or, for an empty ref, of the whole cluster: at most
-// limit of them.
+// namespaces for a cluster-scoped object), or, for an empty ref, of the whole cluster (of its
+// namespaceName only, when that is set): at most limit of them.
 QString eventsUri(const KubeObjectRef &ref, int limit, QString *error);
 // /api/v1/namespaces/NS/pods/POD/log?container=C&previous=true&tailLines=N (tailLines <= 0: all)
 QString logUri(const QString &ns, const QString &pod, const QString &container, bool previous, int tailLines,

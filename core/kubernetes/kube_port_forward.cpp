@@ -170,8 +170,13 @@ void KubePortForward::finishConnection(quint64 id)
     if (!connection)
         return;
     connection->stop->store(true);
-    connection->socket->disconnectFromHost();
-    connection->socket->deleteLater();
+    // What the service sent may still be on its way out to the client: the socket goes once it
+    // is written and closed (deleting it now would drop it).
+    QTcpSocket *socket = connection->socket;
+    connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
+    socket->disconnectFromHost();
+    if (socket->state() == QAbstractSocket::UnconnectedState)
+        socket->deleteLater();
     Q_EMIT connectionsChanged();
 }
 

@@ -71,6 +71,9 @@ private Q_SLOTS:
     {
         QString error;
         QCOMPARE(KubeInspectPaths::eventsUri({}, 300, &error), QStringLiteral("/api/v1/events?limit=300"));
+        KubeObjectRef inNamespace;
+        inNamespace.namespaceName = QStringLiteral("ml");
+        QCOMPARE(KubeInspectPaths::eventsUri(inNamespace, 300, &error), QStringLiteral("/api/v1/namespaces/ml/events?limit=300"));
         KubeObjectRef pod = KubeKinds::reference(*KubeKinds::fromWord(QStringLiteral("pod")), QStringLiteral("ml"),
                                                  QStringLiteral("w-0"));
         pod.uid = QStringLiteral("0b3f6b8e-5a0e-4d2c-9c39-3f4c8e1d2a10");

@@ -23,6 +23,8 @@ private:
     QTemporaryDir m_dir;
     std::shared_ptr<SshRemoteShell> m_shell;
     QTcpServer m_pod; // echoes what it gets, upper-cased: proof it went through the pod
+    QTcpServer m_answeringPod; // answers a request with 256 KB and closes at once, as HTTP/1.0 servers do
+    static constexpr int kAnswerBytes = 256 * 1024;
     static constexpr const char *kPodIp = "127.244.77.7";
 
     KubeForwardTarget target(int port) const
@@ -78,6 +80,36 @@ private Q_SLOTS:
                 connect(s, &QTcpSocket::disconnected, s, &QObject::deleteLater);
             }
         });
+        QVERIFY(m_answeringPod.listen(QHostAddress(QString::fromLatin1(kPodIp)), 0));
+        connect(&m_answeringPod, &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket *s = m_answeringPod.nextPendingConnection()) {
+                connect(s, &QTcpSocket::readyRead, s, [s] {
+                    if (!s->readAll().contains("\r\n\r\n"))
+                        return;
+                    s->write(QByteArray(kAnswerBytes, 'a'));
+                    s->disconnectFromHost();
+                });
+                connect(s, &QTcpSocket::disconnected, s, &QObject::deleteLater);
+            }
+        });
+    }
+
+    // The service's answer reaches the client whole though the service closed right after it.
+    void answerBeforeCloseArrivesWhole()
+    {
+        KubePortForward forward(m_shell, target(m_answeringPod.serverPort()));
+        QString error;
+        QVERIFY2(forward.listen(0, &error), qPrintable(error));
+        for (int i = 0; i < 5; ++i) {
+            QTcpSocket client;
+            client.connectToHost(QHostAddress::LocalHost, forward.localPort());
+            QVERIFY(client.waitForConnected(5000));
+            client.write("GET / HTTP/1.0\r\n\r\n");
+            QByteArray answer;
+            QTRY_VERIFY_WITH_TIMEOUT((answer += client.readAll(), client.state() == QAbstractSocket::UnconnectedState), 10000);
+            answer += client.readAll();
+            QCOMPARE(answer.size(), qsizetype(kAnswerBytes));
+        }
     }
 
     void relaysBytesBothWays()
