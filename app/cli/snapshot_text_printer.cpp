@@ -117,6 +117,21 @@ QString SnapshotTextPrinter::print(const ClusterSnapshot &s)
                            QString::number(p.nodes.size()), QString::number(p.totalGpus), limit(p.maxTimeSeconds)});
     out += QStringLiteral("PARTITIONS\n") + partitions.render() + QLatin1Char('\n');
 
+    // Kubernetes with Kueue: its queues, the counterpart of partitions (`strata queues` says more).
+    if (!s.queues.isEmpty()) {
+        TextTable queues({QStringLiteral("QUEUE"), QStringLiteral("KIND"), QStringLiteral("CLUSTERQUEUE"),
+                          QStringLiteral("GPUS USED/QUOTA"), QStringLiteral("PENDING"), QStringLiteral("ADMITTED"),
+                          QStringLiteral("STATE")});
+        for (const Queue &q : s.queues)
+            queues.addRow({q.id(), q.kind == Queue::Kind::Cluster ? QStringLiteral("ClusterQueue") : QStringLiteral("LocalQueue"),
+                           q.clusterQueue,
+                           q.kind == Queue::Kind::Cluster ? QStringLiteral("%1/%2").arg(q.gpusUsed()).arg(q.gpuQuota())
+                                                          : QString::number(q.gpusUsed()),
+                           QString::number(q.pendingWorkloads), QString::number(q.admittedWorkloads),
+                           q.isActive() ? QStringLiteral("active") : QStringLiteral("inactive")});
+        out += QStringLiteral("QUEUES\n") + queues.render() + QLatin1Char('\n');
+    }
+
     // Kubernetes: each workload's kind (PyTorchJob, Deployment, Job, Pod, ...) after its id.
     const bool kinds = std::any_of(s.jobs.cbegin(), s.jobs.cend(), [](const Job &j) { return !j.workloadKind.isEmpty(); });
     QStringList header{QStringLiteral("JOB"), QStringLiteral("NAME"), QStringLiteral("USER"), QStringLiteral("STATE"),
