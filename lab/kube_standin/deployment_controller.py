@@ -7,7 +7,7 @@ Available/Progressing conditions in the real controller's words. Controller thre
 
 import copy
 
-from workload_objects import make_child, store_if_changed, template_hash
+from workload_objects import TemplateHashes, make_child, status_before, store_if_changed
 
 HASH_LABEL = "pod-template-hash"
 REVISION = "deployment.kubernetes.io/revision"
@@ -34,19 +34,21 @@ def set_deployment_condition(status, new):
 class DeploymentController:
     def __init__(self, store):
         self.store = store
+        self.hashes = TemplateHashes()
 
     def tick(self, index, now):
         from store import now_rfc3339
         stamp = now_rfc3339(now)
         for deployment in self.store.items("deployments"):
-            before = copy.deepcopy(deployment)
+            before = status_before(deployment)
             self.reconcile(deployment, index.children(deployment, "replicasets"), stamp)
             store_if_changed(self.store, "deployments", deployment, before)
+        self.hashes.end_tick()
 
     def reconcile(self, deployment, replica_sets, stamp):
         meta, spec = deployment["metadata"], deployment["spec"]
         template = spec.get("template") or {}
-        pod_hash = template_hash(template, (deployment.get("status") or {}).get("collisionCount", 0))
+        pod_hash = self.hashes.of(deployment, template, (deployment.get("status") or {}).get("collisionCount", 0))
         current = next((rs for rs in replica_sets
                         if (rs["metadata"].get("labels") or {}).get(HASH_LABEL) == pod_hash), None)
         revisions = [int((rs["metadata"].get("annotations") or {}).get(REVISION, "0") or 0) for rs in replica_sets]

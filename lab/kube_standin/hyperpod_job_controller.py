@@ -8,11 +8,9 @@ replaced and counted in restartCount (the operator's job-level restart) up to
 runPolicy.jobMaxRetryCount (default 0: the job fails). Controller thread, store lock held.
 """
 
-import copy
-
 from store import now_rfc3339
-from workload_objects import (TERMINAL, condition_true, make_pod, phase, set_operator_condition,
-                              store_if_changed)
+from workload_objects import (condition_true, make_pod, phase, set_operator_condition,
+                              status_before, store_if_changed)
 
 PREFIX = "sagemaker.amazonaws.com/"
 MASTER_PORT = 23456
@@ -34,7 +32,7 @@ class HyperPodJobController:
     def tick(self, index, now):
         stamp = now_rfc3339(now)
         for job in self.store.items("hyperpodpytorchjobs"):
-            before = copy.deepcopy(job)
+            before = status_before(job)
             self.reconcile(job, index.children(job, "pods"), stamp)
             store_if_changed(self.store, "hyperpodpytorchjobs", job, before)
 

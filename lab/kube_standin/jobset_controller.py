@@ -15,7 +15,8 @@ import services
 from admission import default_job, default_metadata
 from garbage_collector import controller_reference
 from store import now_rfc3339
-from workload_objects import condition_true, operator_condition, set_operator_condition, store_if_changed
+from workload_objects import (condition_true, operator_condition, set_operator_condition, status_before,
+                              store_if_changed)
 
 PREFIX = "jobset.sigs.k8s.io/"
 
@@ -36,7 +37,7 @@ class JobSetController:
     def tick(self, index, now):
         stamp = now_rfc3339(now)
         for jobset in self.store.items("jobsets"):
-            before = copy.deepcopy(jobset)
+            before = status_before(jobset)
             self.reconcile(jobset, index, stamp)
             store_if_changed(self.store, "jobsets", jobset, before)
 

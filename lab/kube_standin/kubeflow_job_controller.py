@@ -20,7 +20,7 @@ from admission import default_job
 from garbage_collector import controller_reference
 from store import now_rfc3339
 from workload_objects import (TERMINAL, condition_true, make_pod, operator_condition, phase,
-                              set_operator_condition, store_if_changed)
+                              set_operator_condition, status_before, store_if_changed)
 
 PYTORCH_PORT_NAME, PYTORCH_DEFAULT_PORT = "pytorchjob-port", 23456
 
@@ -47,7 +47,7 @@ class KubeflowJobController:
         stamp = now_rfc3339(now)
         for resource in ("pytorchjobs", "mpijobs"):
             for job in self.store.items(resource):
-                before = copy.deepcopy(job)
+                before = status_before(job)
                 self.reconcile(resource, job, index, stamp)
                 store_if_changed(self.store, resource, job, before)
 

@@ -7,6 +7,7 @@ agents labels them. Names and addresses are lab-only: nothing here is a real hos
 
 import random
 
+import scale_workloads
 from store import new_uid, now_rfc3339
 
 NODE_POOLS = [
@@ -173,9 +174,10 @@ def populate(store, kube_version):
         store.put("nodes", make_node(index, *pool, kubelet_version, created), record_event=False)
 
 
-def populate_scale(store, kube_version, node_count, pod_count):
-    """Extra nodes `kube-scale-NNNNN` and running bare GPU pods in namespace `scale`, built
-    directly (no scheduling), to measure kubectl and Strata at cluster scale."""
+def populate_scale(store, kube_version, node_count, pod_count, workload_count=0):
+    """Extra nodes `kube-scale-NNNNN` and running GPU pods in namespace `scale`, built directly
+    (no scheduling), to measure kubectl and Strata at cluster scale: bare pods, or with
+    workload_count the pods of that many workloads (scale_workloads.py)."""
     import copy
     created = now_rfc3339()
     kubelet_version = f"{kube_version}-eks-lab"
@@ -190,6 +192,7 @@ def populate_scale(store, kube_version, node_count, pod_count):
     if not names:
         return
     used = {}
+    pods = []
     for i in range(pod_count):
         node = names[i % len(names)]
         first = used.get(node, 0)
@@ -210,7 +213,12 @@ def populate_scale(store, kube_version, node_count, pod_count):
                                               "started": True, "restartCount": 0,
                                               "state": {"running": {"startedAt": created}}}]},
         }
-        store.put("pods", copy.deepcopy(pod) if i == 0 else pod, record_event=False)
+        pods.append(copy.deepcopy(pod) if i == 0 else pod)
+    if workload_count:
+        for resource, owner in scale_workloads.assign(pods, workload_count, created):
+            store.put(resource, owner, record_event=False)
+    for pod in pods:
+        store.put("pods", pod, record_event=False)
 
 
 def populate_sharing(store, kube_version):

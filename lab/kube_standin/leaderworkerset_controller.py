@@ -16,8 +16,8 @@ import services
 from admission import default_metadata
 from garbage_collector import controller_reference, delete_with_dependents
 from store import now_rfc3339
-from workload_objects import (TERMINAL, is_ready, make_child, phase, restarts, store_if_changed,
-                              template_hash)
+from workload_objects import (TERMINAL, is_ready, make_child, phase, restarts, status_before,
+                              store_if_changed, TemplateHashes)
 
 NAME_LABEL = "leaderworkerset.sigs.k8s.io/name"
 GROUP_INDEX = "leaderworkerset.sigs.k8s.io/group-index"
@@ -60,13 +60,15 @@ def lws_condition(type_, status, reason, message, stamp):
 class LeaderWorkerSetController:
     def __init__(self, store):
         self.store = store
+        self.hashes = TemplateHashes()
 
     def tick(self, index, now):
         stamp = now_rfc3339(now)
         for lws in self.store.items("leaderworkersets"):
-            before = copy.deepcopy(lws)
+            before = status_before(lws)
             self.reconcile(lws, index, stamp)
             store_if_changed(self.store, "leaderworkersets", lws, before)
+        self.hashes.end_tick()
 
     def statefulset_spec(self, lws, template, replicas, labels, selector, start=0):
         template = copy.deepcopy(template or {})
@@ -88,7 +90,7 @@ class LeaderWorkerSetController:
         name, namespace = meta["name"], meta["namespace"]
         lwt = spec["leaderWorkerTemplate"]
         size = lwt.get("size", 1)
-        revision = template_hash(lwt)[:8]
+        revision = self.hashes.of(lws, lwt)[:8]
         if self.store.get("services", namespace, name) is None:
             service = {"apiVersion": "v1", "kind": "Service",
                        "metadata": {"name": name, "namespace": namespace,

@@ -16,7 +16,8 @@ from admission import default_metadata
 from garbage_collector import controller_reference
 from quantities import parse_quantity
 from store import now_rfc3339
-from workload_objects import (TERMINAL, is_ready, make_pod, phase, set_operator_condition, store_if_changed)
+from workload_objects import (TERMINAL, is_ready, make_pod, phase,
+                              set_operator_condition, status_before, store_if_changed)
 
 DEFAULT_PORTS = {"gcs-server": 6379, "dashboard": 8265, "client": 10001, "metrics": 8080}
 
@@ -56,7 +57,7 @@ class RayClusterController:
     def tick(self, index, now):
         stamp = now_rfc3339(now)
         for cluster in self.store.items("rayclusters"):
-            before = copy.deepcopy(cluster)
+            before = status_before(cluster)
             self.reconcile(cluster, index, stamp)
             store_if_changed(self.store, "rayclusters", cluster, before)
 

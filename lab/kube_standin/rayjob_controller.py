@@ -14,7 +14,7 @@ import shlex
 from admission import default_job, random_suffix
 from garbage_collector import controller_reference, delete_with_dependents
 from store import now_rfc3339
-from workload_objects import condition_true, make_child, store_if_changed
+from workload_objects import condition_true, make_child, status_before, store_if_changed
 
 
 class RayJobController:
@@ -24,7 +24,7 @@ class RayJobController:
     def tick(self, index, now):
         stamp = now_rfc3339(now)
         for rayjob in self.store.items("rayjobs"):
-            before = copy.deepcopy(rayjob)
+            before = status_before(rayjob)
             self.reconcile(rayjob, index, stamp)
             store_if_changed(self.store, "rayjobs", rayjob, before)
 

@@ -4,9 +4,7 @@ newest extras; status replicas/fullyLabeledReplicas/readyReplicas/availableRepli
 controller counts them. Runs on the controller thread with the store lock held.
 """
 
-import copy
-
-from workload_objects import TERMINAL, is_ready, make_pod, phase, store_if_changed
+from workload_objects import TERMINAL, is_ready, make_pod, phase, status_before, store_if_changed
 
 
 class ReplicaSetController:
@@ -15,7 +13,7 @@ class ReplicaSetController:
 
     def tick(self, index, now):
         for rs in self.store.items("replicasets"):
-            before = copy.deepcopy(rs)
+            before = status_before(rs)
             self.reconcile(rs, index.children(rs, "pods"))
             store_if_changed(self.store, "replicasets", rs, before)
 

@@ -279,9 +279,10 @@ def main(argv=None):
     parser.add_argument("--start-delay", type=float, default=0.3,
                         help="seconds from binding a pod to its containers running (default %(default)s)")
     parser.add_argument("--tick", type=float, default=0.1, help="controller loop period in seconds")
-    parser.add_argument("--scale", metavar="NODES:PODS",
+    parser.add_argument("--scale", metavar="NODES:PODS[:WORKLOADS]",
                         help="add NODES synthetic nodes and PODS running pods (namespace scale) "
-                        "for scale measurements; use a longer --tick")
+                        "for scale measurements, owned by WORKLOADS PyTorchJobs, Deployments, "
+                        "JobSets and LeaderWorkerSets in turn when given; use a longer --tick")
     parser.add_argument("--gpu-sharing", action="store_true",
                         help="add kube-t4-ts-01 (one T4 time-sliced x4) and kube-a100-mig-01 (8 A100, "
                         "MIG mixed all-1g.5gb), labelled as GPU feature discovery labels them")
@@ -324,8 +325,9 @@ def main(argv=None):
         if options.gpu_sharing:
             lab_cluster.populate_sharing(store, options.kube_version)
         if options.scale:
-            nodes, _, pods = options.scale.partition(":")
-            lab_cluster.populate_scale(store, options.kube_version, int(nodes), int(pods or 0))
+            nodes, _, rest = options.scale.partition(":")
+            pods, _, workloads = rest.partition(":")
+            lab_cluster.populate_scale(store, options.kube_version, int(nodes), int(pods or 0), int(workloads or 0))
     burn_agent = BurnAgent(os.path.abspath(options.burn_agent) if options.burn_agent else "",
                            shlex.split(options.burn_agent_args))
     api = Api(store, None, options)

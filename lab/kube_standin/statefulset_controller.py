@@ -6,29 +6,29 @@ once); a pod that ended is replaced, scale-down removes the highest ordinals fir
 real controller writes it. Runs on the controller thread with the store lock held.
 """
 
-import copy
-
-from store import now_rfc3339
-from workload_objects import TERMINAL, is_ready, make_pod, phase, store_if_changed, template_hash
+from workload_objects import (TERMINAL, is_ready, make_pod, phase,
+                              status_before, store_if_changed, TemplateHashes)
 
 
 class StatefulSetController:
     def __init__(self, store, pod_webhooks=()):
         self.store = store
+        self.hashes = TemplateHashes()
         self.pod_webhooks = pod_webhooks
 
     def tick(self, index, now):
         for sts in self.store.items("statefulsets"):
-            before = copy.deepcopy(sts)
+            before = status_before(sts)
             self.reconcile(sts, index.children(sts, "pods"))
             store_if_changed(self.store, "statefulsets", sts, before)
+        self.hashes.end_tick()
 
     def reconcile(self, sts, pods):
         meta, spec = sts["metadata"], sts["spec"]
         name, namespace = meta["name"], meta["namespace"]
         start = (spec.get("ordinals") or {}).get("start", 0)
         wanted = spec.get("replicas", 1)
-        revision = f"{name}-{template_hash(spec.get('template') or {})}"
+        revision = f"{name}-{self.hashes.of(sts, spec.get('template') or {})}"
         by_name = {p["metadata"]["name"]: p for p in pods}
         ordered = spec.get("podManagementPolicy", "OrderedReady") == "OrderedReady"
         for ordinal in range(start, start + wanted):

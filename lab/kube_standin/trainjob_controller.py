@@ -12,7 +12,7 @@ import copy
 
 from store import now_rfc3339
 from workload_objects import (condition_true, make_child, operator_condition, set_operator_condition,
-                              store_if_changed)
+                              status_before, store_if_changed)
 
 DEFAULT_IMAGE = "pytorch/pytorch:2.5.0-cuda12.4-cudnn9-runtime"
 MASTER_PORT = 29400
@@ -25,7 +25,7 @@ class TrainJobController:
     def tick(self, index, now):
         stamp = now_rfc3339(now)
         for trainjob in self.store.items("trainjobs"):
-            before = copy.deepcopy(trainjob)
+            before = status_before(trainjob)
             self.reconcile(trainjob, index, stamp)
             store_if_changed(self.store, "trainjobs", trainjob, before)
 

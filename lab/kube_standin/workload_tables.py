@@ -1,9 +1,6 @@
 """Table columns and cells of the workload kinds: apps/v1 as the API server prints them, the
 custom resources from their CRDs' additionalPrinterColumns (then Age), as `kubectl get` shows them."""
 
-import time
-
-from store import parse_rfc3339
 from tables import AGE, NAME, age, column
 
 CONTAINERS = column("Containers", "string", "Names of each container in the template.", 1)
