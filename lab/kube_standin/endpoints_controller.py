@@ -63,13 +63,18 @@ class EndpointsController:
     def tick(self, now):
         if not self.changed_since_sync():
             return
-        self.sync(now)
+        try:
+            self.sync(now)
+        except (AttributeError, TypeError, ValueError) as error:
+            # A Service or pod it cannot read must not stop the controllers after it in the tick.
+            print(f"kube stand-in: the endpoints controller skipped a sync: {error!r}", flush=True)
         self.synced_revision = self.store.revision
 
     def sync(self, now):
         services = {}
         for service in self.store.items("services"):
-            if (service.get("spec") or {}).get("selector"):
+            selector = (service.get("spec") or {}).get("selector")
+            if isinstance(selector, dict) and selector and all(isinstance(v, str) for v in selector.values()):
                 services[(service["metadata"]["namespace"], service["metadata"]["name"])] = service
         for endpoints in self.store.items("endpoints"):
             key = (endpoints["metadata"]["namespace"], endpoints["metadata"]["name"])

@@ -102,6 +102,7 @@ class KueueController:
         self.events = events
         self.unreadable = set()  # uids of jobs whose pod sets could not be read (said once)
         self.installed = True    # False under --crds without Kueue's group: nothing of Kueue runs
+        self.last_error = None   # what the last failed tick said (not repeated every tick)
 
     def available(self):
         return self.installed and WORKLOADS in RESOURCES and WORKLOADS in self.store.objects
@@ -110,6 +111,19 @@ class KueueController:
     def tick(self, now):
         if not self.available():
             return
+        try:
+            self.reconcile(now)
+        except (AttributeError, TypeError, ValueError, KeyError) as error:
+            # An object Kueue cannot read (a status patched by hand, say) must not stop the
+            # controllers after it in the loop's tick: said in the server's log, once per error.
+            text = f"kube stand-in: Kueue skipped a tick: {error!r}"
+            if text != self.last_error:
+                print(text, flush=True)
+                self.last_error = text
+        else:
+            self.last_error = None
+
+    def reconcile(self, now):
         jobs = self.managed_jobs()
         workloads = {}
         for workload in self.store.items(WORKLOADS):
