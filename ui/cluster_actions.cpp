@@ -6,6 +6,7 @@
 #include "dialogs/silence_dialog.h"
 #include "dialogs/job_output_dialog.h"
 #include "dialogs/submit_job_dialog.h"
+#include "views/inspect_window.h"
 #include "views/log_panel.h"
 
 #include "model/orchestrator_source.h"
@@ -125,7 +126,58 @@ QStringList ClusterActions::openShell(const ShellTarget &target)
 
 void ClusterActions::setSession(ClusterSession *session)
 {
+    if (session != m_session) {
+        // The windows read through the session they were opened for; their forwards end here.
+        for (const QPointer<InspectWindow> &window : std::as_const(m_inspectWindows))
+            delete window.data();
+        m_inspectWindows.clear();
+    }
     m_session = session;
+}
+
+InspectWindow *ClusterActions::inspect(const QString &jobId)
+{
+    if (!m_session || !m_session->kubeInspector()) {
+        m_log->append(LogPanel::Level::Error, tr("Inspect needs a connected Kubernetes cluster"));
+        return nullptr;
+    }
+    const SnapshotPtr snapshot = m_view->snapshot();
+    const Job *job = snapshot ? snapshot->job(jobId) : nullptr;
+    if (!job) {
+        m_log->append(LogPanel::Level::Error, tr("Job %1 is not in the last snapshot").arg(jobId));
+        return nullptr;
+    }
+    const KubeObjectRef object = InspectWindow::referenceOf(*job);
+    const QString key = object.display();
+    InspectWindow *window = m_inspectWindows.value(key);
+    if (!window) {
+        window = new InspectWindow(m_session, object, job->pods, m_parent);
+        m_inspectWindows.insert(key, window);
+    } else {
+        window->refresh();
+    }
+    window->show();
+    window->raise();
+    window->activateWindow();
+    return window;
+}
+
+InspectWindow *ClusterActions::inspectClusterEvents()
+{
+    if (!m_session || !m_session->kubeInspector()) {
+        m_log->append(LogPanel::Level::Error, tr("Events need a connected Kubernetes cluster"));
+        return nullptr;
+    }
+    InspectWindow *window = m_inspectWindows.value(QString());
+    if (!window) {
+        window = new InspectWindow(m_session, KubeObjectRef{}, {}, m_parent);
+        m_inspectWindows.insert(QString(), window);
+    } else {
+        window->refresh();
+    }
+    window->show();
+    window->raise();
+    return window;
 }
 
 void ClusterActions::run(const QString &what, const QFuture<ActionResult> &future)
@@ -406,9 +458,13 @@ QMenu *ClusterActions::contextMenu(const StackElement &element, const QStringLis
                                  const Job *j = s ? s->job(id) : nullptr;
                                  if (!j)
                                      return;
+                                 // A workload of another kind ("ns/KIND/name") opens in its first pod.
+                                 const QString object = id.count(QLatin1Char('/')) == 2
+                                                            ? j->pods.value(0).section(QLatin1Char('/'), 1)
+                                                            : id.section(QLatin1Char('/'), 1);
                                  openShell(!objectKind.isEmpty()
                                                ? ShellTarget::inKubernetes(id.section(QLatin1Char('/'), 0, 0), objectKind,
-                                                                           id.section(QLatin1Char('/'), 1))
+                                                                           object)
                                                : ShellTarget::inSlurmJob(id, j->nodes.value(0)));
                              });
         disableIf(shell, !connected, notConnected);
@@ -419,6 +475,11 @@ QMenu *ClusterActions::contextMenu(const StackElement &element, const QStringLis
         disableIf(grafana, !connected, notConnected);
         disableIf(grafana, connected && m_session->profile().grafanaJobUrl.isEmpty(),
                   tr("Set the profile's Grafana job URL (Prometheus tab) to open dashboards"));
+        if (connected && m_session->kubeInspector()) {
+            QAction *inspectAction = add(QStringLiteral("contextInspect"), tr("Inspect %1…").arg(element.key),
+                                         [this, id = element.key] { inspect(id); });
+            disableIf(inspectAction, !job, tr("Not in the last snapshot"));
+        }
         menu->addSeparator();
         add(QStringLiteral("contextCopy"), tr("Copy job id"), [copy, id = element.key] { copy(id); });
         if (job && !job->nodes.isEmpty()) {

@@ -21,6 +21,7 @@ namespace strata {
 class BurninController;
 class ClusterSession;
 class ClusterView;
+class InspectWindow;
 class LogPanel;
 
 // Submit, cancel, drain and resume (and, through BurninController, burn-in) for the connected cluster: each asks for confirmation
@@ -74,6 +75,12 @@ public:
     // (gpu >= 0) or job, opened in the browser; problems go to the log. Returns the URL opened.
     QUrl openGrafanaForNode(const QString &node, int gpu = -1);
     QUrl openGrafanaForJob(const QString &jobId);
+    // Kubernetes: the Inspect window of a workload of the Jobs table (its YAML, events, pods'
+    // logs, port-forwards), or of the cluster's recent events; one window per object, kept
+    // (with its forwards) until the session changes. nullptr where the cluster is not Kubernetes
+    // or the job is not in the snapshot (said in the log).
+    InspectWindow *inspect(const QString &jobId);
+    InspectWindow *inspectClusterEvents();
 
     // The right-click menu for an element (nodes: all the nodes it stands for): the actions
     // that apply to it, disabled with the reason in their tooltip where they cannot run now.
@@ -100,6 +107,7 @@ private:
     QString m_terminalCommand;
     BurninController *m_burnin = nullptr;
     int m_running = 0;
+    QHash<QString, QPointer<InspectWindow>> m_inspectWindows; // by "Kind namespace/name"; "" the cluster's events
 };
 
 } // namespace strata

@@ -16,6 +16,7 @@
 #include "unit_formatter.h"
 #include "views/connections_panel.h"
 #include "views/first_run_page.h"
+#include "views/job_detail_pane.h"
 #include "views/log_panel.h"
 #include "views/source_banner.h"
 #include "views/table_page.h"
@@ -105,6 +106,8 @@ MainWindow::MainWindow(ProfileStore *profiles, QWidget *parent)
             [this](const QString &what) { statusBar()->showMessage(what, 5000); });
     connect(m_actions, &ClusterActions::runningChanged, this, &MainWindow::updateStatus);
     connect(m_view, &ClusterView::selectionChanged, this, &MainWindow::updateActions);
+    connect(m_view->jobDetail(), &JobDetailPane::inspectRequested, m_actions,
+            [this](const QString &jobId) { m_actions->inspect(jobId); });
     connect(m_view, &ClusterView::contextMenuRequested, this,
             [this](const StackElement &element, const QStringList &nodes, const QPoint &globalPos) {
                 m_actions->contextMenu(element, nodes, this)->popup(globalPos);
@@ -221,6 +224,8 @@ void MainWindow::buildActions()
         view->addAction(make(QStringLiteral("actionTab%1").arg(i + 1), tabs[i],
                              QKeySequence(tr("Ctrl+%1").arg(i + 1)),
                              [this, i] { m_view->tabs()->setCurrentIndex(i); }));
+    view->addAction(make(QStringLiteral("actionKubernetesEvents"), tr("Kubernetes &events…"), {},
+                         [this] { m_actions->inspectClusterEvents(); }));
     view->addSeparator();
     for (QDockWidget *dock : {m_connectionsDock, m_detailDock, m_logDock})
         view->addAction(dock->toggleViewAction());

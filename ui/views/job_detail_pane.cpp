@@ -13,6 +13,7 @@
 #include <QFontDatabase>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QVBoxLayout>
 
 namespace strata {
@@ -91,6 +92,12 @@ JobDetailPane::JobDetailPane(QWidget *parent)
     m_command->setMaximumHeight(70);
     m_command->setObjectName(QStringLiteral("jobCommand"));
     layout->addWidget(m_command);
+    m_inspect = new QPushButton(tr("Inspect…"), this);
+    m_inspect->setObjectName(QStringLiteral("jobInspect"));
+    m_inspect->setToolTip(tr("The workload's YAML, events, its pods' logs and port-forwards"));
+    m_inspect->hide();
+    connect(m_inspect, &QPushButton::clicked, this, [this] { Q_EMIT inspectRequested(m_id); });
+    layout->addWidget(m_inspect, 0, Qt::AlignLeft);
     chart->setMetrics(ChartMetric::forJobs()); // GPU figures and, beside them, the application's
     layout->addWidget(chart, 1);
     connect(m_placement, &QLabel::linkActivated, this, &JobDetailPane::nodePicked);
@@ -116,6 +123,7 @@ void JobDetailPane::showJob(const SnapshotPtr &snapshot, const QString &id)
 {
     m_id = id;
     const Job *job = snapshot ? snapshot->job(id) : nullptr;
+    m_inspect->setVisible(job && snapshot->orchestrator == OrchestratorKind::Kubernetes);
     if (!job) {
         title()->setText(tr("Job %1: no longer listed by the scheduler (finished and purged)").arg(id));
         historyLoader()->setTargets({});

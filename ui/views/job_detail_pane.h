@@ -6,6 +6,7 @@
 
 class QLabel;
 class QPlainTextEdit;
+class QPushButton;
 
 namespace strata {
 
@@ -29,6 +30,8 @@ public:
 
 Q_SIGNALS:
     void nodePicked(const QString &node);
+    // Inspect (Kubernetes): the workload's YAML, events, logs and port-forwards.
+    void inspectRequested(const QString &jobId);
 
 private:
     QString m_id;
@@ -46,6 +49,7 @@ private:
     QLabel *m_stdout;
     QLabel *m_workDir;
     QPlainTextEdit *m_command;
+    QPushButton *m_inspect; // Kubernetes workloads only
 };
 
 } // namespace strata
