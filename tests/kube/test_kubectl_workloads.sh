@@ -22,7 +22,7 @@ wait_jp() {
         [ "$(jp "$@")" = "$expected" ] && return 0
         sleep 0.2
     done
-    fail "$2/$3 $4: expected '$expected', got '$(jp "$@")'"
+    fail "$1 $2 $3: expected '$expected', got '$(jp "$@")'"
 }
 # owner KIND NAME: "Kind/name" of the controller owner.
 owner() { jp "$1" "$2" '{.metadata.ownerReferences[?(@.controller==true)].kind}/{.metadata.ownerReferences[?(@.controller==true)].name}'; }
