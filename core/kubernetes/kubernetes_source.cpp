@@ -486,6 +486,8 @@ QFuture<KubeLogResult> KubernetesSource::podLogs(const QString &podId, const QSt
 QString KubernetesSource::jobObjectKind(const QString &jobId) const
 {
     std::lock_guard lock(m_publishedMutex);
+    if (jobId.count(u'/') == 2) // a workload of another kind: its log and shell are its first pod's
+        return m_publishedWorkloads.value(jobId).firstPod.isEmpty() ? QString() : u"pod"_s;
     return m_publishedBarePods.contains(jobId) ? u"pod"_s : u"job"_s;
 }
 

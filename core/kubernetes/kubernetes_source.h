@@ -88,8 +88,9 @@ public:
     QFuture<KubeLogResult> logs(const QString &jobId, int tailLines = 200);
     // One pod's container log ("namespace/pod"; container may be empty for one-container pods).
     QFuture<KubeLogResult> podLogs(const QString &podId, const QString &container = {}, int tailLines = 200);
-    // What kubectl calls a job of the last refresh (Job::id): "pod" for a bare pod, else "job".
-    // Any thread.
+    // What kubectl calls a job of the last refresh (Job::id): "pod" for a bare pod and for a
+    // workload of another kind ("ns/KIND/name", through its first pod; empty while it has none),
+    // else "job". Any thread.
     QString jobObjectKind(const QString &jobId) const override;
     // kubectl logs -f of the pod, or of every pod of the Job (prefixed by pod); empty where the
     // id names no such object.
