@@ -53,7 +53,7 @@ class ControllerLoop:
                                  work_dir, start_delay, api_port)
         self.events = EventRecorder(store, event_ttl)
         self.jobs = JobController(store)
-        self.workloads = WorkloadControllers(store)
+        self.workloads = WorkloadControllers(store, self.events)
         self.kueue = KueueController(store, self.events)
         self.endpoints = EndpointsController(store)
         self.kubelets.events = self.jobs.events = self.events

@@ -7,7 +7,7 @@ Available/Progressing conditions in the real controller's words. Controller thre
 
 import copy
 
-from workload_objects import TemplateHashes, make_child, status_before, store_if_changed
+from workload_objects import TemplateHashes, make_child, record, status_before, store_if_changed
 
 HASH_LABEL = "pod-template-hash"
 REVISION = "deployment.kubernetes.io/revision"
@@ -35,6 +35,7 @@ class DeploymentController:
     def __init__(self, store):
         self.store = store
         self.hashes = TemplateHashes()
+        self.events = None
 
     def tick(self, index, now):
         from store import now_rfc3339
@@ -44,6 +45,11 @@ class DeploymentController:
             self.reconcile(deployment, index.children(deployment, "replicasets"), stamp)
             store_if_changed(self.store, "deployments", deployment, before)
         self.hashes.end_tick()
+
+    def scaled(self, deployment, rs, old, new):
+        record(self.events, deployment, "Normal", "ScalingReplicaSet",
+               f"Scaled {'up' if new > old else 'down'} replica set {rs['metadata']['name']} from {old} to {new}",
+               "deployment-controller")
 
     def reconcile(self, deployment, replica_sets, stamp):
         meta, spec = deployment["metadata"], deployment["spec"]
@@ -68,12 +74,15 @@ class DeploymentController:
             current["spec"]["minReadySeconds"] = spec.get("minReadySeconds", 0)
             self.store.put("replicasets", current)
             replica_sets = replica_sets + [current]
+            self.scaled(deployment, current, 0, spec.get("replicas", 1))
         elif not spec.get("paused") and current["spec"].get("replicas") != wanted:
+            self.scaled(deployment, current, current["spec"].get("replicas", 0), wanted)
             current["spec"]["replicas"] = wanted
             current["metadata"]["annotations"]["deployment.kubernetes.io/desired-replicas"] = str(wanted)
             self.store.put("replicasets", current)
         for rs in replica_sets:
             if rs is not current and rs["spec"].get("replicas"):
+                self.scaled(deployment, rs, rs["spec"]["replicas"], 0)
                 rs["spec"]["replicas"] = 0
                 self.store.put("replicasets", rs)
         counts = {k: sum(rs.get("status", {}).get(k, 0) for rs in replica_sets)

@@ -28,6 +28,7 @@ def hyperpod_condition(type_, status, reason, message, stamp):
 class HyperPodJobController:
     def __init__(self, store):
         self.store = store
+        self.events = None
 
     def tick(self, index, now):
         stamp = now_rfc3339(now)

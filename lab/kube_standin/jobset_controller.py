@@ -15,8 +15,8 @@ import services
 from admission import default_job, default_metadata
 from garbage_collector import controller_reference
 from store import now_rfc3339
-from workload_objects import (condition_true, operator_condition, set_operator_condition, status_before,
-                              store_if_changed)
+from workload_objects import (condition_true, operator_condition, record, set_operator_condition,
+                              status_before, store_if_changed)
 
 PREFIX = "jobset.sigs.k8s.io/"
 
@@ -33,6 +33,7 @@ def job_ready(job):
 class JobSetController:
     def __init__(self, store):
         self.store = store
+        self.events = None
 
     def tick(self, index, now):
         stamp = now_rfc3339(now)
@@ -129,6 +130,12 @@ class JobSetController:
         elif condition_true(jobset, "Suspended"):
             set_operator_condition(status, operator_condition("Suspended", "False", "ResumeJobs",
                                                               "jobset is resumed", stamp))
+        if any_failed and not condition_true(jobset, "Failed"):
+            record(self.events, jobset, "Warning", "FailedJobs", "jobset failed due to one or more job failures",
+                   "jobset-controller")
+        elif all_done and statuses and not condition_true(jobset, "Completed"):
+            record(self.events, jobset, "Normal", "AllJobsCompleted", "jobset completed successfully",
+                   "jobset-controller")
         if any_failed:
             set_operator_condition(status, operator_condition("Failed", "True", "FailedJobs",
                                                               "jobset failed due to one or more job failures", stamp))

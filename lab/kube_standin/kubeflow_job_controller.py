@@ -20,7 +20,7 @@ from admission import default_job
 from garbage_collector import controller_reference
 from store import now_rfc3339
 from workload_objects import (TERMINAL, condition_true, make_pod, operator_condition, phase,
-                              set_operator_condition, status_before, store_if_changed)
+                              record, set_operator_condition, status_before, store_if_changed)
 
 PYTORCH_PORT_NAME, PYTORCH_DEFAULT_PORT = "pytorchjob-port", 23456
 
@@ -39,9 +39,16 @@ def master_port(job):
     return PYTORCH_DEFAULT_PORT
 
 
+COMPONENTS = {"PyTorchJob": "pytorchjob-controller", "MPIJob": "mpi-job-controller"}
+
+
 class KubeflowJobController:
     def __init__(self, store):
         self.store = store
+        self.events = None
+
+    def event(self, job, type_, reason, message):
+        record(self.events, job, type_, reason, message, COMPONENTS[job["kind"]])
 
     def tick(self, index, now):
         stamp = now_rfc3339(now)
@@ -108,6 +115,7 @@ class KubeflowJobController:
         default_metadata(service, job["metadata"]["namespace"])
         services.default_service(service)
         self.store.put("services", service)
+        self.event(job, "Normal", "SuccessfulCreateService", f"Created service: {name}")
 
     def finish(self, job, succeeded, reason_suffix, message, stamp):
         kind, status = job["kind"], job["status"]
@@ -116,6 +124,7 @@ class KubeflowJobController:
                                                               message, stamp))
         set_operator_condition(status, operator_condition("Succeeded" if succeeded else "Failed", "True",
                                                           f"{kind}{reason_suffix}", message, stamp))
+        self.event(job, "Normal" if succeeded else "Warning", f"{kind}{reason_suffix}", message)
         status["completionTime"] = stamp
 
     # PyTorchJob
@@ -166,6 +175,7 @@ class KubeflowJobController:
                     env.append({"name": "PET_NNODES", "value": str(total)})
                     pod = make_pod(self.store, job, replica.get("template"), name=pod_name, labels=labels,
                                    env=env, restart_policy="Never" if restart_policy == "ExitCode" else restart_policy)
+                    self.event(job, "Normal", "SuccessfulCreatePod", f"Created pod: {pod_name}")
                 pod_phase = phase(pod)
                 if pod_phase == "Succeeded":
                     counts["succeeded"] += 1
@@ -213,6 +223,7 @@ class KubeflowJobController:
                                                     "training.kubeflow.org/replica-index": str(i)}),
                                env=[{"name": "K_MPI_JOB_ROLE", "value": "worker"}],
                                hostname=pod_name, subdomain=name)
+                self.event(job, "Normal", "SuccessfulCreatePod", f"Created pod: {pod_name}")
             active += 1
         launchers = index.children(job, "jobs")
         launcher = launchers[0] if launchers else None

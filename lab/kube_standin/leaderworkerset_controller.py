@@ -60,6 +60,7 @@ def lws_condition(type_, status, reason, message, stamp):
 class LeaderWorkerSetController:
     def __init__(self, store):
         self.store = store
+        self.events = None
         self.hashes = TemplateHashes()
 
     def tick(self, index, now):

@@ -16,7 +16,7 @@ from admission import default_metadata
 from garbage_collector import controller_reference
 from quantities import parse_quantity
 from store import now_rfc3339
-from workload_objects import (TERMINAL, is_ready, make_pod, phase,
+from workload_objects import (TERMINAL, is_ready, make_pod, phase, record,
                               set_operator_condition, status_before, store_if_changed)
 
 DEFAULT_PORTS = {"gcs-server": 6379, "dashboard": 8265, "client": 10001, "metrics": 8080}
@@ -53,6 +53,7 @@ def quantity_text(value, memory=False):
 class RayClusterController:
     def __init__(self, store):
         self.store = store
+        self.events = None
 
     def tick(self, index, now):
         stamp = now_rfc3339(now)
@@ -83,6 +84,8 @@ class RayClusterController:
                    "spec": {"selector": {"ray.io/cluster": name, "ray.io/node-type": "head"}, "ports": ports}}
         default_metadata(service, namespace)
         services.default_service(service)
+        record(self.events, cluster, "Normal", "CreatedService", f"Created service {namespace}/{service_name}",
+               "raycluster-controller")
         return self.store.put("services", service)
 
     def make_ray_pod(self, cluster, group_spec, node_type, group, service):
@@ -106,8 +109,11 @@ class RayClusterController:
             env += [{"name": "FQ_RAY_IP", "value": f"{service}.{namespace}.svc.cluster.local"},
                     {"name": "RAY_IP", "value": service}]
         prefix = f"{name}-head-" if node_type == "head" else f"{name}-{group}-worker-"
-        return make_pod(self.store, cluster, template, generate_name=prefix,
-                        labels=ray_labels(name, node_type, group), env=env)
+        pod = make_pod(self.store, cluster, template, generate_name=prefix,
+                       labels=ray_labels(name, node_type, group), env=env)
+        record(self.events, cluster, "Normal", "CreatedHeadPod" if node_type == "head" else "CreatedWorkerPod",
+               f"Created {node_type} Pod {namespace}/{pod['metadata']['name']}", "raycluster-controller")
+        return pod
 
     def reconcile(self, cluster, index, stamp):
         spec, status = cluster["spec"], cluster.setdefault("status", {})

@@ -14,12 +14,13 @@ import shlex
 from admission import default_job, random_suffix
 from garbage_collector import controller_reference, delete_with_dependents
 from store import now_rfc3339
-from workload_objects import condition_true, make_child, status_before, store_if_changed
+from workload_objects import condition_true, make_child, record, status_before, store_if_changed
 
 
 class RayJobController:
     def __init__(self, store):
         self.store = store
+        self.events = None
 
     def tick(self, index, now):
         stamp = now_rfc3339(now)
@@ -60,6 +61,8 @@ class RayJobController:
                "spec": {"backoffLimit": rayjob["spec"].get("submitterConfig", {}).get("backoffLimit", 2),
                         "template": template}}
         default_job(job, namespace)
+        record(self.events, rayjob, "Normal", "CreatedRayJobSubmitter", f"Created Kubernetes Job {namespace}/{name}",
+               "rayjob-controller")
         return self.store.put("jobs", job)
 
     def reconcile(self, rayjob, index, stamp):
@@ -89,6 +92,8 @@ class RayJobController:
                                          "ray.io/originated-from-cr-name": rayjob["metadata"]["name"]})
             self.store.put("rayclusters", cluster)
             clusters = [cluster]
+            record(self.events, rayjob, "Normal", "CreatedRayCluster", f"Created RayCluster {namespace}/{name}",
+                   "rayjob-controller")
             status.update({"jobDeploymentStatus": "Initializing", "jobStatus": "", "startTime": stamp,
                            "jobId": f"{rayjob['metadata']['name']}-{random_suffix()}"})
         cluster = clusters[0]

@@ -4,12 +4,13 @@ newest extras; status replicas/fullyLabeledReplicas/readyReplicas/availableRepli
 controller counts them. Runs on the controller thread with the store lock held.
 """
 
-from workload_objects import TERMINAL, is_ready, make_pod, phase, status_before, store_if_changed
+from workload_objects import TERMINAL, is_ready, make_pod, phase, record, status_before, store_if_changed
 
 
 class ReplicaSetController:
     def __init__(self, store):
         self.store = store
+        self.events = None
 
     def tick(self, index, now):
         for rs in self.store.items("replicasets"):
@@ -23,13 +24,18 @@ class ReplicaSetController:
         wanted = spec.get("replicas", 1)
         if len(active) < wanted:
             for _ in range(wanted - len(active)):
-                active.append(make_pod(self.store, rs, spec.get("template"), generate_name=meta["name"] + "-"))
+                pod = make_pod(self.store, rs, spec.get("template"), generate_name=meta["name"] + "-")
+                active.append(pod)
+                record(self.events, rs, "Normal", "SuccessfulCreate", f"Created pod: {pod['metadata']['name']}",
+                       "replicaset-controller")
         elif len(active) > wanted:
             # The real controller deletes the least advanced first: unscheduled, pending, not ready, newest.
             active.sort(key=lambda p: (bool(p["spec"].get("nodeName")), phase(p) == "Running", is_ready(p),
                                        p["metadata"].get("creationTimestamp", "")), reverse=False)
             for pod in active[:len(active) - wanted]:
                 self.store.remove("pods", meta["namespace"], pod["metadata"]["name"])
+                record(self.events, rs, "Normal", "SuccessfulDelete", f"Deleted pod: {pod['metadata']['name']}",
+                       "replicaset-controller")
             active = active[len(active) - wanted:]
         selector = (spec.get("selector") or {}).get("matchLabels") or {}
         ready = sum(1 for p in active if is_ready(p))

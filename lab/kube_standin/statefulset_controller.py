@@ -6,7 +6,7 @@ once); a pod that ended is replaced, scale-down removes the highest ordinals fir
 real controller writes it. Runs on the controller thread with the store lock held.
 """
 
-from workload_objects import (TERMINAL, is_ready, make_pod, phase,
+from workload_objects import (TERMINAL, is_ready, make_pod, phase, record,
                               status_before, store_if_changed, TemplateHashes)
 
 
@@ -15,6 +15,7 @@ class StatefulSetController:
         self.store = store
         self.hashes = TemplateHashes()
         self.pod_webhooks = pod_webhooks
+        self.events = None
 
     def tick(self, index, now):
         for sts in self.store.items("statefulsets"):
@@ -49,9 +50,13 @@ class StatefulSetController:
                             "statefulset.kubernetes.io/pod-name": pod_name,
                             "apps.kubernetes.io/pod-index": str(ordinal)},
                     webhooks=self.pod_webhooks)
+                record(self.events, sts, "Normal", "SuccessfulCreate",
+                       f"create Pod {pod_name} in StatefulSet {name} successful", "statefulset-controller")
         keep = {f"{name}-{o}" for o in range(start, start + wanted)}
         for pod_name in sorted((n for n in by_name if n not in keep), reverse=True):
             self.store.remove("pods", namespace, pod_name)
+            record(self.events, sts, "Normal", "SuccessfulDelete",
+                   f"delete Pod {pod_name} in StatefulSet {name} successful", "statefulset-controller")
             by_name.pop(pod_name)
         current = list(by_name.values())
         ready = sum(1 for p in current if is_ready(p))

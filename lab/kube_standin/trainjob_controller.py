@@ -21,6 +21,7 @@ MASTER_PORT = 29400
 class TrainJobController:
     def __init__(self, store):
         self.store = store
+        self.events = None
 
     def tick(self, index, now):
         stamp = now_rfc3339(now)

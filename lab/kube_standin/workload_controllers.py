@@ -19,7 +19,7 @@ from workload_objects import OwnerIndex
 class WorkloadControllers:
     """Owned by the ControllerLoop; called with the store lock held."""
 
-    def __init__(self, store):
+    def __init__(self, store, events=None):
         self.store = store
         self.revision_after_quiet_tick = None
         # (controller, the kinds it reconciles): owners before what they own, so that a
@@ -34,6 +34,8 @@ class WorkloadControllers:
                             (JobSetController(store), ("jobsets",)),
                             (RayJobController(store), ("rayjobs",)),
                             (RayClusterController(store), ("rayclusters",))]
+        for controller, _ in self.controllers:
+            controller.events = events  # the loop's EventRecorder: each records as its component
 
     def tick(self, now):
         # What these controllers do follows from writes only (no deadline of theirs runs on the

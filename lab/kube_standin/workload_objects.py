@@ -171,5 +171,12 @@ def store_if_changed(store, resource, obj, before):
         store.put(resource, obj)
 
 
+def record(events, obj, type_, reason, message, component):
+    """An Event about obj as the controller `component` records it (events: the loop's
+    EventRecorder; None where a controller runs without one, as in the scale measurements)."""
+    if events is not None:
+        events.record(obj, type_, reason, message, component)
+
+
 def stamp_of(now):
     return now_rfc3339(now)

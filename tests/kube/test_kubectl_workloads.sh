@@ -52,6 +52,8 @@ expect_contains "$(jp pod "$pod" '{.spec.nodeName} {.metadata.annotations.strata
 expect_contains "$(k get deploy vllm-qwen)" "vllm-qwen   2/2     2            2" "kubectl get deployment: READY 2/2"
 expect_contains "$(jp deployment vllm-qwen '{.status.conditions[0].type}={.status.conditions[0].reason}')" \
     "Available=MinimumReplicasAvailable" "Deployment condition Available"
+expect_contains "$(k get events --field-selector involvedObject.name=vllm-qwen -o jsonpath='{.items[*].message}')" \
+    "Scaled up replica set $rs from 0 to 2" "the Deployment's ScalingReplicaSet event"
 k scale deployment vllm-qwen --replicas=1 >/dev/null
 wait_jp 10 1 rs "$rs" '{.status.replicas}'
 [ "$(count pods -l app=vllm-qwen)" -eq 1 ] || fail "scaled to 1: $(k get pods -l app=vllm-qwen)"
@@ -84,6 +86,10 @@ expect_contains "$(jp pod llama-pretrain-master-0 '{range .spec.containers[0].en
 expect_contains "$(k get pytorchjobs)" "llama-pretrain   Running" "kubectl get pytorchjobs: State Running"
 [ "$(jp service llama-pretrain-master-0 '{.spec.clusterIP}')" = "None" ] || fail "headless master Service"
 pass "PyTorchJob: master and worker pods with the operator's env, labels, Service and status"
+events="$(k get events --field-selector involvedObject.kind=PyTorchJob,involvedObject.name=llama-pretrain \
+    -o jsonpath='{range .items[*]}{.reason}/{.source.component}: {.message};{end}')"
+expect_contains "$events" "SuccessfulCreatePod/pytorchjob-controller: Created pod: llama-pretrain-worker-0;" \
+    "the operator's events on the PyTorchJob"
 k delete pytorchjob llama-pretrain >/dev/null
 [ "$(count pods -l training.kubeflow.org/job-name=llama-pretrain)" -eq 0 ] && [ "$(count service llama-pretrain-master-0)" -eq 0 ] \
     || fail "kubectl delete pytorchjob leaves pods or services"
