@@ -207,11 +207,15 @@ class Api:
                     {"rv": revision, "start": [last.get("namespace", ""), last["name"]]}).encode()).decode()
                 if selector.empty():  # the real server counts only when no selector is given
                     meta["remainingItemCount"] = len(keys) - i
+            # Built-in lists drop each item's kind and apiVersion; a custom resource's list (the
+            # CRD's unstructured objects) keeps them.
+            custom = workload_resources.is_custom(RESOURCES[resource][0])
             if table:
                 body = tables.table(resource, page, meta, first(query, "includeObject", "Metadata"))
             else:
                 body = {"kind": list_kind(resource), "apiVersion": api_version(resource), "metadata": meta,
-                        "items": [{k: v for k, v in o.items() if k not in ("kind", "apiVersion")} for o in page]}
+                        "items": [o if custom else {k: v for k, v in o.items() if k not in ("kind", "apiVersion")}
+                                  for o in page]}
             return Response(200, json.dumps(body).encode())
 
     def watch(self, resource, namespace, query, table):
