@@ -8,8 +8,9 @@ import copy
 import hashlib
 import os
 import re
+import socket
 
-from container_runner import (ContainerLog, ContainerRun, PodSandbox, carries_fabric_probe,
+from container_runner import (VLLM_IMAGE, ContainerLog, ContainerRun, PodSandbox, carries_fabric_probe,
                               cpu_slow_cgroup, plan, real_steps, remove_cgroup)
 from services import pod_hosts
 from quantities import container_requests
@@ -40,6 +41,35 @@ def set_condition(status, new):
             conditions[i] = new
             return
     conditions.append(new)
+
+
+def serving_ports(pod):
+    """The ports a pod's servers will bind (pod_http.py): its declared containerPorts, and vLLM's
+    and a Ray dashboard's defaults for their images."""
+    ports = set()
+    for container in pod["spec"].get("containers") or []:
+        for port in container.get("ports") or []:
+            if isinstance(port.get("containerPort"), int):
+                ports.add(port["containerPort"])
+        image = container.get("image") or ""
+        if VLLM_IMAGE in image:
+            ports.add(8000)
+        if "rayproject/ray" in image:
+            ports.add(8265)
+    return sorted(ports)
+
+
+def port_free(address, port):
+    """Whether nothing listens on address:port (a bind that is given up at once)."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        probe.bind((address, port))
+        return True
+    except OSError:
+        return False
+    finally:
+        probe.close()
 
 
 def fake_digest(*parts):
@@ -205,11 +235,13 @@ class Kubelets:
             if self.store.get("nodes", "", node) else 0
         in_use = {p["status"].get("podIP") for p in self.store.items("pods")
                   if p["spec"].get("nodeName") == node and p["status"].get("phase") not in TERMINAL}
+        ports = serving_ports(pod)
         for _ in range(250):
             n = self.next_ip.get(node, 0) % 250 + 1
             self.next_ip[node] = n
             address = f"127.244.{index + 1}.{n}"
-            if address not in in_use:
+            # Another stand-in on this machine (the lab's, a test's) may serve there already.
+            if address not in in_use and all(port_free(address, port) for port in ports):
                 return address
         return address  # 250 live pods on one node: the oldest address is shared, as data
 
