@@ -325,6 +325,8 @@ class Api:
             self.check_immutable(resource, kind, group, name, old, result)
             if resource in kueue_webhook.KINDS and kueue_resources.WORKLOADS in self.served:
                 kueue_webhook.validate(resource, result)  # the CRD's schema, on updates too
+            if resource in workload_admission.DEFAULTERS:
+                workload_admission.validate_update(resource, result)
             if old.get("spec") != result.get("spec") and "generation" in old["metadata"]:
                 meta["generation"] = old["metadata"]["generation"] + 1
         if first(query, "dryRun") == "All":

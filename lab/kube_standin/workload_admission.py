@@ -157,6 +157,28 @@ def admit(resource, obj):
     meta["generation"] = 1
     if resource in ("deployments", "replicasets", "statefulsets"):
         default_apps(resource, spec)
+    validate_spec(resource, spec, errors)
+    if errors:
+        raise invalid(kind, group, meta.get("name", ""), errors)
+    obj.setdefault("status", {})
+
+
+def validate_update(resource, obj):
+    """An update (PUT/PATCH) is checked as a create is, as the API server checks a CRD's
+    schema and apps/v1's validation on every write: no later tick meets a spec it cannot read."""
+    group, _, kind, _ = RESOURCES[resource]
+    spec = obj.get("spec")
+    errors = []
+    if not isinstance(spec, dict):
+        errors.append(FieldError("spec", "Required"))
+    else:
+        validate_spec(resource, spec, errors)
+    if errors:
+        raise invalid(kind, group, obj["metadata"].get("name", ""), errors)
+
+
+def validate_spec(resource, spec, errors):
+    if resource in ("deployments", "replicasets", "statefulsets"):
         validate_selector(spec, errors)
     check_types(resource, spec, errors)
     for path, template in templates(resource, spec):
@@ -167,9 +189,6 @@ def admit(resource, obj):
         policies = ("Always",) if resource in ("deployments", "replicasets", "statefulsets") else ALL_POLICIES
         validate_pod_spec(dict(pod_spec, restartPolicy=pod_spec.get("restartPolicy", policies[0])),
                           f"{path}.spec", errors, policies)
-    if errors:
-        raise invalid(kind, group, meta.get("name", ""), errors)
-    obj.setdefault("status", {})
 
 
 DEFAULTERS = set(RESOURCES) & {"deployments", "replicasets", "statefulsets", "pytorchjobs", "mpijobs",

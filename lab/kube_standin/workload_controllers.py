@@ -22,6 +22,7 @@ class WorkloadControllers:
     def __init__(self, store, events=None):
         self.store = store
         self.revision_after_quiet_tick = None
+        self.reported = set()
         # (controller, the kinds it reconciles): owners before what they own, so that a
         # Deployment's new ReplicaSet gets its pods in the same tick.
         self.controllers = [(DeploymentController(store), ("deployments",)),
@@ -36,6 +37,17 @@ class WorkloadControllers:
                             (RayClusterController(store), ("rayclusters",))]
         for controller, _ in self.controllers:
             controller.events = events  # the loop's EventRecorder: each records as its component
+
+    def report(self, controller, error):
+        """Said once per controller and error text in the server's log (a stand-in bug, or an
+        object admission let through): the other controllers, the scheduler and the kubelets
+        go on."""
+        key = (type(controller).__name__, str(error))
+        if key not in self.reported:
+            self.reported.add(key)
+            import traceback
+            traceback.print_exc()
+            print(f"kube stand-in: {key[0]} failed, its tick skipped: {error}", flush=True)
 
     def tick(self, now):
         # What these controllers do follows from writes only (no deadline of theirs runs on the
@@ -53,5 +65,8 @@ class WorkloadControllers:
         if active:
             index = OwnerIndex(self.store)
             for controller in active:
-                controller.tick(index, now)
+                try:
+                    controller.tick(index, now)
+                except Exception as e:  # noqa: BLE001: one kind's bug must not stop the others
+                    self.report(controller, e)
         self.revision_after_quiet_tick = start if self.store.revision == start else None

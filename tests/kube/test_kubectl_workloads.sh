@@ -292,6 +292,8 @@ expect_contains "$out" 'The PyTorchJob "bad" is invalid: spec.pytorchReplicaSpec
 out="$(printf '{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"bad"},"spec":{"selector":{"matchLabels":{"a":"b"}},"template":{"metadata":{"labels":{"a":"c"}},"spec":{"containers":[{"name":"c","image":"x"}]}}}}' | k create -f - 2>&1 || true)"
 expect_contains "$out" '`selector` does not match template `labels`' "a Deployment whose selector misses its template is refused"
 [ "$(count pytorchjobs)" -eq 1 ] || fail "only the short PyTorchJob is left"
+out="$(k patch pytorchjob short --type=merge -p '{"spec":{"pytorchReplicaSpecs":{"Master":{"replicas":"two"}}}}' 2>&1 || true)"
+expect_contains "$out" 'spec.pytorchReplicaSpecs[Master].replicas: Invalid value: "two"' "an update is validated as a create is"
 
 # A cluster without the CRDs: their groups are absent, apps/v1 stays.
 kill "$server_pid"; wait "$server_pid" 2>/dev/null || true
