@@ -43,7 +43,7 @@ int LogsCommand::run(QCoreApplication &, QCommandLineParser &parser, const Conne
     const std::optional<KubeObjectRef> ref = KubeKinds::parseTarget(typed, session.namespaceName(), &error);
     if (!ref)
         return CliFailure::report(error, ErrorKind::InvalidRequest);
-    if (ref->kind != "Pod"_L1 || ref->apiVersion != "v1"_L1)
+    if (ref->builtin != KubeObjectRef::Builtin::Pod)
         return CliFailure::report(u"logs reads a pod's containers; %1 is a %2"_s.arg(args.first(), ref->kind),
                                   ErrorKind::InvalidRequest);
     KubeLogRequest request;

@@ -110,6 +110,13 @@ QString KubeApiRouter::describeGet(const QString &uri) const
     return client.describeGet(uri);
 }
 
+bool KubeApiRouter::watchesHoldSessions() const
+{
+    (void)chosen();
+    std::lock_guard lock(m_mutex);
+    return !m_useDirect && dynamic_cast<PortForwardingShell *>(&m_shell) != nullptr;
+}
+
 QString KubeApiRouter::describeRoute() const
 {
     std::lock_guard lock(m_mutex);

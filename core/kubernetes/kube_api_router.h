@@ -45,6 +45,11 @@ public:
     QString routeWarning() const;
     // Why the direct route failed, once (Auto: the part's warning), then empty.
     QString takeFallbackNotice();
+    // Whether each watch holds a session of the login node's sshd: the kubectl route over SSH runs
+    // every watch as a `kubectl get --raw` in a session of its own, and sshd allows MaxSessions
+    // (10 by default) per connection. False for the direct route (its tunnels are no sessions)
+    // and for a shell that is no SSH connection. Decides the route if it is not decided yet.
+    bool watchesHoldSessions() const;
 
 private:
     KubeApiClient &chosen() const;

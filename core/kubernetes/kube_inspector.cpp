@@ -158,9 +158,8 @@ KubeForwardTarget KubeInspector::resolveBlocking(const KubeObjectRef &ref, const
     QString error;
     if (!KubeForwardResolver::validPort(port, &error))
         return fail(error, ErrorKind::InvalidRequest);
-    // The API's kind names are its type identifiers (core/v1 Pod and Service).
-    const bool service = ref.kind == "Service"_L1 && ref.apiVersion == "v1"_L1;
-    if (!(ref.kind == "Pod"_L1 && ref.apiVersion == "v1"_L1) && !service)
+    const bool service = ref.builtin == KubeObjectRef::Builtin::Service;
+    if (ref.builtin != KubeObjectRef::Builtin::Pod && !service)
         return fail(u"port-forward reaches a pod or a service, not a %1"_s.arg(ref.kind), ErrorKind::InvalidRequest);
     const KubeObjectResult object = objectBlocking(ref);
     if (!object.ok)

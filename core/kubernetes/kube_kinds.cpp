@@ -24,8 +24,9 @@ namespace KubeKinds {
 const QVector<Kind> &known()
 {
     static const QVector<Kind> kinds = {
-        {u"Pod"_s, u"v1"_s, u"pods"_s, true, {u"pod"_s, u"pods"_s, u"po"_s}},
-        {u"Service"_s, u"v1"_s, u"services"_s, true, {u"service"_s, u"services"_s, u"svc"_s}},
+        {u"Pod"_s, u"v1"_s, u"pods"_s, true, {u"pod"_s, u"pods"_s, u"po"_s}, KubeObjectRef::Builtin::Pod},
+        {u"Service"_s, u"v1"_s, u"services"_s, true, {u"service"_s, u"services"_s, u"svc"_s},
+         KubeObjectRef::Builtin::Service},
         {u"Node"_s, u"v1"_s, u"nodes"_s, false, {u"node"_s, u"nodes"_s, u"no"_s}},
         {u"Namespace"_s, u"v1"_s, u"namespaces"_s, false, {u"namespace"_s, u"namespaces"_s, u"ns"_s}},
         {u"Event"_s, u"v1"_s, u"events"_s, true, {u"event"_s, u"events"_s, u"ev"_s}},
@@ -78,7 +79,8 @@ Kind forKind(const QString &apiVersion, const QString &kind)
 {
     for (const Kind &k : known())
         if (k.kind == kind && (apiVersion.isEmpty() || k.apiVersion.section(u'/', 0, -2) == apiVersion.section(u'/', 0, -2)))
-            return Kind{k.kind, apiVersion.isEmpty() ? k.apiVersion : apiVersion, k.resource, k.namespaced, k.words};
+            return Kind{k.kind, apiVersion.isEmpty() ? k.apiVersion : apiVersion, k.resource, k.namespaced, k.words,
+                        k.builtin};
     // kubectl's guess (UnsafeGuessKindToResource): lowercase, then -s, -es or -ies.
     QString plural = kind.toLower();
     if (plural.endsWith(u's') || plural.endsWith(u'x') || plural.endsWith(u"ch"_s) || plural.endsWith(u"sh"_s))
@@ -93,6 +95,7 @@ Kind forKind(const QString &apiVersion, const QString &kind)
 KubeObjectRef reference(const Kind &kind, const QString &ns, const QString &name)
 {
     KubeObjectRef ref;
+    ref.builtin = kind.builtin;
     ref.apiVersion = kind.apiVersion;
     ref.kind = kind.kind;
     ref.resource = kind.resource;

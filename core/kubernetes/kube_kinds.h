@@ -21,6 +21,7 @@ struct Kind
     QString resource;
     bool namespaced = true;
     QStringList words; // what a person may type for it: singular, plural, short names
+    KubeObjectRef::Builtin builtin = KubeObjectRef::Builtin::Other;
 };
 
 const QVector<Kind> &known();

@@ -8,6 +8,11 @@ namespace strata {
 // version and resource name) and to select its events (namespace, name, uid).
 struct KubeObjectRef
 {
+    // The core/v1 kinds Strata treats specially (logs and port-forward reach pods; a Service
+    // resolves to one), set from KubeKinds' table: decided on this, never on the kind's text.
+    enum class Builtin { Other, Pod, Service };
+
+    Builtin builtin = Builtin::Other;
     QString apiVersion;    // "v1", "apps/v1", "kubeflow.org/v1"
     QString kind;          // "Pod", "PyTorchJob"
     QString resource;      // the plural the API serves it under: "pods", "pytorchjobs"

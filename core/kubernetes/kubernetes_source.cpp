@@ -155,9 +155,15 @@ OrchestratorPart KubernetesSource::refreshBlocking()
     m_changesWaiting->store(false); // what arrives from here on is for the next refresh
     if (!m_discovered || m_kueue->needsDiscovery())
         discoverWorkloadKinds();
+    // Eleven more watches would take more sessions than the login node's sshd allows where each
+    // is a kubectl process (the kubectl route over SSH): there the workload kinds, a few thousand
+    // objects, are listed on each refresh and only nodes, pods and Jobs are watched.
+    const bool watchWorkloads = watch && !m_api.watchesHoldSessions();
     QVector<QFuture<KubeInformer<KubeWorkload>::Sync>> workloadSyncs;
     for (const auto &informer : m_workloadInformers)
-        workloadSyncs << runOnPool(&m_syncPool, [informer = informer.get(), watch] { return informer->sync(watch); });
+        workloadSyncs << runOnPool(&m_syncPool, [informer = informer.get(), watchWorkloads] {
+            return informer->sync(watchWorkloads);
+        });
     // Side by side: nodes and Jobs on the sync pool while this thread syncs the pods, each list
     // page and each watch on its own channel; a refresh takes as long as its slowest read, and
     // while the watches run it reads nothing but the events that arrived.
