@@ -29,6 +29,13 @@ void TestKubectlCommands::commands()
     QCOMPARE(k.getJobs(QStringLiteral("team-a")), (prefix + QStringList{"get", "jobs", "-n", "team-a", "-o", "json"}));
     QCOMPARE(k.createFromStdin(), (prefix + QStringList{"create", "-f", "-", "-o", "json"}));
     QCOMPARE(k.deleteJob("ns", "j"), (prefix + QStringList{"delete", "job", "j", "-n", "ns", "--cascade=background", "--wait=false"}));
+    // A workload's top object by its fully qualified resource; anything else is refused (empty).
+    QCOMPARE(k.deleteWorkload("ml", "pytorchjobs.kubeflow.org", "llama"),
+             (prefix + QStringList{"delete", "pytorchjobs.kubeflow.org", "llama", "-n", "ml", "--cascade=background", "--wait=false"}));
+    QCOMPARE(k.deleteWorkload("ml", "cronjob.v1.batch", "nightly").at(prefix.size() + 1), QStringLiteral("cronjob.v1.batch"));
+    QVERIFY(k.deleteWorkload("ml", "--all", "x").isEmpty());
+    QVERIFY(k.deleteWorkload("ml", "PyTorchJobs", "x").isEmpty());
+    QVERIFY(k.deleteWorkload("ml", "", "x").isEmpty());
     QCOMPARE(k.cordon({"a", "b"}), (prefix + QStringList{"cordon", "a", "b"}));
     QCOMPARE(k.annotateNodes({"a"}, "strata.io/drain-reason", "xid 79"),
              (prefix + QStringList{"annotate", "--overwrite", "node", "a", "strata.io/drain-reason=xid 79"}));
