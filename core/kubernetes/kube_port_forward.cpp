@@ -25,12 +25,14 @@ struct KubePortForward::Mailbox
     std::mutex mutex;
     KubePortForward *target = nullptr;
 
+    // call(target) on the forward's thread, read under the mutex (never a pointer read outside it).
     template <typename F>
     void post(F &&call)
     {
         std::lock_guard lock(mutex);
         if (target)
-            QMetaObject::invokeMethod(target, std::forward<F>(call), Qt::QueuedConnection);
+            QMetaObject::invokeMethod(target, [target = target, call = std::forward<F>(call)] { call(target); },
+                                      Qt::QueuedConnection);
     }
 };
 
@@ -110,11 +112,11 @@ void KubePortForward::accept()
         connection->relay = std::make_shared<TunnelRelay>(
             [mailbox, id](const QByteArray &data) { // SSH thread
                 if (auto box = mailbox.lock())
-                    box->post([target = box->target, id, data] { target->deliver(id, data); });
+                    box->post([id, data](KubePortForward *forward) { forward->deliver(id, data); });
             },
             [mailbox, id] {
                 if (auto box = mailbox.lock())
-                    box->post([target = box->target, id] { target->remoteEnded(id); });
+                    box->post([id](KubePortForward *forward) { forward->remoteEnded(id); });
             });
         m_connections.insert(id, connection);
         connect(socket, &QTcpSocket::readyRead, this, [this, id] {

@@ -154,6 +154,7 @@ void PortForwardPanel::updateTable()
         m_table->setCellWidget(row, 4, close);
     }
     m_table->resizeColumnsToContents();
+    m_table->horizontalHeader()->setSectionResizeMode(3, QHeaderView::Stretch); // the last error takes the room
 }
 
 QString PortForwardPanel::statusText() const
