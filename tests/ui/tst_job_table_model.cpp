@@ -201,6 +201,37 @@ private Q_SLOTS:
         QVERIFY(plan.choices.users.size() > 10);
         QVERIFY(std::is_sorted(plan.choices.users.cbegin(), plan.choices.users.cend()));
     }
+
+    void kindColumn()
+    {
+        // Kubernetes: the workload's kind, its full API name as the tool tip, found by the text
+        // filter; a dash for a Slurm job.
+        ClusterSnapshot s;
+        Job slurm;
+        slurm.id = QStringLiteral("101");
+        Job pytorch;
+        pytorch.id = QStringLiteral("ml/PyTorchJob/llama");
+        pytorch.workloadKind = QStringLiteral("PyTorchJob");
+        pytorch.workloadApiVersion = QStringLiteral("kubeflow.org/v1");
+        s.jobs = {slurm, pytorch};
+        s.finalize();
+        JobTableModel model;
+        model.setSnapshot(share(s));
+        QCOMPARE(model.headerData(JobTableModel::Kind, Qt::Horizontal, Qt::DisplayRole).toString(), QStringLiteral("Kind"));
+        const auto cell = [&](const QString &id, int role) {
+            for (int row = 0; row < model.rowCount(); ++row)
+                if (model.key(row) == id)
+                    return model.data(model.index(row, JobTableModel::Kind), role);
+            return QVariant();
+        };
+        QCOMPARE(cell(QStringLiteral("ml/PyTorchJob/llama"), Qt::DisplayRole).toString(), QStringLiteral("PyTorchJob"));
+        QCOMPARE(cell(QStringLiteral("ml/PyTorchJob/llama"), Qt::ToolTipRole).toString(), QStringLiteral("kubeflow.org/v1 PyTorchJob"));
+        QCOMPARE(cell(QStringLiteral("101"), Qt::DisplayRole).toString(), QStringLiteral("\u2014"));
+        RowFilter filter;
+        filter.text = QStringLiteral("pytorchjob");
+        QVERIFY(JobTableModel::itemMatches(pytorch, filter));
+        QVERIFY(!JobTableModel::itemMatches(slurm, filter));
+    }
 };
 
 QTEST_MAIN(TestJobTableModel)
