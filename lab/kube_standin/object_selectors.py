@@ -4,6 +4,7 @@ import re
 
 import endpoints_resources
 import kueue_resources
+import workload_resources
 from api_errors import bad_request
 
 # Field selectors each resource supports, as the real registry strategies declare them.
@@ -57,8 +58,10 @@ FIELDS = {
 }
 
 
-# Custom resources support only metadata.name and metadata.namespace (and labels).
-for _resource in list(kueue_resources.RESOURCES) + list(endpoints_resources.RESOURCES):
+# Custom resources support only metadata.name and metadata.namespace (and labels), and so do
+# apps/v1's kinds here (`kubectl rollout status` watches its Deployment by metadata.name).
+for _resource in list(kueue_resources.RESOURCES) + list(endpoints_resources.RESOURCES) + \
+        list(workload_resources.BUILT_IN) + list(workload_resources.CUSTOM):
     FIELDS[_resource] = {"metadata.name": lambda o: o["metadata"]["name"],
                          "metadata.namespace": lambda o: o["metadata"].get("namespace", "")}
 

@@ -54,6 +54,15 @@ expect_contains "$(jp deployment vllm-qwen '{.status.conditions[0].type}={.statu
     "Available=MinimumReplicasAvailable" "Deployment condition Available"
 expect_contains "$(k get events --field-selector involvedObject.name=vllm-qwen -o jsonpath='{.items[*].message}')" \
     "Scaled up replica set $rs from 0 to 2" "the Deployment's ScalingReplicaSet event"
+k set image deployment/vllm-qwen vllm=vllm/vllm-openai:v0.6.5 >/dev/null
+expect_contains "$(k rollout status deployment/vllm-qwen --timeout=20s)" 'deployment "vllm-qwen" successfully rolled out' \
+    "kubectl rollout status after a new image"
+[ "$(jp rs "$rs" '{.spec.replicas}')" = "0" ] || fail "the old ReplicaSet is scaled to 0"
+rs="$(k get rs -l app=vllm-qwen -o jsonpath='{.items[?(@.spec.replicas==2)].metadata.name}')"
+hash="${rs#vllm-qwen-}"
+[ "$(jp pod "$(k get pods -l pod-template-hash="$hash" -o jsonpath='{.items[0].metadata.name}')" '{.spec.containers[0].image}')" = "vllm/vllm-openai:v0.6.5" ] \
+    || fail "the new ReplicaSet's pods run the new image"
+pass "a new pod template: a new ReplicaSet with its pods, the old one at 0"
 k scale deployment vllm-qwen --replicas=1 >/dev/null
 wait_jp 10 1 rs "$rs" '{.status.replicas}'
 [ "$(count pods -l app=vllm-qwen)" -eq 1 ] || fail "scaled to 1: $(k get pods -l app=vllm-qwen)"
