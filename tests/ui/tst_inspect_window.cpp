@@ -1,7 +1,9 @@
 #include "../core/kubernetes/kube_standin_process.h"
 #include "../core/kubernetes/local_process_shell.h"
 
+#include "kubernetes/kube_inspect_paths.h"
 #include "kubernetes/kube_kinds.h"
+#include "model/job.h"
 #include "kubernetes/kubernetes_source.h"
 #include "model/gpu_catalog.h"
 #include "session/cluster_session.h"
@@ -142,6 +144,23 @@ private Q_SLOTS:
         QCOMPARE(events->item(0, 0)->text(), QStringLiteral("default")); // the namespace column
         QCOMPARE(events->item(0, 2)->text(), QStringLiteral("Warning"));
         shoot(&window, QStringLiteral("cluster_events"));
+    }
+
+    // A workload of the Jobs table names its top owner: the window reads that object.
+    void workloadReference()
+    {
+        Job job;
+        job.id = QStringLiteral("ml-research/PyTorchJob/llama");
+        job.name = QStringLiteral("llama");
+        job.partition = QStringLiteral("ml-research");
+        job.workloadKind = QStringLiteral("PyTorchJob");
+        job.workloadApiVersion = QStringLiteral("kubeflow.org/v1");
+        QString error;
+        QCOMPARE(KubeInspectPaths::objectPath(InspectWindow::referenceOf(job), &error),
+                 QStringLiteral("/apis/kubeflow.org/v1/namespaces/ml-research/pytorchjobs/llama"));
+        job.workloadKind = QStringLiteral("Pod");
+        job.workloadApiVersion = QStringLiteral("v1");
+        QCOMPARE(InspectWindow::referenceOf(job).builtin, KubeObjectRef::Builtin::Pod);
     }
 
     void cleanupTestCase()
