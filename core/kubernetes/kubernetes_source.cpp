@@ -463,6 +463,13 @@ ActionResult KubernetesSource::nodeAction(ActionKind action, const QStringList &
 QFuture<ActionResult> KubernetesSource::reconcile(const ActionResult &unknown)
 {
     return runOnPool(&m_pool, [this, unknown] {
+        if (unknown.action == ActionKind::Cancel && unknown.target.count(u'/') == 2) {
+            // A workload of another kind: its deletion is not read back here (the reconciler
+            // reads batch Jobs and pods); it stays unknown and the next refresh shows it.
+            ActionResult still = unknown;
+            still.message = u"%1; whether %2 was deleted shows in the next refresh"_s.arg(unknown.message, unknown.target);
+            return still;
+        }
         return KubeActionReconciler::reconcile(*m_shell, m_commands, m_catalog, unknown, m_barePods.contains(unknown.target));
     });
 }
