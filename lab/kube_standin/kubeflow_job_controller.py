@@ -30,6 +30,18 @@ def replica_selector(job_name, operator, role):
             f"training.kubeflow.org/replica-type={role.lower()}")
 
 
+def restartable(pod, restart_policy):
+    """A failed pod the operator replaces: restartPolicy OnFailure/Always, or ExitCode with a
+    retryable exit code (128+signal: killed, as by a restart of the stand-in, exit 137)."""
+    if restart_policy in ("OnFailure", "Always"):
+        return True
+    if restart_policy != "ExitCode":
+        return False
+    codes = [((cs.get("state") or {}).get("terminated") or {}).get("exitCode", 0)
+             for cs in pod.get("status", {}).get("containerStatuses") or []]
+    return any(code >= 128 for code in codes)
+
+
 def master_port(job):
     master = job["spec"]["pytorchReplicaSpecs"].get("Master") or {}
     for container in ((master.get("template") or {}).get("spec") or {}).get("containers") or []:
@@ -154,6 +166,12 @@ class KubeflowJobController:
             for i in range(replica.get("replicas", 1)):
                 pod_name = f"{name}-{role.lower()}-{i}"
                 pod = by_name.get(pod_name)
+                if pod is not None and phase(pod) == "Failed" and restartable(pod, restart_policy):
+                    # The operator deletes such a pod and makes it again (the kubelet restarts a
+                    # container in place; a whole pod fails so when its node or runtime went away).
+                    self.store.remove("pods", ns, pod_name)
+                    self.event(job, "Normal", "SuccessfulDeletePod", f"Deleted pod: {pod_name}")
+                    pod = None
                 if pod is None:
                     rank = i + (1 if role == "Worker" and "Master" in roles else 0)
                     labels = {"training.kubeflow.org/job-name": name,
