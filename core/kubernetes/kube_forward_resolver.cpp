@@ -101,19 +101,23 @@ std::optional<KubePodSummary> pickReadyPod(const QByteArray &podListJson, QStrin
     QJsonArray items;
     if (!KubeJson::listItems(podListJson, "Pod"_L1, &items, error))
         return std::nullopt;
-    QVector<KubePodSummary> ready;
+    QVector<KubePodSummary> running;
     for (const QJsonValue &item : std::as_const(items)) {
         KubePodSummary pod = KubePodContainers::parsePodObject(item.toObject());
-        if (pod.phase == "Running"_L1 && pod.ready && !pod.podIp.isEmpty())
-            ready.append(std::move(pod));
+        if (pod.phase == "Running"_L1 && !pod.podIp.isEmpty())
+            running.append(std::move(pod));
     }
-    if (ready.isEmpty()) {
+    if (running.isEmpty()) {
         *error = items.isEmpty() ? u"no pod matches the service's selector"_s
-                                 : u"none of the %1 pods the service selects is ready"_s.arg(items.size());
+                                 : u"none of the %1 pods the service selects is running"_s.arg(items.size());
         return std::nullopt;
     }
-    std::sort(ready.begin(), ready.end(), [](const KubePodSummary &a, const KubePodSummary &b) { return a.name < b.name; });
-    return ready.first();
+    // As kubectl (its ActivePods order): a ready pod before one that is not (a sidecar in
+    // back-off makes the whole pod unready while its server answers), then by name.
+    std::sort(running.begin(), running.end(), [](const KubePodSummary &a, const KubePodSummary &b) {
+        return a.ready != b.ready ? a.ready : a.name < b.name;
+    });
+    return running.first();
 }
 
 } // namespace KubeForwardResolver

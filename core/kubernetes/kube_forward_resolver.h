@@ -9,7 +9,8 @@ namespace strata {
 
 // The pure steps of resolving a port-forward's target, as kubectl port-forward does: a Service
 // port to its targetPort (a number, or a container port's name) and its selector; a pod that
-// is Running with an IP; of a Service's pods the first ready one by name. Any thread.
+// is Running with an IP; of a Service's running pods the first by name, ready ones first (as
+// kubectl picks). Any thread.
 namespace KubeForwardResolver {
 
 // A port as typed: 1-65535, or a port name (IANA_SVC_NAME: letters, digits, '-', at most 15).
@@ -21,7 +22,8 @@ bool podBackend(const KubePodSummary &pod, const QString &port, KubeForwardTarge
 // ExternalName, or endpoints managed by hand), no such port.
 bool serviceBackend(const QByteArray &serviceJson, const QString &port, QString *selector, QString *targetPort,
                     QString *error);
-// Of a PodList, the first Running pod that is Ready and has an IP, by name; nullopt with *error.
+// Of a PodList, the Running pod with an IP to forward to: a Ready one first, then by name;
+// nullopt with *error when none runs.
 std::optional<KubePodSummary> pickReadyPod(const QByteArray &podListJson, QString *error);
 
 } // namespace KubeForwardResolver

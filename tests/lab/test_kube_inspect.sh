@@ -6,7 +6,7 @@
 # own YAML byte for byte; events put the BackOff warning first; logs --previous shows the
 # restarted container's earlier instance; port-forward svc/vllm carries real HTTP (GET and POST,
 # two clients at once) from 127.0.0.1 to the pod over SSH, a refused port is said, Ctrl-C ends
-# it with 130. Each strata run connects anew (SSH, the kubeconfig read on the login node): ~45 s.
+# it with 130. Each strata run connects anew (SSH, the kubeconfig read on the login node): 15-45 s.
 # shellcheck source=tests/kube/lib.sh
 source "$(dirname "$0")/../kube/lib.sh"
 : "${STRATA_LAB_DIR:?set by ctest (strata_add_script_test)}"
@@ -14,6 +14,10 @@ STRATA="$STRATA_BINARY_DIR/app/strata"
 mapfile -t connect < "$STRATA_LAB_DIR/connect.args"
 connect+=(--kubernetes --remote-env "KUBECONFIG=$work/kubeconfig")
 PYTHON=python3; [ -x /usr/bin/python3 ] && PYTHON=/usr/bin/python3
+fwd_pid=""
+# A failure while a port-forward runs must not leave it running: stop it, then lib.sh's cleanup
+# (with the exit status the failure had).
+trap 'rc=$?; [ -z "$fwd_pid" ] || kill "$fwd_pid" 2>/dev/null || true; (exit "$rc"); cleanup' EXIT
 model=meta-llama/Llama-3.1-8B-Instruct
 # Pod IPs repeat between stand-ins (the first pod on kube-gpu-01 is 127.244.1.1 in each): a port
 # of this run's own keeps a server another stand-in left there out of the way.
@@ -108,6 +112,7 @@ stop_forward() {
     kill -INT "$fwd_pid"
     local rc=0
     wait "$fwd_pid" || rc=$?
+    fwd_pid=""
     [ "$rc" = 130 ] || fail "port-forward ended with $rc, not 130: $(cat "$work/forward.err")"
 }
 forward svc/vllm :80

@@ -149,7 +149,7 @@ private Q_SLOTS:
         QVERIFY2(pod, qPrintable(error));
         KubeForwardTarget target;
         QVERIFY(KubeForwardResolver::podBackend(*pod, QStringLiteral("http"), &target));
-        // yaml-quirks is Running but in CrashLoopBackOff (not Ready): vllm-0 serves.
+        // yaml-quirks is Running but in CrashLoopBackOff (not Ready): the ready vllm-0 comes first.
         QCOMPARE(target.podName, QStringLiteral("vllm-0"));
         QCOMPARE(target.podIp, QStringLiteral("127.244.2.1"));
         QCOMPARE(target.port, 8000);
@@ -157,11 +157,26 @@ private Q_SLOTS:
         QCOMPARE(target.errorKind, ErrorKind::InvalidRequest);
     }
 
-    void noReadyPod()
+    void noRunningPod()
     {
         QString error;
         QVERIFY(!KubeForwardResolver::pickReadyPod(R"({"kind":"PodList","apiVersion":"v1","items":[]})", &error));
         QCOMPARE(error, QStringLiteral("no pod matches the service's selector"));
+        QVERIFY(!KubeForwardResolver::pickReadyPod(
+            R"({"kind":"PodList","apiVersion":"v1","items":[{"metadata":{"name":"p"},"status":{"phase":"Pending"}}]})", &error));
+        QCOMPARE(error, QStringLiteral("none of the 1 pods the service selects is running"));
+    }
+
+    void unreadyPodWhenNoneIsReady()
+    {
+        // kubectl forwards to a running pod that is not ready (a sidecar in back-off) too.
+        QString error;
+        const std::optional<KubePodSummary> pod = KubeForwardResolver::pickReadyPod(
+            R"({"kind":"PodList","apiVersion":"v1","items":[{"metadata":{"name":"b","namespace":"s"},
+               "status":{"phase":"Running","podIP":"10.0.0.2","conditions":[{"type":"Ready","status":"False"}]}}]})",
+            &error);
+        QVERIFY2(pod, qPrintable(error));
+        QCOMPARE(pod->podIp, QStringLiteral("10.0.0.2"));
     }
 
     void ports_data()
