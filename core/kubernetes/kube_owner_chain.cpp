@@ -1,5 +1,6 @@
 #include "kube_owner_chain.h"
 
+#include "kube_workload_parser.h"
 #include "kubectl_commands.h"
 
 #include <QRegularExpression>
@@ -111,7 +112,7 @@ private:
     {
         KubeOwnerChain::Top top;
         // A batch Job Strata lists all of: one not listed has been deleted.
-        const bool goneJob = ref.kind == "Job"_L1 && (ref.apiVersion.isEmpty() || ref.apiVersion.startsWith("batch/"_L1));
+        const bool goneJob = KubeWorkloadParser::namesBatchJob(ref);
         top.type = goneJob ? KubeOwnerChain::Top::Type::Orphan : KubeOwnerChain::Top::Type::Unlisted;
         top.unlisted = ref;
         top.namespaceName = ns;

@@ -27,6 +27,11 @@ KubeOwnerReference KubeWorkloadParser::controllingOwner(const QJsonObject &metad
     return owner;
 }
 
+bool KubeWorkloadParser::namesBatchJob(const KubeOwnerReference &ref)
+{
+    return ref.kind == "Job"_L1 && (ref.apiVersion.isEmpty() || ref.apiVersion.startsWith("batch/"_L1));
+}
+
 KubeWorkload KubeWorkloadParser::parseObject(const QJsonObject &object, QLatin1StringView kind,
                                              const QString &apiVersion)
 {

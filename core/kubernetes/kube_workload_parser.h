@@ -28,6 +28,9 @@ public:
     static KubeWorkload parseObject(const QJsonObject &object, QLatin1StringView kind, const QString &apiVersion);
     // The controlling owner of an object's metadata (controller: true, else the first); empty when none.
     static KubeOwnerReference controllingOwner(const QJsonObject &metadata);
+    // Whether ref names a batch/v1 Job (an ownerReference without apiVersion counts): Strata lists
+    // every batch Job, so one that is not listed has been deleted.
+    static bool namesBatchJob(const KubeOwnerReference &ref);
 };
 
 } // namespace strata

@@ -19,6 +19,7 @@ fields='state|kind|kindSource|source|orchestrator|action|kubeApi|errorType|code|
 allowed() {
     cat <<'EOF'
 ^core/[a-z]+/[a-z_]+_parser\.cpp:	parsers turn command output and JSON into values: reading the words is their job
+^core/kubernetes/kube_workload_readers\.cpp:	KubeWorkloadParser's per-kind readers: each workload kind's status words are read there, once
 ^core/kubernetes/kube_json\.(cpp|h):	the Kubernetes API envelope's "kind" (List, Status) is read here, once
 ^core/kubernetes/kube_api_credentials\.cpp:	kubeconfig and ExecCredential documents are parsed here ("kind": Config)
 ^core/prometheus/prometheus_response\.cpp:	errorType (the Prometheus API's word, and the client's own) becomes ErrorKind here
