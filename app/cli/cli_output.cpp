@@ -40,6 +40,11 @@ void error(const QString &text)
     write(stderr, QStringLiteral("strata: ") + text + QLatin1Char('\n'));
 }
 
+bool stdoutIsTerminal()
+{
+    return isatty(fileno(stdout)) == 1;
+}
+
 bool stderrIsTerminal()
 {
     return isatty(fileno(stderr)) == 1;

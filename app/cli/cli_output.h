@@ -15,6 +15,8 @@ void line(const QString &text);
 // ... or as an error, prefixed "strata: ".
 void error(const QString &text);
 // Whether stderr is a terminal: only then is there a live progress line.
+// Standard output is a terminal (not a pipe or a file).
+bool stdoutIsTerminal();
 bool stderrIsTerminal();
 // Replaces the live progress line on a terminal (carriage return, erase line, no newline);
 // an empty text erases it.

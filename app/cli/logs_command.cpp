@@ -3,6 +3,7 @@
 #include "cli/cli_failure.h"
 #include "cli/cli_output.h"
 #include "cli/kube_inspect_session.h"
+#include "cli/text_table.h"
 #include "kubernetes/kube_inspector.h"
 #include "kubernetes/kube_kinds.h"
 
@@ -54,8 +55,10 @@ int LogsCommand::run(QCoreApplication &, QCommandLineParser &parser, const Conne
     const KubeLogResult log = KubeInspectSession::wait(session.inspector().logs(request));
     if (!log.ok)
         return CliFailure::report(log.error, log.errorKind);
-    // As kubectl logs: the container's own bytes.
-    CliOutput::outBytes(log.text.toUtf8());
+    // As kubectl logs: the container's own bytes into a pipe or a file. To a terminal, control
+    // characters but newline, tab and carriage return are shown escaped: a log line is any
+    // user's bytes, and an escape sequence in it would be obeyed by the terminal.
+    CliOutput::outBytes((CliOutput::stdoutIsTerminal() ? TextTable::printableLines(log.text) : log.text).toUtf8());
     return 0;
 }
 

@@ -2,6 +2,20 @@
 
 namespace strata {
 
+QString TextTable::printableLines(const QString &text)
+{
+    QString out;
+    out.reserve(text.size());
+    for (QChar c : text) {
+        const bool layout = c == QLatin1Char('\n') || c == QLatin1Char('\t') || c == QLatin1Char('\r');
+        if (!layout && (c.unicode() < 0x20 || (c.unicode() >= 0x7f && c.unicode() <= 0x9f)))
+            out += QStringLiteral("\\x%1").arg(c.unicode(), 2, 16, QLatin1Char('0'));
+        else
+            out += c;
+    }
+    return out;
+}
+
 QString TextTable::printable(const QString &text)
 {
     QString out;

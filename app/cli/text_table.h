@@ -22,6 +22,9 @@ public:
     }
     // Newline and tab as \n and \t, other control characters as \xHH; the rest as it is.
     static QString printable(const QString &text);
+    // Text of many lines (a container's log) for a terminal: newline, tab and carriage return
+    // kept, every other control character (ESC, C1's CSI, ...) as \xHH.
+    static QString printableLines(const QString &text);
     QString render() const;
 
 private:

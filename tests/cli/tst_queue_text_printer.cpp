@@ -2,6 +2,7 @@
 // through KueueFacts: quota and usage per flavor, workload counts, pending workloads in order
 // with whose order it is, LocalQueues; a cluster without queues; names from the cluster escaped.
 #include "cli/queue_text_printer.h"
+#include "cli/text_table.h"
 #include "kubernetes/kueue_facts.h"
 #include "kubernetes/kueue_parser.h"
 
@@ -58,6 +59,7 @@ private Q_SLOTS:
     void order();
     void noQueues();
     void hostileNamesEscaped();
+    void logLinesForATerminal();
 };
 
 void TestQueueTextPrinter::lines_data()
@@ -124,6 +126,16 @@ void TestQueueTextPrinter::hostileNamesEscaped()
     QVERIFY2(!text.contains(QChar(0x1b)) && !text.contains(QLatin1Char('\r')), qPrintable(text));
     QVERIFY2(text.contains(QStringLiteral("ClusterQueue evil\\x1b[2Jqueue\\nClusterQueue forged")), qPrintable(text));
     QCOMPARE(text.count(QStringLiteral("\nClusterQueue")) + int(text.startsWith(QStringLiteral("ClusterQueue"))), 1);
+}
+
+// The same escaping for `strata logs` to a terminal (TextTable::printableLines): a log keeps its
+// lines, tabs and carriage returns; an escape sequence in it is shown, not obeyed.
+void TestQueueTextPrinter::logLinesForATerminal()
+{
+    const QString log = QStringLiteral("step 1\tloss 2.5\r\nevil \x1b]0;title\x07 ") + QChar(0x9b) // C1's CSI
+        + QStringLiteral("2J end\n");
+    QCOMPARE(TextTable::printableLines(log),
+             QStringLiteral("step 1\tloss 2.5\r\nevil \\x1b]0;title\\x07 \\x9b2J end\n"));
 }
 
 QTEST_GUILESS_MAIN(TestQueueTextPrinter)
