@@ -159,11 +159,6 @@ OrchestratorPart KubernetesSource::refreshBlocking()
     // is a kubectl process (the kubectl route over SSH): there the workload kinds, a few thousand
     // objects, are listed on each refresh and only nodes, pods and Jobs are watched.
     const bool watchWorkloads = watch && !m_api.watchesHoldSessions();
-    QVector<QFuture<KubeInformer<KubeWorkload>::Sync>> workloadSyncs;
-    for (const auto &informer : m_workloadInformers)
-        workloadSyncs << runOnPool(&m_syncPool, [informer = informer.get(), watchWorkloads] {
-            return informer->sync(watchWorkloads);
-        });
     // Side by side: nodes and Jobs on the sync pool while this thread syncs the pods, each list
     // page and each watch on its own channel; a refresh takes as long as its slowest read, and
     // while the watches run it reads nothing but the events that arrived.
@@ -173,6 +168,13 @@ OrchestratorPart KubernetesSource::refreshBlocking()
         runOnPool(&m_syncPool, [this, watch] { return m_jobInformer->sync(watch); });
     QFuture<KueueReader::Read> kueueRead =
         runOnPool(&m_syncPool, [this, watch] { return m_kueue->read(watch); });
+    // The workload kinds after them: the pool takes its work in order, and nodes and Jobs are
+    // the larger lists.
+    QVector<QFuture<KubeInformer<KubeWorkload>::Sync>> workloadSyncs;
+    for (const auto &informer : m_workloadInformers)
+        workloadSyncs << runOnPool(&m_syncPool, [informer = informer.get(), watchWorkloads] {
+            return informer->sync(watchWorkloads);
+        });
     KubeInformer<KubePod>::Sync pods = m_podInformer->sync(watch);
     KubeInformer<Node>::Sync nodes = nodesSync.takeResult();
     KubeInformer<KubeJob>::Sync jobs = jobsSync.takeResult();
