@@ -28,6 +28,8 @@
 #include <QRandomGenerator>
 #include <QUuid>
 
+#include <future>
+
 Q_LOGGING_CATEGORY(lcKubernetes, "strata.kubernetes")
 
 namespace strata {
@@ -162,18 +164,29 @@ OrchestratorPart KubernetesSource::refreshBlocking()
     // Side by side: nodes and Jobs on the sync pool while this thread syncs the pods, each list
     // page and each watch on its own channel; a refresh takes as long as its slowest read, and
     // while the watches run it reads nothing but the events that arrived.
-    QFuture<KubeInformer<Node>::Sync> nodesSync =
-        runOnPool(&m_syncPool, [this, watch] { return m_nodeInformer->sync(watch); });
+    // Kueue and the workload kinds read only once the node list is in: when the API server
+    // cannot be reached their fourteen reads would fail one after another (on the kubectl
+    // route each a kubectl process) and hold the refresh's failure back for many seconds; a
+    // node list that failed fails the refresh anyway. At scale the node list is in long before
+    // the pods, which this thread reads meanwhile.
+    auto nodesDone = std::make_shared<std::promise<bool>>();
+    const std::shared_future<bool> nodesListed = nodesDone->get_future().share();
+    QFuture<KubeInformer<Node>::Sync> nodesSync = runOnPool(&m_syncPool, [this, watch, nodesDone] {
+        KubeInformer<Node>::Sync sync = m_nodeInformer->sync(watch);
+        nodesDone->set_value(sync.ok);
+        return sync;
+    });
     QFuture<KubeInformer<KubeJob>::Sync> jobsSync =
         runOnPool(&m_syncPool, [this, watch] { return m_jobInformer->sync(watch); });
-    QFuture<KueueReader::Read> kueueRead =
-        runOnPool(&m_syncPool, [this, watch] { return m_kueue->read(watch); });
+    QFuture<KueueReader::Read> kueueRead = runOnPool(&m_syncPool, [this, watch, nodesListed] {
+        return nodesListed.get() ? m_kueue->read(watch) : KueueReader::Read{};
+    });
     // The workload kinds after them: the pool takes its work in order, and nodes and Jobs are
     // the larger lists.
     QVector<QFuture<KubeInformer<KubeWorkload>::Sync>> workloadSyncs;
     for (const auto &informer : m_workloadInformers)
-        workloadSyncs << runOnPool(&m_syncPool, [informer = informer.get(), watchWorkloads] {
-            return informer->sync(watchWorkloads);
+        workloadSyncs << runOnPool(&m_syncPool, [informer = informer.get(), watchWorkloads, nodesListed] {
+            return nodesListed.get() ? informer->sync(watchWorkloads) : KubeInformer<KubeWorkload>::Sync{};
         });
     KubeInformer<KubePod>::Sync pods = m_podInformer->sync(watch);
     KubeInformer<Node>::Sync nodes = nodesSync.takeResult();
@@ -185,6 +198,8 @@ OrchestratorPart KubernetesSource::refreshBlocking()
     qint64 workloadBytes = 0;
     for (qsizetype i = 0; i < workloadSyncs.size(); ++i) {
         KubeInformer<KubeWorkload>::Sync sync = workloadSyncs[i].takeResult();
+        if (!nodes.ok)
+            continue; // not read (above): the refresh fails on the node list
         const QString noun = m_workloadInformers[i]->resource().noun;
         if (!sync.ok) {
             OrchestratorPart failed;

@@ -50,11 +50,11 @@ pass "ClusterQueue lab-gpus is Active (Ready)"
 expect_eq "$(jp lq/lab-queue '{.status.conditions[0].status} {.spec.clusterQueue}')" "True lab-gpus" "LocalQueue lab-queue is Active"
 
 # Three jobs of 8 GPUs against a quota of 8 per flavor: two admitted, one pending.
-created="$(queued_job train-a 8 30 | k create -f - -o 'jsonpath={.spec.suspend}')"
+created="$(queued_job train-a 8 600 | k create -f - -o 'jsonpath={.spec.suspend}')"
 expect_eq "$created" true "Kueue's webhook suspends a queued Job at creation"
 queued_job train-b 8 600 | k create -f - >/dev/null
 sleep 0.3
-queued_job train-c 8 30 | k create -f - >/dev/null
+queued_job train-c 8 600 | k create -f - >/dev/null
 wait_for 10 admitted train-b || fail "train-b admitted"
 wl_a="$(workload_of train-a)"; wl_c="$(workload_of train-c)"
 case "$wl_a" in job-train-a-?????) pass "Workload $wl_a named as Kueue names it" ;; *) fail "Workload name: $wl_a" ;; esac
