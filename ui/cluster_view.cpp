@@ -79,6 +79,8 @@ ClusterView::ClusterView(QWidget *parent)
     using J = JobTableModel;
     m_jobsPage->arrangeColumns({{J::Id, QStringLiteral("12345678_10")},
                                 {J::Name, QStringLiteral("pretrain-70b-x")},
+                                // Kubernetes: PyTorchJob, LeaderWorkerSet, ... (a dash for Slurm)
+                                {J::Kind, QStringLiteral("PyTorchJob")},
                                 {J::User, QStringLiteral("username")},
                                 {J::State, QStringLiteral("CONFIGURING"), true},
                                 {J::Gpus, QStringLiteral("512")},
