@@ -20,20 +20,31 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-// The API's (or kubectl's) words for a failed GET, and the kind to decide on.
-struct Failure
+// What one GET answered: the body, or why there is none.
+struct Answer
 {
-    QString message;
+    bool ok = false;
+    QByteArray body;
+    QString error;
     ErrorKind kind = ErrorKind::None;
 };
 
-Failure failureOf(const KubeApiClient &api, const QString &uri, const CommandResult &r)
+// GET uri, made by a KubeInspectPaths function that left its refusal in `refusal` when it made
+// none (uri empty: the request was not valid).
+Answer fetch(KubeApiClient &api, const QString &uri, const QString &refusal)
 {
+    if (uri.isEmpty())
+        return {false, {}, refusal, ErrorKind::InvalidRequest};
+    const CommandResult r = api.get(uri).result();
     if (!r.ran())
-        return {r.errorText(), r.errorKind()};
-    const std::optional<KubeStatus> status = KubeStatusParser::parseKubectlError(r.stderrData);
-    return {u"%1 failed: %2"_s.arg(api.describeGet(uri), r.errorText().left(600)),
-            status ? status->errorKind() : r.errorKind()};
+        return {false, {}, r.errorText(), r.errorKind()};
+    if (!r.ok()) {
+        // The API's (or kubectl's) words, and the kind its Status names.
+        const std::optional<KubeStatus> status = KubeStatusParser::parseKubectlError(r.stderrData);
+        return {false, {}, u"%1 failed: %2"_s.arg(api.describeGet(uri), r.errorText().left(600)),
+                status ? status->errorKind() : r.errorKind()};
+    }
+    return {true, r.stdoutData, {}, ErrorKind::None};
 }
 
 } // namespace
@@ -60,26 +71,21 @@ KubeObjectResult KubeInspector::objectBlocking(const KubeObjectRef &ref)
     KubeObjectResult out;
     out.ref = ref;
     const QString path = KubeInspectPaths::objectPath(ref, &out.error);
-    if (path.isEmpty()) {
-        out.errorKind = ErrorKind::InvalidRequest;
-        return out;
-    }
-    const CommandResult r = m_api.get(path).result();
-    if (!r.ok()) {
-        const Failure f = failureOf(m_api, path, r);
-        out.error = f.message;
-        out.errorKind = f.kind;
+    const Answer answer = fetch(m_api, path, out.error);
+    if (!answer.ok) {
+        out.error = answer.error;
+        out.errorKind = answer.kind;
         return out;
     }
     QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(r.stdoutData, &parseError);
+    const QJsonDocument doc = QJsonDocument::fromJson(answer.body, &parseError);
     if (parseError.error != QJsonParseError::NoError || !doc.isObject()) {
         out.error = u"%1 answered what is not a JSON object (%2)"_s.arg(m_api.describeGet(path), parseError.errorString());
         out.errorKind = ErrorKind::ParseFailed;
         return out;
     }
     out.ok = true;
-    out.json = r.stdoutData;
+    out.json = answer.body;
     out.yaml = KubeYamlWriter::forDisplay(doc.object());
     return out;
 }
@@ -89,18 +95,13 @@ QFuture<KubeEventsResult> KubeInspector::events(const KubeObjectRef &ref, int li
     return runOnPool(&m_pool, [this, ref, limit] {
         KubeEventsResult out;
         const QString uri = KubeInspectPaths::eventsUri(ref, limit, &out.error);
-        if (uri.isEmpty()) {
-            out.errorKind = ErrorKind::InvalidRequest;
+        const Answer answer = fetch(m_api, uri, out.error);
+        if (!answer.ok) {
+            out.error = answer.error;
+            out.errorKind = answer.kind;
             return out;
         }
-        const CommandResult r = m_api.get(uri).result();
-        if (!r.ok()) {
-            const Failure f = failureOf(m_api, uri, r);
-            out.error = f.message;
-            out.errorKind = f.kind;
-            return out;
-        }
-        if (!KubeEventParser::parseList(r.stdoutData, &out.events, &out.error)) {
+        if (!KubeEventParser::parseList(answer.body, &out.events, &out.error)) {
             out.error = u"%1: %2"_s.arg(m_api.describeGet(uri), out.error);
             out.errorKind = ErrorKind::ParseFailed;
             return out;
@@ -123,19 +124,14 @@ QFuture<KubeLogResult> KubeInspector::logs(const KubeLogRequest &request)
         }
         const QString uri =
             KubeInspectPaths::logUri(ns, pod, request.container, request.previous, request.tailLines, &out.error);
-        if (uri.isEmpty()) {
-            out.errorKind = ErrorKind::InvalidRequest;
-            return out;
-        }
-        const CommandResult r = m_api.get(uri).result();
-        if (!r.ok()) {
-            const Failure f = failureOf(m_api, uri, r);
-            out.error = f.message;
-            out.errorKind = f.kind;
+        const Answer answer = fetch(m_api, uri, out.error);
+        if (!answer.ok) {
+            out.error = answer.error;
+            out.errorKind = answer.kind;
             return out;
         }
         out.ok = true;
-        out.text = QString::fromUtf8(r.stdoutData);
+        out.text = QString::fromUtf8(answer.body);
         return out;
     });
 }
@@ -171,14 +167,10 @@ KubeForwardTarget KubeInspector::resolveBlocking(const KubeObjectRef &ref, const
         if (!KubeForwardResolver::serviceBackend(object.json, port, &selector, &podPort, &error))
             return fail(error, ErrorKind::InvalidRequest);
         const QString uri = KubeInspectPaths::selectedPodsUri(ref.namespaceName, selector, &error);
-        if (uri.isEmpty())
-            return fail(error, ErrorKind::InvalidRequest);
-        const CommandResult r = m_api.get(uri).result();
-        if (!r.ok()) {
-            const Failure f = failureOf(m_api, uri, r);
-            return fail(f.message, f.kind);
-        }
-        const std::optional<KubePodSummary> pod = KubeForwardResolver::pickReadyPod(r.stdoutData, &error);
+        const Answer answer = fetch(m_api, uri, error);
+        if (!answer.ok)
+            return fail(answer.error, answer.kind);
+        const std::optional<KubePodSummary> pod = KubeForwardResolver::pickReadyPod(answer.body, &error);
         if (!pod)
             return fail(u"service %1/%2: %3"_s.arg(ref.namespaceName, ref.name, error), ErrorKind::InvalidRequest);
         KubeForwardResolver::podBackend(*pod, podPort, &target);
