@@ -3,10 +3,9 @@
 #include "cli/cli_failure.h"
 #include "cli/cli_output.h"
 #include "cli/cli_profile_resolver.h"
+#include "cli/one_refresh.h"
 #include "cli/queue_text_printer.h"
 #include "model/queue_json.h"
-#include "session/cluster_session.h"
-#include "session/terminal_login_prompter.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -22,22 +21,11 @@ int QueuesCommand::run(QCoreApplication &app, QCommandLineParser &parser, const 
         return CliFailure::report(QStringLiteral("queues are Kueue's, on Kubernetes (--kubernetes); a Slurm cluster's "
                                                  "counterpart is its partitions (strata snapshot)"),
                                   ErrorKind::InvalidRequest);
-    auto session = std::make_unique<ClusterSession>(profile, std::make_shared<TerminalLoginPrompter>());
-    SnapshotPtr result;
-    QObject::connect(session.get(), &ClusterSession::snapshotReady, &app, [&](const SnapshotPtr &snapshot) {
-        result = snapshot;
-        app.quit();
-    });
-    session->refreshNow();
-    app.exec();
-    session.reset();
+    const SourceStatus *orchestrator = nullptr;
+    int rc = 0;
+    const SnapshotPtr result = OneRefresh::take(app, profile, &orchestrator, &rc);
     if (!result)
-        return 1;
-    const SourceStatus *orchestrator = result->source(sourceKind(result->orchestrator));
-    if (!orchestrator)
-        return CliFailure::report(QStringLiteral("no answer from the cluster"), ErrorKind::None);
-    if (!orchestrator->ok)
-        return CliFailure::report(orchestrator->error, orchestrator->errorKind);
+        return rc;
     if (parser.value(QStringLiteral("format")) == QLatin1String("json")) {
         QJsonArray queues;
         for (const Queue &q : result->queues)
