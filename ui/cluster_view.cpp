@@ -259,6 +259,9 @@ void ClusterView::setSnapshot(const SnapshotPtr &snapshot)
 {
     if (!snapshot)
         return;
+    // Kind names a Kubernetes workload's kind; on Slurm it would be a column of dashes taking
+    // the width the GPU columns need.
+    m_jobsPage->view()->setColumnHidden(JobTableModel::Kind, snapshot->orchestrator != OrchestratorKind::Kubernetes);
     m_pending = snapshot;
     if (!m_preparing)
         prepareNext();
