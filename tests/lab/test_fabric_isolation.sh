@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The fabric test through the real slurmctld (issue 27): `strata fabric` over the lab's four
 # nodes with one planted slow node (lab/lab fault gpu-node03 cpu-slow: the job steps its slurmd
-# starts get a quarter of one CPU, slurmd itself keeps its share; 30 timed iterations, so the
-# quota of each 100 ms period bites; torch's start there stays short) creates a maintenance
+# starts get 15 % of one CPU, slurmd itself keeps its share; 30 timed iterations, so the
+# quota of each 100 ms period bites. 15 %, as the Kubernetes test: at 25 % CI's loaded 2 cores
+# left gpu-node03's group at 87 % of the other (2026-12-07, a failed CI run); at 15 % with two
+# busy loops beside it, 25 %) creates a maintenance
 # reservation, runs Strata's
 # torch.distributed probe with gloo (one rank per node; every lab node is 127.0.0.1) in jobs in
 # it, bisects and names gpu-node03 within ceil(log2 4) + 1 = 3 rounds, then deletes the
@@ -59,8 +61,8 @@ if [ -n "$unusable" ]; then
     all_usable() { [ -z "$(unusable_nodes)" ]; }
     wait_until 90 "gpu-node[01-04] able to run jobs again" all_usable
 fi
-"$LAB" fault --dir "$STRATA_LAB_DIR" gpu-node03 cpu-slow 25 >/dev/null
-pass "gpu-node03 works at a quarter of one CPU"
+"$LAB" fault --dir "$STRATA_LAB_DIR" gpu-node03 cpu-slow 15 >/dev/null
+pass "gpu-node03 works at 15 % of one CPU"
 
 start=$SECONDS
 rc=0
