@@ -38,6 +38,7 @@ QString SourceHealth::kindText(ErrorKind kind)
     case ErrorKind::SourceUnsupported: return t("unsupported version");
     case ErrorKind::InvalidRequest: return t("request refused");
     case ErrorKind::Cancelled: return t("cancelled");
+    case ErrorKind::NoAccounting: return t("no job accounting");
     }
     return {};
 }

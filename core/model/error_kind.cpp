@@ -19,6 +19,7 @@ QString errorKindName(ErrorKind kind)
     case ErrorKind::SourceUnsupported: return QStringLiteral("source-unsupported");
     case ErrorKind::InvalidRequest: return QStringLiteral("invalid-request");
     case ErrorKind::Cancelled: return QStringLiteral("cancelled");
+    case ErrorKind::NoAccounting: return QStringLiteral("no-accounting");
     }
     return QStringLiteral("unknown");
 }

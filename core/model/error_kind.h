@@ -24,6 +24,7 @@ enum class ErrorKind {
     SourceUnsupported,    // the source answered in a form or version Strata does not support
     InvalidRequest,       // refused before anything ran: a value failed validation
     Cancelled,
+    NoAccounting,         // the scheduler keeps no job accounting (Slurm without slurmdbd): no history to read
 };
 
 // A stable identifier for logs and JSON output: "host-key-changed", "passphrase-needed", ...

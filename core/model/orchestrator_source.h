@@ -1,5 +1,7 @@
 #pragma once
 
+#include "accounting_answer.h"
+#include "history_period.h"
 #include "job_submission.h"
 #include "orchestrator_kind.h"
 #include "orchestrator_part.h"
@@ -83,6 +85,21 @@ public:
     {
         Q_UNUSED(job);
         return nullptr;
+    }
+    // The jobs the scheduler's accounting recorded over the period (Slurm: sacct of every user,
+    // allocations only), finished or not. Finishes on the backend's worker; the default answers
+    // SourceUnsupported, as an orchestrator without accounting that Strata reads.
+    virtual QFuture<AccountingAnswer> readJobRecords(const HistoryPeriod &period)
+    {
+        Q_UNUSED(period);
+        AccountingAnswer answer;
+        answer.error = QStringLiteral("reading finished jobs is not supported on this orchestrator");
+        answer.errorKind = ErrorKind::SourceUnsupported;
+        QPromise<AccountingAnswer> promise;
+        promise.start();
+        promise.addResult(answer);
+        promise.finish();
+        return promise.future();
     }
 };
 

@@ -2,6 +2,7 @@
 
 #include "profile/cluster_profile.h"
 #include "model/cluster_snapshot.h"
+#include "model/history_answer.h"
 #include "model/job_submission.h"
 #include "model/orchestrator_part.h"
 #include "model/output_follower.h"
@@ -98,6 +99,14 @@ public:
     QFuture<ActionResult> reconcile(const ActionResult &unknown);
     // Actions sent whose outcome is still unknown, oldest first.
     QVector<ActionResult> unknownActions() const { return m_unknownActions; }
+
+    // The jobs of a period with their efficiency: the orchestrator's accounting
+    // (OrchestratorSource::readJobRecords), the running jobs of latest() that accounting does
+    // not list yet, then their GPUs' usage from the metrics source when the profile has one.
+    // Runs on the sources' workers and a pool thread, never on this thread; cancel the future
+    // to stop it (the answer is then dropped). Accounting and metrics fail apart: the answer
+    // carries each error with its kind (NoAccounting on a cluster without slurmdbd).
+    QFuture<HistoryAnswer> readHistory(const HistoryPeriod &period);
 
     std::shared_ptr<RemoteShell> shell() const { return m_shell; }
     OrchestratorSource *orchestrator() const { return m_orchestrator.get(); }
