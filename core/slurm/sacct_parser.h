@@ -1,0 +1,70 @@
+#pragma once
+
+#include "model/error_kind.h"
+#include "model/history_period.h"
+#include "model/job_record.h"
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+namespace strata {
+
+// The jobs Slurm's accounting recorded over a period, read from sacct in a text format Strata
+// asks for explicitly (the same on Slurm 22.05 .. 25.11):
+//
+//   env TZ=UTC0 SLURM_TIME_FORMAT=standard sacct -X -a -n -p --delimiter=DELIM -S START -E END
+//       --format=JobID,User,Account,Partition,State,ExitCode,Submit,Start,End,NodeList,AllocTRES,JobName
+//
+// -X: one row per allocation (no steps), whose AllocTRES holds gres/gpu=N (with
+// AccountingStorageTRES=gres/gpu; gres/gpu:TYPE=N too when typed). -a: every user's jobs (as far
+// as PrivateData lets this user see them). -S/-E: every job that was in any state during the
+// period. TZ=UTC0 and SLURM_TIME_FORMAT=standard: sacct prints times in its own process's zone
+// and in the user's chosen format, unnamed; so they are always ISO times in UTC here.
+//
+// DELIM is \x1f followed by 12 random hex digits, new for every read (newDelimiter), and -p (not
+// -P) ends each row with it too. The job name, the only field a user chooses, comes last, so a
+// row is: 11 fields each followed by DELIM, the name, DELIM, newline. The other fields can hold
+// neither DELIM nor a newline, and no name can hold DELIM (it did not exist when the job was
+// submitted), so a name may hold any bytes, the delimiter of any earlier read, newlines and whole
+// forged rows included, and is read back exactly: a row ends only at DELIM + "\n".
+//
+// Text, not `sacct --json`: the JSON answer spends a few kB a job on every field of the job and
+// its steps (tens of times this row's ~300 bytes), so 50,000 jobs would be hundreds of MB to send
+// and parse instead of ~16 MB (parsed in ~0.7 s on one core: tst_sacct_parser); and --json needs
+// the data_parser plugins, which sites leave out.
+struct SacctParseResult
+{
+    QVector<JobRecord> records;
+    int skippedRows = 0;   // rows that could not be read
+    QStringList problems;  // the first few skipped rows, described (job id and why)
+};
+
+// Why sacct failed, read from its own words once, here: NoAccounting when the cluster keeps no
+// accounting (AccountingStorageType is not slurmdbd: "Slurm accounting storage is disabled"),
+// else CommandFailed with sacct's message.
+struct SacctFailure
+{
+    ErrorKind kind = ErrorKind::CommandFailed;
+    QString message;
+};
+
+namespace SacctParser {
+
+constexpr int kFieldCount = 12;
+// At most this many rows are described in SacctParseResult::problems.
+constexpr int kMaxProblemsNamed = 10;
+
+// A new random delimiter ("\x1f" + 12 hex digits).
+QByteArray newDelimiter();
+// sacct's arguments (argv[0] is "env") for the period with this delimiter.
+QStringList arguments(const HistoryPeriod &period, const QByteArray &delimiter);
+// The command as a person would type it (for AccountingAnswer::command), delimiter shown as DELIM.
+QString describe(const HistoryPeriod &period);
+SacctParseResult parse(const QByteArray &output, const QByteArray &delimiter);
+// From sacct's standard error (and exit status) when it failed.
+SacctFailure readFailure(const QByteArray &stderrData, int exitStatus);
+
+} // namespace SacctParser
+} // namespace strata
