@@ -284,13 +284,18 @@ SacctParseResult parse(const QByteArray &output, const QByteArray &delimiter)
     return result;
 }
 
+bool saysNoAccounting(const QByteArray &stderrData)
+{
+    // sacct's answer when AccountingStorageType is not slurmdbd ("Slurm accounting storage is
+    // disabled"; "SLURM ..." in old releases): the one answer that means no history exists.
+    return QString::fromUtf8(stderrData).contains(QLatin1String("accounting storage is disabled"), Qt::CaseInsensitive);
+}
+
 SacctFailure readFailure(const QByteArray &stderrData, int exitStatus)
 {
     SacctFailure failure;
     const QString text = QString::fromUtf8(stderrData).trimmed();
-    // sacct's answer when AccountingStorageType is not slurmdbd ("Slurm accounting storage is
-    // disabled"; "SLURM ..." in old releases): the one answer that means no history exists.
-    if (text.contains(QLatin1String("accounting storage is disabled"), Qt::CaseInsensitive)) {
+    if (saysNoAccounting(stderrData)) {
         failure.kind = ErrorKind::NoAccounting;
         failure.message = QStringLiteral("no slurmdbd: job accounting is not configured on this cluster "
                                          "(AccountingStorageType is not accounting_storage/slurmdbd), so finished jobs "

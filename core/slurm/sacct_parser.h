@@ -65,6 +65,8 @@ QString describe(const HistoryPeriod &period);
 SacctParseResult parse(const QByteArray &output, const QByteArray &delimiter);
 // From sacct's standard error (and exit status) when it failed.
 SacctFailure readFailure(const QByteArray &stderrData, int exitStatus);
+// Whether sacct's standard error says the cluster keeps no accounting.
+bool saysNoAccounting(const QByteArray &stderrData);
 
 } // namespace SacctParser
 } // namespace strata

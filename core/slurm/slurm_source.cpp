@@ -10,6 +10,7 @@
 #include "slurm_version.h"
 #include "versioned_node_list.h"
 #include "job_placement_reader.h"
+#include "sacct_parser.h"
 #include "slurm_commands.h"
 #include "slurm_diagnostic.h"
 #include "squeue_follower.h"
@@ -154,6 +155,43 @@ void SlurmSource::setPolling(int intervalSeconds)
 QFuture<OrchestratorPart> SlurmSource::refresh()
 {
     return runOnPool(&m_pool, [this] { return refreshBlocking(nullptr); });
+}
+
+QFuture<AccountingAnswer> SlurmSource::readJobRecords(const HistoryPeriod &period)
+{
+    // The shell, not `this`: the read may outlive the source by a moment (a window closed).
+    return runOnPool(nullptr, [shell = m_shell, period] {
+        AccountingAnswer answer;
+        answer.command = SacctParser::describe(period);
+        if (!period.isValid()) {
+            answer.error = QStringLiteral("the period to read is empty or reversed");
+            answer.errorKind = ErrorKind::InvalidRequest;
+            return answer;
+        }
+        const QByteArray delimiter = SacctParser::newDelimiter();
+        const CommandResult r = shell->run(SacctParser::arguments(period, delimiter)).result();
+        answer.durationMs = r.durationMs;
+        answer.bytes = r.stdoutData.size();
+        if (!r.ran()) {
+            answer.error = r.errorText();
+            answer.errorKind = r.errorKind();
+            return answer;
+        }
+        // Whatever its exit status, a sacct that says accounting is off has read nothing.
+        if (r.exitStatus != 0 || SacctParser::saysNoAccounting(r.stderrData)) {
+            const SacctFailure failure = SacctParser::readFailure(r.stderrData, r.exitStatus);
+            answer.error = failure.message;
+            answer.errorKind = failure.kind;
+            return answer;
+        }
+        SacctParseResult parsed = SacctParser::parse(r.stdoutData, delimiter);
+        answer.records = std::move(parsed.records);
+        answer.skippedRows = parsed.skippedRows;
+        answer.warnings = parsed.problems;
+        if (parsed.skippedRows > 0)
+            qCWarning(lcSlurm) << "sacct:" << parsed.skippedRows << "rows skipped:" << parsed.problems;
+        return answer;
+    });
 }
 
 QFuture<OrchestratorProbe> SlurmSource::probe()

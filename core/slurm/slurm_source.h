@@ -61,6 +61,10 @@ public:
     // The job's stdout file (Job::stdoutPath) polled over this source's shell by a
     // JobOutputFollower; nullptr for a job without one.
     std::unique_ptr<OutputFollower> followOutput(const Job &job) override;
+    // One sacct of every user's allocations over the period (SacctParser: its format and why);
+    // on the global pool, not this source's own worker, so a month's accounting (seconds at
+    // 50,000 jobs) never holds up a refresh. NoAccounting on a cluster without slurmdbd.
+    QFuture<AccountingAnswer> readJobRecords(const HistoryPeriod &period) override;
 
     // Number of job-detail fetches so far (for tests and benchmarks of the cache).
     int detailFetches() const { return m_detailFetches.loadRelaxed(); }
