@@ -1,5 +1,6 @@
 #pragma once
 
+#include "idle_gpu_limits.h"
 #include "model/kube_api_route.h"
 #include "model/orchestrator_kind.h"
 
@@ -70,6 +71,9 @@ struct ClusterProfile
     QString burninImage;      // container image with strata-burn (Kubernetes)
 
     int refreshIntervalSeconds = 10;
+    // How long a running job's GPUs may stay idle per partition before the "idle-gpu-limit"
+    // finding names it (IdleGpuLimits); empty: no limit, no finding.
+    IdleGpuLimits idleGpuLimits;
 
     bool hasPrometheus() const { return !prometheusUrl.isEmpty(); }
     QString sshTarget() const; // user@host:port

@@ -60,6 +60,8 @@ QJsonObject ProfileStore::toJson(const ClusterProfile &p)
     o[QLatin1String("burninAgentPath")] = p.burninAgentPath;
     o[QLatin1String("burninImage")] = p.burninImage;
     o[QLatin1String("refreshIntervalSeconds")] = p.refreshIntervalSeconds;
+    if (!p.idleGpuLimits.isEmpty())
+        o[QLatin1String("idleGpuLimits")] = p.idleGpuLimits.toJson();
     return o;
 }
 
@@ -101,6 +103,9 @@ ClusterProfile ProfileStore::fromJson(const QJsonObject &o)
     p.burninAgentPath = o.value(QLatin1String("burninAgentPath")).toString();
     p.burninImage = o.value(QLatin1String("burninImage")).toString();
     p.refreshIntervalSeconds = o.value(QLatin1String("refreshIntervalSeconds")).toInt(10);
+    // A malformed entry leaves no limits here; parse() refuses the file, naming it (unknownWord).
+    QString limitsError;
+    p.idleGpuLimits = IdleGpuLimits::fromJson(o.value(QLatin1String("idleGpuLimits")), &limitsError).value_or(IdleGpuLimits{});
     return p;
 }
 
@@ -117,6 +122,9 @@ QString unknownWord(const QJsonObject &o)
     const QJsonValue kubeApi = o.value(QLatin1String("kubeApi"));
     if (!kubeApi.isUndefined() && !parseKubeApiRoute(kubeApi.toString()))
         return QStringLiteral("kubeApi \"%1\" is not auto, direct or kubectl").arg(kubeApi.toString());
+    QString limitsError;
+    if (!IdleGpuLimits::fromJson(o.value(QLatin1String("idleGpuLimits")), &limitsError))
+        return limitsError;
     return {};
 }
 

@@ -7,6 +7,7 @@
 #include "gpu_health_rules.h"
 #include "host_name_resolver.h"
 #include "job_link_errors.h"
+#include "idle_gpu_limit_findings.h"
 #include "job_stragglers.h"
 #include "job_usage.h"
 
@@ -395,6 +396,7 @@ void MetricsJoin::apply(ClusterSnapshot &snapshot, const MetricsPart &part, cons
         input.stepSeconds = part.usageStepSeconds;
         JobUsage::apply(snapshot.jobs, input, t);
         snapshot.findings += JobStragglers::find(snapshot.jobs, input, t);
+        snapshot.findings += IdleGpuLimitFindings::find(snapshot.jobs, input, t, profile.idleGpuLimits);
     }
     if (part.linkCountersKnown) {
         QVector<int> seriesNode;

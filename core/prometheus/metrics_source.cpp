@@ -4,6 +4,7 @@
 #include "alertmanager_client.h"
 #include "pushgateway_client.h"
 #include "app_metrics_query.h"
+#include "history_efficiency_reader.h"
 #include "job_link_errors.h"
 #include "metrics_part_builder.h"
 #include "node_fabric_query.h"
@@ -382,6 +383,34 @@ QFuture<MetricsPart> MetricsSource::refresh(const Request &request)
     }
     m_running = future;
     return future;
+}
+
+QFuture<HistoryEfficiencyAnswer> MetricsSource::readEfficiency(QVector<JobRecord> records, const HistoryPeriod &period,
+                                                               SnapshotPtr latest)
+{
+    if (m_url.isEmpty()) {
+        HistoryEfficiencyAnswer answer;
+        answer.error = QStringLiteral("no Prometheus URL in the profile: GPU efficiency needs its DCGM metrics");
+        answer.errorKind = ErrorKind::SourceUnsupported;
+        answer.records = std::move(records);
+        for (JobRecord &r : answer.records)
+            r.efficiency = JobEfficiency{JobEfficiency::Basis::None, answer.error};
+        QPromise<HistoryEfficiencyAnswer> promise;
+        promise.start();
+        promise.addResult(std::move(answer));
+        promise.finish();
+        return promise.future();
+    }
+    HistoryEfficiencyReader::Request request;
+    request.records = std::move(records);
+    request.period = period;
+    request.latest = std::move(latest);
+    request.plan = m_options.history;
+    request.plan.labels = m_options.plan;
+    request.plan.labels.hostLabel = m_hostLabel;
+    request.hostLabel = m_hostLabel;
+    request.hostRelabel = m_profile.hostRelabel;
+    return HistoryEfficiencyReader::read(*m_client, this, std::move(request));
 }
 
 QFuture<MetricsPart> MetricsSource::refreshUsage(const Request &request)

@@ -1,8 +1,12 @@
 #pragma once
 
+#include "history_efficiency_answer.h"
+#include "history_query_plan.h"
 #include "metrics_part.h"
 #include "metrics_query_plan.h"
 
+#include "model/cluster_snapshot.h"
+#include "model/history_period.h"
 #include "model/job.h"
 #include "profile/cluster_profile.h"
 
@@ -60,6 +64,8 @@ public:
         // parts)): Prometheus answers each sooner and Strata parses one part at a time, so a
         // refresh holds a quarter of the series at once (docs/PERF.md, Scale).
         int gaugeQueryParts = 4;
+        // readEfficiency's grid and answer bounds (its labels come from `plan`).
+        HistoryQueryPlan::Options history;
     };
 
     struct Request
@@ -86,6 +92,14 @@ public:
     // (never an error: the gauges decide whether metrics are available). Does not wait for
     // a running refresh() and is not deduplicated: call it once per such refresh.
     QFuture<MetricsPart> refreshUsage(const Request &request);
+    // The efficiency of jobs over a history period (ClusterSession::readHistory): one range
+    // query per metric per chunk of the period over the whole cluster, never one per job
+    // (HistoryEfficiencyReader, HistoryQueryPlan); `latest` gives the nodes (may be null).
+    // Runs beside refresh() (it does not wait for it). Without a Prometheus in the profile the
+    // answer says so at once (error, kind SourceUnsupported; every record's why). Cancel the
+    // future to stop before the next chunk.
+    QFuture<HistoryEfficiencyAnswer> readEfficiency(QVector<JobRecord> records, const HistoryPeriod &period,
+                                                    SnapshotPtr latest);
     bool isRefreshing() const { return m_running.has_value(); }
     const MetricsQueryPlan &plan() const { return m_plan; }
     PrometheusClient &client() { return *m_client; }
