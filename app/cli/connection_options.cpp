@@ -17,7 +17,7 @@ QList<QCommandLineOption> ConnectionOptions::options() const
 {
     return {m_config, m_cluster, m_ssh, m_identity, m_knownHosts, m_acceptNewHostKey, m_remoteEnv,
             m_connectTimeout, m_commandTimeout, m_prometheus, m_prometheusToken, m_prometheusCa, m_alertmanager, m_pushgateway,
-            m_kubernetes, m_kubeContext, m_kubeApi, m_namespace, m_agent};
+            m_kubernetes, m_kubeContext, m_kubeApi, m_namespace, m_idleGpuLimit, m_agent};
 }
 
 bool ConnectionOptions::namesCluster(const QCommandLineParser &parser) const
@@ -160,6 +160,15 @@ bool ConnectionOptions::resolve(const QCommandLineParser &parser, ClusterProfile
             return false;
         }
         p.kubeApi = route;
+    }
+    if (parser.isSet(m_idleGpuLimit)) {
+        QString why;
+        const std::optional<IdleGpuLimits> limits = IdleGpuLimits::parse(parser.value(m_idleGpuLimit), &why);
+        if (!limits) {
+            *error = QStringLiteral("--idle-gpu-limit: ") + why;
+            return false;
+        }
+        p.idleGpuLimits = *limits;
     }
     if (parser.isSet(m_agent))
         p.burninAgentPath = parser.value(m_agent);

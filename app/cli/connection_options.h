@@ -44,6 +44,7 @@ private:
     QCommandLineOption m_kubeContext{QStringLiteral("kube-context"), QStringLiteral("kubectl context."), QStringLiteral("name")};
     QCommandLineOption m_kubeApi{QStringLiteral("kube-api"), QStringLiteral("How lists and watches reach the Kubernetes API server: auto (directly through an SSH tunnel with the kubeconfig's credentials when it allows, else kubectl), direct, or kubectl."), QStringLiteral("route")};
     QCommandLineOption m_namespace{QStringList{QStringLiteral("n"), QStringLiteral("namespace")}, QStringLiteral("Kubernetes namespace (default: all for reads, 'default' for jobs)."), QStringLiteral("ns")};
+    QCommandLineOption m_idleGpuLimit{QStringLiteral("idle-gpu-limit"), QStringLiteral("How long a running job's GPUs may stay idle per partition before a finding names it, e.g. gpu:30m,*:2h (never acted on; saved by profile add/save)."), QStringLiteral("limits")};
     QCommandLineOption m_agent{QStringLiteral("agent"), QStringLiteral("Remote path of the strata-burn agent."), QStringLiteral("path")};
 };
 
