@@ -18,6 +18,8 @@
 #   kube dcgm     19391-19394            -             (kube-gpu-01..04: the GPU Operator's exporter;
 #                                                      below 19401: the scale lab's endpoints run up from 19405)
 #   kube prom.    19092                  -             (the Kubernetes cluster's own Prometheus)
+#   mariadb       16806                  26806         (the accounting's database, MariaDB on the host)
+#   slurmdbd      16809                  26809
 #
 # The power-saving lab (--power-saving; lib/power_saving.sh):     22.05 (host)   24.11 (root)
 #   slurmctld     17817                  27817
@@ -64,6 +66,7 @@ if [ "$POWER_SAVING" = yes ]; then
     readonly PROMETHEUS_PORT="" ALERTMANAGER_PORT="" PUSHGATEWAY_PORT=""
     readonly FABRIC_PORT_BASE="" NODE_EXPORTER_PORT="" DCGM_PORT_BASE=""
     readonly KUBE_DCGM_PORT_BASE="" KUBE_PROMETHEUS_PORT="" KUBE_NODES=() KUBE_GPU_TYPE=()
+    readonly MARIADB_PORT="" SLURMDBD_PORT=""   # no accounting: the "no slurmdbd" cluster
     # ParallelCluster's Feature lists (quoted: the commas are Slurm's); the CPU instance has no GPU type.
     readonly NODE_GPU_TYPE=(h100 h100 h100 h100 "")
     readonly NODE_FEATURE=("static,p5.48xlarge,p5,efa,gpu" "dynamic,p5.48xlarge,p5,efa,gpu"
@@ -81,6 +84,7 @@ elif [ "$SLURM_VERSION" = 24.11 ]; then
     readonly FABRIC_PORT_BASE=29111          # gpu-node01..04 -> 29111..29114
     readonly NODE_EXPORTER_PORT=29100
     readonly DCGM_PORT_BASE=29401            # gpu-node01..04 -> 29401..29404
+    readonly MARIADB_PORT=26806 SLURMDBD_PORT=26809
     readonly KUBE_DCGM_PORT_BASE="" KUBE_PROMETHEUS_PORT="" KUBE_NODES=() KUBE_GPU_TYPE=()   # no kube stand-in
     readonly NODE_GPU_TYPE=(h100 h100 b200 b200)
     readonly NODE_FEATURE=(p5.48xlarge p5.48xlarge p6-b200.48xlarge p6-b200.48xlarge)
@@ -97,6 +101,7 @@ else
     readonly FABRIC_PORT_BASE=19111          # gpu-node01..04 -> 19111..19114
     readonly NODE_EXPORTER_PORT=19100
     readonly DCGM_PORT_BASE=19401            # gpu-node01..04 -> 19401..19404
+    readonly MARIADB_PORT=16806 SLURMDBD_PORT=16809
     # The kube stand-in's GPU nodes (lab/kube_standin/lab_cluster.py), in the DCGM stand-in as
     # the GPU Operator's dcgm-exporter DaemonSet serves them, scraped by the Kubernetes cluster's
     # own Prometheus (lib/prometheus.sh): the Slurm cluster's Prometheus never sees them.
@@ -113,6 +118,8 @@ readonly RUN="$D/run" LOGS="$D/log"
 readonly MUNGE_DIR="$D/munge" SLURM_DIR="$D/slurm" SSH_DIR="$D/ssh"
 readonly PROM_DIR="$D/prometheus" KUBE_PROM_DIR="$D/prometheus-kube" ALERTMANAGER_DIR="$D/alertmanager" PUSHGATEWAY_DIR="$D/pushgateway"
 readonly FABRIC_DIR="$D/fabric" DCGM_DIR="$D/dcgm" KUBE_DIR="$D/kube"
+readonly ACCT_DIR="$D/accounting" ACCT_DB=slurm_acct_db
+readonly MARIADB_SOCKET="$ACCT_DIR/mysqld.sock"
 # Exported: every Slurm command this script runs must talk to this lab's controller.
 export SLURM_CONF="$SLURM_DIR/slurm.conf"
 readonly MUNGE_SOCKET="$MUNGE_DIR/munge.socket.2"

@@ -58,8 +58,7 @@ SlurmctldDebug=info
 SlurmdDebug=info
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
+$(accounting_slurm_conf)
 JobCompType=jobcomp/filetxt
 JobCompLoc=$SLURM_DIR/jobcomp.log
 SelectType=select/cons_tres

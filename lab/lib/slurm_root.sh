@@ -13,7 +13,7 @@ fi
 # 24.11: the version's own client tools (sinfo, scontrol, munge, ...) as wrappers in DIR/bin that
 # run them inside the root, first in PATH for this script; daemons run under IN_ROOT too.
 readonly BIN_DIR="$D/bin"
-readonly CLIENT_TOOLS="sinfo squeue scontrol sbatch scancel srun salloc sacct sprio sshare sdiag sstat strigger munge unmunge remunge"
+readonly CLIENT_TOOLS="sinfo squeue scontrol sbatch scancel srun salloc sacct sacctmgr sreport sprio sshare sdiag sstat strigger munge unmunge remunge"
 DAEMON_PREFIX=()
 if [ "$CHROOT" = yes ]; then
     export PATH="$BIN_DIR:$PATH"

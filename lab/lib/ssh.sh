@@ -86,6 +86,15 @@ export STRATA_LAB_SSH_IDENTITY=$SSH_DIR/id_ed25519
 export STRATA_LAB_SSH_KNOWN_HOSTS=$SSH_DIR/known_hosts
 export STRATA_LAB_SLURMCTLD_PORT=$SLURMCTLD_PORT
 EOF
+        # Accounting (sacct): slurmdbd and its MariaDB, or none (the power-saving lab).
+        if accounting_enabled; then
+            echo "export STRATA_LAB_ACCOUNTING=slurmdbd"
+            echo "export STRATA_LAB_SLURMDBD_PORT=$SLURMDBD_PORT"
+            echo "export STRATA_LAB_MARIADB_SOCKET=$MARIADB_SOCKET"
+            echo "export STRATA_LAB_ACCOUNTING_DB=$ACCT_DB"
+        else
+            echo "export STRATA_LAB_ACCOUNTING=none"
+        fi
         if [ "$POWER_SAVING" = yes ]; then
             echo "export STRATA_LAB_VARIANT=power-saving"
         else
