@@ -1,5 +1,7 @@
 #include "cluster_session.h"
 
+#include "history_merge.h"
+
 #include "kubernetes_profile_options.h"
 
 #include "model/gpu_catalog.h"
@@ -8,6 +10,7 @@
 #include "kubernetes/kubernetes_source.h"
 #include "model/orchestrator_source.h"
 #include "prometheus/alertmanager_client.h"
+#include "prometheus/history_efficiency_answer.h"
 #include "prometheus/metrics_join.h"
 #include "prometheus/metrics_part.h"
 #include "prometheus/metrics_source.h"
@@ -596,6 +599,119 @@ QFuture<ActionResult> ClusterSession::noAlertmanager(ActionResult result)
     promise.addResult(result);
     promise.finish();
     return promise.future();
+}
+
+QFuture<HistoryAnswer> ClusterSession::readHistory(const HistoryPeriod &period)
+{
+    // One read's state, shared by its steps; the promise finishes exactly once (finish()).
+    struct Run
+    {
+        QPromise<HistoryAnswer> promise;
+        HistoryAnswer answer;
+        QElapsedTimer clock;
+        QFuture<AccountingAnswer> accounting;
+        QFuture<HistoryEfficiencyAnswer> efficiency;
+        void finish()
+        {
+            answer.totalMs = clock.elapsed();
+            if (!promise.isCanceled())
+                promise.setProgressValueAndText(3, QStringLiteral("done"));
+            if (!promise.isCanceled())
+                promise.addResult(answer);
+            promise.finish();
+        }
+        // Records whose efficiency was not read, each saying why.
+        void notMeasured(const QString &why)
+        {
+            for (JobRecord &r : answer.records) {
+                if (r.efficiency.basis == JobEfficiency::Basis::None && r.efficiency.why.isEmpty())
+                    r.efficiency.why = why;
+            }
+        }
+    };
+    auto run = std::make_shared<Run>();
+    run->clock.start();
+    run->answer.period = period;
+    run->promise.start();
+    // Steps for a progress bar (QFuture::progressValue/progressText): accounting, merge, metrics.
+    run->promise.setProgressRange(0, 3);
+    run->promise.setProgressValueAndText(0, QStringLiteral("reading accounting"));
+    const QFuture<HistoryAnswer> answer = run->promise.future();
+    // Cancelling the answer finishes it at once and stops the reads under way (the metrics
+    // between chunks); what they still hand in is dropped.
+    auto *cancelWatch = new QFutureWatcher<HistoryAnswer>(this);
+    connect(cancelWatch, &QFutureWatcherBase::canceled, this, [run] {
+        run->accounting.cancel();
+        run->efficiency.cancel();
+        run->finish();
+    });
+    connect(cancelWatch, &QFutureWatcherBase::finished, cancelWatch, &QObject::deleteLater);
+    cancelWatch->setFuture(answer);
+
+    const auto readEfficiency = [this, run](const QVector<JobRecord> &records) {
+        run->answer.records = records;
+        if (run->promise.isCanceled())
+            return run->finish();
+        if (!m_metrics) {
+            run->answer.metricsError = QStringLiteral("no Prometheus in the profile: GPU usage not read");
+            run->answer.metricsErrorKind = ErrorKind::SourceUnsupported;
+            run->notMeasured(QStringLiteral("metrics not read: no Prometheus in the profile"));
+            return run->finish();
+        }
+        run->promise.setProgressValueAndText(2, QStringLiteral("reading GPU usage"));
+        run->efficiency = m_metrics->readEfficiency(records, run->answer.period, m_latest);
+        whenFinished(
+            run->efficiency, this,
+            [run](const HistoryEfficiencyAnswer &efficiency) {
+                run->answer.records = efficiency.records;
+                run->answer.metricsError = efficiency.error;
+                run->answer.metricsErrorKind = efficiency.errorKind;
+                run->answer.warnings += efficiency.warnings;
+                run->answer.metricsMs = efficiency.elapsedMs;
+                run->notMeasured(QStringLiteral("metrics not read"));
+                run->finish();
+            },
+            [run](const QString &why) {
+                run->answer.metricsError = QStringLiteral("reading GPU usage did not finish: %1").arg(why);
+                run->answer.metricsErrorKind = ErrorKind::Cancelled;
+                run->notMeasured(QStringLiteral("metrics not read: %1").arg(why));
+                run->finish();
+            });
+    };
+
+    run->accounting = m_orchestrator->readJobRecords(period);
+    whenFinished(
+        run->accounting, this,
+        [this, run, readEfficiency](const AccountingAnswer &accounting) {
+            HistoryAnswer &a = run->answer;
+            a.accountingError = accounting.error;
+            a.accountingErrorKind = accounting.errorKind;
+            a.skippedRows = accounting.skippedRows;
+            a.warnings = accounting.warnings;
+            a.accountingCommand = accounting.command;
+            a.accountingBytes = accounting.bytes;
+            a.accountingMs = accounting.durationMs;
+            if (run->promise.isCanceled())
+                return run->finish();
+            // Even without accounting the running jobs are history in the making: merged off
+            // this thread (50,000 records).
+            run->promise.setProgressValueAndText(1, QStringLiteral("adding running jobs"));
+            const QFuture<QVector<JobRecord>> merged = runOnPool(
+                nullptr, [records = accounting.records, latest = m_latest, period = a.period]() mutable {
+                    return HistoryMerge::merge(std::move(records), latest.get(), period);
+                });
+            whenFinished(merged, this, readEfficiency, [run](const QString &why) {
+                run->answer.accountingError = QStringLiteral("putting the records together failed: %1").arg(why);
+                run->answer.accountingErrorKind = ErrorKind::Cancelled;
+                run->finish();
+            });
+        },
+        [run](const QString &why) {
+            run->answer.accountingError = QStringLiteral("reading accounting did not finish: %1").arg(why);
+            run->answer.accountingErrorKind = ErrorKind::Cancelled;
+            run->finish();
+        });
+    return answer;
 }
 
 QFuture<ActionResult> ClusterSession::reconcile(const ActionResult &unknown)

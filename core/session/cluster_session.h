@@ -103,8 +103,9 @@ public:
     // The jobs of a period with their efficiency: the orchestrator's accounting
     // (OrchestratorSource::readJobRecords), the running jobs of latest() that accounting does
     // not list yet, then their GPUs' usage from the metrics source when the profile has one.
-    // Runs on the sources' workers and a pool thread, never on this thread; cancel the future
-    // to stop it (the answer is then dropped). Accounting and metrics fail apart: the answer
+    // Call on this session's thread. The reads and the merge run on the sources' workers and a
+    // pool thread, never on this one; the future finishes here. Cancel it to stop (the answer
+    // is then dropped). Records not measured say why in their efficiency. Accounting and metrics fail apart: the answer
     // carries each error with its kind (NoAccounting on a cluster without slurmdbd).
     QFuture<HistoryAnswer> readHistory(const HistoryPeriod &period);
 
