@@ -10,6 +10,7 @@
 #include "views/log_panel.h"
 
 #include "model/orchestrator_source.h"
+#include "prometheus/idle_gpu_limit_findings.h"
 #include "prometheus/metrics_source.h"
 #include "session/cluster_session.h"
 #include "profile/grafana_link.h"
@@ -343,6 +344,34 @@ void ClusterActions::addAlertActions(QMenu *menu, const StackElement &element)
     }
 }
 
+void ClusterActions::addIdleLimitActions(QMenu *menu, const StackElement &element)
+{
+    const SnapshotPtr snapshot = m_view->snapshot();
+    if (!snapshot)
+        return;
+    QStringList offered;
+    for (const Finding &f : snapshot->findings) {
+        if (f.code != IdleGpuLimitFindings::findingCode() || f.node != element.key || f.job.isEmpty()
+            || offered.contains(f.job))
+            continue;
+        if (element.layer == StackElement::Layer::Gpu && f.gpu >= 0 && f.gpu != element.gpu)
+            continue;
+        if (offered.isEmpty())
+            menu->addSeparator();
+        offered << f.job;
+        const Job *job = snapshot->job(f.job);
+        QAction *a = menu->addAction(job ? tr("Cancel idle job %1 of %2…").arg(f.job, job->user)
+                                         : tr("Cancel idle job %1…").arg(f.job));
+        a->setObjectName(QStringLiteral("contextCancelIdleJob"));
+        a->setToolTip(f.message);
+        connect(a, &QAction::triggered, menu, [this, id = f.job] { cancelJob(id); });
+        if (!m_session) {
+            a->setEnabled(false);
+            a->setToolTip(tr("Not connected to the cluster"));
+        }
+    }
+}
+
 void ClusterActions::showOutput(const QString &jobId)
 {
     const SnapshotPtr snapshot = m_view->snapshot();
@@ -432,6 +461,7 @@ QMenu *ClusterActions::contextMenu(const StackElement &element, const QStringLis
         disableIf(grafana, connected && m_session->profile().grafanaNodeUrl.isEmpty(),
                   tr("Set the profile's Grafana node URL (Prometheus tab) to open dashboards"));
         addAlertActions(menu, element);
+        addIdleLimitActions(menu, element);
         break;
     }
     case StackElement::Layer::Job: {

@@ -96,6 +96,9 @@ private:
     // The alert findings on the element (a node: all of its alerts; a GPU: that GPU's and the
     // node's own), as silence / expire entries.
     void addAlertActions(QMenu *menu, const StackElement &element);
+    // On a finding's node or GPU: "Cancel job …" for each "idle-gpu-limit" finding there (the
+    // action the finding offers; taken only after cancelJob's confirmation).
+    void addIdleLimitActions(QMenu *menu, const StackElement &element);
 
     QWidget *m_parent;
     ClusterView *m_view;

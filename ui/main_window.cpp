@@ -7,6 +7,7 @@
 #include "model/gpu_catalog.h"
 #include "views/fabric_test_window.h"
 #include "views/repair_window.h"
+#include "views/reports_window.h"
 #include "cluster_actions.h"
 #include "cluster_view.h"
 #include "connection_prompts.h"
@@ -136,6 +137,7 @@ MainWindow::MainWindow(ProfileStore *profiles, QWidget *parent)
 MainWindow::~MainWindow()
 {
     delete m_repairWindow.data(); // before the session it works through
+    delete m_reportsWindow.data();
     if (m_session)
         m_session->stop();
     // Without an event loop left to run their deleteLater, closed sessions go now.
@@ -226,6 +228,7 @@ void MainWindow::buildActions()
                              [this, i] { m_view->tabs()->setCurrentIndex(i); }));
     view->addAction(make(QStringLiteral("actionKubernetesEvents"), tr("Kubernetes &events…"), {},
                          [this] { m_actions->inspectClusterEvents(); }));
+    view->addAction(make(QStringLiteral("actionReports"), tr("GPU-hours &report…"), {}, [this] { openReports(); }));
     view->addSeparator();
     for (QDockWidget *dock : {m_connectionsDock, m_detailDock, m_logDock})
         view->addAction(dock->toggleViewAction());
@@ -359,6 +362,7 @@ void MainWindow::closeSession()
         return;
     const QString name = m_session->profile().name;
     delete m_repairWindow.data(); // its engine works through the session
+    delete m_reportsWindow.data(); // it reads through the session
     m_session->stop();
     // Later, not now: this may run inside one of the session's own signals.
     m_actions->setSession(nullptr);
@@ -565,6 +569,7 @@ void MainWindow::updateActions()
     action(QStringLiteral("actionBurninReattach"))->setEnabled(connected);
     action(QStringLiteral("actionFabricTest"))->setEnabled(connected && m_view->actionNodes().size() >= 2);
     action(QStringLiteral("actionRepairLoop"))->setEnabled(connected);
+    action(QStringLiteral("actionReports"))->setEnabled(connected);
 }
 
 FabricTestWindow *MainWindow::openFabricTest()
@@ -608,6 +613,23 @@ RepairWindow *MainWindow::openRepairLoop()
     m_repairWindow->setAttribute(Qt::WA_DeleteOnClose);
     m_repairWindow->show();
     return m_repairWindow;
+}
+
+ReportsWindow *MainWindow::openReports()
+{
+    if (!m_session)
+        return nullptr;
+    if (m_reportsWindow) {
+        m_reportsWindow->raise();
+        m_reportsWindow->activateWindow();
+        return m_reportsWindow;
+    }
+    ClusterSession *session = m_session.get();
+    m_reportsWindow = new ReportsWindow([session](const HistoryPeriod &period) { return session->readHistory(period); }, this);
+    m_reportsWindow->setWindowTitle(tr("GPU-hours report · %1").arg(session->profile().name));
+    m_reportsWindow->setAttribute(Qt::WA_DeleteOnClose);
+    m_reportsWindow->show();
+    return m_reportsWindow;
 }
 
 void MainWindow::updateStatus()

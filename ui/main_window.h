@@ -28,6 +28,7 @@ class ConnectionPrompts;
 class ConnectionsPanel;
 class FabricTestWindow;
 class RepairWindow;
+class ReportsWindow;
 struct ConnectionCheckResult;
 class FirstRunPage;
 class LogPanel;
@@ -88,6 +89,8 @@ public:
     FabricTestWindow *openFabricTest();
     // The repair loop's window on the connected cluster (one per session; raised if open).
     RepairWindow *openRepairLoop();
+    // GPU-hours over a period on the connected cluster (one per session; raised if open).
+    ReportsWindow *openReports();
     void resumeNodes();
     void showPreferences();
 
@@ -113,6 +116,7 @@ private:
 
     std::unique_ptr<ClusterSession> m_session;
     QPointer<RepairWindow> m_repairWindow; // works through m_session: goes before it
+    QPointer<ReportsWindow> m_reportsWindow; // reads through m_session: goes before it
     QVector<QPointer<ClusterSession>> m_retired; // closed, awaiting deleteLater
     ClusterView *m_view;
     QStackedWidget *m_central;

@@ -17,6 +17,7 @@
 #include "cli/metrics_command.h"
 #include "cli/profile_command.h"
 #include "cli/queues_command.h"
+#include "cli/report_command.h"
 #include "cli/resume_command.h"
 #include "cli/silence_command.h"
 #include "cli/snapshot_command.h"
@@ -79,6 +80,12 @@ const std::array kCommands{
     CliCommand{"metrics", &MetricsCommand::runFromCommandLine, &MetricsCommand::options, "", "",
                "--node NODE [--gpu I] --metric NAME [--since 1h] [--step 1m]",
                "Print one GPU metric's time series from Prometheus (needs only --prometheus).",
+               F::Connects},
+    CliCommand{"report", &ReportCommand::run, &ReportCommand::options, "", "",
+               "[--since 7d | --start TIME [--end TIME]] [--by user|account|partition|instance-type|framework] "
+               "[--format text|csv|json] [--jobs] [--top N]",
+               "Print GPU-hours allocated, used and idle over a period by user, account, partition, instance type or "
+               "framework, per week, and the most wasteful jobs (accounting and Prometheus).",
                F::Connects},
     CliCommand{"burnin", &BurninCommand::runFromCommandLine, &BurninCommand::options, "", "",
                "--nodes HOSTS [--tests gemm,hbm,pcie,p2p] [--duration 60s] [--drain-on-fail]",
