@@ -88,14 +88,21 @@ QChart *makeChart(const QString &title)
     return chart;
 }
 
-// A name from the cluster as a chart label: one line, no control characters, not too long.
-QString label(const QString &key)
+// A name from the cluster in a cell: one line, control characters as U+FFFD.
+QString printable(const QString &key)
 {
     if (key.isEmpty())
         return QObject::tr("(unknown)");
     QString shown;
     for (QChar c : key)
         shown += c.isPrint() ? c : QChar(0xfffd);
+    return shown;
+}
+
+// ... and as a chart's category: not too long either.
+QString label(const QString &key)
+{
+    const QString shown = printable(key);
     return shown.size() > 24 ? shown.left(23) + QChar(0x2026) : shown;
 }
 
@@ -389,7 +396,7 @@ void ReportsWindow::showGroups()
     };
     int row = 0;
     for (const UsageReport::Group &g : m_report.groups)
-        fill(row++, label(g.key), g.figures);
+        fill(row++, printable(g.key), g.figures);
     fill(row, tr("Total"), m_report.total);
     QFont bold = m_groups->font();
     bold.setBold(true);
@@ -490,14 +497,14 @@ void ReportsWindow::showWasteful()
         const JobRecord &r = j.record;
         const double util = r.efficiency.utilMeanPercent;
         m_wasteful->setItem(row, 0, textItem(r.id));
-        m_wasteful->setItem(row, 1, textItem(label(r.user)));
-        m_wasteful->setItem(row, 2, textItem(label(r.account)));
-        m_wasteful->setItem(row, 3, textItem(label(r.partition)));
+        m_wasteful->setItem(row, 1, textItem(printable(r.user)));
+        m_wasteful->setItem(row, 2, textItem(printable(r.account)));
+        m_wasteful->setItem(row, 3, textItem(printable(r.partition)));
         m_wasteful->setItem(row, 4, numberItem(QString::number(r.gpus), r.gpus));
         m_wasteful->setItem(row, 5, numberItem(hours(j.allocated), j.allocated));
         m_wasteful->setItem(row, 6, numberItem(hours(r.efficiency.gpuHoursIdle), r.efficiency.gpuHoursIdle));
         m_wasteful->setItem(row, 7, numberItem(util < 0 ? QStringLiteral("–") : QStringLiteral("%1 %").arg(util, 0, 'f', 0), util));
-        QTableWidgetItem *name = textItem(label(r.name));
+        QTableWidgetItem *name = textItem(printable(r.name));
         name->setToolTip(r.name.toHtmlEscaped());
         m_wasteful->setItem(row, 8, name);
         ++row;
