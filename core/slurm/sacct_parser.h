@@ -30,10 +30,16 @@ namespace strata {
 // submitted), so a name may hold any bytes, the delimiter of any earlier read, newlines and whole
 // forged rows included, and is read back exactly: a row ends only at DELIM + "\n".
 //
-// Text, not `sacct --json`: the JSON answer spends a few kB a job on every field of the job and
-// its steps (tens of times this row's ~300 bytes), so 50,000 jobs would be hundreds of MB to send
-// and parse instead of ~16 MB (parsed in ~0.7 s on one core: tst_sacct_parser); and --json needs
-// the data_parser plugins, which sites leave out.
+// Text, not `sacct --json`: measured on the lab's 22.05 accounting (tests/data/slurm/22.05,
+// 18 jobs), this text is 5,475 bytes (~300 a job) and `sacct -X -a --json` of the same period
+// 62,050 (11 times as much: every field of the job, nested), so 50,000 jobs are ~16 MB to send
+// and parse here (~0.7 s on one loaded core, tst_sacct_parser) against ~170 MB of JSON; and
+// --json needs the data_parser plugins, which sites leave out.
+//
+// What sacct lists, seen in the captures: the jobs eligible during the period (a job held by
+// --begin in the future, one cancelled before it was eligible, and pending array tasks are not);
+// "CANCELLED by UID" as the state; a '"' in a name stored as '`'; the GPU type in AllocTRES
+// (gres/gpu:h100=2 beside gres/gpu=2) even for an untyped request on a typed node.
 struct SacctParseResult
 {
     QVector<JobRecord> records;
