@@ -51,6 +51,10 @@ private Q_SLOTS:
     void hostileNames();
     void noAccounting_data() { addReleases(); }
     void noAccounting();
+    void slurmdbdDown_data() { addReleases(); }
+    void slurmdbdDown();
+    void stepsAreCountedNeverRead_data() { addReleases(); }
+    void stepsAreCountedNeverRead();
 };
 
 void TestSacctCapture::everyJob()
@@ -157,6 +161,31 @@ void TestSacctCapture::noAccounting()
     const SacctFailure f = SacctParser::readFailure(captured(release, QStringLiteral("sacct_no_accounting.stderr")), rc);
     QCOMPARE(f.kind, ErrorKind::NoAccounting);
     QVERIFY2(f.message.startsWith(QLatin1String("no slurmdbd")), qPrintable(f.message));
+}
+
+void TestSacctCapture::slurmdbdDown()
+{
+    QFETCH(QString, release);
+    const int rc = captured(release, QStringLiteral("sacct_slurmdbd_down.rc")).trimmed().toInt();
+    QCOMPARE(rc, 1);
+    const SacctFailure f = SacctParser::readFailure(captured(release, QStringLiteral("sacct_slurmdbd_down.stderr")), rc);
+    QCOMPARE(f.kind, ErrorKind::CommandFailed);
+    QVERIFY2(f.message.contains(QLatin1String("Problem talking to the database: Connection refused")), qPrintable(f.message));
+}
+
+void TestSacctCapture::stepsAreCountedNeverRead()
+{
+    // Without -X sacct adds the steps ("1.batch", "8_0.extern"): rows SlurmSource never asks
+    // for, each counted as skipped, never taken for a job; the jobs around them still read.
+    QFETCH(QString, release);
+    const QByteArray steps = captured(release, QStringLiteral("sacct_steps.txt"));
+    const SacctParseResult r = SacctParser::parse(steps, captured(release, QStringLiteral("sacct_delimiter.txt")));
+    const SacctParseResult jobs = parseCapture(release);
+    QCOMPARE(r.records.size(), jobs.records.size());
+    QVERIFY(r.skippedRows > 0);
+    QCOMPARE(r.records.size() + r.skippedRows, qsizetype(steps.count("abcdef012345\n")));
+    for (const QString &problem : r.problems)
+        QVERIFY2(problem.contains(QLatin1String("unreadable")), qPrintable(problem));
 }
 
 QTEST_GUILESS_MAIN(TestSacctCapture)
