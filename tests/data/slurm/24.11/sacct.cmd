@@ -1,0 +1,1 @@
+env TZ=UTC0 SLURM_TIME_FORMAT=standard sacct -X -a -n -p --delimiter=$(cat sacct_delimiter.txt) -S 2026-01-01T00:00:00 -E now --format=JobID,User,Account,Partition,State,ExitCode,Submit,Start,End,NodeList,AllocTRES,JobName
