@@ -28,6 +28,7 @@ struct GpuHolder
 {
     std::vector<std::pair<std::string, std::string>> labels;
     std::string jobId; // the scheduler's job id (for exporters that name pods instead)
+    int utilPercent = -1; // what its job asked the GPU to show (strata-lab-gpu-util=N); -1: busy
 };
 
 using GpuHolders = std::map<GpuKey, GpuHolder>;

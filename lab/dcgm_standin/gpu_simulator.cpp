@@ -138,6 +138,17 @@ std::vector<GpuSample> GpuSimulator::sample(const NodeSpec &node, const GpuHolde
             at(v, DcgmField::DramActive) = between(0.3, 0.6, r(DcgmField::DramActive));
             at(v, DcgmField::PcieTxBytes) = int(between(2e8, 6e8, r(DcgmField::PcieTxBytes)));
             at(v, DcgmField::PcieRxBytes) = int(between(2e8, 6e8, r(DcgmField::PcieRxBytes)));
+            if (const int asked = holder->second.utilPercent; asked >= 0) {
+                // The job's known utilisation (strata-lab-gpu-util=N): N within +-2, and the
+                // power, temperature and engine activity of that share; memory stays held.
+                const double share = asked / 100.0;
+                at(v, DcgmField::GpuUtil) = std::clamp(asked - 2 + int(between(0, 4.99, r(DcgmField::GpuUtil))), 0, 100);
+                at(v, DcgmField::GrEngineActive) = share;
+                at(v, DcgmField::PipeTensorActive) = 0.6 * share;
+                at(v, DcgmField::MemCopyUtil) = int(40 * share);
+                at(v, DcgmField::PowerUsage) = 70 + 530 * share + between(-5, 5, r(DcgmField::PowerUsage));
+                at(v, DcgmField::GpuTemp) = int(34 + 34 * share + between(0, 3.99, r(DcgmField::GpuTemp)));
+            }
         } else {
             at(v, DcgmField::FbUsed) = 0;
             at(v, DcgmField::GpuTemp) = int(between(30, 38.99, r(DcgmField::GpuTemp)));

@@ -66,6 +66,7 @@ void SlurmGpuHolderProvider::onFinished(int exitCode, QProcess::ExitStatus statu
         for (int index : a.gpuIndices) {
             GpuHolder holder;
             holder.jobId = a.jobId.toStdString();
+            holder.utilPercent = a.utilPercent;
             if (m_hpcJobLabel)
                 holder.labels.emplace_back("hpc_job", a.jobId.toStdString());
             holders[GpuKey{a.node, index}] = std::move(holder);

@@ -37,6 +37,19 @@ QStringList expandRangeBody(const QString &body, bool *ok)
 
 } // namespace
 
+int requestedGpuUtil(const QString &jobFields)
+{
+    // The comment runs to the end of its field: " Comment=strata-lab-gpu-util=N" then a space or
+    // the end. Only the job's own fields are searched (after its name, which may hold anything).
+    static const QRegularExpression comment(
+        QStringLiteral(" Comment=strata-lab-gpu-util=(\\d{1,3})(?= |\\n|$)"));
+    const auto m = comment.match(jobFields);
+    if (!m.hasMatch())
+        return -1;
+    const int n = m.captured(1).toInt();
+    return n <= 100 ? n : -1;
+}
+
 QStringList expandSlurmHostlist(const QString &expression)
 {
     QStringList hosts;
@@ -125,6 +138,7 @@ std::vector<JobGpuAllocation> parseRunningJobGpus(const QByteArray &scontrolOutp
         const QString fields = record.mid(fieldsStart.capturedStart());
         if (jobState.match(fields).captured(1) != u"RUNNING")
             continue;
+        const int util = requestedGpuUtil(fields);
         auto details = nodeDetail.globalMatch(fields);
         while (details.hasNext()) {
             const auto detail = details.next();
@@ -135,7 +149,7 @@ std::vector<JobGpuAllocation> parseRunningJobGpus(const QByteArray &scontrolOutp
             if (indices.isEmpty())
                 continue;
             for (const QString &node : expandSlurmHostlist(detail.captured(1)))
-                allocations.push_back({id.captured(1), node, indices});
+                allocations.push_back({id.captured(1), node, indices, util});
         }
     }
     std::erase_if(allocations, [&](const JobGpuAllocation &a) {

@@ -15,7 +15,13 @@ struct JobGpuAllocation
     QString jobId;
     QString node;
     QList<int> gpuIndices;
+    // The utilisation the job asked its GPUs to show (`--comment=strata-lab-gpu-util=N`, N 0..100),
+    // so efficiency tests know what to expect; -1: none asked (a held GPU looks busy, 85-100 %).
+    int utilPercent = -1;
 };
+
+// "strata-lab-gpu-util=N" somewhere in a job's fields (after its name) -> N in 0..100, else -1.
+int requestedGpuUtil(const QString &jobFields);
 
 // Reads `scontrol show job -d -o` and returns the GPU indices (GRES ... IDX:) of RUNNING jobs.
 // Deliberately independent of Strata's own Slurm parsers (core/slurm): the stand-in is what

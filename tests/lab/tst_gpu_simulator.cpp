@@ -7,6 +7,7 @@
 
 #include <prometheus/text_serializer.h>
 
+#include <QSet>
 #include <QTest>
 
 #include <cmath>
@@ -22,6 +23,8 @@ private Q_SLOTS:
     void faults_data();
     void faults();
     void slowWorksAHeldGpuAtItsShare();
+    void askedUtilisationShowsWithinTwo_data();
+    void askedUtilisationShowsWithinTwo();
     void nvlinkErrorsRaiseOneGpusReplayCounter();
     void missingAndIdentity();
     void countersIntegrate();
@@ -173,6 +176,48 @@ void TestGpuSimulator::slowWorksAHeldGpuAtItsShare()
             QVERIFY2(util >= 85, qPrintable(QString::number(util)));
         }
     }
+}
+
+void TestGpuSimulator::askedUtilisationShowsWithinTwo_data()
+{
+    QTest::addColumn<int>("asked");
+    QTest::addColumn<double>("powerLow");
+    QTest::addColumn<double>("powerHigh");
+    QTest::newRow("idle job") << 0 << 65.0 << 75.0;
+    QTest::newRow("30 %") << 30 << 224.0 << 234.0;
+    QTest::newRow("full") << 100 << 595.0 << 605.0;
+}
+
+// A job that asked for N % (--comment=strata-lab-gpu-util=N): its GPUs show N +-2 (within
+// 0..100), power 70 + 530 W x N/100 +-5, memory still held; a GPU it does not hold stays idle.
+void TestGpuSimulator::askedUtilisationShowsWithinTwo()
+{
+    QFETCH(int, asked);
+    QFETCH(double, powerLow);
+    QFETCH(double, powerHigh);
+    GpuSimulator sim;
+    const NodeSpec n = node("gpu-node01", "h100");
+    GpuHolders holders;
+    GpuHolder holder{{{"hpc_job", "9"}}, "9", asked};
+    holders[GpuKey{n.name, 1}] = holder;
+    QSet<int> seen;
+    for (qint64 t = 1000; t < 400000; t += 2000) {
+        for (const GpuSample &s : sim.sample(n, holders, {}, t)) {
+            const double util = value(s, DcgmField::GpuUtil);
+            if (s.index != 1) {
+                QCOMPARE(util, 0.0);
+                continue;
+            }
+            QVERIFY2(util >= std::max(0, asked - 2) && util <= std::min(100, asked + 2),
+                     qPrintable(QString::number(util)));
+            seen.insert(int(util));
+            const double power = value(s, DcgmField::PowerUsage);
+            QVERIFY2(power >= powerLow && power <= powerHigh, qPrintable(QString::number(power)));
+            QVERIFY(value(s, DcgmField::FbUsed) > 0.8 * 80000);
+        }
+    }
+    // It jitters over the whole band that 0..100 leaves it.
+    QCOMPARE(seen.size(), qsizetype(std::min(100, asked + 2) - std::max(0, asked - 2) + 1));
 }
 
 void TestGpuSimulator::missingAndIdentity()

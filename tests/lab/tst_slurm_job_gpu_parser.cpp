@@ -17,6 +17,8 @@ private Q_SLOTS:
     void hostlist();
     void indexList_data();
     void indexList();
+    void requestedUtil_data();
+    void requestedUtil();
 };
 
 namespace {
@@ -107,6 +109,25 @@ void TestSlurmJobGpuParser::indexList()
     QFETCH(QString, list);
     QFETCH(QList<int>, indices);
     QCOMPARE(expandIndexList(list), indices);
+}
+
+void TestSlurmJobGpuParser::requestedUtil_data()
+{
+    QTest::addColumn<QString>("fields");
+    QTest::addColumn<int>("percent");
+    QTest::newRow("asked") << " UserId=root(0) GroupId=root(0) Comment=strata-lab-gpu-util=30 Reboot=0" << 30;
+    QTest::newRow("last field") << " UserId=root(0) Comment=strata-lab-gpu-util=0" << 0;
+    QTest::newRow("over 100") << " UserId=root(0) Comment=strata-lab-gpu-util=101 Reboot=0" << -1;
+    QTest::newRow("more after the number") << " Comment=strata-lab-gpu-util=30x Reboot=0" << -1;
+    QTest::newRow("another comment") << " Comment=ask-for-30 Reboot=0" << -1;
+    QTest::newRow("none") << " UserId=root(0) GroupId=root(0) Reboot=0" << -1;
+}
+
+void TestSlurmJobGpuParser::requestedUtil()
+{
+    QFETCH(QString, fields);
+    QFETCH(int, percent);
+    QCOMPARE(requestedGpuUtil(fields), percent);
 }
 
 QTEST_GUILESS_MAIN(TestSlurmJobGpuParser)
