@@ -30,11 +30,12 @@ namespace strata {
 // submitted), so a name may hold any bytes, the delimiter of any earlier read, newlines and whole
 // forged rows included, and is read back exactly: a row ends only at DELIM + "\n".
 //
-// Text, not `sacct --json`: measured on the lab's 22.05 accounting (tests/data/slurm/22.05,
-// 18 jobs), this text is 5,475 bytes (~300 a job) and `sacct -X -a --json` of the same period
-// 62,050 (11 times as much: every field of the job, nested), so 50,000 jobs are ~16 MB to send
-// and parse here (~0.7 s on one loaded core, tst_sacct_parser) against ~170 MB of JSON; and
-// --json needs the data_parser plugins, which sites leave out.
+// Text, not `sacct --json`: measured on the lab's accounting (tests/data/slurm/*/sacct*, 17-18
+// jobs), this text is 5,475 bytes on 22.05 and 5,237 on 24.11 (~300 a job), `sacct -X -a --json`
+// of the same period 62,050 and 86,226 (11 and 16 times as much: every field of the job,
+// nested), so 50,000 jobs are ~16 MB to send and parse here (~0.7 s on one loaded core,
+// tst_sacct_parser) against 170-250 MB of JSON; and --json needs the data_parser plugins, which
+// sites leave out.
 //
 // What sacct lists, seen in the captures: the jobs eligible during the period (a job held by
 // --begin in the future, one cancelled before it was eligible, and pending array tasks are not);
