@@ -34,8 +34,10 @@ int CliRunner::run(QCoreApplication &app, const QStringList &arguments)
         return 0;
     }
     const QString format = parser.value(QStringLiteral("format"));
-    if (format != QLatin1String("text") && format != QLatin1String("json")) {
-        CliOutput::error(QStringLiteral("--format must be text or json"));
+    const bool csv = (command->flags & CliCommand::CsvFormat) && format == QLatin1String("csv");
+    if (format != QLatin1String("text") && format != QLatin1String("json") && !csv) {
+        CliOutput::error((command->flags & CliCommand::CsvFormat) ? QStringLiteral("--format must be text, csv or json")
+                                                                   : QStringLiteral("--format must be text or json"));
         return 2;
     }
     return command->handler(app, parser, m_connection);

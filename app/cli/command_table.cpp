@@ -86,7 +86,7 @@ const std::array kCommands{
                "[--format text|csv|json] [--jobs] [--top N]",
                "Print GPU-hours allocated, used and idle over a period by user, account, partition, instance type or "
                "framework, per week, and the most wasteful jobs (accounting and Prometheus).",
-               F::Connects},
+               F::Connects | F::CsvFormat},
     CliCommand{"burnin", &BurninCommand::runFromCommandLine, &BurninCommand::options, "", "",
                "--nodes HOSTS [--tests gemm,hbm,pcie,p2p] [--duration 60s] [--drain-on-fail]",
                "Run the strata-burn GPU burn-in on nodes and judge every GPU; exit 0 only if all pass.",

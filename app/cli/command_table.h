@@ -21,6 +21,7 @@ struct CliCommand
         NoFlags = 0,
         Connects = 1u << 0,  // takes the connection flags (--cluster, --ssh, ...)
         Hidden = 1u << 1,    // not listed (still dispatched and completed)
+        CsvFormat = 1u << 2, // --format csv too (strata report), besides text and json
     };
     // A command's function (XCommand::run): the connection flags resolve to a profile there.
     using Handler = int (*)(QCoreApplication &app, QCommandLineParser &parser, const ConnectionOptions &connection);

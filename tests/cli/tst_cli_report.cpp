@@ -147,6 +147,21 @@ void TstCliReport::binaryRefusesBadOptions()
         home.path(), 20'000);
     QCOMPARE(bad.exitCode, 2);
     QVERIFY2(bad.err.contains(QStringLiteral("--by \"team\"")), qPrintable(bad.err));
+    // csv passes the runner's --format check for report (only): the request itself is read next.
+    const test::StrataRun csv = test::runStrataWithoutDisplay(
+        {QStringLiteral("report"), QStringLiteral("--format"), QStringLiteral("csv"), QStringLiteral("--top"),
+         QStringLiteral("x")},
+        home.path(), 20'000);
+    QCOMPARE(csv.exitCode, 2);
+    QVERIFY2(csv.err.contains(QStringLiteral("--top \"x\"")), qPrintable(csv.err));
+    const test::StrataRun xml = test::runStrataWithoutDisplay(
+        {QStringLiteral("report"), QStringLiteral("--format"), QStringLiteral("xml")}, home.path(), 20'000);
+    QCOMPARE(xml.exitCode, 2);
+    QVERIFY2(xml.err.contains(QStringLiteral("--format must be text, csv or json")), qPrintable(xml.err));
+    const test::StrataRun snapshotCsv = test::runStrataWithoutDisplay(
+        {QStringLiteral("snapshot"), QStringLiteral("--format"), QStringLiteral("csv")}, home.path(), 20'000);
+    QCOMPARE(snapshotCsv.exitCode, 2);
+    QVERIFY2(snapshotCsv.err.contains(QStringLiteral("--format must be text or json")), qPrintable(snapshotCsv.err));
     const test::StrataRun help = test::runStrataWithoutDisplay({QStringLiteral("help"), QStringLiteral("report")},
                                                                home.path(), 20'000);
     QCOMPARE(help.exitCode, 0);
