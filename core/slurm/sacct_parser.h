@@ -33,7 +33,7 @@ namespace strata {
 // Text, not `sacct --json`: measured on the lab's accounting (tests/data/slurm/*/sacct*, 17-18
 // jobs), this text is 5,475 bytes on 22.05 and 5,237 on 24.11 (~300 a job), `sacct -X -a --json`
 // of the same period 62,050 and 86,226 (11 and 16 times as much: every field of the job,
-// nested), so 50,000 jobs are ~16 MB to send and parse here (~0.7 s on one loaded core,
+// nested), so 50,000 jobs are ~16 MB to send and parse here (0.2 s on one core,
 // tst_sacct_parser) against 170-250 MB of JSON; and --json needs the data_parser plugins, which
 // sites leave out.
 //

@@ -80,6 +80,7 @@ private Q_SLOTS:
         QTest::newRow("unsupported") << ErrorKind::SourceUnsupported << "source-unsupported";
         QTest::newRow("invalid") << ErrorKind::InvalidRequest << "invalid-request";
         QTest::newRow("cancelled") << ErrorKind::Cancelled << "cancelled";
+        QTest::newRow("no accounting") << ErrorKind::NoAccounting << "no-accounting";
     }
 
     void namesAreStable()
