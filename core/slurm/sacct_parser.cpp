@@ -150,6 +150,22 @@ GpuTres readGpuTres(QByteArrayView text)
     return gpus;
 }
 
+// Bytes of a row, cut to `most` characters with control characters written out ("\x1f"), for a
+// problem shown to a person: a hostile row must not drive the terminal or the window.
+QString shown(QByteArrayView bytes, qsizetype most)
+{
+    const QString text = QString::fromUtf8(bytes.first(std::min(bytes.size(), most * 4))).left(most);
+    QString out;
+    out.reserve(text.size());
+    for (const QChar c : text) {
+        if (c.unicode() < 0x20 || c.unicode() == 0x7f)
+            out += QStringLiteral("\\x%1").arg(c.unicode(), 2, 16, QLatin1Char('0'));
+        else
+            out += c;
+    }
+    return out;
+}
+
 class RowReader
 {
 public:
@@ -159,7 +175,7 @@ public:
     {
         ++m_result.skippedRows;
         if (m_result.problems.size() < kMaxProblemsNamed) {
-            const QString who = id.isEmpty() ? QStringLiteral("a row") : QStringLiteral("job %1").arg(QString::fromUtf8(id).left(40));
+            const QString who = id.isEmpty() ? QStringLiteral("a row") : QStringLiteral("job %1").arg(shown(id, 40));
             m_result.problems.append(QStringLiteral("%1: %2").arg(who, why));
         }
     }
@@ -168,7 +184,7 @@ public:
     {
         const QByteArrayView id = fields[JobId];
         if (!isJobId(id))
-            return skip({}, QStringLiteral("job id \"%1\" unreadable").arg(QString::fromUtf8(id).left(40)));
+            return skip({}, QStringLiteral("job id \"%1\" unreadable").arg(shown(id, 40)));
         JobRecord r;
         r.id = QString::fromUtf8(id);
         r.user = QString::fromUtf8(fields[User]);
@@ -178,7 +194,7 @@ public:
         const qsizetype space = fields[State].indexOf(' '); // "CANCELLED by 1000"
         r.state = parseJobState(QString::fromUtf8(space < 0 ? fields[State] : fields[State].first(space)));
         if (!readExitCode(fields[ExitCode], &r.exitCode, &r.exitSignal))
-            return skip(id, QStringLiteral("exit code \"%1\" unreadable").arg(QString::fromUtf8(fields[ExitCode]).left(40)));
+            return skip(id, QStringLiteral("exit code \"%1\" unreadable").arg(shown(fields[ExitCode], 40)));
         bool ok = false;
         r.submitted = readTime(fields[Submit], &ok);
         if (ok)
@@ -197,7 +213,7 @@ public:
         }
         const GpuTres gpus = readGpuTres(fields[AllocTres]);
         if (!gpus.ok)
-            return skip(id, QStringLiteral("GPU count unreadable in AllocTRES \"%1\"").arg(QString::fromUtf8(fields[AllocTres]).left(80)));
+            return skip(id, QStringLiteral("GPU count unreadable in AllocTRES \"%1\"").arg(shown(fields[AllocTres], 80)));
         const qint64 total = gpus.untyped >= 0 ? gpus.untyped : gpus.typedSum;
         // A job holds at most every GPU of its nodes: more is a hostile or broken record.
         const qint64 most = qint64(GpuCount::kMaxPerNode) * std::max<qsizetype>(1, r.nodes.size());
@@ -266,7 +282,7 @@ SacctParseResult parse(const QByteArray &output, const QByteArray &delimiter)
         }
         if (broken) {
             // Not a row of this read (a line of some other output, a cut row): up to its newline.
-            reader.skip({}, QStringLiteral("not a whole row: \"%1\"").arg(QString::fromUtf8(all.sliced(at, newline - at).first(std::min<qsizetype>(60, newline - at)))));
+            reader.skip({}, QStringLiteral("not a whole row: \"%1\"").arg(shown(all.sliced(at, newline - at), 60)));
             if (newline >= all.size())
                 break;
             at = newline + 1;

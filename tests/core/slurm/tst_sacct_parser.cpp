@@ -191,6 +191,7 @@ void TestSacctParser::brokenRowsAreSkippedAndCounted_data()
     QTest::newRow("too few fields") << QByteArray("7") + kDelimiter + "alice" + kDelimiter + "\n" << "a row: not a whole row";
     QTest::newRow("foreign line") << QByteArray("sacct: warning: something\n") << "a row: not a whole row: \"sacct: warning: something\"";
     QTest::newRow("old delimiter row") << gpuRow("7", "x").replace(kDelimiter, "|") << "a row: not a whole row";
+    QTest::newRow("control characters shown escaped") << QByteArray("\x1b[2J\x07 boom\n") << "a row: not a whole row: \"\\x1b[2J\\x07 boom\"";
 }
 
 void TestSacctParser::brokenRowsAreSkippedAndCounted()
