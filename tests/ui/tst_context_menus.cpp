@@ -12,6 +12,7 @@
 #include "models/node_table_model.h"
 #include "models/snapshot_filter_proxy_model.h"
 #include "offline_remote_shell.h"
+#include "prometheus/idle_gpu_limit_findings.h"
 #include "synthetic_cluster.h"
 #include "synthetic_orchestrator.h"
 #include "views/fleet_map_panel.h"
@@ -548,6 +549,60 @@ private Q_SLOTS:
         // Shown without a session: nothing can run, and the tooltip says why.
         QVERIFY(!named(menu, QStringLiteral("contextDrain"))->isEnabled());
         QCOMPARE(named(menu, QStringLiteral("contextDrain"))->toolTip(), QStringLiteral("Not connected to the cluster"));
+    }
+
+    void idleGpuLimitFindingOffersCancellingItsJob()
+    {
+        // The "idle-gpu-limit" finding (issue 32) offers the action it names; never taken
+        // without the cancel confirmation, and not at all without a session.
+        ClusterSnapshot s = labLikeCluster();
+        const Job job = s.jobs.first();
+        Finding f = Finding::make(Finding::Severity::Warning, QStringLiteral("gpu-node01"), -1,
+                                  IdleGpuLimitFindings::findingCode(),
+                                  QStringLiteral("job %1 has held 8 GPUs idle for 45 min: `strata cancel %1` frees them").arg(job.id));
+        f.job = job.id;
+        f.jobs = {job.id};
+        s.findings.prepend(f);
+        m_window->showSnapshot(std::make_shared<ClusterSnapshot>(s));
+        QTableView *findings = m_window->clusterView()->overview()->findingsView();
+        QTRY_VERIFY(findings->model()->rowCount() > 0);
+        auto *model = static_cast<FindingTableModel *>(findings->model());
+        int row = -1;
+        for (int r = 0; r < findings->model()->rowCount(); ++r)
+            if (model->finding(r).code == IdleGpuLimitFindings::findingCode())
+                row = r;
+        QVERIFY(row >= 0);
+        Q_EMIT findings->customContextMenuRequested(findings->visualRect(findings->model()->index(row, 0)).center());
+        QMenu *menu = openMenu();
+        QVERIFY(menu);
+        QAction *cancel = named(menu, QStringLiteral("contextCancelIdleJob"));
+        QVERIFY(cancel);
+        QCOMPARE(cancel->text(), QStringLiteral("Cancel idle job %1 of %2…").arg(job.id, job.user));
+        QVERIFY(!cancel->isEnabled());
+        QCOMPARE(cancel->toolTip(), QStringLiteral("Not connected to the cluster"));
+        menu->close();
+
+        // Connected: offered, and taken only through the cancel confirmation ("Keep it" keeps it).
+        ClusterView *view = connectSynthetic(labLikeCluster());
+        QTRY_COMPARE(view->jobModel()->rowCount(), 8);
+        m_window->showSnapshot(std::make_shared<ClusterSnapshot>(s));
+        QTRY_VERIFY(findings->model()->rowCount() > row);
+        for (int r = 0; r < findings->model()->rowCount(); ++r)
+            if (model->finding(r).code == IdleGpuLimitFindings::findingCode())
+                row = r;
+        Q_EMIT findings->customContextMenuRequested(findings->visualRect(findings->model()->index(row, 0)).center());
+        menu = openMenu();
+        QVERIFY(menu);
+        cancel = named(menu, QStringLiteral("contextCancelIdleJob"));
+        QVERIFY(cancel);
+        QVERIFY(cancel->isEnabled());
+        QVERIFY(cancel->toolTip().contains(QStringLiteral("`strata cancel %1`").arg(job.id)));
+        cancel->trigger();
+        menu->close();
+        QMessageBox *confirm = nullptr;
+        QTRY_VERIFY((confirm = m_window->findChild<QMessageBox *>(QStringLiteral("confirmCancel"))));
+        QVERIFY2(confirm->text().startsWith(QStringLiteral("Cancel job %1").arg(job.id)), qPrintable(confirm->text()));
+        confirm->findChild<QPushButton *>(QStringLiteral("keep"))->click();
     }
 
     void jobsTableShowsHostlistsAndGpuColumnsAt1280()
