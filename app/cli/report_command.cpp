@@ -11,6 +11,8 @@
 #include "session/cluster_session.h"
 #include "session/terminal_login_prompter.h"
 
+#include <QFutureWatcher>
+
 #include <optional>
 
 namespace strata {
@@ -44,8 +46,16 @@ int ReportCommand::run(QCoreApplication &app, QCommandLineParser &parser, const 
     CliOutput::progress(QStringLiteral("reading accounting and GPU usage…"));
     std::optional<HistoryAnswer> answer;
     QString failure;
+    const QFuture<HistoryAnswer> reading = session->readHistory(request.period);
+    QFutureWatcher<HistoryAnswer> steps; // the session's steps on the live line: "reading GPU usage"
+    QObject::connect(&steps, &QFutureWatcher<HistoryAnswer>::progressTextChanged, &app,
+                     [&steps](const QString &step) {
+                         if (steps.progressValue() < steps.progressMaximum()) // the last step is the end
+                             CliOutput::progress(step + QStringLiteral("…"));
+                     });
+    steps.setFuture(reading);
     whenFinished(
-        session->readHistory(request.period), &app,
+        reading, &app,
         [&](const HistoryAnswer &a) {
             answer = a;
             app.quit();

@@ -310,8 +310,12 @@ void ReportsWindow::run()
 void ReportsWindow::tick()
 {
     const qint64 seconds = (QDateTime::currentMSecsSinceEpoch() - m_runStartedMs) / 1000;
-    const QString step = m_pending.progressText();
-    say(tr("Reading %1… %2 s").arg(step.isEmpty() ? tr("accounting and GPU usage") : step).arg(seconds), false);
+    // The session's step ("reading accounting", "reading GPU usage") when it names one.
+    QString step = m_pending.progressText();
+    if (step.isEmpty())
+        step = tr("reading accounting and GPU usage");
+    step[0] = step[0].toUpper();
+    say(tr("%1… %2 s").arg(step).arg(seconds), false);
 }
 
 void ReportsWindow::cancel()
