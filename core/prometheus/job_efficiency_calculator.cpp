@@ -7,6 +7,8 @@
 
 #include "model/cluster_snapshot.h"
 
+#include <QMap>
+
 #include <algorithm>
 #include <cmath>
 
@@ -150,6 +152,7 @@ void JobEfficiencyCalculator::add(Metric metric, const PrometheusResponse &answe
     const qint64 step = m_context.stepSeconds;
     if (step <= 0)
         return;
+    QHash<qint64, QVector<const PrometheusSeries *>> byGpu; // series attributed by indices, by GPU
     for (const PrometheusSeries &series : answer.series) {
         if (!series.label(u"GPU_I_ID").isEmpty())
             continue; // a MIG instance: the plan does not ask for them
@@ -179,22 +182,47 @@ void JobEfficiencyCalculator::add(Metric metric, const PrometheusResponse &answe
             ++m_unmatchedSeries;
             continue;
         }
-        const auto holders = m_recordsByGpu.constFind(gpuKey(node, gpu));
-        if (holders == m_recordsByGpu.constEnd())
-            continue;
-        const QVector<PrometheusSample> &samples = series.samples;
-        for (int i : *holders) {
+        const qint64 key = gpuKey(node, gpu);
+        if (m_recordsByGpu.contains(key))
+            byGpu[key].append(&series);
+    }
+
+    // A GPU by its indices: one series, or several where the exporter's job label changed (a
+    // GPU's series before the exporter knew its job, then the job's). Within one step the
+    // busier reading is the job's: the other is the few seconds before the exporter knew it.
+    for (auto group = byGpu.cbegin(); group != byGpu.cend(); ++group) {
+        QVector<PrometheusSample> merged;
+        const QVector<PrometheusSample> *samples = &group.value().first()->samples;
+        if (group.value().size() > 1) {
+            QMap<qint64, double> byTime;
+            for (const PrometheusSeries *s : group.value())
+                for (const PrometheusSample &p : s->samples) {
+                    if (!std::isfinite(p.value) || DcgmBlankValue::isMissing(p.value))
+                        continue;
+                    const qint64 t = qint64(std::llround(p.time));
+                    auto it = byTime.find(t);
+                    if (it == byTime.end())
+                        byTime.insert(t, p.value);
+                    else
+                        *it = std::max(*it, p.value);
+                }
+            merged.reserve(byTime.size());
+            for (auto it = byTime.cbegin(); it != byTime.cend(); ++it)
+                merged.append(PrometheusSample{double(it.key()), it.value()});
+            samples = &merged;
+        }
+        for (int i : m_recordsByGpu.value(group.key())) {
             const Run &run = m_runs[i];
             // Points whose step (t - step, t] touches the run: t in (run.start, run.end + step).
-            auto it = std::upper_bound(samples.cbegin(), samples.cend(), double(run.start),
+            auto it = std::upper_bound(samples->cbegin(), samples->cend(), double(run.start),
                                        [](double t, const PrometheusSample &s) { return t < s.time; });
-            for (; it != samples.cend() && qint64(std::llround(it->time)) < run.end + step; ++it) {
+            for (; it != samples->cend() && qint64(std::llround(it->time)) < run.end + step; ++it) {
                 const qint64 t = qint64(std::llround(it->time));
                 const qint64 overlap = std::min(t, run.end) - std::max(t - step, run.start);
                 if (overlap >= step)
-                    addPoint(m_inside[i], metric, it->value, 1.0, gpuKey(node, gpu));
+                    addPoint(m_inside[i], metric, it->value, 1.0, group.key());
                 else
-                    addPoint(m_edges[i], metric, it->value, double(overlap) / double(step), gpuKey(node, gpu));
+                    addPoint(m_edges[i], metric, it->value, double(overlap) / double(step), group.key());
             }
         }
     }

@@ -30,7 +30,9 @@ struct ClusterSnapshot;
 //   Indices     the accounting recorded the GPU indices the job held on each node;
 //   WholeNodes  the job held every GPU of its nodes (its GPUs equal the nodes' GPU count);
 //   for these two only points whose whole step lies inside the run count (an edge step mixes in
-//   the GPU's previous or next holder); a job shorter than that takes its edge steps, weighted.
+//   the GPU's previous or next holder); a job shorter than that takes its edge steps, weighted;
+//   where a GPU has two series in one step (the exporter's job label appeared or went within
+//   it), the busier reading is the job's.
 // A job that shared its nodes with no indices recorded is Unattributable, never guessed.
 // Exporter host names reach node names as in the live join (HostNameResolver: the profile's
 // host label and relabel map, addresses).
