@@ -50,19 +50,20 @@ echo "filled $JOBS jobs in $(elapsed "$s") s"
 since=$(date -u -d '30 days ago' +%Y-%m-%dT%H:%M:%S)
 delim="$(printf '\037')abcdef012345"
 out="$(mktemp -d)"
-for i in $(seq 1 "$RUNS"); do
+for _ in $(seq 1 "$RUNS"); do
     /usr/bin/time -o "$out/t" -f "%e s wall, %M KB peak" env TZ=UTC0 SLURM_TIME_FORMAT=standard sacct -X -a -n -p \
         "--delimiter=$delim" -S "$since" -E now \
         --format=JobID,User,Account,Partition,State,ExitCode,Submit,Start,End,NodeList,AllocTRES,JobName >"$out/sacct"
     echo "sacct: $(cat "$out/t"), $(wc -l <"$out/sacct") rows, $(wc -c <"$out/sacct") bytes"
 done
-grep -v -x -e --prometheus -e "$STRATA_LAB_PROMETHEUS_URL" "$D/connect.args" >"$out/noprom.args"
-for i in $(seq 1 "$RUNS"); do
-    /usr/bin/time -o "$out/t" -f "%e s wall, %M KB peak" "$B/app/strata" report $(cat "$out/noprom.args") --since 30d >/dev/null 2>&1
+mapfile -t with_prom <"$D/connect.args"
+mapfile -t without_prom < <(grep -v -x -e --prometheus -e "$STRATA_LAB_PROMETHEUS_URL" "$D/connect.args")
+for _ in $(seq 1 "$RUNS"); do
+    /usr/bin/time -o "$out/t" -f "%e s wall, %M KB peak" "$B/app/strata" report "${without_prom[@]}" --since 30d >/dev/null 2>&1
     echo "strata report --since 30d, no Prometheus: rc $? $(cat "$out/t")"
 done
-for i in $(seq 1 "$RUNS"); do
-    /usr/bin/time -o "$out/t" -f "%e s wall, %M KB peak" "$B/app/strata" report $(cat "$D/connect.args") --since 30d >"$out/report" 2>/dev/null
+for _ in $(seq 1 "$RUNS"); do
+    /usr/bin/time -o "$out/t" -f "%e s wall, %M KB peak" "$B/app/strata" report "${with_prom[@]}" --since 30d >"$out/report" 2>/dev/null
     echo "strata report --since 30d: rc $? $(cat "$out/t")"
 done
 head -n 1 "$out/report"

@@ -34,7 +34,7 @@ lab down >/dev/null
 # The lab's 'up' fails at the end if the DCGM stand-in is not built; Slurm and its accounting are what count.
 if ! lab up >/dev/null; then
     status="$(lab status || true)"
-    grep -q '^slurmctld *up' <<<"$status" && grep -q '^slurmdbd *up' <<<"$status" || die "lab up failed: $status"
+    if ! grep -q '^slurmctld *up' <<<"$status" || ! grep -q '^slurmdbd *up' <<<"$status"; then die "lab up failed: $status"; fi
 fi
 eval "$(lab env)"   # SLURM_CONF, and for 24.11 PATH with the version's own client tools first
 [ "${STRATA_LAB_ACCOUNTING:-}" = slurmdbd ] || die "the lab in $LAB_DIR has no accounting"
@@ -58,7 +58,7 @@ sb() { sbatch --parsable -o /dev/null "$@"; }
 j_ok=$(sb -J train-llama --gres=gpu:2 -w gpu-node01 --wrap 'sleep 2')                      # 1 COMPLETED
 j_typed=$(sb -J typed-h100 --gres=gpu:h100:4 -A inference --wrap 'sleep 2')                # 2 COMPLETED, typed
 j_fail=$(sb -J failing --gres=gpu:1 --wrap 'exit 3')                                       # 3 FAILED 3:0
-j_two=$(sb -J two-nodes -N 2 --gres=gpu:8 -w gpu-node[03-04] --wrap 'sleep 2')             # 4 COMPLETED, 2 nodes
+j_two=$(sb -J two-nodes -N 2 --gres=gpu:8 -w 'gpu-node[03-04]' --wrap 'sleep 2')             # 4 COMPLETED, 2 nodes
 j_timeout=$(sb -J times-out --gres=gpu:1 --time=1 --wrap 'sleep 600')                      # 5 TIMEOUT
 j_cancel=$(sb -J cancelled-running --gres=gpu:1 --wrap 'sleep 600')                        # 6 CANCELLED while running
 j_pcancel=$(sb -J cancelled-pending --gres=gpu:1 --begin=now+3600 --wrap 'true')            # 7 CANCELLED while pending
