@@ -18,6 +18,7 @@
 #include "models/job_table_model.h"
 #include "synthetic_cluster.h"
 #include "views/first_run_page.h"
+#include "views/reports_window.h"
 #include "views/fleet_map_panel.h"
 #include "views/table_page.h"
 
@@ -317,6 +318,23 @@ int main(int argc, char **argv)
             window.session()->cancel(submitted);
         } else {
             std::fprintf(stderr, "screenshots: the demo job did not start within 30 s\n");
+        }
+    }
+    if (lab && window.session()) {
+        // View > GPU-hours report over the lab's last 24 hours (its real accounting and Prometheus).
+        if (ReportsWindow *reports = window.openReports()) {
+            reports->resize(1280, 800);
+            reports->choosePeriod(QStringLiteral("24h"));
+            bool shown = false;
+            QObject::connect(reports, &ReportsWindow::reportShown, &window, [&shown] { shown = true; });
+            reports->run();
+            if (waitFor([&] { return shown; }, 60000)) {
+                spin(300);
+                shoot.save(reports, prefix + QStringLiteral("reports"));
+            } else {
+                std::fprintf(stderr, "screenshots: no report within 60 s: %s\n", qPrintable(reports->statusText()));
+            }
+            reports->close();
         }
     }
     auto *hostKey = new HostKeyDialog(lab ? profile.sshTarget() : QStringLiteral("login.example.org"),

@@ -14,6 +14,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QPromise>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -231,6 +232,9 @@ void TstReportsWindow::metricsFailureIsSaid()
              qPrintable(window.statusText()));
     QVERIFY(window.statusText().contains(QStringLiteral("2 accounting row(s) unreadable")));
     QCOMPARE(window.wastefulTable()->rowCount(), 0);
+    QVERIFY(window.findChild<QLabel *>(QStringLiteral("reportWastefulTitle")));
+    QCOMPARE(window.findChild<QLabel *>(QStringLiteral("reportWastefulTitle"))->text(),
+             QStringLiteral("Most idle GPU-hours: no job's GPUs were measured"));
 }
 
 void TstReportsWindow::customPeriod()

@@ -29,6 +29,8 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
+
 namespace strata {
 
 namespace {
@@ -48,6 +50,12 @@ QString hours(double value)
 QString percent(double fraction)
 {
     return fraction < 0 ? QStringLiteral("–") : QStringLiteral("%1 %").arg(fraction * 100.0, 0, 'f', 0);
+}
+
+// Tick labels that tell small totals apart (a lab's 0.8 GPU-hours) without decimals on large ones.
+QString axisFormat(double largest)
+{
+    return largest >= 20 ? QStringLiteral("%.0f") : largest >= 2 ? QStringLiteral("%.1f") : QStringLiteral("%.2f");
 }
 
 QTableWidgetItem *textItem(const QString &text)
@@ -209,7 +217,9 @@ ReportsWindow::ReportsWindow(HistoryReader reader, QWidget *parent)
     auto *wastefulBox = new QWidget;
     auto *wastefulLayout = new QVBoxLayout(wastefulBox);
     wastefulLayout->setContentsMargins(0, 0, 0, 0);
-    wastefulLayout->addWidget(new QLabel(tr("Most idle GPU-hours (measured jobs)")));
+    m_wastefulTitle = new QLabel(tr("Most idle GPU-hours (measured jobs)"));
+    m_wastefulTitle->setObjectName(QStringLiteral("reportWastefulTitle"));
+    wastefulLayout->addWidget(m_wastefulTitle);
     wastefulLayout->addWidget(m_wasteful);
     bottom->addWidget(wastefulBox);
     bottom->setStretchFactor(0, 1);
@@ -449,7 +459,7 @@ void ReportsWindow::showGroupChart()
     axisY->append(categories);
     auto *axisX = new QValueAxis;
     axisX->setTitleText(tr("GPU-hours"));
-    axisX->setLabelFormat(QStringLiteral("%.0f"));
+    axisX->setLabelFormat(axisFormat(m_report.groups.isEmpty() ? 0 : m_report.groups.first().figures.allocated));
     m_groupChart->addAxis(axisY, Qt::AlignLeft);
     m_groupChart->addAxis(axisX, Qt::AlignBottom);
     series->attachAxis(axisY);
@@ -482,8 +492,11 @@ void ReportsWindow::showWeekChart()
     auto *axisX = new QBarCategoryAxis;
     axisX->append(categories);
     auto *axisY = new QValueAxis;
+    double largest = 0;
+    for (const UsageReport::Week &w : m_report.weeks)
+        largest = std::max(largest, w.figures.allocated);
     axisY->setTitleText(tr("GPU-hours"));
-    axisY->setLabelFormat(QStringLiteral("%.0f"));
+    axisY->setLabelFormat(axisFormat(largest));
     m_weekChart->addAxis(axisX, Qt::AlignBottom);
     m_weekChart->addAxis(axisY, Qt::AlignLeft);
     series->attachAxis(axisX);
@@ -514,6 +527,9 @@ void ReportsWindow::showWasteful()
         ++row;
     }
     m_wasteful->resizeColumnsToContents();
+    m_wastefulTitle->setText(!m_report.wasteful.isEmpty() ? tr("Most idle GPU-hours (measured jobs)")
+                             : m_report.total.jobsMeasured > 0 ? tr("Most idle GPU-hours: no measured job held a GPU idle")
+                                                               : tr("Most idle GPU-hours: no job's GPUs were measured"));
 }
 
 void ReportsWindow::setRunning(bool running)

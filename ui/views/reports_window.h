@@ -103,6 +103,7 @@ private:
     QChart *m_groupChart;
     QChartView *m_weekChartView;
     QChart *m_weekChart;
+    QLabel *m_wastefulTitle = nullptr;
     QTableWidget *m_wasteful;
 };
 
