@@ -6,6 +6,7 @@
 #include "metrics_part_builder.h"
 
 #include "model/cluster_snapshot.h"
+#include "model/gpu_count.h"
 
 #include <QMap>
 
@@ -78,7 +79,7 @@ JobEfficiencyCalculator::JobEfficiencyCalculator(const QVector<JobRecord> &recor
             for (auto it = r.gpuIndicesByNode.cbegin(); it != r.gpuIndicesByNode.cend(); ++it) {
                 const int node = indexOf(it.key());
                 for (int gpu : it.value())
-                    if (gpu >= 0 && gpu < (1 << 20))
+                    if (gpu >= 0 && gpu < GpuCount::kMaxPerNode) // a record claiming index 2^31 sizes nothing
                         gpus << gpuKey(node, gpu);
             }
         } else {
@@ -93,7 +94,7 @@ JobEfficiencyCalculator::JobEfficiencyCalculator(const QVector<JobRecord> &recor
                 m_attribution[i] = JobEfficiency::Basis::WholeNodes;
                 for (const QString &name : r.nodes) {
                     const int node = indexOf(name);
-                    const int count = std::min(nodes.gpuCount.value(name), 1 << 20);
+                    const int count = std::min(nodes.gpuCount.value(name), GpuCount::kMaxPerNode);
                     for (int gpu = 0; gpu < count; ++gpu)
                         gpus << gpuKey(node, gpu);
                 }
@@ -125,7 +126,8 @@ int JobEfficiencyCalculator::resolveNode(const PrometheusSeries &series)
 
 void JobEfficiencyCalculator::addPoint(Sum &sum, Metric metric, double value, double weight, qint64 gpu) const
 {
-    if (weight <= 0 || !std::isfinite(value) || DcgmBlankValue::isMissing(value))
+    // No GPU reports a negative utilisation, memory or power: a missing reading, not an idle one.
+    if (weight <= 0 || !std::isfinite(value) || value < 0 || DcgmBlankValue::isMissing(value))
         return;
     switch (metric) {
     case Metric::Util:

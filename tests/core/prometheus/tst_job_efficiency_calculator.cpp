@@ -37,7 +37,7 @@ QByteArray matrix(const QVector<SeriesSpec> &series)
         out += (i ? "," : "") + QByteArray(R"({"metric":{)") + s.labels.toUtf8() + R"(},"values":[)";
         for (qint64 t = s.from; t <= s.to; t += kStep)
             out += (t == s.from ? "" : ",") + QByteArray("[") + QByteArray::number(t) + ",\""
-                + QByteArray::number(s.value(t)) + "\"]";
+                + QByteArray::number(s.value(t), 'g', 17) + "\"]";
         out += "]}";
     }
     return out + "]}}";
@@ -170,6 +170,7 @@ private Q_SLOTS:
     void figuresPerBasis();
     void chunksAddUp();
     void failedAnswerAddsNothing();
+    void hostileAnswersAndRecords();
     void step_data();
     void step();
     void chunks();
@@ -258,6 +259,38 @@ void TestJobEfficiencyCalculator::failedAnswerAddsNothing()
     QCOMPARE(r[0].efficiency.basis, JobEfficiency::Basis::None);
     QVERIFY(r[0].efficiency.why.startsWith(QStringLiteral("no GPU samples")));
     QCOMPARE(r[0].efficiency.utilMeanPercent, -1.0);
+}
+
+void TestJobEfficiencyCalculator::hostileAnswersAndRecords()
+{
+    // A record claiming GPU index 2^31 and a node claiming 2^31 GPUs size nothing; gpu labels
+    // that are no index, negative readings, NaN and DCGM's blank codes are not values.
+    QVector<JobRecord> r;
+    r << record(QStringLiteral("1"), kStart, kEnd, {QStringLiteral("n1")}, 2);
+    r.last().gpuIndicesByNode.insert(QStringLiteral("n1"), {0, 2147483647, -5});
+    r << record(QStringLiteral("2"), kStart, kEnd, {QStringLiteral("huge")}, 2147483647);
+    JobEfficiencyCalculator::Nodes n = nodes();
+    n.names << QStringLiteral("huge");
+    n.gpuCount.insert(QStringLiteral("huge"), 2147483647);
+    JobEfficiencyCalculator calculator(r, n, context());
+    QVector<SeriesSpec> s;
+    s << SeriesSpec{R"("Hostname":"n1","gpu":"0")", kStart + kStep, kEnd, [](qint64 t) {
+                        const qint64 k = (t - kStart) / kStep % 4;
+                        return k == 0 ? 60.0 : k == 1 ? -40.0 : k == 2 ? std::nan("") : 2147483647.0; // 60 or missing
+                    }};
+    s << SeriesSpec{R"("Hostname":"n1","gpu":"99999999999")", kStart + kStep, kEnd, [](qint64) { return 1.0; }};
+    s << SeriesSpec{R"("Hostname":"n1","gpu":"-1")", kStart + kStep, kEnd, [](qint64) { return 1.0; }};
+    s << SeriesSpec{R"("Hostname":"n1","gpu":"0x1")", kStart + kStep, kEnd, [](qint64) { return 1.0; }};
+    calculator.add(Metric::Util, parsed(s));
+    calculator.fill(r);
+    QCOMPARE(r[0].efficiency.basis, JobEfficiency::Basis::Indices);
+    QCOMPARE(r[0].efficiency.utilMeanPercent, 60.0);
+    QCOMPARE(r[0].efficiency.gpusMeasured, 1);
+    QVERIFY(qAbs(r[0].efficiency.gpuHoursMeasured - 15.0 / 60.0) < 1e-9); // 15 of 60 steps had a value
+    // 2^31 GPUs on a node claiming 2^31: at most 64 of them looked for (GpuCount::kMaxPerNode), none reported.
+    QCOMPARE(r[1].efficiency.basis, JobEfficiency::Basis::None);
+    QVERIFY(r[1].efficiency.why.startsWith(QStringLiteral("no GPU samples")));
+    QCOMPARE(calculator.skippedSeries(), 3);
 }
 
 void TestJobEfficiencyCalculator::step_data()
