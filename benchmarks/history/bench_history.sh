@@ -15,7 +15,8 @@ B="$(realpath -m "${1:-$REPO/build}")"
 JOBS="${2:-50000}"
 RUNS="${3:-3}"
 D="$B/lab-state-history"
-[ -x "$B/app/strata" ] || { echo "bench_history: no $B/app/strata (build it first)" >&2; exit 1; }
+STRATA="${STRATA_BIN:-$B/app/strata}"   # a copy of the binary, when another build may relink it meanwhile
+[ -x "$STRATA" ] || { echo "bench_history: no $STRATA (build it first)" >&2; exit 1; }
 ip link set lo up 2>/dev/null || true
 ip addr add 127.0.0.2/8 dev lo 2>/dev/null || true
 L() { "$REPO/lab/lab" "$@" --dir "$D" --strata-build "$B"; }
@@ -59,11 +60,11 @@ done
 mapfile -t with_prom <"$D/connect.args"
 mapfile -t without_prom < <(grep -v -x -e --prometheus -e "$STRATA_LAB_PROMETHEUS_URL" "$D/connect.args")
 for _ in $(seq 1 "$RUNS"); do
-    /usr/bin/time -o "$out/t" -f "%e s wall, %M KB peak" "$B/app/strata" report "${without_prom[@]}" --since 30d >/dev/null 2>&1
+    /usr/bin/time -o "$out/t" -f "%e s wall, %M KB peak" "$STRATA" report "${without_prom[@]}" --since 30d >/dev/null 2>&1
     echo "strata report --since 30d, no Prometheus: rc $? $(cat "$out/t")"
 done
 for _ in $(seq 1 "$RUNS"); do
-    /usr/bin/time -o "$out/t" -f "%e s wall, %M KB peak" "$B/app/strata" report "${with_prom[@]}" --since 30d >"$out/report" 2>/dev/null
+    /usr/bin/time -o "$out/t" -f "%e s wall, %M KB peak" "$STRATA" report "${with_prom[@]}" --since 30d >"$out/report" 2>/dev/null
     echo "strata report --since 30d: rc $? $(cat "$out/t")"
 done
 head -n 1 "$out/report"
