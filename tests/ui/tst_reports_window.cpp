@@ -166,6 +166,11 @@ void TstReportsWindow::runShowsTheReport()
     const QList<QByteArray> lines = csv.readAll().split('\n');
     QCOMPARE(lines[1], QByteArray("\"account\",\"physics\",3,2,46.000,22.000,18.000,6.000,45.0\r"));
     QCOMPARE(lines[3], QByteArray("\"account\",\"'-2+3\",1,0,1.000,0.000,0.000,1.000,\r"));
+    QVERIFY(window.exportTo(out.filePath(QStringLiteral("weeks.csv")), ReportsWindow::ExportFormat::WeeksCsv));
+    QFile weeksCsv(out.filePath(QStringLiteral("weeks.csv")));
+    QVERIFY(weeksCsv.open(QIODevice::ReadOnly));
+    QCOMPARE(weeksCsv.readAll().split('\n').value(1),
+             QByteArray("2026-11-30T00:00:00Z,2026-12-07T00:00:00Z,4,3,37.000,17.000,19.000,1.000,52.8\r"));
     QVERIFY(window.exportTo(out.filePath(QStringLiteral("report.json")), ReportsWindow::ExportFormat::Json));
     QFile json(out.filePath(QStringLiteral("report.json")));
     QVERIFY(json.open(QIODevice::ReadOnly));

@@ -164,6 +164,7 @@ ReportsWindow::ReportsWindow(HistoryReader reader, QWidget *parent)
     m_export->setEnabled(false);
     auto *exportMenu = new QMenu(m_export);
     for (const auto &[text, format] : {std::pair{tr("Groups as CSV…"), ExportFormat::GroupsCsv},
+                                       std::pair{tr("Weeks as CSV…"), ExportFormat::WeeksCsv},
                                        std::pair{tr("Jobs as CSV…"), ExportFormat::JobsCsv},
                                        std::pair{tr("Report and jobs as JSON…"), ExportFormat::Json}})
         connect(exportMenu->addAction(text), &QAction::triggered, this, [this, format] {
@@ -567,6 +568,7 @@ bool ReportsWindow::exportTo(const QString &path, ExportFormat format)
     }
     switch (format) {
     case ExportFormat::GroupsCsv: file.write(UsageReportCsv::groups(m_report)); break;
+    case ExportFormat::WeeksCsv: file.write(UsageReportCsv::weeks(m_report)); break;
     case ExportFormat::JobsCsv: file.write(UsageReportCsv::jobs(*m_records, m_report.period)); break;
     case ExportFormat::Json:
         UsageReportJson::write(m_report, m_records.get(), [&file](const QByteArray &piece) { file.write(piece); });

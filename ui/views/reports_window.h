@@ -37,7 +37,7 @@ public:
     explicit ReportsWindow(HistoryReader reader, QWidget *parent = nullptr);
     ~ReportsWindow() override;
 
-    enum class ExportFormat { GroupsCsv, JobsCsv, Json };
+    enum class ExportFormat { GroupsCsv, WeeksCsv, JobsCsv, Json };
 
     // The period the picker names at `nowUtc`.
     HistoryPeriod chosenPeriod(const QDateTime &nowUtc) const;
