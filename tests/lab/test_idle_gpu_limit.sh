@@ -40,6 +40,7 @@ done
 echo "# the finding came $((SECONDS - start)) s after the job started"
 check 'len(idle) == 1 and idle[0]["jobs"] == [job] and idle[0]["severity"] == "warning" and idle[0]["node"] == "gpu-node01"' 'train:1m' ||
     fail "expected one finding naming job $job: $("$PYTHON" -c 'import json,sys; print([f for f in json.load(open(sys.argv[1]))["findings"] if f["code"] == "idle-gpu-limit"])' "$work/snapshot.json")"
+# shellcheck disable=SC2016  # Python, not shell: the backticks are the message's
 check 'f"job {job} (" in idle[0]["message"] and "partition train) has held 1 GPU idle for" in idle[0]["message"] and f"`strata cancel {job}`" in idle[0]["message"]' 'train:1m' ||
     fail "the message: $("$PYTHON" -c 'import json,sys; print([f["message"] for f in json.load(open(sys.argv[1]))["findings"] if f["code"] == "idle-gpu-limit"])' "$work/snapshot.json")"
 pass "idle-gpu-limit names job $job, its owner, how long, and offers strata cancel"

@@ -19,7 +19,10 @@ url="${STRATA_LAB_PROMETHEUS_URL:-http://127.0.0.1:19090}"
 mkdir -p "$out"
 row="$(env TZ=UTC0 SLURM_TIME_FORMAT=%s sacct -X -n -P -j "$job" --format=JobID,Start,End,NodeList,AllocTRES,Comment)"
 IFS='|' read -r _ start end _ _ _ <<<"$row"
-[ -n "$start" ] && [ "$end" != "Unknown" ] || { echo "job $job has not finished: $row" >&2; exit 1; }
+if [ -z "$start" ] || [ "$end" = "Unknown" ]; then
+    echo "job $job has not finished: $row" >&2
+    exit 1
+fi
 printf '%s\n' "$row" > "$out/job.txt"
 from=$((start - 3 * step))
 to=$((end + 4 * step))
