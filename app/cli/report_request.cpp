@@ -93,6 +93,9 @@ ReportRequest ReportRequest::parse(const QCommandLineParser &parser, const QDate
             }
         if (!r.period.isValid())
             r.error = QStringLiteral("the period is empty: --start must come before --end");
+        else if (r.period.end > nowUtc)
+            // A running job counts up to the period's end: hours that have not happened yet.
+            r.error = QStringLiteral("--end %1 is in the future: leave it out to end now").arg(parser.value(kEnd));
         return r;
     }
     const QString since = parser.isSet(kSince) ? parser.value(kSince) : QStringLiteral("7d");

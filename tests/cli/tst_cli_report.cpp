@@ -74,6 +74,8 @@ void TstCliReport::request_data()
                                        << "--start \"2026-12-01T08:00:00\"";
     QTest::newRow("backwards") << QStringList{"--start", "2026-12-05", "--end", "2026-12-01"} << "" << "" << 0 << 0
                                << "--start must come before --end";
+    QTest::newRow("end in the future") << QStringList{"--start", "2026-12-01", "--end", "2026-12-08"} << "" << "" << 0 << 0
+                                       << "--end 2026-12-08 is in the future";
     QTest::newRow("bad grouping") << QStringList{"--by", "team"} << "" << "" << 0 << 0 << "--by \"team\"";
     QTest::newRow("bad format") << QStringList{"--format", "xml"} << "" << "" << 0 << 0 << "not \"xml\"";
     QTest::newRow("jobs as text") << QStringList{"--jobs"} << "" << "" << 0 << 0 << "--jobs";

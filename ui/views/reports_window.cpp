@@ -292,9 +292,15 @@ void ReportsWindow::run()
 {
     if (isRunning())
         return;
-    const HistoryPeriod period = chosenPeriod(QDateTime::currentDateTimeUtc());
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    const HistoryPeriod period = chosenPeriod(now);
     if (!period.isValid()) {
         say(tr("The period is empty: \"from\" must come before \"to\"."), true);
+        return;
+    }
+    if (period.end > now.addSecs(60)) {
+        // A running job counts up to the period's end: hours that have not happened yet.
+        say(tr("\"To\" is in the future: pick a time up to now."), true);
         return;
     }
     m_runStartedMs = QDateTime::currentMSecsSinceEpoch();
