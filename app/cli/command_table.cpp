@@ -121,6 +121,8 @@ const std::array kCommands{
 
 const QCommandLineOption kFormatOption{QStringLiteral("format"), QStringLiteral("Output: text or json."),
                                        QStringLiteral("text|json"), QStringLiteral("text")};
+const QCommandLineOption kCsvFormatOption{QStringLiteral("format"), QStringLiteral("Output: text, csv or json."),
+                                          QStringLiteral("text|csv|json"), QStringLiteral("text")};
 
 } // namespace
 
@@ -238,7 +240,7 @@ QList<QCommandLineOption> options(const CliCommand &command)
     QList<QCommandLineOption> all;
     if (command.flags & CliCommand::Connects)
         all << ConnectionOptions().options();
-    all << kFormatOption;
+    all << ((command.flags & CliCommand::CsvFormat) ? kCsvFormatOption : kFormatOption);
     if (command.options)
         all << command.options();
     return all;
