@@ -34,10 +34,9 @@ int CliRunner::run(QCoreApplication &app, const QStringList &arguments)
         return 0;
     }
     const QString format = parser.value(QStringLiteral("format"));
-    const bool csv = (command->flags & CliCommand::CsvFormat) && format == QLatin1String("csv");
-    if (format != QLatin1String("text") && format != QLatin1String("json") && !csv) {
-        CliOutput::error((command->flags & CliCommand::CsvFormat) ? QStringLiteral("--format must be text, csv or json")
-                                                                   : QStringLiteral("--format must be text or json"));
+    if (QStringList formats = command->formats(); !formats.contains(format)) {
+        const QString last = formats.takeLast();
+        CliOutput::error(QStringLiteral("--format must be %1 or %2").arg(formats.join(QStringLiteral(", ")), last));
         return 2;
     }
     return command->handler(app, parser, m_connection);

@@ -69,7 +69,7 @@ const std::array kCommands{
     CliCommand{"describe", &DescribeCommand::run, nullptr, "KIND/NAME", "The object (pod/NAME, svc/NAME, lws/NAME, ...).",
                "KIND/NAME [-n NS] [--format yaml|json]",
                "Print one Kubernetes object as kubectl's YAML (managedFields dropped) or as the API's JSON.",
-               F::Connects},
+               F::Connects | F::YamlFormat},
     CliCommand{"logs", &LogsCommand::run, &LogsCommand::options, "POD", "The pod (NAME or pod/NAME).",
                "POD [-n NS] [-c CONTAINER] [--previous] [--tail N]",
                "Print a pod container's log, or its previous instance's (before the last restart).", F::Connects},
@@ -119,12 +119,19 @@ const std::array kCommands{
                "Print the shell completion script.", F::NoFlags},
 };
 
-const QCommandLineOption kFormatOption{QStringLiteral("format"), QStringLiteral("Output: text or json."),
-                                       QStringLiteral("text|json"), QStringLiteral("text")};
-const QCommandLineOption kCsvFormatOption{QStringLiteral("format"), QStringLiteral("Output: text, csv or json."),
-                                          QStringLiteral("text|csv|json"), QStringLiteral("text")};
 
 } // namespace
+
+QStringList CliCommand::formats() const
+{
+    QStringList words{QStringLiteral("text")};
+    if (flags & CsvFormat)
+        words << QStringLiteral("csv");
+    if (flags & YamlFormat)
+        words << QStringLiteral("yaml");
+    words << QStringLiteral("json");
+    return words;
+}
 
 QString CliCommand::nameString() const
 {
@@ -240,7 +247,12 @@ QList<QCommandLineOption> options(const CliCommand &command)
     QList<QCommandLineOption> all;
     if (command.flags & CliCommand::Connects)
         all << ConnectionOptions().options();
-    all << ((command.flags & CliCommand::CsvFormat) ? kCsvFormatOption : kFormatOption);
+    const QStringList formats = command.formats();
+    QStringList spoken = formats;
+    const QString last = spoken.takeLast();
+    all << QCommandLineOption(QStringLiteral("format"),
+                              QStringLiteral("Output: %1 or %2.").arg(spoken.join(QStringLiteral(", ")), last),
+                              formats.join(QLatin1Char('|')), QStringLiteral("text"));
     if (command.options)
         all << command.options();
     return all;

@@ -22,7 +22,10 @@ struct CliCommand
         Connects = 1u << 0,  // takes the connection flags (--cluster, --ssh, ...)
         Hidden = 1u << 1,    // not listed (still dispatched and completed)
         CsvFormat = 1u << 2, // --format csv too (strata report), besides text and json
+        YamlFormat = 1u << 3, // --format yaml too (strata describe)
     };
+    // The --format words this command takes: text, json, and csv / yaml where its flags say.
+    QStringList formats() const;
     // A command's function (XCommand::run): the connection flags resolve to a profile there.
     using Handler = int (*)(QCoreApplication &app, QCommandLineParser &parser, const ConnectionOptions &connection);
 
