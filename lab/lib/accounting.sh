@@ -101,8 +101,10 @@ start_mariadb() {
         --innodb-doublewrite=0 --max-connections=50 --performance-schema=OFF \
         --ssl-cert="$ACCT_DIR/tls.crt" --ssl-key="$ACCT_DIR/tls.key"
     wait_for "mariadb" mariadb mariadb_ok || return 1
-    # slurmdbd's account, over TCP from either release (the 24.11 root has no MariaDB socket of its own).
-    mariadb_sql -e "CREATE USER IF NOT EXISTS 'slurm'@'$HOST' IDENTIFIED BY '$(accounting_password)';
+    # slurmdbd's database and account, over TCP from either release (the 24.11 root has no MariaDB
+    # socket of its own). The database made here, not by slurmdbd: see start_slurmdbd.
+    mariadb_sql -e "CREATE DATABASE IF NOT EXISTS \`$ACCT_DB\`;
+        CREATE USER IF NOT EXISTS 'slurm'@'$HOST' IDENTIFIED BY '$(accounting_password)';
         GRANT ALL ON \`$ACCT_DB\`.* TO 'slurm'@'$HOST';" ||
         die "mariadb: cannot create slurmdbd's database user (log: $LOGS/mariadbd.log)"
 }
@@ -152,9 +154,10 @@ start_slurmdbd() {
     [ -f "$SLURM_CONF" ] || write_slurm_files   # sacctmgr (accounting_provision) finds slurmdbd through it
     spawn slurmdbd "${DAEMON_PREFIX[@]}" slurmdbd -D
     if ! wait_for "slurmdbd" slurmdbd slurmdbd_ok; then
-        # Seen once in ~20 starts of the 24.11 slurmdbd (trixie's client, TLS): "mysql_query failed:
-        # 5027 Number of columns in result (=1) ... exceeds ... (=0)" on its first query, then fatal.
-        # Started again, it comes up; a second failure is real.
+        # The 24.11 slurmdbd (trixie's client, over TLS) failed its first query on every start that had
+        # to create the database ("mysql_query failed: 5027 Number of columns in result (=1) ...
+        # exceeds ... (=0)", then fatal) until start_mariadb made the database itself; kept as a
+        # safety net: started again it comes up, a second failure is real.
         spawned_alive slurmdbd && return 1
         log "slurmdbd exited at start; starting it once more"
         spawn slurmdbd "${DAEMON_PREFIX[@]}" slurmdbd -D
