@@ -33,16 +33,7 @@ struct ReadState
 
 MetricsQueryStat statOf(Metric metric, const PrometheusResponse &r)
 {
-    MetricsQueryStat s;
-    s.name = HistoryQueryPlan::statName(metric);
-    s.promql = r.query;
-    s.ok = r.ok;
-    s.error = r.error;
-    s.errorKind = r.errorKind();
-    s.elapsedMs = r.elapsedMs;
-    s.bytes = r.bytes;
-    s.series = int(r.series.size());
-    return s;
+    return MetricsQueryStat::of(HistoryQueryPlan::statName(metric), r);
 }
 
 void finish(const std::shared_ptr<ReadState> &state)

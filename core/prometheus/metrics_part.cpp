@@ -2,6 +2,20 @@
 
 namespace strata {
 
+MetricsQueryStat MetricsQueryStat::of(const QString &name, const PrometheusResponse &response)
+{
+    MetricsQueryStat s;
+    s.name = name;
+    s.promql = response.query;
+    s.ok = response.ok;
+    s.error = response.error;
+    s.errorKind = response.errorKind();
+    s.elapsedMs = response.elapsedMs;
+    s.bytes = response.bytes;
+    s.series = int(response.series.size());
+    return s;
+}
+
 SourceStatus MetricsPart::status() const
 {
     SourceStatus s;

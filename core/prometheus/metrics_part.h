@@ -97,6 +97,9 @@ struct MetricsQueryStat
     qint64 elapsedMs = -1; // sent -> parsed
     qint64 bytes = 0;
     int series = 0;
+
+    // One answered (or failed) query's figures under `name`.
+    static MetricsQueryStat of(const QString &name, const PrometheusResponse &response);
 };
 
 // What one metrics refresh produced. A value: built on a worker, handed to the GUI thread.

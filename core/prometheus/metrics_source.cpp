@@ -64,16 +64,7 @@ QString linkCountersFailed(const MetricsQueryStat &stat)
 
 MetricsQueryStat statOf(const QString &name, const PrometheusResponse &r)
 {
-    MetricsQueryStat s;
-    s.name = name;
-    s.promql = r.query;
-    s.ok = r.ok;
-    s.error = r.error;
-    s.errorKind = r.errorKind();
-    s.elapsedMs = r.elapsedMs;
-    s.bytes = r.bytes;
-    s.series = int(r.series.size());
-    return s;
+    return MetricsQueryStat::of(name, r);
 }
 
 // One query's figures from its parts: ok only if every part is; the first error; bytes and

@@ -52,6 +52,34 @@ QString percent(double fraction)
     return fraction < 0 ? QStringLiteral("–") : QStringLiteral("%1 %").arg(fraction * 100.0, 0, 'f', 0);
 }
 
+// The three stacked bars of both charts (used, idle, unmeasured GPU-hours), one value per category.
+struct UsageBars
+{
+    QBarSet *used = new QBarSet(ReportsWindow::tr("Used"));
+    QBarSet *idle = new QBarSet(ReportsWindow::tr("Idle"));
+    QBarSet *unmeasured = new QBarSet(ReportsWindow::tr("Unmeasured"));
+
+    UsageBars()
+    {
+        used->setColor(kUsed);
+        idle->setColor(kIdle);
+        unmeasured->setColor(kUnmeasured);
+    }
+    void append(const UsageReport::Figures &f)
+    {
+        *used << f.used();
+        *idle << f.idle;
+        *unmeasured << f.unmeasured();
+    }
+    void prepend(const UsageReport::Figures &f)
+    {
+        used->insert(0, f.used());
+        idle->insert(0, f.idle);
+        unmeasured->insert(0, f.unmeasured());
+    }
+    QList<QBarSet *> sets() const { return {used, idle, unmeasured}; }
+};
+
 // Tick labels that tell small totals apart (a lab's 0.8 GPU-hours) without decimals on large ones.
 QString axisFormat(double largest)
 {
@@ -431,12 +459,7 @@ void ReportsWindow::showGroupChart()
     m_groupChart->removeAllSeries();
     for (QAbstractAxis *axis : m_groupChart->axes())
         m_groupChart->removeAxis(axis);
-    auto *used = new QBarSet(tr("Used"));
-    auto *idle = new QBarSet(tr("Idle"));
-    auto *unmeasured = new QBarSet(tr("Unmeasured"));
-    used->setColor(kUsed);
-    idle->setColor(kIdle);
-    unmeasured->setColor(kUnmeasured);
+    UsageBars bars;
     QStringList categories;
     UsageReport::Figures others;
     const qsizetype shown = std::min<qsizetype>(m_report.groups.size(), kChartGroups);
@@ -444,9 +467,7 @@ void ReportsWindow::showGroupChart()
     for (qsizetype i = shown - 1; i >= 0; --i) {
         const UsageReport::Group &g = m_report.groups[i];
         categories << label(g.key);
-        *used << g.figures.used();
-        *idle << g.figures.idle;
-        *unmeasured << g.figures.unmeasured();
+        bars.append(g.figures);
     }
     for (qsizetype i = shown; i < m_report.groups.size(); ++i) {
         others.allocated += m_report.groups[i].figures.allocated;
@@ -455,12 +476,10 @@ void ReportsWindow::showGroupChart()
     }
     if (m_report.groups.size() > shown) {
         categories.prepend(tr("%n other(s)", nullptr, int(m_report.groups.size() - shown)));
-        used->insert(0, others.used());
-        idle->insert(0, others.idle);
-        unmeasured->insert(0, others.unmeasured());
+        bars.prepend(others);
     }
     auto *series = new QHorizontalStackedBarSeries;
-    series->append({used, idle, unmeasured});
+    series->append(bars.sets());
     m_groupChart->addSeries(series);
     auto *axisY = new QBarCategoryAxis;
     axisY->append(categories);
@@ -480,21 +499,14 @@ void ReportsWindow::showWeekChart()
     m_weekChart->removeAllSeries();
     for (QAbstractAxis *axis : m_weekChart->axes())
         m_weekChart->removeAxis(axis);
-    auto *used = new QBarSet(tr("Used"));
-    auto *idle = new QBarSet(tr("Idle"));
-    auto *unmeasured = new QBarSet(tr("Unmeasured"));
-    used->setColor(kUsed);
-    idle->setColor(kIdle);
-    unmeasured->setColor(kUnmeasured);
+    UsageBars bars;
     QStringList categories;
     for (const UsageReport::Week &w : m_report.weeks) {
         categories << w.start.toString(QStringLiteral("MMM d"));
-        *used << w.figures.used();
-        *idle << w.figures.idle;
-        *unmeasured << w.figures.unmeasured();
+        bars.append(w.figures);
     }
     auto *series = new QStackedBarSeries;
-    series->append({used, idle, unmeasured});
+    series->append(bars.sets());
     m_weekChart->addSeries(series);
     auto *axisX = new QBarCategoryAxis;
     axisX->append(categories);
