@@ -2,6 +2,7 @@
 
 #include "job_efficiency.h"
 #include "job_state.h"
+#include "pod_span.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -35,10 +36,14 @@ struct JobRecord
     QHash<QString, QVector<int>> gpuIndicesByNode; // empty: not recorded
     QString instanceType; // from the cluster's nodes when known, else empty
     QString framework;    // from the job's name/command when known, else empty
+    // Kubernetes: the workload's pods that held GPUs (gpus is then their peak together);
+    // empty for Slurm, whose allocation holds its GPUs for the whole span.
+    QVector<PodSpan> pods;
     JobEfficiency efficiency;
 
     // Allocated GPU-hours inside the period: gpus times the part of [started, ended) inside
-    // it; a running job counts up to the period's end. 0 for a job that never started.
+    // it; a running job counts up to the period's end. 0 for a job that never started. With
+    // pods: the sum of each pod's GPUs times its own span inside the period.
     double gpuHours(const HistoryPeriod &period) const;
 };
 

@@ -72,6 +72,16 @@ JobEfficiencyCalculator::JobEfficiencyCalculator(const QVector<JobRecord> &recor
             continue;
         m_runs[i] = run;
         m_recordById.insert(r.id, i);
+        for (const PodSpan &pod : r.pods) {
+            if (!pod.started.isValid() || pod.gpus <= 0)
+                continue;
+            PodRun podRun{i, {}};
+            podRun.run.start = std::max(pod.started.toSecsSinceEpoch(), m_context.periodStart);
+            podRun.run.end = std::min(pod.ended.isValid() ? pod.ended.toSecsSinceEpoch() : m_context.periodEnd,
+                                      m_context.periodEnd);
+            if (podRun.run.end > podRun.run.start)
+                m_podRuns.insert(pod.key, podRun);
+        }
 
         QVector<qint64> gpus;
         if (!r.gpuIndicesByNode.isEmpty()) {
@@ -165,10 +175,12 @@ void JobEfficiencyCalculator::add(Metric metric, const PrometheusResponse &answe
             continue;
         }
         const int node = resolveNode(series);
-        const QString job = JobUsage::jobIdForKey(MetricsPartBuilder::jobKey(series), m_recordById);
-        if (!job.isEmpty()) {
-            const int i = m_recordById.value(job);
-            const Run &run = m_runs[i];
+        const QString seriesKey = MetricsPartBuilder::jobKey(series);
+        const auto pod = m_podRuns.constFind(seriesKey);
+        const QString job = pod != m_podRuns.constEnd() ? QString() : JobUsage::jobIdForKey(seriesKey, m_recordById);
+        if (pod != m_podRuns.constEnd() || !job.isEmpty()) {
+            const int i = pod != m_podRuns.constEnd() ? pod->record : m_recordById.value(job);
+            const Run &run = pod != m_podRuns.constEnd() ? pod->run : m_runs[i];
             const qint64 key = node >= 0 ? gpuKey(node, gpu)
                                          : (qint64(qHash(HostNameResolver::candidates(series, m_context.hostLabel)
                                                              .join(QChar(0x1f))))
@@ -246,6 +258,10 @@ void JobEfficiencyCalculator::fill(QVector<JobRecord> &records) const
         } else if (m_exact[i].any()) {
             e.basis = JobEfficiency::Basis::Exact;
             sum = &m_exact[i];
+        } else if (m_attribution[i] == JobEfficiency::Basis::Unattributable && !r.pods.isEmpty()) {
+            e.basis = JobEfficiency::Basis::Unattributable;
+            e.why = QStringLiteral("shared its nodes, and the exporter labels none of its pods' GPUs (pod and "
+                                   "namespace labels: the DCGM exporter's Kubernetes mapping, kubelet pod-resources)");
         } else if (m_attribution[i] == JobEfficiency::Basis::Unattributable) {
             e.basis = JobEfficiency::Basis::Unattributable;
             e.why = QStringLiteral("shared its nodes, and neither the accounting (no GPU indices recorded) nor the "

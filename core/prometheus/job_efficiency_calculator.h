@@ -26,7 +26,9 @@ struct ClusterSnapshot;
 //
 // Which series are a job's, best first (JobEfficiency::Basis):
 //   Exact       the exporter labels the series with the job (hpc_job; "namespace/pod"): every
-//               point whose step overlaps the job's run, weighted by the overlap;
+//               point whose step overlaps the job's run, weighted by the overlap; a Kubernetes
+//               workload's series are its pods' (JobRecord::pods), each weighted by the overlap
+//               with that pod's own span (a retry or a rollout never counts another pod's time);
 //   Indices     the accounting recorded the GPU indices the job held on each node;
 //   WholeNodes  the job held every GPU of its nodes (its GPUs equal the nodes' GPU count);
 //   for these two only points whose whole step lies inside the run count (an edge step mixes in
@@ -95,6 +97,12 @@ private:
     QVector<Run> m_runs;
     QVector<JobEfficiency::Basis> m_attribution; // Indices, WholeNodes, Unattributable or None
     QHash<QString, int> m_recordById;
+    struct PodRun
+    {
+        int record = -1;
+        Run run;
+    };
+    QHash<QString, PodRun> m_podRuns; // "namespace/pod" -> its workload's record, its own span
     QHash<qint64, QVector<int>> m_recordsByGpu; // (node << 20 | gpu) -> records by start
     QStringList m_nodeNames;
     std::optional<HostNameResolver> m_resolver;

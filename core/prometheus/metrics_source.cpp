@@ -5,6 +5,7 @@
 #include "pushgateway_client.h"
 #include "app_metrics_query.h"
 #include "history_efficiency_reader.h"
+#include "kube_workload_history_reader.h"
 #include "job_link_errors.h"
 #include "metrics_part_builder.h"
 #include "node_fabric_query.h"
@@ -402,6 +403,23 @@ QFuture<HistoryEfficiencyAnswer> MetricsSource::readEfficiency(QVector<JobRecord
     request.hostLabel = m_hostLabel;
     request.hostRelabel = m_profile.hostRelabel;
     return HistoryEfficiencyReader::read(*m_client, this, std::move(request));
+}
+
+QFuture<AccountingAnswer> MetricsSource::readKubeWorkloadRecords(const HistoryPeriod &period)
+{
+    if (m_url.isEmpty()) {
+        AccountingAnswer answer;
+        answer.error = QStringLiteral("no Prometheus URL in the profile: a Kubernetes cluster's finished workloads are "
+                                      "read from kube-state-metrics' series in Prometheus");
+        answer.errorKind = ErrorKind::SourceUnsupported;
+        QPromise<AccountingAnswer> promise;
+        promise.start();
+        promise.addResult(std::move(answer));
+        promise.finish();
+        return promise.future();
+    }
+    return KubeWorkloadHistoryReader::read(*m_client, this, period,
+                                           HistoryQueryPlan::stepFor(period.seconds(), m_options.history));
 }
 
 QFuture<MetricsPart> MetricsSource::refreshUsage(const Request &request)

@@ -5,6 +5,7 @@
 #include "metrics_part.h"
 #include "metrics_query_plan.h"
 
+#include "model/accounting_answer.h"
 #include "model/cluster_snapshot.h"
 #include "model/history_period.h"
 #include "model/job.h"
@@ -100,6 +101,11 @@ public:
     // future to stop before the next chunk.
     QFuture<HistoryEfficiencyAnswer> readEfficiency(QVector<JobRecord> records, const HistoryPeriod &period,
                                                     SnapshotPtr latest);
+    // A Kubernetes cluster's workloads over a history period from kube-state-metrics' series
+    // (KubeWorkloadHistoryReader): the accounting ClusterSession::readHistory reads on Kubernetes,
+    // at the step readEfficiency will use. Without a Prometheus in the profile the answer says
+    // so at once (SourceUnsupported); no kube-state-metrics series: NoAccounting.
+    QFuture<AccountingAnswer> readKubeWorkloadRecords(const HistoryPeriod &period);
     bool isRefreshing() const { return m_running.has_value(); }
     const MetricsQueryPlan &plan() const { return m_plan; }
     PrometheusClient &client() { return *m_client; }

@@ -679,7 +679,23 @@ QFuture<HistoryAnswer> ClusterSession::readHistory(const HistoryPeriod &period)
             });
     };
 
-    run->accounting = m_orchestrator->readJobRecords(period);
+    // Kubernetes keeps no accounting of its own: its finished workloads are read from
+    // kube-state-metrics' series in Prometheus, where it is scraped.
+    if (m_orchestrator->kind() != OrchestratorKind::Kubernetes) {
+        run->accounting = m_orchestrator->readJobRecords(period);
+    } else if (m_metrics) {
+        run->accounting = m_metrics->readKubeWorkloadRecords(period);
+    } else {
+        AccountingAnswer none;
+        none.error = QStringLiteral("no Prometheus in the profile: a Kubernetes cluster's finished workloads are read "
+                                    "from kube-state-metrics' series in Prometheus");
+        none.errorKind = ErrorKind::SourceUnsupported;
+        QPromise<AccountingAnswer> ready;
+        ready.start();
+        ready.addResult(std::move(none));
+        ready.finish();
+        run->accounting = ready.future();
+    }
     whenFinished(
         run->accounting, this,
         [this, run, readEfficiency](const AccountingAnswer &accounting) {
