@@ -4,6 +4,7 @@
 // another grouping rebuilds without reading again; export writes what `strata report` writes;
 // accounting and metrics failures are said. Saves a PNG under the build's screenshots/.
 #include "../core/model/usage_report_fixture.h"
+#include "models/job_record_table_model.h"
 #include "views/reports_window.h"
 
 #include <QBarCategoryAxis>
@@ -15,12 +16,16 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPromise>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSortFilterProxyModel>
 #include <QStackedBarSeries>
 #include <QHorizontalStackedBarSeries>
+#include <QTableView>
 #include <QTableWidget>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -63,6 +68,11 @@ QString cell(const QTableWidget *table, int row, int column)
 {
     const QTableWidgetItem *item = table->item(row, column);
     return item ? item->text() : QStringLiteral("<none>");
+}
+
+QString jobCell(const QSortFilterProxyModel *jobs, int row, int column, int role = Qt::DisplayRole)
+{
+    return jobs->index(row, column).data(role).toString();
 }
 
 QStringList categories(const QChart *chart, Qt::Orientation orientation)
@@ -144,10 +154,46 @@ void TstReportsWindow::runShowsTheReport()
     QCOMPARE(cell(wasteful, 0, 6), QStringLiteral("16.0"));
     QCOMPARE(cell(wasteful, 1, 0), QStringLiteral("102"));
 
+    // Every job of the period, with its efficiency: the most GPU-hours first; those outside the
+    // period (105 before it, 106 never started) are not the period's.
+    using C = JobRecordTableModel::Column;
+    const QSortFilterProxyModel *jobs = window.jobsProxy();
+    QCOMPARE(jobs->rowCount(), 5);
+    QCOMPARE(window.jobTabs()->tabText(1), QStringLiteral("All jobs (5)"));
+    QStringList order;
+    for (int row = 0; row < jobs->rowCount(); ++row)
+        order << jobCell(jobs, row, C::Id);
+    QCOMPARE(order, (QStringList{"104", "102", "101", "103", "107"}));
+    QCOMPARE(jobCell(jobs, 0, C::GpuHours), QStringLiteral("32.0"));
+    QCOMPARE(jobCell(jobs, 0, C::Util), QStringLiteral("50 %"));
+    QCOMPARE(jobCell(jobs, 0, C::IdleGpuHours), QStringLiteral("16.0"));
+    QCOMPARE(jobCell(jobs, 0, C::Basis), QStringLiteral("GPU indices from accounting"));
+    QCOMPARE(jobCell(jobs, 1, C::GpuHours), QStringLiteral("12.0")); // 6 of its 12 hours inside the period
+    QCOMPARE(jobCell(jobs, 1, C::Started), QStringLiteral("2026-11-29 18:00"));
+    QCOMPARE(jobCell(jobs, 3, C::Ended), QStringLiteral("running"));
+    QCOMPARE(jobCell(jobs, 3, C::Util), QStringLiteral("\u2014"));
+    QCOMPARE(jobCell(jobs, 3, C::Util, Qt::ToolTipRole), QStringLiteral("no Prometheus in the profile"));
+    QCOMPARE(jobCell(jobs, 4, C::User), hostileUser());
+    QVERIFY2(!jobCell(jobs, 4, C::Name).contains(QLatin1Char('\n')) && !jobCell(jobs, 4, C::Name).contains(QChar(0x1b)),
+             qPrintable(jobCell(jobs, 4, C::Name)));
+    // Sorted by utilisation (the unmeasured first going up); filtered as one types.
+    window.jobsView()->sortByColumn(C::Util, Qt::AscendingOrder);
+    QCOMPARE(jobCell(jobs, 4, C::Id), QStringLiteral("101")); // 75 %
+    QCOMPARE(jobCell(jobs, 3, C::Id), QStringLiteral("104")); // 50 %
+    window.jobsFilter()->setText(QStringLiteral("chemistry"));
+    QCOMPARE(jobs->rowCount(), 1);
+    QCOMPARE(jobCell(jobs, 0, C::Id), QStringLiteral("102"));
+    window.jobsFilter()->clear();
+    QCOMPARE(jobs->rowCount(), 5);
+    window.jobsView()->sortByColumn(C::GpuHours, Qt::DescendingOrder);
+
     const QString dir = QStringLiteral(STRATA_BINARY_DIR "/screenshots");
     QDir().mkpath(dir);
     QTest::qWait(50); // the charts lay out their axes and legend on the next turn of the loop
     QVERIFY(window.grab().save(dir + QStringLiteral("/reports_window.png")));
+    window.jobTabs()->setCurrentIndex(1);
+    QTest::qWait(20);
+    QVERIFY(window.grab().save(dir + QStringLiteral("/reports_window_jobs.png")));
 
     // Another grouping: rebuilt from the records read, nothing read again.
     window.chooseGrouping(UsageReport::Grouping::Account);
@@ -157,6 +203,7 @@ void TstReportsWindow::runShowsTheReport()
     QCOMPARE(cell(groups, 0, 0), QStringLiteral("physics"));
     QCOMPARE(cell(groups, 0, 2), QStringLiteral("46.0"));
     QCOMPARE(window.report().grouping, UsageReport::Grouping::Account);
+    QCOMPARE(jobs->rowCount(), 5); // the same jobs: not reset by another grouping
 
     // Export: what strata report writes.
     QTemporaryDir out;

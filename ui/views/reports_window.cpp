@@ -1,5 +1,6 @@
 #include "reports_window.h"
 
+#include "models/job_record_table_model.h"
 #include "model/usage_report_csv.h"
 #include "model/usage_report_json.h"
 #include "model/when_finished.h"
@@ -17,13 +18,17 @@
 #include <QHeaderView>
 #include <QHorizontalStackedBarSeries>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStackedBarSeries>
+#include <QTableView>
 #include <QTableWidget>
+#include <QTabWidget>
 #include <QTimer>
 #include <QValueAxis>
 #include <QVBoxLayout>
@@ -157,7 +162,9 @@ ReportsWindow::ReportsWindow(HistoryReader reader, QWidget *parent)
       m_weekChartView(new QChartView), m_weekChart(makeChart(tr("GPU-hours per week"))),
       m_wasteful(makeTable({tr("Job"), tr("User"), tr("Account"), tr("Partition"), tr("GPUs"), tr("Allocated"),
                             tr("Idle"), tr("Util"), tr("Name")},
-                           QStringLiteral("reportWasteful")))
+                           QStringLiteral("reportWasteful"))),
+      m_jobTabs(new QTabWidget), m_jobs(new JobRecordTableModel(this)), m_jobsProxy(new QSortFilterProxyModel(this)),
+      m_jobsFilter(new QLineEdit), m_jobsView(new QTableView)
 {
     setObjectName(QStringLiteral("reportsWindow"));
     setWindowTitle(tr("GPU-hours report"));
@@ -255,7 +262,31 @@ ReportsWindow::ReportsWindow(HistoryReader reader, QWidget *parent)
     m_wastefulTitle->setObjectName(QStringLiteral("reportWastefulTitle"));
     wastefulLayout->addWidget(m_wastefulTitle);
     wastefulLayout->addWidget(m_wasteful);
-    bottom->addWidget(wastefulBox);
+    m_jobsProxy->setSourceModel(m_jobs);
+    m_jobsProxy->setSortRole(JobRecordTableModel::SortRole);
+    m_jobsProxy->setFilterKeyColumn(-1);
+    m_jobsProxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_jobsFilter->setObjectName(QStringLiteral("reportJobsFilter"));
+    m_jobsFilter->setPlaceholderText(tr("Filter jobs: id, name, user, account, partition, state…"));
+    m_jobsFilter->setClearButtonEnabled(true);
+    connect(m_jobsFilter, &QLineEdit::textChanged, m_jobsProxy, &QSortFilterProxyModel::setFilterFixedString);
+    m_jobsView->setObjectName(QStringLiteral("reportJobs"));
+    m_jobsView->setModel(m_jobsProxy);
+    m_jobsView->setSortingEnabled(true);
+    m_jobsView->sortByColumn(JobRecordTableModel::GpuHours, Qt::DescendingOrder);
+    m_jobsView->verticalHeader()->hide();
+    m_jobsView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_jobsView->setWordWrap(false);
+    m_jobsView->horizontalHeader()->setStretchLastSection(true);
+    auto *jobsBox = new QWidget;
+    auto *jobsLayout = new QVBoxLayout(jobsBox);
+    jobsLayout->setContentsMargins(0, 0, 0, 0);
+    jobsLayout->addWidget(m_jobsFilter);
+    jobsLayout->addWidget(m_jobsView);
+    m_jobTabs->setObjectName(QStringLiteral("reportJobTabs"));
+    m_jobTabs->addTab(wastefulBox, tr("Most wasteful"));
+    m_jobTabs->addTab(jobsBox, tr("All jobs"));
+    bottom->addWidget(m_jobTabs);
     bottom->setStretchFactor(0, 1);
     bottom->setStretchFactor(1, 1);
     bottom->setSizes({560, 640});
@@ -423,6 +454,7 @@ void ReportsWindow::showReport(const UsageReport &report)
     showGroupChart();
     showWeekChart();
     showWasteful();
+    showJobs();
     m_export->setEnabled(true);
     const bool warned = !m_warnings.isEmpty() && m_warnings.contains(QStringLiteral("not measured"));
     say(tr("%1 to %2 UTC: %3 GPU-hours allocated, %4 used, %5 idle (%6 of the measured), %7 unmeasured. %8")
@@ -560,6 +592,17 @@ void ReportsWindow::showWasteful()
     m_wastefulTitle->setText(!m_report.wasteful.isEmpty() ? tr("Most idle GPU-hours (measured jobs)")
                              : m_report.total.jobsMeasured > 0 ? tr("Most idle GPU-hours: no measured job held a GPU idle")
                                                                : tr("Most idle GPU-hours: no job's GPUs were measured"));
+}
+
+void ReportsWindow::showJobs()
+{
+    // Another grouping rebuilds the report from the same records: the jobs stay as they are.
+    if (m_jobsShown == m_records)
+        return;
+    m_jobsShown = m_records;
+    m_jobs->setRecords(m_records, m_period);
+    m_jobsView->resizeColumnsToContents();
+    m_jobTabs->setTabText(1, tr("All jobs (%1)").arg(m_jobs->rowCount()));
 }
 
 void ReportsWindow::setRunning(bool running)

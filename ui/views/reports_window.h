@@ -14,19 +14,26 @@ class QChartView;
 class QComboBox;
 class QDateTimeEdit;
 class QLabel;
+class QLineEdit;
 class QProgressBar;
 class QPushButton;
+class QSortFilterProxyModel;
+class QTableView;
 class QTableWidget;
+class QTabWidget;
 class QTimer;
 
 namespace strata {
+
+class JobRecordTableModel;
 
 // GPU-hours over a period (issue 32): pick a period (24 hours to 90 days, or from/to), Run
 // reads the history through the session (ClusterSession::readHistory, asynchronous: a busy bar
 // with the time taken, Cancel stops it), then the report (UsageReport, built on a pool thread)
 // shows as a table per group (user, account, partition, instance type, framework; changing the
 // grouping rebuilds from the records read, without reading again), a bar chart of used, idle
-// and unmeasured GPU-hours per group, a weekly trend chart and the most wasteful jobs; Export
+// and unmeasured GPU-hours per group, a weekly trend chart, the most wasteful jobs and every
+// job of the period with its efficiency (a Jobs tab: sortable, filtered as one types); Export
 // writes CSV or JSON (strata.report/1) as `strata report` does. The window opens no connection:
 // it is handed the reader. GUI thread; a child of the main window, closed with its session.
 class ReportsWindow : public QWidget
@@ -55,6 +62,12 @@ public:
     QString statusText() const;
     QTableWidget *groupTable() const { return m_groups; }
     QTableWidget *wastefulTable() const { return m_wasteful; }
+    // The Jobs tab: every job of the last read, sorted and filtered by the view's proxy.
+    QTableView *jobsView() const { return m_jobsView; }
+    JobRecordTableModel *jobsModel() const { return m_jobs; }
+    QSortFilterProxyModel *jobsProxy() const { return m_jobsProxy; }
+    QLineEdit *jobsFilter() const { return m_jobsFilter; }
+    QTabWidget *jobTabs() const { return m_jobTabs; }
     QChart *groupChart() const { return m_groupChart; }
     QChart *weekChart() const { return m_weekChart; }
     QPushButton *runButton() const { return m_run; }
@@ -73,6 +86,7 @@ private:
     void showGroupChart();
     void showWeekChart();
     void showWasteful();
+    void showJobs();
     void setRunning(bool running);
     void say(const QString &text, bool bad);
     void tick();
@@ -81,6 +95,7 @@ private:
     QFuture<HistoryAnswer> m_pending;
     QFuture<UsageReport> m_building;
     std::shared_ptr<const QVector<JobRecord>> m_records; // of the last answer, shared with builds
+    std::shared_ptr<const QVector<JobRecord>> m_jobsShown; // the records the Jobs tab shows
     HistoryPeriod m_period;                                // the last answer's
     UsageReport m_report;
     QString m_warnings; // the last answer's metrics error, skipped rows, warnings
@@ -105,6 +120,11 @@ private:
     QChart *m_weekChart;
     QLabel *m_wastefulTitle = nullptr;
     QTableWidget *m_wasteful;
+    QTabWidget *m_jobTabs;
+    JobRecordTableModel *m_jobs;
+    QSortFilterProxyModel *m_jobsProxy;
+    QLineEdit *m_jobsFilter;
+    QTableView *m_jobsView;
 };
 
 } // namespace strata
