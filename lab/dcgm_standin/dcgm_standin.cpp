@@ -18,8 +18,9 @@ void logLine(const QString &line)
 }
 } // namespace
 
-DcgmStandin::DcgmStandin(Options options, GpuHolderProvider *provider, QObject *parent)
-    : QObject(parent), m_options(std::move(options)), m_provider(provider)
+DcgmStandin::DcgmStandin(Options options, std::vector<GpuHolderProvider *> providers, QObject *parent)
+    : QObject(parent), m_options(std::move(options)), m_providers(std::move(providers)),
+      m_holdersByProvider(m_providers.size()), m_lastProviderErrors(m_providers.size())
 {
     for (const NodeSpec &node : m_options.nodes) {
         const std::string hostLabel = node.style.lowerCaseHostLabel ? "hostname" : m_options.hostLabelName;
@@ -37,8 +38,12 @@ DcgmStandin::DcgmStandin(Options options, GpuHolderProvider *provider, QObject *
         }
         endpoint->addNode(node, std::move(metrics));
     }
-    connect(m_provider, &GpuHolderProvider::refreshed, this, &DcgmStandin::onHoldersRefreshed);
-    connect(m_provider, &GpuHolderProvider::failed, this, &DcgmStandin::onHoldersFailed);
+    for (std::size_t i = 0; i < m_providers.size(); ++i) {
+        connect(m_providers[i], &GpuHolderProvider::refreshed, this,
+                [this, i](const GpuHolders &holders) { onHoldersRefreshed(i, holders); });
+        connect(m_providers[i], &GpuHolderProvider::failed, this,
+                [this, i](const QString &message) { onHoldersFailed(i, message); });
+    }
     connect(&m_timer, &QTimer::timeout, this, &DcgmStandin::poll);
 }
 
@@ -62,7 +67,8 @@ bool DcgmStandin::start(QString *error)
                 return false;
         }
     }
-    m_provider->refresh();
+    for (GpuHolderProvider *provider : m_providers)
+        provider->refresh();
     m_timer.start(m_options.pollIntervalMs);
     return true;
 }
@@ -75,24 +81,28 @@ void DcgmStandin::poll()
     m_lastFaultError = faults.error;
     m_faults = std::move(faults.faults);
     publish();
-    m_provider->refresh();
+    for (GpuHolderProvider *provider : m_providers)
+        provider->refresh();
 }
 
-void DcgmStandin::onHoldersRefreshed(const GpuHolders &holders)
+void DcgmStandin::onHoldersRefreshed(std::size_t provider, const GpuHolders &holders)
 {
-    if (!m_lastProviderError.isEmpty())
+    if (!m_lastProviderErrors[provider].isEmpty())
         logLine(QStringLiteral("GPU holders readable again"));
-    m_lastProviderError.clear();
-    m_holders = holders;
+    m_lastProviderErrors[provider].clear();
+    m_holdersByProvider[provider] = holders;
+    m_holders.clear();
+    for (const GpuHolders &some : m_holdersByProvider)
+        m_holders.insert(some.begin(), some.end());
     publish();
 }
 
-void DcgmStandin::onHoldersFailed(const QString &message)
+void DcgmStandin::onHoldersFailed(std::size_t provider, const QString &message)
 {
     // Keep showing the last known holders, as a real exporter keeps its last job mapping.
-    if (message != m_lastProviderError)
+    if (message != m_lastProviderErrors[provider])
         logLine(message + QStringLiteral(" (keeping the last known GPU holders)"));
-    m_lastProviderError = message;
+    m_lastProviderErrors[provider] = message;
 }
 
 bool DcgmStandin::exporterDown(const NodeEndpoint &endpoint) const

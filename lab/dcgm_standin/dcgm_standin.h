@@ -34,7 +34,9 @@ public:
         std::string driverVersion = "550.127.05";
     };
 
-    DcgmStandin(Options options, GpuHolderProvider *provider, QObject *parent = nullptr);
+    // One provider per scheduler whose nodes this stand-in serves (Slurm's, the kube stand-in's);
+    // a GPU's holder is whichever provider names it.
+    DcgmStandin(Options options, std::vector<GpuHolderProvider *> providers, QObject *parent = nullptr);
     ~DcgmStandin() override;
 
     // Binds every endpoint (a fault may keep some down) and starts polling.
@@ -42,19 +44,20 @@ public:
 
 private:
     void poll();
-    void onHoldersRefreshed(const strata::lab::GpuHolders &holders);
-    void onHoldersFailed(const QString &message);
+    void onHoldersRefreshed(std::size_t provider, const strata::lab::GpuHolders &holders);
+    void onHoldersFailed(std::size_t provider, const QString &message);
     void publish();
     bool exporterDown(const NodeEndpoint &endpoint) const;
 
     Options m_options;
-    GpuHolderProvider *m_provider;
+    std::vector<GpuHolderProvider *> m_providers;
     std::vector<std::unique_ptr<NodeEndpoint>> m_endpoints;
     GpuSimulator m_simulator;
-    GpuHolders m_holders;
+    std::vector<GpuHolders> m_holdersByProvider;
+    GpuHolders m_holders; // all providers' together
+    std::vector<QString> m_lastProviderErrors;
     std::vector<GpuFault> m_faults;
     QString m_lastFaultError;
-    QString m_lastProviderError;
     QTimer m_timer;
 };
 

@@ -29,6 +29,9 @@ struct GpuHolder
     std::vector<std::pair<std::string, std::string>> labels;
     std::string jobId; // the scheduler's job id (for exporters that name pods instead)
     int utilPercent = -1; // what its job asked the GPU to show (strata-lab-gpu-util=N); -1: busy
+    // A Kubernetes pod's (KubeGpuHolderProvider): `labels` are already its pod/namespace/container,
+    // which an operator-style node shows as they are (a Slurm job there is named by its id).
+    bool kubernetesPod = false;
 };
 
 using GpuHolders = std::map<GpuKey, GpuHolder>;

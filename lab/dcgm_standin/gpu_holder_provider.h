@@ -7,7 +7,7 @@
 namespace strata::lab {
 
 // Answers "which GPUs are held, and by whom" from some scheduler. One implementation per
-// scheduler (Slurm now; Kubernetes later), so the metrics side never knows which one it has.
+// scheduler (Slurm's scontrol, the kube stand-in's kubelet assignments), so the metrics side never knows which one it has.
 // Lives on the stand-in's main thread.
 class GpuHolderProvider : public QObject
 {

@@ -117,7 +117,9 @@ std::vector<GpuSample> GpuSimulator::sample(const NodeSpec &node, const GpuHolde
         }
         s.pciBusId = pciBusIdFor(i);
         s.device = "nvidia" + std::to_string(i);
-        if (busy && node.style.kubernetesWorkload)
+        if (busy && node.style.kubernetesWorkload && holder->second.kubernetesPod)
+            s.holderLabels = holder->second.labels;
+        else if (busy && node.style.kubernetesWorkload)
             s.holderLabels = {{"pod", holder->second.jobId}, {"container", "main"}};
         else if (busy && node.style.hpcJobLabel)
             s.holderLabels = {{"hpc_job", holder->second.jobId}};

@@ -3,6 +3,7 @@
 // exporter's metric names and labels with values that follow the lab's real Slurm jobs.
 
 #include "dcgm_standin.h"
+#include "kube_gpu_holder_provider.h"
 #include "node_spec.h"
 #include "slurm_gpu_holder_provider.h"
 
@@ -10,6 +11,8 @@
 #include <QCoreApplication>
 #include <QSocketNotifier>
 #include <QTextStream>
+
+#include <memory>
 
 #include <csignal>
 #include <sys/socket.h>
@@ -105,8 +108,15 @@ int main(int argc, char *argv[])
                                  QStringLiteral("NODE:GPU=PROFILE+PROFILE...: that GPU is in MIG mode with these GPU "
                                                 "instances, e.g. gpu-node04:0=3g.71gb+2g.35gb+2g.35gb. Repeatable."),
                                  QStringLiteral("node:gpu=profiles"));
+    const QCommandLineOption kubeAllocations(
+        QStringLiteral("kube-gpu-allocations"),
+        QStringLiteral("The kube stand-in's gpu-allocations.json (its kubelets' GPU assignments, as the real "
+                       "exporter reads the kubelet's pod-resources API): the GPUs a running pod holds show "
+                       "busy, at the utilisation its annotation strata.io/lab-gpu-util asks, and on operator-style "
+                       "nodes with its pod/namespace/container labels. Re-read every poll."),
+        QStringLiteral("path"));
     parser.addOptions({node, gpus, slurmConf, scontrol, faults, interval, hostLabel, hpcJob, driver, style,
-                       exporterPod, mig});
+                       exporterPod, mig, kubeAllocations});
     parser.process(app);
 
     DcgmStandin::Options options;
@@ -178,7 +188,13 @@ int main(int argc, char *argv[])
 
     SlurmGpuHolderProvider provider(parser.value(scontrol), parser.value(slurmConf),
                                     parser.isSet(hpcJob));
-    DcgmStandin standin(std::move(options), &provider);
+    std::vector<GpuHolderProvider *> providers{&provider};
+    std::unique_ptr<KubeGpuHolderProvider> kubeProvider;
+    if (parser.isSet(kubeAllocations)) {
+        kubeProvider = std::make_unique<KubeGpuHolderProvider>(parser.value(kubeAllocations));
+        providers.push_back(kubeProvider.get());
+    }
+    DcgmStandin standin(std::move(options), std::move(providers));
     QString error;
     if (!standin.start(&error))
         return fail(error);

@@ -10,6 +10,7 @@ import time
 
 from endpoints_controller import EndpointsController
 from events import DEFAULT_TTL_SECONDS, EventRecorder
+from quantities import GPU
 from job_controller import JobController
 from kueue import KueueController
 from kubelet import Kubelets, condition, set_condition
@@ -19,8 +20,17 @@ from workload_controllers import WorkloadControllers
 
 SCHEDULER = "default-scheduler"
 SCHEDULER_INSTANCE = "default-scheduler-kube-standin"
+LAB_GPU_UTIL_ANNOTATION = "strata.io/lab-gpu-util"
 MANAGED_TAINTS = ("node.kubernetes.io/unschedulable", "node.kubernetes.io/not-ready",
                   "node.kubernetes.io/unreachable")
+
+
+def lab_gpu_util(pod):
+    """The utilisation a pod asks its GPUs to show in the DCGM stand-in (LAB_GPU_UTIL_ANNOTATION,
+    "0".."100"), as a Slurm job's --comment=strata-lab-gpu-util=N; None when absent or not a
+    whole percentage (the GPUs then show busy, as any held GPU)."""
+    text = str((pod["metadata"].get("annotations") or {}).get(LAB_GPU_UTIL_ANNOTATION, "")).strip()
+    return int(text) if text.isdigit() and 0 <= int(text) <= 100 else None
 
 
 def desired_taints(node, stamp):
@@ -152,11 +162,19 @@ class ControllerLoop:
                     continue
                 owner = next((r["name"] for r in pod["metadata"].get("ownerReferences") or []
                               if r.get("kind") == "Job"), "")
-                container = pod["spec"]["containers"][0]["name"]
+                # The container the device plugin gave the GPUs to (the kubelet's pod-resources
+                # API names it): the first one asking for nvidia.com/gpu.
+                containers = pod["spec"]["containers"]
+                container = next((c["name"] for c in containers if GPU in (
+                    ((c.get("resources") or {}).get("limits") or {}) | ((c.get("resources") or {}).get("requests") or {}))),
+                    containers[0]["name"])
+                util = lab_gpu_util(pod)
                 for index in gpu_indices(pod):
-                    nodes[pod["spec"]["nodeName"]]["allocations"].append(
-                        {"gpu": index, "namespace": pod["metadata"]["namespace"],
-                         "pod": pod["metadata"]["name"], "container": container, "job": owner})
+                    entry = {"gpu": index, "namespace": pod["metadata"]["namespace"],
+                             "pod": pod["metadata"]["name"], "container": container, "job": owner}
+                    if util is not None:
+                        entry["utilPercent"] = util
+                    nodes[pod["spec"]["nodeName"]]["allocations"].append(entry)
             for entry in nodes.values():
                 entry["allocations"].sort(key=lambda a: a["gpu"])
             return {"comment": "GPU allocations of the Strata kube stand-in (from the pod annotation "

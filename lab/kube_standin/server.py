@@ -35,6 +35,7 @@ from container_runner import BurnAgent  # noqa: E402
 from controller_loop import ControllerLoop  # noqa: E402
 import kubeconfigs  # noqa: E402
 import kueue_resources  # noqa: E402
+import state_metrics  # noqa: E402
 import store as store_module  # noqa: E402
 from store import Store  # noqa: E402
 import tls_files  # noqa: E402
@@ -61,7 +62,9 @@ Unauthorized as the real API answers; /healthz, /livez and /readyz stay open); n
 token may do everything. Not implemented: other authentication, RBAC, server-side apply,
 protobuf, other resource kinds, admission webhooks, NoExecute eviction, graceful termination
 (deletes are immediate).
-Lab-only endpoint: GET /strata-lab/v1/gpu-allocations (also DIR/gpu-allocations.json)."""
+Lab-only endpoint: GET /strata-lab/v1/gpu-allocations (also DIR/gpu-allocations.json).
+With --state-metrics-listen: a kube-state-metrics STAND-IN (state_metrics.py) on its own plain
+HTTP port, GET /metrics: KSM's pod, Job and ReplicaSet families rendered from this store."""
 
 
 def parse_listen(text):
@@ -165,6 +168,42 @@ def make_handler(api, quiet, token, audit):
         do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = handle_method
 
     return Handler
+
+
+def make_state_metrics_handler(store):
+    """kube-state-metrics' /metrics (plain HTTP, no authentication, as KSM's :8080 in a cluster)."""
+    class StateMetricsHandler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        server_version = "strata-kube-state-metrics-standin"
+
+        def log_message(self, fmt, *args):
+            pass  # scraped every 2 s: a line per scrape would drown the stand-in's log
+
+        def do_GET(self):
+            path = urlsplit(self.path).path
+            if path == "/metrics":
+                code, body, content_type = 200, state_metrics.render(store), state_metrics.CONTENT_TYPE
+            elif path in ("/healthz", "/livez", "/readyz"):
+                code, body, content_type = 200, b"OK", "text/plain; charset=utf-8"
+            else:
+                code, body, content_type = 404, b"404 page not found\n", "text/plain; charset=utf-8"
+            self.send_response(code)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    return StateMetricsHandler
+
+
+def serve_state_metrics(listen, store):
+    """Starts the kube-state-metrics stand-in on its own daemon thread; returns its server."""
+    host, port = parse_listen(listen)
+    server = ThreadingHTTPServer((host, port), make_state_metrics_handler(store))
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2},
+                     name="kube-state-metrics-standin", daemon=True).start()
+    return server
 
 
 class TlsHttpServer(ThreadingHTTPServer):
@@ -293,6 +332,10 @@ def main(argv=None):
                         help="which custom resources are installed: all (default), none, or a "
                         "comma-separated list of CRD names (pytorchjobs.kubeflow.org) or API groups "
                         "(ray.io); the others are absent from discovery and their paths 404")
+    parser.add_argument("--state-metrics-listen", metavar="HOST:PORT",
+                        help="also serve a kube-state-metrics STAND-IN (its /metrics: pod, Job and "
+                        "ReplicaSet families as KSM v2 writes them) over plain HTTP on this loopback "
+                        "address, as KSM's :8080 in a cluster")
     parser.add_argument("--seed", type=int, help="seed names and uids (reproducible captures)")
     parser.add_argument("--quiet", action="store_true", help="do not log each request to stderr")
     parser.add_argument("--audit-log-path", metavar="FILE",
@@ -348,6 +391,8 @@ def main(argv=None):
         with store.lock:
             loop.kubelets.recover_after_restart(time.time())
     url = kubeconfigs.server_url("https" if tls_paths else "http", host, port)
+    state_metrics_server = serve_state_metrics(options.state_metrics_listen, store) \
+        if options.state_metrics_listen else None
     write_kubeconfigs(options, url, tls_paths, token)
     loop.start()
 
@@ -365,6 +410,9 @@ def main(argv=None):
     finally:
         loop.stop()
         server.server_close()
+        if state_metrics_server:
+            state_metrics_server.shutdown()
+            state_metrics_server.server_close()
     return 0
 
 
