@@ -1,4 +1,5 @@
-# lab/lib/kube.sh: starts the Kubernetes API stand-in (lab/kube_standin/, HTTPS with a bearer token).
+# lab/lib/kube.sh: starts the Kubernetes API stand-in (lab/kube_standin/, HTTPS with a bearer token)
+# and, in it, the kube-state-metrics stand-in (plain HTTP, KUBE_STATE_METRICS_PORT).
 # Needs common.sh, layout.sh (KUBE_DIR, KUBE_SCALE) and KUBE_PORT from lab/lab.
 # shellcheck shell=bash
 
@@ -33,15 +34,25 @@ start_kube_standin() {
     # the bearer token, as an EKS endpoint: the kubeconfig (context strata-lab) carries the CA and
     # the token, kubeconfig-exec gets it from an exec credential plugin as `aws eks get-token`.
     # kube/audit.log: one audit event per request (what tests count requests by).
-    local scale=()
+    local scale=() state_metrics=()
+    # kube-state-metrics (22.05 lab): a stand-in inside the kube stand-in, rendering its objects
+    # as KSM v2 does (lab/kube_standin/state_metrics.py), scraped by prometheus-kube.
+    if [ -n "${KUBE_STATE_METRICS_PORT:-}" ]; then
+        check_port_free kube-state-metrics "$KUBE_STATE_METRICS_PORT"
+        state_metrics=(--state-metrics-listen "$HOST:$KUBE_STATE_METRICS_PORT")
+    fi
     # At scale every controller tick walks all pods: tick every 5 s; built afresh on each start.
     [ -z "$KUBE_SCALE" ] || scale=(--scale "$KUBE_SCALE" --tick 5 --fresh --quiet)
     spawn kube "$PYTHON" "$server" --listen "$HOST:$KUBE_PORT" --state-dir "$KUBE_DIR" \
         --tls-dir "$KUBE_DIR/tls" --token-file "$KUBE_DIR/token" \
         --write-kubeconfig "$KUBE_DIR/kubeconfig" --write-exec-kubeconfig "$KUBE_DIR/kubeconfig-exec" \
-        --audit-log-path "$KUBE_DIR/audit.log" --burn-agent "$(find_build_dir)/burnin/strata-burn" "${scale[@]}"
+        --audit-log-path "$KUBE_DIR/audit.log" --burn-agent "$(find_build_dir)/burnin/strata-burn" "${scale[@]}" \
+        "${state_metrics[@]}"
     wait_for "kube stand-in" kube kube_ok
+    [ -z "${KUBE_STATE_METRICS_PORT:-}" ] || wait_for "kube-state-metrics stand-in" kube kube_state_metrics_ok
 }
+
+kube_state_metrics_ok() { http_ok "http://$HOST:$KUBE_STATE_METRICS_PORT/metrics"; }
 
 stop_kube_standin() {
     stop_service_pid kube

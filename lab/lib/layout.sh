@@ -18,6 +18,8 @@
 #   kube dcgm     19391-19394            -             (kube-gpu-01..04: the GPU Operator's exporter;
 #                                                      below 19401: the scale lab's endpoints run up from 19405)
 #   kube prom.    19092                  -             (the Kubernetes cluster's own Prometheus)
+#   kube-state-m. 18080                  -             (the kube stand-in's kube-state-metrics stand-in,
+#                                                      plain HTTP /metrics: KSM's :8080)
 #   mariadb       16806                  26806         (the accounting's database, MariaDB on the host)
 #   slurmdbd      16809                  26809
 #
@@ -65,7 +67,7 @@ if [ "$POWER_SAVING" = yes ]; then
     fi
     readonly PROMETHEUS_PORT="" ALERTMANAGER_PORT="" PUSHGATEWAY_PORT=""
     readonly FABRIC_PORT_BASE="" NODE_EXPORTER_PORT="" DCGM_PORT_BASE=""
-    readonly KUBE_DCGM_PORT_BASE="" KUBE_PROMETHEUS_PORT="" KUBE_NODES=() KUBE_GPU_TYPE=()
+    readonly KUBE_DCGM_PORT_BASE="" KUBE_PROMETHEUS_PORT="" KUBE_STATE_METRICS_PORT="" KUBE_NODES=() KUBE_GPU_TYPE=()
     readonly MARIADB_PORT="" SLURMDBD_PORT=""   # no accounting: the "no slurmdbd" cluster
     # ParallelCluster's Feature lists (quoted: the commas are Slurm's); the CPU instance has no GPU type.
     readonly NODE_GPU_TYPE=(h100 h100 h100 h100 "")
@@ -85,7 +87,7 @@ elif [ "$SLURM_VERSION" = 24.11 ]; then
     readonly NODE_EXPORTER_PORT=29100
     readonly DCGM_PORT_BASE=29401            # gpu-node01..04 -> 29401..29404
     readonly MARIADB_PORT=26806 SLURMDBD_PORT=26809
-    readonly KUBE_DCGM_PORT_BASE="" KUBE_PROMETHEUS_PORT="" KUBE_NODES=() KUBE_GPU_TYPE=()   # no kube stand-in
+    readonly KUBE_DCGM_PORT_BASE="" KUBE_PROMETHEUS_PORT="" KUBE_STATE_METRICS_PORT="" KUBE_NODES=() KUBE_GPU_TYPE=()   # no kube stand-in
     readonly NODE_GPU_TYPE=(h100 h100 b200 b200)
     readonly NODE_FEATURE=(p5.48xlarge p5.48xlarge p6-b200.48xlarge p6-b200.48xlarge)
 else
@@ -109,6 +111,7 @@ else
     readonly KUBE_GPU_TYPE=(h100 h100 h200 h200)
     readonly KUBE_DCGM_PORT_BASE=19391       # kube-gpu-01..04 -> 19391..19394
     readonly KUBE_PROMETHEUS_PORT=19092
+    readonly KUBE_STATE_METRICS_PORT=18080   # the kube stand-in's kube-state-metrics stand-in
     readonly NODE_GPU_TYPE=(h100 h100 h200 h200)
     readonly NODE_FEATURE=(p5.48xlarge p5.48xlarge p5en.48xlarge p5en.48xlarge)
 fi

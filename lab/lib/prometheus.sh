@@ -23,6 +23,8 @@ readonly DCGM_OPERATOR_POD=nvidia-dcgm-exporter-x7k2p
 readonly KUBE_DCGM_STYLE=operator
 readonly KUBE_DCGM_EXPORTER_POD=(nvidia-dcgm-exporter-4xq8n nvidia-dcgm-exporter-9fj2c nvidia-dcgm-exporter-kq7v5
     nvidia-dcgm-exporter-t2m6d)
+readonly KUBE_STATE_METRICS_POD=(kube-prometheus-stack-kube-state-metrics-6d8f7c9b4-x2x7k
+    kube-prometheus-stack-kube-state-metrics-6d8f7c9b4-r8mzq)
 mig_profiles() { # GPU type -> the instances of the lab's MIG GPU
     case "$1" in
         h100) echo 3g.40gb+2g.20gb+2g.20gb ;;
@@ -163,6 +165,16 @@ EOF
         for i in "${!KUBE_NODES[@]}"; do
             printf '      - targets: ["%s:%d"]\n        labels: {kubernetes_node: "%s", pod: "%s", namespace: "gpu-operator", container: "nvidia-dcgm-exporter", service: "nvidia-dcgm-exporter", endpoint: "gpu-metrics"}\n' \
                 "$HOST" $((KUBE_DCGM_PORT_BASE + i)) "${KUBE_NODES[$i]}" "${KUBE_DCGM_EXPORTER_POD[$i]}"
+        done
+        # kube-state-metrics as kube-prometheus-stack scrapes it: a ServiceMonitor with
+        # honorLabels (the objects' own namespace/pod win over KSM's pod's), two replicas (HA, not
+        # sharded: every series twice, told apart by instance only, which Strata's max-by queries
+        # must not double).
+        printf '  - job_name: kube-state-metrics\n    honor_labels: true\n    static_configs:\n'
+        local replica
+        for replica in 0 1; do
+            printf '      - targets: ["%s:%d"]\n        labels: {instance: "10.0.%d.17:8080", namespace: "monitoring", pod: "%s", container: "kube-state-metrics", service: "kube-prometheus-stack-kube-state-metrics", endpoint: "http"}\n' \
+                "$HOST" "$KUBE_STATE_METRICS_PORT" $((replica + 3)) "${KUBE_STATE_METRICS_POD[$replica]}"
         done
         pushgateway_scrape_job
     } | write_if_changed "$KUBE_PROM_DIR/prometheus.yml"
@@ -327,6 +339,9 @@ start_dcgm() {
         args+=(--node "${KUBE_NODES[$i]}:${KUBE_GPU_TYPE[$i]}:$HOST:$((KUBE_DCGM_PORT_BASE + i))"
                --style "${KUBE_NODES[$i]}=$KUBE_DCGM_STYLE")
     done
+    # The kube stand-in's kubelets' GPU assignments (its pod-resources API): its running pods'
+    # GPUs show busy, labelled with the pod, at the util their strata.io/lab-gpu-util asks.
+    [ ${#KUBE_NODES[@]} -eq 0 ] || args+=(--kube-gpu-allocations "$KUBE_DIR/gpu-allocations.json")
     local first last type feature n name poll=2
     # shellcheck disable=SC2034  # feature: cloud_ranges' fourth field, not needed here
     while read -r first last type feature; do
