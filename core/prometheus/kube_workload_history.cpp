@@ -14,13 +14,31 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-// kube-state-metrics writes "<none>" for an owner a pod or ReplicaSet does not have.
-constexpr auto kNone = "<none>"_L1;
 // Chains longer than this (hostile or cyclic owners) end where the walk stopped, as KubeOwnerChain.
 constexpr int kMaxDepth = 16;
 // Times past this (year 2286) are no pod's: a hostile or broken value.
 constexpr double kLatestSeconds = 1e10;
 constexpr int kWarningsNamed = 5;
+
+// The owner kinds the chain is walked through, read once from kube-state-metrics' owner_kind
+// ("<none>" where a pod or ReplicaSet has no owner).
+enum class OwnerKind { None, Node, ReplicaSet, Job, Other };
+
+OwnerKind ownerKindOf(const QString &word)
+{
+    static const QHash<QString, OwnerKind> kinds{{u"<none>"_s, OwnerKind::None}, {QString(), OwnerKind::None},
+                                                 {u"Node"_s, OwnerKind::Node}, {u"ReplicaSet"_s, OwnerKind::ReplicaSet},
+                                                 {u"Job"_s, OwnerKind::Job}};
+    return kinds.value(word, OwnerKind::Other);
+}
+
+// A pod's phase, read once; only the ended ones decide anything.
+JobState phaseOf(const QString &word)
+{
+    static const QHash<QString, JobState> phases{{u"Pending"_s, JobState::Pending}, {u"Running"_s, JobState::Running},
+                                                 {u"Succeeded"_s, JobState::Succeeded}, {u"Failed"_s, JobState::Failed}};
+    return phases.value(word, JobState::Other);
+}
 
 struct Pod
 {
@@ -29,7 +47,9 @@ struct Pod
     double start = std::numeric_limits<double>::quiet_NaN();
     double end = std::numeric_limits<double>::quiet_NaN();
     double seen = std::numeric_limits<double>::quiet_NaN();
-    QString phase;
+    JobState phase = JobState::Other;
+    bool phaseKnown = false;
+    OwnerKind owner = OwnerKind::None;
     QString ownerKind, ownerName;
     QString bad; // why its values cannot be read; empty: fine
     bool gpusBad = false; // its GPU request itself cannot be read
@@ -37,6 +57,7 @@ struct Pod
 
 struct Owner
 {
+    OwnerKind kindOf = OwnerKind::None;
     QString kind, name;
 };
 
@@ -164,11 +185,11 @@ QString KubeWorkloadHistory::statName(Query query)
 
 QString KubeWorkloadHistory::frameworkOfKind(const QString &kind)
 {
-    if (kind == "PyTorchJob"_L1 || kind == "HyperPodPyTorchJob"_L1)
-        return u"torch.distributed"_s;
-    if (kind == "RayJob"_L1 || kind == "RayCluster"_L1)
-        return u"ray"_s;
-    return {};
+    static const QHash<QString, QString> frameworks{{u"PyTorchJob"_s, u"torch.distributed"_s},
+                                                    {u"HyperPodPyTorchJob"_s, u"torch.distributed"_s},
+                                                    {u"RayJob"_s, u"ray"_s},
+                                                    {u"RayCluster"_s, u"ray"_s}};
+    return frameworks.value(kind);
 }
 
 KubeWorkloadHistory::Result KubeWorkloadHistory::build(const Answers &answers, const HistoryPeriod &period,
@@ -227,18 +248,22 @@ KubeWorkloadHistory::Result KubeWorkloadHistory::build(const Answers &answers, c
     for (const PrometheusSeries &s : answer(Query::Phase))
         if (Pod *pod = table.find(s))
             if (valueOf(s).value_or(0) == 1.0) {
-                const QString phase = s.label(u"phase");
+                const JobState phase = phaseOf(s.label(u"phase"));
                 // Two phases at 1 cannot come from one scrape; the ended one is the later word.
-                if (pod->phase.isEmpty() || phase == "Failed"_L1 || phase == "Succeeded"_L1)
+                if (!pod->phaseKnown || hasEnded(phase)) {
                     pod->phase = phase;
+                    pod->phaseKnown = true;
+                }
             }
     for (const PrometheusSeries &s : answer(Query::Owner))
         if (Pod *pod = table.find(s)) {
             const QString kind = s.label(u"owner_kind"), name = s.label(u"owner_name");
-            if (kind.isEmpty() || kind == kNone || !isPlainName(name))
+            const OwnerKind kindOf = ownerKindOf(kind);
+            if (kindOf == OwnerKind::None || !isPlainName(name))
                 continue;
             // Two controllers cannot own one pod; keep the first in the answer's (sorted) order.
-            if (pod->ownerKind.isEmpty()) {
+            if (pod->owner == OwnerKind::None) {
+                pod->owner = kindOf;
                 pod->ownerKind = kind;
                 pod->ownerName = name;
             }
@@ -247,11 +272,12 @@ KubeWorkloadHistory::Result KubeWorkloadHistory::build(const Answers &answers, c
         QHash<QString, Owner> byObject;
         for (const PrometheusSeries &s : answer(q)) {
             const QString kind = s.label(u"owner_kind"), name = s.label(u"owner_name");
-            if (kind.isEmpty() || kind == kNone || !isPlainName(name))
+            const OwnerKind kindOf = ownerKindOf(kind);
+            if (kindOf == OwnerKind::None || !isPlainName(name))
                 continue;
             const QString key = s.label(u"namespace") + u'/' + s.label(objectLabel);
             if (!byObject.contains(key))
-                byObject.insert(key, Owner{kind, name});
+                byObject.insert(key, Owner{kindOf, kind, name});
         }
         return byObject;
     };
@@ -266,7 +292,7 @@ KubeWorkloadHistory::Result KubeWorkloadHistory::build(const Answers &answers, c
     {
         QString namespaceName, kind, name;
         QVector<PodSpan> pods;
-        QVector<QString> phases; // by pod
+        QVector<JobState> phases; // by pod
     };
     QVector<Workload> workloads;
     QHash<QString, int> workloadById;
@@ -302,25 +328,28 @@ KubeWorkloadHistory::Result KubeWorkloadHistory::build(const Answers &answers, c
             ++result.podsEndedBySeen;
 
         // The top of the owner chain, as KubeOwnerChain names workloads live.
+        OwnerKind top = pod.owner;
         QString kind = pod.ownerKind, name = pod.ownerName;
-        if (kind.isEmpty() || kind == "Node"_L1) { // a bare pod, or a static pod's mirror
+        const bool bare = top == OwnerKind::None || top == OwnerKind::Node; // or a static pod's mirror
+        if (bare) {
             kind = u"Pod"_s;
             name = pod.name;
         }
-        for (int depth = 0; depth < kMaxDepth; ++depth) {
-            const QHash<QString, Owner> *above = kind == "ReplicaSet"_L1 ? &replicaSetOwners
-                                                 : kind == "Job"_L1      ? &jobOwners
-                                                                         : nullptr;
+        for (int depth = 0; !bare && depth < kMaxDepth; ++depth) {
+            const QHash<QString, Owner> *above = top == OwnerKind::ReplicaSet ? &replicaSetOwners
+                                                 : top == OwnerKind::Job      ? &jobOwners
+                                                                              : nullptr;
             if (!above)
                 break;
             const auto it = above->constFind(pod.namespaceName + u'/' + name);
             if (it == above->constEnd())
                 break;
+            top = it->kindOf;
             kind = it->kind;
             name = it->name;
         }
-        const QString id = kind == "Pod"_L1 || kind == "Job"_L1 ? pod.namespaceName + u'/' + name
-                                                                : pod.namespaceName + u'/' + kind + u'/' + name;
+        const QString id = bare || top == OwnerKind::Job ? pod.namespaceName + u'/' + name
+                                                         : pod.namespaceName + u'/' + kind + u'/' + name;
         auto it = workloadById.constFind(id);
         if (it == workloadById.constEnd()) {
             it = workloadById.insert(id, int(workloads.size()));
@@ -377,10 +406,9 @@ KubeWorkloadHistory::Result KubeWorkloadHistory::build(const Answers &answers, c
             r.state = JobState::Running;
         } else {
             r.ended = w.pods[last].ended;
-            const QString &phase = w.phases[last];
-            r.state = phase == "Succeeded"_L1 ? JobState::Succeeded
-                      : phase == "Failed"_L1  ? JobState::Failed
-                                              : JobState::Other; // gone without a completion time
+            const JobState phase = w.phases[last];
+            // Gone without having ended (deleted while running): Other, its word says so.
+            r.state = phase == JobState::Succeeded || phase == JobState::Failed ? phase : JobState::Other;
         }
         r.stateWord = r.state == JobState::Other ? u"DELETED"_s : jobStateName(r.state);
         std::sort(w.pods.begin(), w.pods.end(),
