@@ -310,15 +310,23 @@ KubeWorkloadHistory::Result KubeWorkloadHistory::build(const Answers &answers, c
         }
         if (!std::isfinite(pod.start))
             continue; // never started
-        double end = pod.end;
-        if (std::isfinite(end) && end < pod.start) {
+        if (std::isfinite(pod.end) && pod.end < pod.start) {
             ++result.skippedPods;
             if (badExamples.size() < kWarningsNamed)
                 badExamples << u"%1/%2: completed before it started"_s.arg(pod.namespaceName, pod.name);
             continue;
         }
+        // kube_pod_completion_time is the latest finishedAt of the containers that have
+        // terminated: a sidecar that ended gives a running pod one. It is the pod's end only
+        // once the pod's phase has ended; a pod gone from the scrapes without that (deleted)
+        // ended at its last scrape. A pod whose phase was never scraped: its completion time.
+        const bool finished = pod.phaseKnown ? hasEnded(pod.phase) : std::isfinite(pod.end);
+        const bool gone = std::isfinite(pod.seen) && pod.seen < goneBefore;
+        double end = std::numeric_limits<double>::quiet_NaN();
         bool endedBySeen = false;
-        if (!std::isfinite(end) && std::isfinite(pod.seen) && pod.seen < goneBefore) {
+        if (finished && std::isfinite(pod.end)) {
+            end = pod.end;
+        } else if ((finished || gone) && std::isfinite(pod.seen)) {
             end = std::max(pod.seen, pod.start);
             endedBySeen = true;
         }
@@ -428,8 +436,8 @@ KubeWorkloadHistory::Result KubeWorkloadHistory::build(const Answers &answers, c
             badExamples.join(u"; "_s));
     result.skippedPods += table.m_badNames;
     if (result.podsEndedBySeen > 0)
-        result.warnings << u"%1 pods have no completion time (deleted before kube-state-metrics saw them finish): "
-                           u"taken as ended when last scraped"_s.arg(result.podsEndedBySeen);
+        result.warnings << u"%1 pods were gone before kube-state-metrics saw them finish (deleted, or no completion "
+                           u"time): taken as ended when last scraped"_s.arg(result.podsEndedBySeen);
     return result;
 }
 

@@ -20,8 +20,9 @@ namespace strata {
 // seconds) and, for `seen`, the history step S. Every one is `max by`, so two kube-state-metrics
 // replicas (HA) never count a pod twice:
 //   Gpus            each container's nvidia_com_gpu request, with its node
-//   Start, End      kube_pod_start_time (status.startTime), kube_pod_completion_time (the last
-//                   container's finishedAt, once all have terminated)
+//   Start, End      kube_pod_start_time (status.startTime), kube_pod_completion_time (the
+//                   latest finishedAt of the containers that have terminated: the pod's end
+//                   only once its phase is Succeeded or Failed)
 //   Seen            when the pod's request series was last scraped (a pod deleted before
 //                   kube-state-metrics saw it finish has no completion time)
 //   Phase           the pod's last phase

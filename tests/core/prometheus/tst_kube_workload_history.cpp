@@ -63,7 +63,7 @@ HistoryPeriod period()
 //   ml/train          batch Job, pods train-0-aaaaa, train-1-bbbbb (1 GPU each, n1), 600..4200, Succeeded
 //   ml/retry          batch Job, retry-ccccc 1 GPU 0..600 Failed, retry-ddddd 1 GPU 1200..3000 Succeeded
 //   ml/Deployment/web pods via ReplicaSets web-111 (gone by 7200, no completion time) and web-222
-//                     (running), 2 GPUs each
+//                     (running; its sidecar's end gives it a completion time), 2 GPUs each
 //   ml/solo           a bare pod, 2 containers of 1 and 3 GPUs, 0..1800, Succeeded
 //   ml/CronJob/nightly  Job nightly-29000 owned by CronJob nightly, 1 GPU 9000..9600 Succeeded
 //   ml/cpu-only       a pod without GPUs: left out
@@ -105,6 +105,7 @@ KubeWorkloadHistory::Answers answers()
         {pod("ml", "retry-ccccc"), at(600)},
         {pod("ml", "retry-ddddd"), at(3000)},
         {pod("ml", "solo"), at(1800)},
+        {pod("ml", "web-222-fffff"), at(6500)}, // its sidecar ended: the pod runs on
         {pod("ml", "nightly-29000-ggggg"), at(9600)},
         {pod("ml", "cpu-only"), at(600)},
         {pod("ml", "old"), at(-3600)},
@@ -112,9 +113,12 @@ KubeWorkloadHistory::Answers answers()
     a[size_t(Query::Seen)] = vector({
         {pod("ml", "train-0-aaaaa"), at(14400)},
         {pod("ml", "train-1-bbbbb"), at(14400)},
+        {pod("ml", "retry-ccccc"), at(14400)},
+        {pod("ml", "retry-ddddd"), at(14400)},
         {pod("ml", "web-111-eeeee"), at(7200)},
         {pod("ml", "web-222-fffff"), at(14400)},
         {pod("ml", "solo"), at(14400)},
+        {pod("ml", "nightly-29000-ggggg"), at(14400)},
     });
     const QString phase = QStringLiteral(R"(,"phase":"%1")");
     a[size_t(Query::Phase)] = vector({
