@@ -120,6 +120,7 @@ EOF
             echo "export STRATA_LAB_KUBE_CONNECT_ARGS=$KUBE_DIR/connect.args"
             echo "export STRATA_LAB_KUBE_PROMETHEUS_URL=http://$HOST:$KUBE_PROMETHEUS_PORT"
             echo "export STRATA_LAB_KUBE_DCGM_PORTS=$KUBE_DCGM_PORT_BASE-$((KUBE_DCGM_PORT_BASE + ${#KUBE_NODES[@]} - 1))"
+            echo "export STRATA_LAB_KUBE_STATE_METRICS_URL=http://$HOST:$KUBE_STATE_METRICS_PORT"
         fi
     } | write_if_changed "$D/lab.env"
 }
