@@ -286,7 +286,11 @@ KubeWorkloadHistory::Result KubeWorkloadHistory::build(const Answers &answers, c
 
     const double periodStart = double(period.start.toMSecsSinceEpoch()) / 1000.0;
     const double periodEnd = double(period.end.toMSecsSinceEpoch()) / 1000.0;
-    const double goneBefore = periodEnd - double(kGoneAfterSteps * std::max<qint64>(stepSeconds, 1));
+    const double step = double(std::max<qint64>(stepSeconds, 1));
+    const double goneBefore = periodEnd - kGoneAfterSteps * step;
+    // The last time the `seen` subquery was evaluated (Prometheus aligns a subquery's steps to
+    // multiples of its resolution); a pod started after it is still running unless it finished.
+    const double lastEvaluation = std::floor(periodEnd / step) * step;
 
     struct Workload
     {
@@ -329,6 +333,12 @@ KubeWorkloadHistory::Result KubeWorkloadHistory::build(const Answers &answers, c
         } else if ((finished || gone) && std::isfinite(pod.seen)) {
             end = std::max(pod.seen, pod.start);
             endedBySeen = true;
+        } else if (!std::isfinite(pod.seen) && pod.start < lastEvaluation) {
+            // `seen` is asked at every step: a pod it never saw lived between two of them and
+            // was gone at the next (a ReplicaSet's pod deleted by a rollout seconds after it
+            // started). Its end is taken as that step, at most one step late.
+            end = std::min(std::floor(pod.start / step) * step + step, periodEnd);
+            ++result.podsShortLived;
         }
         if (pod.start >= periodEnd || (std::isfinite(end) && end <= periodStart))
             continue; // did not run inside the period
@@ -435,6 +445,9 @@ KubeWorkloadHistory::Result KubeWorkloadHistory::build(const Answers &answers, c
         result.warnings << u"%1 pods with values that cannot be a pod's were skipped (%2)"_s.arg(result.skippedPods).arg(
             badExamples.join(u"; "_s));
     result.skippedPods += table.m_badNames;
+    if (result.podsShortLived > 0)
+        result.warnings << u"%1 pods lived less than one step (%2 s) and were gone at the next without a "
+                           u"completion time: taken as ended at that step"_s.arg(result.podsShortLived).arg(stepSeconds);
     if (result.podsEndedBySeen > 0)
         result.warnings << u"%1 pods were gone before kube-state-metrics saw them finish (deleted, or no completion "
                            u"time): taken as ended when last scraped"_s.arg(result.podsEndedBySeen);

@@ -56,6 +56,7 @@ public:
         int pods = 0;               // pods kept
         int skippedPods = 0;        // hostile values, counted
         int podsEndedBySeen = 0;    // no completion time: ended at their last scrape
+        int podsShortLived = 0;     // between two of `seen`'s steps, gone at the next: ended there
         QStringList warnings;       // what was skipped or guessed, a few named
         // Whether any kube-state-metrics series answered at all (none: not scraped).
         bool anySeries = false;

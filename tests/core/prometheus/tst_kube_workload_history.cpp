@@ -2,7 +2,8 @@
 // with its pods' spans; JobRecord::gpuHours and JobEfficiencyCalculator by those spans. The
 // answers here are written in Prometheus's documented instant-query format
 // ({"status":"success","data":{"resultType":"vector","result":[{"metric":{...},"value":[t,"v"]}]}})
-// and read by the real parser; tst_kube_workload_history_captures reads the lab's own answers.
+// and read by the real parser; the *LabCaptures slots read the lab's own answers
+// (tests/data/kubernetes/ksm, README there: what ran, when, and what each file asks).
 #include "prometheus/history_query_plan.h"
 #include "prometheus/job_efficiency_calculator.h"
 #include "prometheus/kube_workload_history.h"
@@ -10,6 +11,9 @@
 
 #include "model/history_period.h"
 
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTest>
 
 #include <cmath>
@@ -167,6 +171,44 @@ QDateTime utc(qint64 offset)
     return QDateTime::fromSecsSinceEpoch(kStart + offset, Qt::UTC);
 }
 
+QByteArray capture(const QString &name)
+{
+    QFile file(QStringLiteral(STRATA_TEST_DATA "/kubernetes/ksm/") + name);
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("capture %s missing", qPrintable(name));
+    return file.readAll();
+}
+
+PrometheusResponse captured(const QString &name, PrometheusResponse::ResultType type)
+{
+    PrometheusResponseParser::Options o;
+    o.expect = type;
+    const PrometheusResponse r = PrometheusResponseParser::parse(capture(name), 200, o);
+    if (!r.ok)
+        qFatal("capture %s did not parse: %s", qPrintable(name), qPrintable(r.error));
+    return r;
+}
+
+struct LabCapture
+{
+    HistoryPeriod period;
+    qint64 step = 0;
+    KubeWorkloadHistory::Answers answers;
+};
+
+LabCapture labCapture()
+{
+    LabCapture c;
+    const QJsonObject p = QJsonDocument::fromJson(capture(QStringLiteral("period.json"))).object();
+    c.period = {QDateTime::fromSecsSinceEpoch(p.value("start").toInteger(), Qt::UTC),
+                QDateTime::fromSecsSinceEpoch(p.value("end").toInteger(), Qt::UTC)};
+    c.step = p.value("stepSeconds").toInteger();
+    const QStringList files{"gpus", "start", "end", "seen", "phase", "owner", "rsowner", "jobowner"};
+    for (Query q : KubeWorkloadHistory::all())
+        c.answers[size_t(q)] = captured(files[int(q)] + QStringLiteral(".json"), PrometheusResponse::ResultType::Vector);
+    return c;
+}
+
 } // namespace
 
 class TestKubeWorkloadHistory : public QObject
@@ -181,6 +223,8 @@ private Q_SLOTS:
     void nothingScraped();
     void efficiencyByPodSpans();
     void promql();
+    void workloadsFromLabCaptures();
+    void efficiencyFromLabCaptures();
 };
 
 void TestKubeWorkloadHistory::workloads()
@@ -388,6 +432,92 @@ void TestKubeWorkloadHistory::promql()
     for (Query q : KubeWorkloadHistory::all())
         names << KubeWorkloadHistory::statName(q);
     QCOMPARE(names.removeDuplicates(), 0);
+}
+
+// What the lab ran (README in tests/data/kubernetes/ksm): every workload, its pods' GPU time
+// from the pods' own startTime and finishedAt, the short-lived pod the rollout deleted.
+void TestKubeWorkloadHistory::workloadsFromLabCaptures()
+{
+    const LabCapture c = labCapture();
+    QCOMPARE(c.period.seconds(), 213);
+    QCOMPARE(c.step, 60);
+    // The period's own queries are the ones the files answer.
+    QVERIFY(capture("README.md").contains(KubeWorkloadHistory::promql(Query::Seen, 213, 60).toUtf8()));
+    QVERIFY(capture("README.md").contains(KubeWorkloadHistory::promql(Query::Gpus, 213, 60).toUtf8()));
+
+    const KubeWorkloadHistory::Result result = KubeWorkloadHistory::build(c.answers, c.period, c.step);
+    QVERIFY(result.anySeries);
+    QCOMPARE(result.skippedPods, 0);
+    QCOMPARE(result.podsEndedBySeen, 0);
+    QCOMPARE(result.podsShortLived, 1); // infer-l8cvpxfvzk-lngd2, deleted ~10 s after it started
+    QCOMPARE(result.pods, 9);
+    QStringList ids;
+    for (const JobRecord &r : result.records)
+        ids << r.id;
+    ids.sort();
+    QCOMPARE(ids, (QStringList{"ml-team/Deployment/infer", "ml-team/flaky-train", "ml-team/long-run",
+                               "ml-team/train-pair", "research/solo-probe"}));
+    const auto gpuSeconds = [&](const QString &id) {
+        return qRound(find(result.records, id)->gpuHours(c.period) * 3600.0);
+    };
+    const qint64 t0 = 1'796'648'000; // 12:53:20 UTC
+    const auto at = [t0](qint64 offset) { return QDateTime::fromSecsSinceEpoch(t0 + offset, Qt::UTC); };
+
+    const JobRecord *flaky = find(result.records, "ml-team/flaky-train");
+    QCOMPARE(flaky->state, JobState::Succeeded);
+    QCOMPARE(flaky->gpus, 1); // the retry started as the failed pod ended
+    QCOMPARE(flaky->started, at(0));
+    QCOMPARE(flaky->ended, at(87));
+    QCOMPARE(flaky->pods.size(), 2);
+    QCOMPARE(gpuSeconds("ml-team/flaky-train"), 27 + 60);
+
+    const JobRecord *pair = find(result.records, "ml-team/train-pair");
+    QCOMPARE(pair->state, JobState::Succeeded);
+    QCOMPARE(pair->gpus, 2);
+    QCOMPARE(pair->nodes, (QStringList{"kube-gpu-03", "kube-gpu-04"}));
+    QCOMPARE(gpuSeconds("ml-team/train-pair"), 2 * 60);
+
+    const JobRecord *solo = find(result.records, "research/solo-probe");
+    QCOMPARE(solo->gpus, 2);
+    QCOMPARE(solo->account, QStringLiteral("research"));
+    QCOMPARE(gpuSeconds("research/solo-probe"), 2 * 45);
+
+    const JobRecord *longRun = find(result.records, "ml-team/long-run");
+    QCOMPARE(longRun->state, JobState::Running);
+    QVERIFY(!longRun->ended.isValid());
+    QCOMPARE(gpuSeconds("ml-team/long-run"), 208 - 31); // to the period's end
+
+    // j86l9 failed at 27 s; lngd2 from 27 s to the next step of `seen` (40 s); s9zlq from 35 s on.
+    const JobRecord *infer = find(result.records, "ml-team/Deployment/infer");
+    QCOMPARE(infer->name, QStringLiteral("infer"));
+    QCOMPARE(infer->state, JobState::Running);
+    QCOMPARE(infer->pods.size(), 3);
+    QCOMPARE(infer->gpus, 2);
+    QCOMPARE(gpuSeconds("ml-team/Deployment/infer"), 27 + 13 + (208 - 35));
+}
+
+// The DCGM stand-in's pods' GPUs at their annotations' utilisation (+- 2 %), measured on the pods'
+// own series (exported_pod / exported_namespace behind the ServiceMonitor), each by its own span.
+void TestKubeWorkloadHistory::efficiencyFromLabCaptures()
+{
+    const LabCapture c = labCapture();
+    QVector<JobRecord> records = KubeWorkloadHistory::build(c.answers, c.period, c.step).records;
+    JobEfficiencyCalculator::Context context;
+    context.periodStart = c.period.start.toSecsSinceEpoch();
+    context.periodEnd = c.period.end.toSecsSinceEpoch();
+    context.stepSeconds = c.step;
+    JobEfficiencyCalculator calculator(records, {}, context);
+    calculator.add(HistoryQueryPlan::Metric::Util,
+                   captured(QStringLiteral("dcgm_util_history.json"), PrometheusResponse::ResultType::Matrix));
+    calculator.fill(records);
+    const QVector<std::pair<QString, double>> asked{{"ml-team/flaky-train", 55}, {"ml-team/train-pair", 40},
+                                                    {"research/solo-probe", 20}, {"ml-team/long-run", 90},
+                                                    {"ml-team/Deployment/infer", 70}};
+    for (const auto &[id, util] : asked) {
+        const JobEfficiency &e = find(records, id)->efficiency;
+        QVERIFY2(e.basis == JobEfficiency::Basis::Exact, qPrintable(id + QStringLiteral(": ") + e.why));
+        QVERIFY2(qAbs(e.utilMeanPercent - util) <= 3, qPrintable(id + QStringLiteral(": ") + QString::number(e.utilMeanPercent)));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestKubeWorkloadHistory)
