@@ -1,6 +1,6 @@
 # lab/lib/prometheus.sh: starts Prometheus, Alertmanager, the Pushgateway, the node exporter, the DCGM
 # stand-in, one fabric exporter per node and (22.05) the Kubernetes cluster's own Prometheus.
-# Needs common.sh, layout.sh, slurm_root.sh (BIN_DIR), faults.sh.
+# Needs common.sh, layout.sh, slurm_root.sh (BIN_DIR), faults.sh, kube.sh (kube_state_metrics_served).
 # shellcheck shell=bash
 
 # How each node's DCGM exporter is deployed (lab/dcgm_standin/README.md), so the join is tried
@@ -170,9 +170,11 @@ EOF
         # honorLabels (the objects' own namespace/pod win over KSM's pod's), two replicas (HA, not
         # sharded: every series twice, told apart by instance only, which Strata's max-by queries
         # must not double).
-        printf '  - job_name: kube-state-metrics\n    honor_labels: true\n    static_configs:\n'
         local replica
+        kube_state_metrics_served &&
+            printf '  - job_name: kube-state-metrics\n    honor_labels: true\n    static_configs:\n'
         for replica in 0 1; do
+            kube_state_metrics_served || break
             printf '      - targets: ["%s:%d"]\n        labels: {instance: "10.0.%d.17:8080", namespace: "monitoring", pod: "%s", container: "kube-state-metrics", service: "kube-prometheus-stack-kube-state-metrics", endpoint: "http"}\n' \
                 "$HOST" "$KUBE_STATE_METRICS_PORT" $((replica + 3)) "${KUBE_STATE_METRICS_POD[$replica]}"
         done
