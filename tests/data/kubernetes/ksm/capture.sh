@@ -135,4 +135,7 @@ r dcgm_util_history.json "max by (Hostname, hostname, node, kubernetes_node, ins
 k get pods -A -o jsonpath='{range .items[*]}{.metadata.namespace}/{.metadata.name} {.spec.nodeName} {.status.phase} {.status.startTime} {.status.containerStatuses[0].state.terminated.finishedAt}{"\n"}{end}' \
     >"$out/pods.txt"
 printf '{"start": %d, "end": %d, "rangeSeconds": %d, "stepSeconds": %d}\n' "$start" "$end" "$R" "$S" >"$out/period.json"
+# What still runs is removed, so the lab's other tests find the kube nodes free (finished pods stay).
+k delete deployment infer -n ml-team --wait=false >/dev/null
+k delete job long-run cpu-only -n ml-team --wait=false >/dev/null
 echo "captured: period $start..$end (R=${R}s, S=${S}s) into $out"
