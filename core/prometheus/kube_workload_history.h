@@ -25,7 +25,7 @@ namespace strata {
 //                   only once its phase is Succeeded or Failed)
 //   Seen            when the pod's request series was last scraped (a pod deleted before
 //                   kube-state-metrics saw it finish has no completion time)
-//   Phase           the pod's last phase
+//   Phase           the pod's last phase (`== 1`: only the phase it was in)
 //   Owner, ReplicaSetOwner, JobOwner: the controller chain, Pod -> ReplicaSet -> Deployment,
 //                   Pod -> Job -> CronJob / JobSet / ...
 //
