@@ -56,12 +56,13 @@ pod_field() { k get pods -n "$NS" -l "job-name=$JOB" -o jsonpath="{.items[0].$1}
 phase_is() { [ "$(pod_field status.phase)" = "$1" ]; }
 query_has() { [ -n "$(instant "$1")" ]; }
 query_empty() { [ -z "$(instant "$1")" ]; }
+query_is() { [ "$(instant "$1")" = "$2" ]; }
 wait_until 20 "the Job's pod runs" phase_is Running
 POD="$(pod_field metadata.name)"
 DCGM_UTIL="max(DCGM_FI_DEV_GPU_UTIL{exported_namespace=\"$NS\",exported_pod=\"$POD\",exported_container=\"trainer\"})"
 wait_until 10 "the pod's GPU in prometheus-kube" query_has "$DCGM_UTIL"
 util="$(instant "$DCGM_UTIL")"
-[ "$util" -ge 37 ] && [ "$util" -le 43 ] || fail "the pod's GPU shows $util %, asked 40 +- 3"
+if [ "$util" -lt 37 ] || [ "$util" -gt 43 ]; then fail "the pod's GPU shows $util %, asked 40 +- 3"; fi
 pass "the pod's GPU at $util % under its own labels (asked 40)"
 wait_until 30 "the Job's pod succeeds" phase_is Succeeded
 finished="$(date -d "$(pod_field 'status.containerStatuses[0].state.terminated.finishedAt')" +%s)"
@@ -69,8 +70,9 @@ started="$(date -d "$(pod_field status.startTime)" +%s)"
 
 # 3. What prometheus-kube holds of it (both replicas scraped: max by, as Strata's reader asks).
 sel="namespace=\"$NS\",pod=\"$POD\""
-wait_until 10 "kube_pod_completion_time scraped" query_has "max(kube_pod_completion_time{$sel})"
-[ "$(instant "count(kube_pod_completion_time{$sel})")" = 2 ] || fail "not one series per KSM replica"
+# Both replicas' scrapes (each its own offset in the 2-s interval): one series per replica.
+wait_until 10 "kube_pod_completion_time scraped from both KSM replicas" \
+    query_is "count(kube_pod_completion_time{$sel})" 2
 got="$(instant "max(kube_pod_completion_time{$sel})")"
 [ "$got" = "$finished" ] || fail "kube_pod_completion_time $got, the container finished at $finished"
 [ "$(instant "max(kube_pod_start_time{$sel})")" = "$started" ] || fail "kube_pod_start_time is not status.startTime $started"

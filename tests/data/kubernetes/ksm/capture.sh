@@ -43,8 +43,8 @@ spec:
 YAML
 }
 wait_phase() { # NAMESPACE SELECTOR... until no pod of it is Pending/Running
-    local i
-    for i in $(seq 300); do
+    local _
+    for _ in $(seq 300); do
         if ! k get pods -n "$1" "${@:2}" -o jsonpath='{range .items[*]}{.status.phase}{"\n"}{end}' |
             grep -qE 'Pending|Running'; then return 0; fi
         sleep 1
