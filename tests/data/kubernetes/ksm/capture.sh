@@ -118,7 +118,7 @@ q gpus.json "max by (namespace, pod, container, node) (max_over_time(kube_pod_co
 q start.json "max by (namespace, pod) (max_over_time(kube_pod_start_time[${R}s]))"
 q end.json "max by (namespace, pod) (max_over_time(kube_pod_completion_time[${R}s]))"
 q seen.json "max by (namespace, pod) (max_over_time(timestamp(kube_pod_container_resource_requests{resource=\"nvidia_com_gpu\"})[${R}s:${S}s]))"
-q phase.json "max by (namespace, pod, phase) (last_over_time(kube_pod_status_phase[${R}s]))"
+q phase.json "max by (namespace, pod, phase) (last_over_time(kube_pod_status_phase[${R}s])) == 1"
 q owner.json "max by (namespace, pod, owner_kind, owner_name) (max_over_time(kube_pod_owner{owner_is_controller=\"true\"}[${R}s]))"
 q rsowner.json "max by (namespace, replicaset, owner_kind, owner_name) (max_over_time(kube_replicaset_owner[${R}s]))"
 q jobowner.json "max by (namespace, job_name, owner_kind, owner_name) (max_over_time(kube_job_owner[${R}s]))"
