@@ -1,6 +1,7 @@
 // strata-dcgm-standin: a STAND-IN for NVIDIA's dcgm-exporter, for the Strata lab only. This
 // machine has no GPUs, so nothing real can report DCGM fields; this program serves the real
-// exporter's metric names and labels with values that follow the lab's real Slurm jobs.
+// exporter's metric names and labels with values that follow the lab's real Slurm jobs and the
+// kube stand-in's pods.
 
 #include "dcgm_standin.h"
 #include "kube_gpu_holder_provider.h"
@@ -61,8 +62,9 @@ int main(int argc, char *argv[])
         "A STAND-IN for NVIDIA's dcgm-exporter, used by the Strata lab because this machine has "
         "no GPUs. It is not DCGM and measures nothing: it serves dcgm-exporter's metric names and "
         "labels (21 default fields) for simulated GPUs, one HTTP endpoint per node, busy where "
-        "the real Slurm says a running job holds the GPU (GRES IDX in 'scontrol show job -d'), "
-        "idle elsewhere, plus faults injected through a JSON file (lab/lab fault)."));
+        "the real Slurm says a running job holds the GPU (GRES IDX in 'scontrol show job -d') or the "
+        "kube stand-in's kubelets gave it to a running pod (--kube-gpu-allocations), idle elsewhere, "
+        "plus faults injected through a JSON file (lab/lab fault)."));
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption node(QStringLiteral("node"),
