@@ -46,7 +46,6 @@ const QByteArray kEmptyMatrix = R"({"status":"success","data":{"resultType":"mat
 enum class Ksm { Captured, NotScraped, Refused };
 
 // The canned Prometheus: the contract's queries (by their exact PromQL), the history's util range.
-// phase.json was captured without the Phase query's `== 1`: its zeros are what that filter drops.
 CannedHttpServer::Response answer(const CannedHttpServer::Request &request, Ksm ksm)
 {
     // A GET's query string, or a POST's form.
