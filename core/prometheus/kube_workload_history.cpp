@@ -98,7 +98,7 @@ public:
         const QString name = series.label(u"pod");
         const QString key = ns + u'/' + name;
         if (const auto it = m_index.constFind(key); it != m_index.constEnd())
-            return &m_pods[*it];
+            return *it < 0 ? nullptr : &m_pods[*it];
         if (!create)
             return nullptr;
         if (!isPlainName(ns) || !isPlainName(name)) {

@@ -311,6 +311,7 @@ void TestKubeWorkloadHistory::hostileAnswers()
         {pod("ml", "negative-gpus") + gpu, "-1"},
         {pod("ml", "backwards") + gpu, "1"},
         {pod("ml", "quote\\\"and\\nnewline") + gpu, "1"},
+        {pod("ml", "quote\\\"and\\nnewline") + QStringLiteral(R"(,"container":"second","node":"n9")"), "1"},
         {pod("", "no-namespace") + gpu, "1"},
         {pod("ml", "fine") + gpu, "1"},
         {pod("ml", "many-containers") + gpu, "40"},
