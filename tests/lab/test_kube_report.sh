@@ -47,7 +47,9 @@ completions() {
         --data-urlencode "query=count(max by (pod) (kube_pod_completion_time{namespace=\"$NS\",pod=~\"$JOB-.*\"}))" |
         "$PYTHON" -c 'import json, sys; r = json.load(sys.stdin)["data"]["result"]; print(r[0]["value"][1] if r else 0)'
 }
-wait_until 10 "both pods' kube_pod_completion_time in prometheus-kube" test "$(completions)" = 2
+# A predicate, so that wait_until asks again on every try (a $(...) in its arguments runs once).
+completions_are() { [ "$(completions)" = "$1" ]; }
+wait_until 10 "both pods' kube_pod_completion_time in prometheus-kube" completions_are 2
 # The last utilisation samples of the pods' GPUs land within a scrape interval of their end.
 sleep 2
 
