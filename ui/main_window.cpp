@@ -627,6 +627,9 @@ ReportsWindow *MainWindow::openReports()
     ClusterSession *session = m_session.get();
     m_reportsWindow = new ReportsWindow([session](const HistoryPeriod &period) { return session->readHistory(period); }, this);
     m_reportsWindow->setWindowTitle(tr("GPU-hours report · %1").arg(session->profile().name));
+    // Kubernetes records no submitter: its workloads' account (the namespace) is the grouping.
+    if (session->profile().orchestrator == OrchestratorKind::Kubernetes)
+        m_reportsWindow->chooseGrouping(UsageReport::Grouping::Account);
     m_reportsWindow->setAttribute(Qt::WA_DeleteOnClose);
     m_reportsWindow->show();
     return m_reportsWindow;

@@ -85,7 +85,8 @@ const std::array kCommands{
                "[--since 7d | --start TIME [--end TIME]] [--by user|account|partition|instance-type|framework] "
                "[--format text|csv|json] [--jobs] [--top N]",
                "Print GPU-hours allocated, used and idle over a period by user, account, partition, instance type or "
-               "framework, per week, and the most wasteful jobs (accounting and Prometheus).",
+               "framework, per week, and the most wasteful jobs (Slurm: sacct; Kubernetes: kube-state-metrics; usage from "
+               "Prometheus).",
                F::Connects | F::CsvFormat},
     CliCommand{"burnin", &BurninCommand::runFromCommandLine, &BurninCommand::options, "", "",
                "--nodes HOSTS [--tests gemm,hbm,pcie,p2p] [--duration 60s] [--drain-on-fail]",

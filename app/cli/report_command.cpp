@@ -24,12 +24,16 @@ QList<QCommandLineOption> ReportCommand::options()
 
 int ReportCommand::run(QCoreApplication &app, QCommandLineParser &parser, const ConnectionOptions &connection)
 {
-    const ReportRequest request = ReportRequest::parse(parser, QDateTime::currentDateTimeUtc());
+    ReportRequest request = ReportRequest::parse(parser, QDateTime::currentDateTimeUtc());
     if (!request.error.isEmpty())
         return CliFailure::report(request.error, ErrorKind::InvalidRequest);
     ClusterProfile profile;
     if (!CliProfileResolver::resolve(connection, parser, &profile))
         return 2;
+    // Kubernetes records no submitter (a workload's account is its namespace): by user every
+    // workload would be one "(unknown)" group.
+    if (!request.groupingGiven && profile.orchestrator == OrchestratorKind::Kubernetes)
+        request.grouping = UsageReport::Grouping::Account;
     auto session = std::make_unique<ClusterSession>(profile, std::make_shared<TerminalLoginPrompter>());
     // One refresh first: readHistory adds the running jobs of the latest snapshot and takes the
     // nodes' instance types from it. A refresh that fails is not the report failing: accounting

@@ -13,7 +13,8 @@ const QCommandLineOption kStart{QStringLiteral("start"),
 const QCommandLineOption kEnd{QStringLiteral("end"), QStringLiteral("The period's end with --start (default now)."),
                               QStringLiteral("time")};
 const QCommandLineOption kBy{QStringLiteral("by"),
-                             QStringLiteral("Group by user (default), account, partition, instance-type or framework."),
+                             QStringLiteral("Group by user (default), account, partition, instance-type or framework. On Kubernetes, "
+                                            "which records no submitter, account is the namespace and the default."),
                              QStringLiteral("grouping")};
 const QCommandLineOption kJobs{QStringLiteral("jobs"),
                                QStringLiteral("One row per job instead of per group (csv), or a \"jobs\" array (json).")};
@@ -60,6 +61,7 @@ ReportRequest ReportRequest::parse(const QCommandLineParser &parser, const QDate
             return r;
         }
         r.grouping = *grouping;
+        r.groupingGiven = true;
     }
     r.jobs = parser.isSet(kJobs);
     if (r.jobs && r.format == Format::Text) {

@@ -20,6 +20,7 @@ struct ReportRequest
 
     HistoryPeriod period;
     UsageReport::Grouping grouping = UsageReport::Grouping::User;
+    bool groupingGiven = false; // --by was given; else the command picks (account on Kubernetes)
     Format format = Format::Text;
     bool jobs = false;
     int top = 10;

@@ -100,6 +100,7 @@ void TstCliReport::request()
     QCOMPARE(r.period.start, at(qPrintable(start)));
     QCOMPARE(r.period.end, at(qPrintable(end)));
     QCOMPARE(int(r.grouping), grouping);
+    QCOMPARE(r.groupingGiven, arguments.contains(QStringLiteral("--by"))); // else the command picks
     QCOMPARE(int(r.format), format);
     QCOMPARE(r.top, 10);
 }

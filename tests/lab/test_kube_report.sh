@@ -72,6 +72,10 @@ ok = abs(j["gpuHoursAllocated"] - want) <= 0.01 * want
 ok &= j["utilMeanPercent"] is not None and abs(j["utilMeanPercent"] - 40) <= 3
 ok &= j["basis"] == "exact" and j["state"] == "SUCCEEDED" and j["gpus"] == 2
 ok &= j["account"] == ns and j["user"] == "" and j["ended"] is not None
+# Kubernetes records no submitter: grouped by account (the namespace) unless --by says otherwise.
+groups = {g["key"]: g for g in report["groups"]}
+print(f"# grouped by {report['groupedBy']}: {sorted(groups)}")
+ok &= report["groupedBy"] == "account" and ns in groups
 sys.exit(0 if ok else 1)
 PY
 pass "strata report: $NS/$JOB with the pods' GPU-hours (within 1 %) at 40 +- 3 % (exact), SUCCEEDED"
