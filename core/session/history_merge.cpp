@@ -31,12 +31,32 @@ QVector<JobRecord> HistoryMerge::merge(QVector<JobRecord> accounting, const Clus
         return accounting;
     QHash<QString, qsizetype> byId;
     byId.reserve(accounting.size());
-    for (qsizetype i = 0; i < accounting.size(); ++i)
+    QHash<QString, qsizetype> byPod; // Kubernetes: "ns/pod" -> its workload's record
+    for (qsizetype i = 0; i < accounting.size(); ++i) {
         byId.insert(accounting[i].id, i);
+        for (const PodSpan &pod : std::as_const(accounting[i].pods))
+            byPod.insert(pod.key, i);
+    }
     for (const Job &job : latest->jobs) {
         if (!job.isRunning() && job.stateKind != JobState::Completing)
             continue;
-        const auto found = byId.constFind(job.id);
+        auto found = byId.constFind(job.id);
+        if (found == byId.cend() && !byPod.isEmpty()) {
+            // kube-state-metrics has no owners above some kinds (a TrainJob's JobSet, a
+            // LeaderWorkerSet's StatefulSet): its record ends the chain lower than the live view
+            // does. The same pods are the same workload: it takes the live view's id and name.
+            for (const QString &key : job.pods) {
+                const auto pod = byPod.constFind(key);
+                if (pod == byPod.cend() || accounting[*pod].ended.isValid())
+                    continue;
+                JobRecord &r = accounting[*pod];
+                byId.remove(r.id);
+                r.id = job.id;
+                r.name = job.name;
+                found = byId.insert(job.id, *pod);
+                break;
+            }
+        }
         if (found != byId.cend()) {
             JobRecord &r = accounting[*found];
             if (r.ended.isValid())

@@ -13,7 +13,10 @@ namespace strata {
 // how long; the snapshot adds what accounting cannot: the GPU indices each running job holds
 // (so its efficiency can be measured by index), its framework, and each record's instance type
 // from its nodes. A job running now that accounting does not list yet (slurmdbd lags, or a
-// scheduler without accounting) is added from the snapshot. Pure; linear in jobs and records.
+// scheduler without accounting) is added from the snapshot. On Kubernetes a running workload is
+// also found by its pods: kube-state-metrics follows no owner above some kinds (a TrainJob's
+// JobSet, a LeaderWorkerSet's StatefulSet), so its record takes the live view's id and name
+// rather than count twice. Pure; linear in jobs and records.
 class HistoryMerge
 {
 public:

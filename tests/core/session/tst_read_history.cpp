@@ -130,6 +130,7 @@ class TestReadHistory : public QObject
 private Q_SLOTS:
     void mergeAddsWhatAccountingLacks();
     void mergeWithoutSnapshot();
+    void mergeMatchesKubernetesWorkloadsByPods();
     void readHistoryWithAccounting();
     void readHistoryWithoutAccounting();
     void cancelledRead();
@@ -173,6 +174,49 @@ void TestReadHistory::mergeWithoutSnapshot()
     const QVector<JobRecord> merged = HistoryMerge::merge({finished(QStringLiteral("9"), 4)}, nullptr, kWeek);
     QCOMPARE(merged.size(), 1);
     QCOMPARE(merged[0].instanceType, QString());
+}
+
+// kube-state-metrics follows no owner above a JobSet: a running TrainJob's record from it is
+// "ml/JobSet/llama". The live view, which lists TrainJobs, names the same pods "ml/TrainJob/llama":
+// one workload, counted once, under the live name. A finished record is left as it is.
+void TestReadHistory::mergeMatchesKubernetesWorkloadsByPods()
+{
+    ClusterSnapshot s;
+    Job live = running(QStringLiteral("ml/TrainJob/llama"), QStringLiteral("kube-gpu-01"), {}, 6);
+    live.name = QStringLiteral("llama");
+    live.gpus.clear();
+    live.gpusRequested = 8;
+    live.pods = {QStringLiteral("ml/llama-node-0-0-abcde"), QStringLiteral("ml/llama-node-0-1-fghij")};
+    Job other = running(QStringLiteral("ml/TrainJob/gemma"), QStringLiteral("kube-gpu-02"), {}, 6);
+    other.gpus.clear();
+    other.gpusRequested = 4;
+    other.pods = {QStringLiteral("ml/gemma-node-0-0-zzzzz")};
+    s.jobs << live << other;
+    s.finalize();
+
+    JobRecord fromKsm;
+    fromKsm.id = QStringLiteral("ml/JobSet/llama");
+    fromKsm.name = QStringLiteral("llama");
+    fromKsm.account = QStringLiteral("ml");
+    fromKsm.state = JobState::Running;
+    fromKsm.started = at(6, 1);
+    fromKsm.gpus = 8;
+    for (const QString &key : live.pods)
+        fromKsm.pods << PodSpan{key, QStringLiteral("kube-gpu-01"), 4, at(6, 1), QDateTime()};
+    JobRecord finishedKsm = fromKsm;
+    finishedKsm.id = QStringLiteral("ml/JobSet/gemma");
+    finishedKsm.name = QStringLiteral("gemma");
+    finishedKsm.ended = at(6, 3);
+    finishedKsm.pods = {PodSpan{other.pods[0], QStringLiteral("kube-gpu-02"), 4, at(6, 1), at(6, 3)}};
+
+    const QVector<JobRecord> merged = HistoryMerge::merge({fromKsm, finishedKsm}, &s, kWeek);
+    QCOMPARE(merged.size(), 3);
+    QCOMPARE(merged[0].id, QStringLiteral("ml/TrainJob/llama")); // the live name, once
+    QCOMPARE(merged[0].pods.size(), 2);
+    QCOMPARE(merged[0].gpuHours(kWeek), 8.0 * 47.0); // the pods' own spans, to the week's end
+    QCOMPARE(merged[0].framework, QStringLiteral("torch.distributed"));
+    QCOMPARE(merged[1].id, QStringLiteral("ml/JobSet/gemma")); // ended: as kube-state-metrics says
+    QCOMPARE(merged[2].id, QStringLiteral("ml/TrainJob/gemma")); // running again now: added from the view
 }
 
 void TestReadHistory::readHistoryWithAccounting()
