@@ -6,6 +6,7 @@
 // kube-state-metrics replicas as the lab scrapes them). Parses each answer and builds the
 // records, printing the answers' bytes, wall time and peak RSS per step.
 // Usage: bench_kube_history [PODS WORKLOADS NODES]
+#include "peak_rss.h"
 #include "prometheus/kube_workload_history.h"
 #include "prometheus/prometheus_response_parser.h"
 
@@ -14,18 +15,11 @@
 #include <QElapsedTimer>
 
 #include <cstdio>
-#include <sys/resource.h>
 
 using namespace strata;
+using strata::bench::peakRssMiB;
 
 namespace {
-
-long peakRssMiB()
-{
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    return usage.ru_maxrss / 1024;
-}
 
 struct Pod
 {

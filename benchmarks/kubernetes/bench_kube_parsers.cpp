@@ -2,6 +2,7 @@
 // 25,000 Jobs by default; shapes like the lab stand-in's captures plus the service-account
 // volume real pods carry) and prints wall time, bytes and peak RSS per step.
 // Usage: bench_kube_parsers [NODES PODS JOBS]
+#include "peak_rss.h"
 #include "kubernetes/kube_job_parser.h"
 #include "kubernetes/kube_node_parser.h"
 #include "kubernetes/kube_pod_parser.h"
@@ -13,18 +14,11 @@
 #include <QElapsedTimer>
 
 #include <cstdio>
-#include <sys/resource.h>
 
 using namespace strata;
+using strata::bench::peakRssMiB;
 
 namespace {
-
-long peakRssMiB()
-{
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    return usage.ru_maxrss / 1024;
-}
 
 QByteArray nodeName(int i)
 {

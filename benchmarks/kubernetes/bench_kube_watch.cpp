@@ -5,6 +5,7 @@
 // (one GPU, bare) created and deleted with kubectl on this machine takes to show in (and leave) the snapshots.
 // Usage: bench_kube_watch LAB_DIR [INTERVAL_SECONDS=2] [STEADY_REFRESHES=5] [ROUTE=auto|direct|kubectl]
 // (ROUTE: how lists and watches reach the API server, as the CLI's --kube-api).
+#include "peak_rss.h"
 #include "model/cluster_snapshot.h"
 #include "model/heap_memory.h"
 #include "profile/cluster_profile.h"
@@ -22,18 +23,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
-#include <sys/resource.h>
 
 using namespace strata;
+using strata::bench::peakRssMiB;
 
 namespace {
-
-long peakRssMiB()
-{
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    return usage.ru_maxrss / 1024;
-}
 
 // Resident now (VmRSS): the peak above includes a refresh's part being built beside the last.
 long currentRssMiB()

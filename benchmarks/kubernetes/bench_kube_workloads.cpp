@@ -5,6 +5,7 @@
 // ownerReferences their controllers write) as the API lists them; parses each list and groups
 // every pod under its workload (KubernetesPartBuilder), printing wall time and peak RSS per step.
 // Usage: bench_kube_workloads [NODES PODS WORKLOADS]
+#include "peak_rss.h"
 #include "kubernetes/kube_job_parser.h"
 #include "kubernetes/kube_pod_parser.h"
 #include "kubernetes/kube_workload_parser.h"
@@ -17,18 +18,11 @@
 #include <QHash>
 
 #include <cstdio>
-#include <sys/resource.h>
 
 using namespace strata;
+using strata::bench::peakRssMiB;
 
 namespace {
-
-long peakRssMiB()
-{
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    return usage.ru_maxrss / 1024;
-}
 
 QByteArray uid(char kind, int i)
 {

@@ -38,6 +38,15 @@ QString KubeWorkloadHistoryReader::notScrapedError()
     return u"kube-state-metrics is not scraped by this Prometheus: finished workloads cannot be read"_s;
 }
 
+QFuture<AccountingAnswer> KubeWorkloadHistoryReader::noPrometheus()
+{
+    AccountingAnswer answer;
+    answer.error = u"no Prometheus in the profile: a Kubernetes cluster's finished workloads are read from "
+                   u"kube-state-metrics' series in Prometheus"_s;
+    answer.errorKind = ErrorKind::SourceUnsupported;
+    return QtFuture::makeReadyFuture(std::move(answer));
+}
+
 QFuture<AccountingAnswer> KubeWorkloadHistoryReader::read(PrometheusClient &client, QObject *context,
                                                           const HistoryPeriod &period, qint64 stepSeconds)
 {

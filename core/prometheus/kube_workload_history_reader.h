@@ -25,6 +25,9 @@ public:
                                           qint64 stepSeconds);
 
     static QString notScrapedError();
+    // What a Kubernetes history read answers where the profile names no Prometheus (at once,
+    // kind SourceUnsupported): the session's and MetricsSource's one sentence for it.
+    static QFuture<AccountingAnswer> noPrometheus();
 };
 
 } // namespace strata

@@ -407,17 +407,8 @@ QFuture<HistoryEfficiencyAnswer> MetricsSource::readEfficiency(QVector<JobRecord
 
 QFuture<AccountingAnswer> MetricsSource::readKubeWorkloadRecords(const HistoryPeriod &period)
 {
-    if (m_url.isEmpty()) {
-        AccountingAnswer answer;
-        answer.error = QStringLiteral("no Prometheus URL in the profile: a Kubernetes cluster's finished workloads are "
-                                      "read from kube-state-metrics' series in Prometheus");
-        answer.errorKind = ErrorKind::SourceUnsupported;
-        QPromise<AccountingAnswer> promise;
-        promise.start();
-        promise.addResult(std::move(answer));
-        promise.finish();
-        return promise.future();
-    }
+    if (m_url.isEmpty())
+        return KubeWorkloadHistoryReader::noPrometheus();
     return KubeWorkloadHistoryReader::read(*m_client, this, period,
                                            HistoryQueryPlan::stepFor(period.seconds(), m_options.history));
 }

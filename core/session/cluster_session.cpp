@@ -11,6 +11,7 @@
 #include "model/orchestrator_source.h"
 #include "prometheus/alertmanager_client.h"
 #include "prometheus/history_efficiency_answer.h"
+#include "prometheus/kube_workload_history_reader.h"
 #include "prometheus/metrics_join.h"
 #include "prometheus/metrics_part.h"
 #include "prometheus/metrics_source.h"
@@ -686,15 +687,7 @@ QFuture<HistoryAnswer> ClusterSession::readHistory(const HistoryPeriod &period)
     } else if (m_metrics) {
         run->accounting = m_metrics->readKubeWorkloadRecords(period);
     } else {
-        AccountingAnswer none;
-        none.error = QStringLiteral("no Prometheus in the profile: a Kubernetes cluster's finished workloads are read "
-                                    "from kube-state-metrics' series in Prometheus");
-        none.errorKind = ErrorKind::SourceUnsupported;
-        QPromise<AccountingAnswer> ready;
-        ready.start();
-        ready.addResult(std::move(none));
-        ready.finish();
-        run->accounting = ready.future();
+        run->accounting = KubeWorkloadHistoryReader::noPrometheus();
     }
     whenFinished(
         run->accounting, this,
