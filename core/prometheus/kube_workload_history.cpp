@@ -170,6 +170,11 @@ QString KubeWorkloadHistory::promql(Query query, qint64 rangeSeconds, qint64 ste
     return {};
 }
 
+QString KubeWorkloadHistory::relabelledProbe(qint64 rangeSeconds)
+{
+    return u"count(max_over_time(kube_pod_info{exported_namespace!=\"\"}[%1s]))"_s.arg(std::max<qint64>(rangeSeconds, 1));
+}
+
 QString KubeWorkloadHistory::statName(Query query)
 {
     switch (query) {

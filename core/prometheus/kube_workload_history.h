@@ -47,6 +47,10 @@ public:
     static constexpr int kGoneAfterSteps = 2;
 
     static QString promql(Query query, qint64 rangeSeconds, qint64 stepSeconds);
+    // How many of kube-state-metrics' pod series carry `exported_namespace`: scraped without
+    // honor_labels behind a ServiceMonitor, its pods' namespace and pod arrive renamed and every
+    // query above would group them under the exporter's own pod. Anything above 0 fails the read.
+    static QString relabelledProbe(qint64 rangeSeconds);
     static QString statName(Query query); // "ksm-gpus", ... (MetricsQueryStat::name)
     static QVector<Query> all();
 

@@ -57,7 +57,7 @@ QFuture<AccountingAnswer> KubeWorkloadHistoryReader::read(PrometheusClient &clie
 
     AccountingAnswer first;
     first.command = u"kube-state-metrics through Prometheus: %1 instant queries at %2 over %3 s"_s
-                        .arg(KubeWorkloadHistory::kQueryCount)
+                        .arg(KubeWorkloadHistory::kQueryCount + 1)
                         .arg(period.end.toString(Qt::ISODate))
                         .arg(period.seconds());
     if (!period.isValid()) {
@@ -78,6 +78,8 @@ QFuture<AccountingAnswer> KubeWorkloadHistoryReader::read(PrometheusClient &clie
     for (KubeWorkloadHistory::Query q : KubeWorkloadHistory::all())
         answers << client.query(KubeWorkloadHistory::promql(q, period.seconds(), stepSeconds), vector,
                                 double(period.end.toSecsSinceEpoch()));
+    answers << client.query(KubeWorkloadHistory::relabelledProbe(period.seconds()), vector,
+                            double(period.end.toSecsSinceEpoch()));
     whenFinished(
         QtFuture::whenAll(answers.begin(), answers.end()), context,
         [state, period, stepSeconds, command = first.command](const QList<QFuture<PrometheusResponse>> &all) {
@@ -97,6 +99,20 @@ QFuture<AccountingAnswer> KubeWorkloadHistoryReader::read(PrometheusClient &clie
                     }
                     for (const QString &w : r.warnings)
                         a.warnings << u"Prometheus: %1"_s.arg(w);
+                }
+                // The probe (last): a failed probe is no finding; a count above 0 is.
+                if (a.error.isEmpty() && all.size() > KubeWorkloadHistory::kQueryCount) {
+                    const PrometheusResponse probe = all[KubeWorkloadHistory::kQueryCount].result();
+                    const double relabelled = probe.ok && !probe.series.isEmpty() && !probe.series[0].samples.isEmpty()
+                                                  ? probe.series[0].samples.constLast().value
+                                                  : 0;
+                    if (relabelled > 0) {
+                        a.error = u"kube-state-metrics is scraped without honor_labels: %1 of its pod series name the "
+                                  u"exporter's own namespace and pod (the workloads' arrive as exported_namespace and "
+                                  u"exported_pod), so finished workloads cannot be told apart. Set honorLabels: true on "
+                                  u"its ServiceMonitor (kube-prometheus-stack's default)"_s.arg(qint64(relabelled));
+                        a.errorKind = ErrorKind::SourceUnsupported;
+                    }
                 }
                 if (a.error.isEmpty()) {
                     KubeWorkloadHistory::Result built = KubeWorkloadHistory::build(answers, period, stepSeconds);

@@ -12,7 +12,8 @@ class PrometheusClient;
 
 // Reads a Kubernetes cluster's workloads over a history period from kube-state-metrics' series
 // in Prometheus: KubeWorkloadHistory's eight instant queries at the period's end, sent
-// together, then its build() on the pool. The Kubernetes side of OrchestratorSource::
+// together with its relabelled probe (KSM scraped without honor_labels fails the read, said),
+// then its build() on the pool. The Kubernetes side of OrchestratorSource::
 // readJobRecords (Slurm's sacct), answered in the same AccountingAnswer. Any query that fails
 // fails the read (a missing owner answer would misname workloads); no kube-state-metrics series
 // at all is ErrorKind::NoAccounting. Must be called on the client's thread; `context` (that

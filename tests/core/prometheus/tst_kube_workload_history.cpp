@@ -428,6 +428,9 @@ void TestKubeWorkloadHistory::promql()
     QCOMPARE(KubeWorkloadHistory::promql(Query::Owner, 3600, 60),
              QStringLiteral("max by (namespace, pod, owner_kind, owner_name) (max_over_time(kube_pod_owner"
                             "{owner_is_controller=\"true\"}[3600s]))"));
+    // Checked against a real Prometheus (2.42): valid, and empty where KSM keeps its labels.
+    QCOMPARE(KubeWorkloadHistory::relabelledProbe(213),
+             QStringLiteral("count(max_over_time(kube_pod_info{exported_namespace!=\"\"}[213s]))"));
     QCOMPARE(KubeWorkloadHistory::all().size(), KubeWorkloadHistory::kQueryCount);
     QStringList names;
     for (Query q : KubeWorkloadHistory::all())

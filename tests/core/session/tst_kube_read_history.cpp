@@ -43,7 +43,7 @@ HistoryPeriod capturedPeriod()
 const QByteArray kEmptyVector = R"({"status":"success","data":{"resultType":"vector","result":[]}})";
 const QByteArray kEmptyMatrix = R"({"status":"success","data":{"resultType":"matrix","result":[]}})";
 
-enum class Ksm { Captured, NotScraped, Refused };
+enum class Ksm { Captured, NotScraped, Refused, Relabelled };
 
 // The canned Prometheus: the contract's queries (by their exact PromQL), the history's util range.
 CannedHttpServer::Response answer(const CannedHttpServer::Request &request, Ksm ksm)
@@ -55,6 +55,12 @@ CannedHttpServer::Response answer(const CannedHttpServer::Request &request, Ksm 
     const bool range = request.target.startsWith("/api/v1/query_range");
     const HistoryPeriod p = capturedPeriod();
     const QStringList files{"gpus", "start", "end", "seen", "phase", "owner", "rsowner", "jobowner"};
+    // Scraped without honor_labels: 37 pod series carry exported_namespace (the lab's never do).
+    if (query == KubeWorkloadHistory::relabelledProbe(p.seconds()))
+        return {200, "application/json",
+                ksm == Ksm::Relabelled
+                    ? QByteArray(R"({"status":"success","data":{"resultType":"vector","result":[{"metric":{},"value":[1796648208,"37"]}]}})")
+                    : kEmptyVector};
     for (KubeWorkloadHistory::Query q : KubeWorkloadHistory::all()) {
         if (query != KubeWorkloadHistory::promql(q, p.seconds(), 60))
             continue;
@@ -175,6 +181,7 @@ private Q_SLOTS:
     void workloadsFromKubeStateMetrics();
     void kubeStateMetricsNotScraped();
     void refusedQueryFailsTheRead();
+    void relabelledKubeStateMetricsIsSaid();
     void noPrometheus();
 };
 
@@ -184,7 +191,7 @@ void TestKubeReadHistory::workloadsFromKubeStateMetrics()
     const HistoryAnswer a = read(*f->session);
     QCOMPARE(f->orchestrator->m_accountingReads, 0);
     QCOMPARE(a.accountingError, QString());
-    QVERIFY2(a.accountingCommand.startsWith(QLatin1String("kube-state-metrics through Prometheus: 8 instant queries")),
+    QVERIFY2(a.accountingCommand.startsWith(QLatin1String("kube-state-metrics through Prometheus: 9 instant queries")),
              qPrintable(a.accountingCommand));
     QCOMPARE(a.skippedRows, 0);
     QCOMPARE(a.warnings.size(), 1); // the short-lived pod's end, said
@@ -227,6 +234,18 @@ void TestKubeReadHistory::refusedQueryFailsTheRead()
     QVERIFY2(a.accountingError.startsWith(QLatin1String("kube-state-metrics history unavailable (ksm-seen): ")),
              qPrintable(a.accountingError));
     QCOMPARE(a.records.size(), 2); // the running ones only: none of KSM's half-read
+}
+
+void TestKubeReadHistory::relabelledKubeStateMetricsIsSaid()
+{
+    auto f = fixture(Ksm::Relabelled);
+    const HistoryAnswer a = read(*f->session);
+    QCOMPARE(a.accountingErrorKind, ErrorKind::SourceUnsupported);
+    QVERIFY2(a.accountingError.startsWith(QLatin1String("kube-state-metrics is scraped without honor_labels: 37 of its pod "
+                                                        "series")),
+             qPrintable(a.accountingError));
+    QVERIFY(a.accountingError.contains(QLatin1String("honorLabels: true")));
+    QCOMPARE(a.records.size(), 2); // the running ones only: nothing grouped under the exporter's pod
 }
 
 void TestKubeReadHistory::noPrometheus()
