@@ -175,12 +175,19 @@ void JobEfficiencyCalculator::add(Metric metric, const PrometheusResponse &answe
             continue;
         }
         const int node = resolveNode(series);
+        // The series' own pod (weighted by the pod's span), else its job by id.
         const QString seriesKey = MetricsPartBuilder::jobKey(series);
-        const auto pod = m_podRuns.constFind(seriesKey);
-        const QString job = pod != m_podRuns.constEnd() ? QString() : JobUsage::jobIdForKey(seriesKey, m_recordById);
-        if (pod != m_podRuns.constEnd() || !job.isEmpty()) {
-            const int i = pod != m_podRuns.constEnd() ? pod->record : m_recordById.value(job);
-            const Run &run = pod != m_podRuns.constEnd() ? pod->run : m_runs[i];
+        int i = -1;
+        const Run *labelledRun = nullptr;
+        if (const auto pod = m_podRuns.constFind(seriesKey); pod != m_podRuns.constEnd()) {
+            i = pod->record;
+            labelledRun = &pod->run;
+        } else if (const QString job = JobUsage::jobIdForKey(seriesKey, m_recordById); !job.isEmpty()) {
+            i = m_recordById.value(job);
+            labelledRun = &m_runs[i];
+        }
+        if (labelledRun) {
+            const Run &run = *labelledRun;
             const qint64 key = node >= 0 ? gpuKey(node, gpu)
                                          : (qint64(qHash(HostNameResolver::candidates(series, m_context.hostLabel)
                                                              .join(QChar(0x1f))))
@@ -258,14 +265,13 @@ void JobEfficiencyCalculator::fill(QVector<JobRecord> &records) const
         } else if (m_exact[i].any()) {
             e.basis = JobEfficiency::Basis::Exact;
             sum = &m_exact[i];
-        } else if (m_attribution[i] == JobEfficiency::Basis::Unattributable && !r.pods.isEmpty()) {
-            e.basis = JobEfficiency::Basis::Unattributable;
-            e.why = QStringLiteral("shared its nodes, and the exporter labels none of its pods' GPUs (pod and "
-                                   "namespace labels: the DCGM exporter's Kubernetes mapping, kubelet pod-resources)");
         } else if (m_attribution[i] == JobEfficiency::Basis::Unattributable) {
             e.basis = JobEfficiency::Basis::Unattributable;
-            e.why = QStringLiteral("shared its nodes, and neither the accounting (no GPU indices recorded) nor the "
-                                   "exporter (no hpc_job label) says which GPUs were its own");
+            e.why = !r.pods.isEmpty()
+                        ? QStringLiteral("shared its nodes, and the exporter labels none of its pods' GPUs (pod and "
+                                         "namespace labels: the DCGM exporter's Kubernetes mapping, kubelet pod-resources)")
+                        : QStringLiteral("shared its nodes, and neither the accounting (no GPU indices recorded) nor the "
+                                         "exporter (no hpc_job label) says which GPUs were its own");
         } else if (m_inside[i].any() || m_edges[i].any()) {
             e.basis = m_attribution[i];
             sum = m_inside[i].utilWeight > 0 ? &m_inside[i] : &m_edges[i];

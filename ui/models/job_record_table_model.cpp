@@ -3,19 +3,16 @@
 #include "unit_formatter.h"
 
 #include <limits>
+#include <optional>
 
 namespace strata {
 
 namespace {
 
-// A name from the cluster in a cell: one line, control characters as U+FFFD.
-QString oneLine(const QString &text)
+// A figure that was measured (>= 0), or nothing.
+std::optional<double> measured(bool isMeasured, double value)
 {
-    QString shown;
-    shown.reserve(text.size());
-    for (QChar c : text)
-        shown += c.isPrint() ? c : QChar(0xfffd);
-    return shown;
+    return isMeasured && value >= 0 ? std::optional<double>(value) : std::nullopt;
 }
 
 QString utc(const QDateTime &t)
@@ -23,15 +20,21 @@ QString utc(const QDateTime &t)
     return t.isValid() ? t.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm")) : UnitFormatter::dash();
 }
 
-QString figure(double value, int decimals, const QString &unit = {})
+QString hours(double value)
 {
-    if (value < 0)
-        return UnitFormatter::dash();
-    const QString number = QString::number(value, 'f', decimals);
-    return unit.isEmpty() ? number : number + u' ' + unit;
+    return value < 0 ? UnitFormatter::dash() : QString::number(value, 'f', 1);
 }
 
 } // namespace
+
+QString JobRecordTableModel::oneLine(const QString &text)
+{
+    QString shown;
+    shown.reserve(text.size());
+    for (QChar c : text)
+        shown += c.isPrint() ? c : QChar(0xfffd);
+    return shown;
+}
 
 void JobRecordTableModel::setRecords(std::shared_ptr<const QVector<JobRecord>> records, const HistoryPeriod &period)
 {
@@ -95,11 +98,10 @@ QVariant JobRecordTableModel::display(const JobRecord &r, int column) const
     case Started: return utc(r.started);
     case Ended: return r.ended.isValid() ? utc(r.ended) : tr("running");
     case Gpus: return QString::number(r.gpus);
-    case Util: return e.isMeasured() ? figure(e.utilMeanPercent, 0, QStringLiteral("%")) : UnitFormatter::dash();
-    case MemPeak: return e.isMeasured() ? figure(e.memPeakMiB < 0 ? -1 : e.memPeakMiB / 1024.0, 1, QStringLiteral("GiB"))
-                                        : UnitFormatter::dash();
-    case Power: return e.isMeasured() ? figure(e.powerMeanW, 0, QStringLiteral("W")) : UnitFormatter::dash();
-    case IdleGpuHours: return e.isMeasured() ? figure(e.gpuHoursIdle, 1) : UnitFormatter::dash();
+    case Util: return UnitFormatter::percent(measured(e.isMeasured(), e.utilMeanPercent));
+    case MemPeak: return UnitFormatter().memoryMiB(measured(e.isMeasured(), e.memPeakMiB));
+    case Power: return UnitFormatter::power(measured(e.isMeasured(), e.powerMeanW));
+    case IdleGpuHours: return e.isMeasured() ? hours(e.gpuHoursIdle) : UnitFormatter::dash();
     case Basis: return basisText(e.basis);
     default: return {};
     }
@@ -129,7 +131,7 @@ QVariant JobRecordTableModel::data(const QModelIndex &index, int role) const
     const int column = index.column();
     switch (role) {
     case Qt::DisplayRole:
-        return column == GpuHours ? figure(m_gpuHours[index.row()], 1) : display(*r, column);
+        return column == GpuHours ? hours(m_gpuHours[index.row()]) : display(*r, column);
     case SortRole:
         return column == GpuHours ? QVariant(m_gpuHours[index.row()]) : sortValue(*r, column);
     case Qt::ToolTipRole:

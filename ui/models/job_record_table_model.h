@@ -36,6 +36,8 @@ public:
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
+    // A name from the cluster in a cell: one line, control characters as U+FFFD.
+    static QString oneLine(const QString &text);
     // How the job's GPUs were found in the metrics, in words ("exporter's job label", ...).
     static QString basisText(JobEfficiency::Basis basis);
 

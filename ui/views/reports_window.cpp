@@ -132,12 +132,7 @@ QChart *makeChart(const QString &title)
 // A name from the cluster in a cell: one line, control characters as U+FFFD.
 QString printable(const QString &key)
 {
-    if (key.isEmpty())
-        return QObject::tr("(unknown)");
-    QString shown;
-    for (QChar c : key)
-        shown += c.isPrint() ? c : QChar(0xfffd);
-    return shown;
+    return key.isEmpty() ? QObject::tr("(unknown)") : JobRecordTableModel::oneLine(key);
 }
 
 // ... and as a chart's category: not too long either.
