@@ -1,0 +1,129 @@
+# Precompiled headers for every Qt target of the build (issue 34: a cold build on 2 cores spent
+# most of each compile unit parsing Qt's headers: 2.2 of ~3.2 s for core/model/cluster_snapshot.cpp
+# at -O3, 2.0 s for <QTest> alone). Two headers are compiled once per build directory and reused
+# by every target (REUSE_FROM), never once per target:
+#   pch_qt_core.h     Qt Core and the standard library: core/, the CLI, the tests, the lab
+#   pch_qt_widgets.h  the above with Qt Gui and Widgets: ui/, the window, the ui tests
+# They hold only Qt and standard headers: none of Strata's, so editing a Strata header rebuilds
+# what includes it and no more, and core/ still cannot see a widget (core_rooms checks its
+# #includes, which the PCH does not change). Macros the two headers read are defined the same
+# way for every target of one build directory; GCC says why with -Winvalid-pch (CMake adds it)
+# should a target ever differ, and then compiles it without the PCH, correctly, only slower.
+#
+# ccache: a compile unit using a PCH is cached only with sloppiness pch_defines,time_macros
+# (CMakeLists.txt sets it for the launcher); a warm build then hits for the PCH and every unit.
+#
+# STRATA_PRECOMPILED_HEADERS=OFF builds without them (to check that each file includes what it
+# uses, as the PCH would hide a missing Qt include).
+option(STRATA_PRECOMPILED_HEADERS "Precompile Qt's headers once per build directory" ON)
+
+# Whether TARGET links ITEM (a target name) directly or through the link interfaces of the
+# targets it links; OUT is set to TRUE or FALSE.
+function(strata_links_transitively target item out)
+    set(pending ${target})
+    set(seen "")
+    while(pending)
+        list(POP_FRONT pending current)
+        if(current IN_LIST seen)
+            continue()
+        endif()
+        list(APPEND seen ${current})
+        if(NOT TARGET ${current})
+            continue()
+        endif()
+        get_target_property(aliased ${current} ALIASED_TARGET)
+        if(aliased)
+            set(current ${aliased})
+        endif()
+        if(current STREQUAL item)
+            set(${out} TRUE PARENT_SCOPE)
+            return()
+        endif()
+        get_target_property(imported ${current} IMPORTED)
+        set(links "")
+        if(NOT imported)
+            get_target_property(type ${current} TYPE)
+            if(NOT type STREQUAL "INTERFACE_LIBRARY")
+                get_target_property(direct ${current} LINK_LIBRARIES)
+                if(direct)
+                    list(APPEND links ${direct})
+                endif()
+            endif()
+        endif()
+        get_target_property(interface ${current} INTERFACE_LINK_LIBRARIES)
+        if(interface)
+            list(APPEND links ${interface})
+        endif()
+        foreach(link ${links})
+            # $<LINK_LIBRARY:WHOLE_ARCHIVE,name> and other wrappers: the names inside.
+            string(REGEX REPLACE "\\$<[A-Z_]+:([A-Z_]+,)?" "" link "${link}")
+            string(REPLACE ">" "" link "${link}")
+            string(REPLACE "::@" ";" link "${link}")
+            foreach(name ${link})
+                if(TARGET ${name})
+                    list(APPEND pending ${name})
+                endif()
+            endforeach()
+        endforeach()
+    endwhile()
+    set(${out} FALSE PARENT_SCOPE)
+endfunction()
+
+# Every buildsystem target defined in DIRECTORY and below, into OUT.
+function(strata_targets_below directory out)
+    get_property(targets DIRECTORY ${directory} PROPERTY BUILDSYSTEM_TARGETS)
+    get_property(children DIRECTORY ${directory} PROPERTY SUBDIRECTORIES)
+    foreach(child ${children})
+        strata_targets_below(${child} below)
+        list(APPEND targets ${below})
+    endforeach()
+    set(${out} ${targets} PARENT_SCOPE)
+endfunction()
+
+# Gives every C++ target that links Qt (that is, all but the burn-in agent's plain targets and
+# the CUDA ones) the Qt Core or the Qt Widgets PCH. Call once, after every add_subdirectory.
+function(strata_precompile_qt_headers)
+    if(NOT STRATA_PRECOMPILED_HEADERS)
+        return()
+    endif()
+    set(here ${CMAKE_SOURCE_DIR}/cmake)
+    add_library(strata_pch_qt_core STATIC ${here}/pch_anchor.cpp)
+    target_link_libraries(strata_pch_qt_core PRIVATE Qt6::Core)
+    target_precompile_headers(strata_pch_qt_core PRIVATE ${here}/pch_qt_core.h)
+    set(producers strata_pch_qt_core)
+    if(TARGET Qt6::Widgets)
+        add_library(strata_pch_qt_widgets STATIC ${here}/pch_anchor.cpp)
+        target_link_libraries(strata_pch_qt_widgets PRIVATE Qt6::Widgets)
+        target_precompile_headers(strata_pch_qt_widgets PRIVATE ${here}/pch_qt_widgets.h)
+        list(APPEND producers strata_pch_qt_widgets)
+    endif()
+    foreach(producer ${producers})
+        # Nothing in them to scan for Q_OBJECT; their one object is empty.
+        set_target_properties(${producer} PROPERTIES AUTOMOC OFF AUTOUIC OFF AUTORCC OFF)
+    endforeach()
+
+    strata_targets_below(${CMAKE_SOURCE_DIR} targets)
+    foreach(target ${targets})
+        if(target IN_LIST producers)
+            continue()
+        endif()
+        get_target_property(type ${target} TYPE)
+        if(NOT type MATCHES "^(EXECUTABLE|STATIC_LIBRARY|SHARED_LIBRARY|MODULE_LIBRARY|OBJECT_LIBRARY)$")
+            continue()
+        endif()
+        get_target_property(sources ${target} SOURCES)
+        if(NOT sources MATCHES "\\.cpp")
+            continue()  # CUDA-only (the agent's kernels) or generated-only targets
+        endif()
+        strata_links_transitively(${target} Qt6::Core uses_qt)
+        if(NOT uses_qt)
+            continue()  # the burn-in agent: plain C++, no Qt anywhere
+        endif()
+        strata_links_transitively(${target} Qt6::Widgets uses_widgets)
+        if(uses_widgets AND TARGET strata_pch_qt_widgets)
+            target_precompile_headers(${target} REUSE_FROM strata_pch_qt_widgets)
+        else()
+            target_precompile_headers(${target} REUSE_FROM strata_pch_qt_core)
+        endif()
+    endforeach()
+endfunction()
