@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # scripts/run-tests and scripts/sanitize's time box, with every stage a stand-in (install-deps,
 # build, fuzz; cmake and ctest on PATH): the wall time per stage printed at the end, also when
-# a stage fails, and an ASan/UBSan stage that runs out of budget naming the tests that did not
-# run, whether the build or the tests ran out. Nothing is built; about 15 s.
+# a stage fails (the checking stages beside the suite then stopped, not left running), and an
+# ASan/UBSan stage that runs out of budget naming the tests that did not run, whether the build
+# or the tests ran out. Nothing is built; about 15 s.
 set -euo pipefail
 src=${STRATA_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 work=$(mktemp -d)
@@ -12,9 +13,11 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 # A scratch tree: the real run-tests and sanitize, stand-ins for the scripts they call.
 mkdir -p "$work/repo/scripts" "$work/bin" "$work/build"
 cp "$src/scripts/run-tests" "$src/scripts/sanitize" "$work/repo/scripts/"
-for stage in install-deps build fuzz; do
+for stage in install-deps build; do
   printf '#!/bin/sh\necho "stand-in %s"\n' "$stage" >"$work/repo/scripts/$stage"
 done
+# fuzz: takes STUB_FUZZ_SECONDS (it runs beside the suite, in the background).
+printf '#!/bin/sh\necho "stand-in fuzz"\nsleep "${STUB_FUZZ_SECONDS:-0}"\n' >"$work/repo/scripts/fuzz"
 # cmake: configuring makes the build directory, building takes STUB_BUILD_SECONDS.
 cat >"$work/bin/cmake" <<'STUB'
 #!/bin/bash
@@ -65,6 +68,7 @@ run() {
   rc=$?
   set -e
   err=$(cat "$work/$name.err")
+  out=$(cat "$work/$name.out")  # the checking stages' own output, printed after the suite's
 }
 # stage_line NAME: the line of the summary for that stage.
 stage_line() { sed -n '/^run-tests: wall time per stage$/,$p' <<<"$err" | grep -E "^  $1 " || true; }
@@ -82,18 +86,20 @@ run left-out STRATA_FUZZ=0 STRATA_ASAN=0
 grep -q "left out (STRATA_FUZZ=0)" <<<"$(stage_line fuzz)" || fail "left-out: fuzz line: $err"
 grep -q "left out (STRATA_ASAN=0)" <<<"$(stage_line sanitizer)" || fail "left-out: sanitizer line: $err"
 
-# 3. The suite fails: run-tests exits with ctest's status, the times still print, the stage
-# that failed says so and the later ones do not appear.
-run ctest-fails STUB_CTEST_RC=8
+# 3. The suite fails while the checking stages still run beside it: run-tests exits with
+# ctest's status, stops them (their stage lines say so), the times still print.
+run ctest-fails STUB_CTEST_RC=8 STUB_FUZZ_SECONDS=37
 [ $rc -eq 8 ] || fail "ctest-fails: rc $rc, want 8"
 grep -q "stopped: exit 8" <<<"$(stage_line ctest)" || fail "ctest-fails: ctest line: $err"
-[ -z "$(stage_line fuzz)" ] || fail "ctest-fails: fuzz ran after a failed suite"
+grep -q "stopped: the suite failed" <<<"$(stage_line fuzz)" || fail "ctest-fails: fuzz line: $err"
+grep -q "stopped: the suite failed" <<<"$(stage_line sanitizer)" || fail "ctest-fails: sanitizer line: $err"
+pgrep -fx "sleep 37" >/dev/null && fail "ctest-fails: the fuzz stand-in still runs after run-tests ended"
 grep -qE "^  total +[0-9]+s" <<<"$err" || fail "ctest-fails: no total: $err"
 
 # 4. The ASan/UBSan build runs out of budget: a warning (rc 0) naming all three tests.
 run build-over STRATA_SANITIZE_BUDGET=2 STUB_BUILD_SECONDS=8
 [ $rc -eq 0 ] || fail "build-over: rc $rc: $err"
-grep -q "3 of 3 tests did not run: tst_alpha tst_beta tst_gamma" <<<"$err" || fail "build-over: sanitize: $err"
+grep -q "3 of 3 tests did not run: tst_alpha tst_beta tst_gamma" <<<"$out" || fail "build-over: sanitize: $out"
 grep -q "WARNING.*3 tests did not run under ASan/UBSan: tst_alpha tst_beta tst_gamma" <<<"$err" ||
   fail "build-over: run-tests warning: $err"
 grep -q "over its 2s budget: 3 tests did not run: tst_alpha tst_beta tst_gamma" <<<"$(stage_line sanitizer)" ||
@@ -102,7 +108,7 @@ grep -q "over its 2s budget: 3 tests did not run: tst_alpha tst_beta tst_gamma" 
 # 5. The tests run out of budget after the first: the other two are named, the first is not.
 run tests-over STRATA_SANITIZE_BUDGET=5 STUB_TEST_SECONDS=10
 [ $rc -eq 0 ] || fail "tests-over: rc $rc: $err"
-grep -q "2 of 3 tests did not run: tst_beta tst_gamma" <<<"$err" || fail "tests-over: sanitize: $err"
+grep -q "2 of 3 tests did not run: tst_beta tst_gamma" <<<"$out" || fail "tests-over: sanitize: $out"
 grep -q "over its 5s budget: 2 tests did not run: tst_beta tst_gamma" <<<"$(stage_line sanitizer)" ||
   fail "tests-over: sanitizer line: $err"
 
