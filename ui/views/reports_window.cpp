@@ -197,7 +197,7 @@ ReportsWindow::ReportsWindow(HistoryReader reader, QWidget *parent)
                                        std::pair{tr("Weeks as CSV…"), ExportFormat::WeeksCsv},
                                        std::pair{tr("Jobs as CSV…"), ExportFormat::JobsCsv},
                                        std::pair{tr("Report and jobs as JSON…"), ExportFormat::Json}})
-        connect(exportMenu->addAction(text), &QAction::triggered, this, [this, format] {
+        connect(exportMenu->addAction(text), &QAction::triggered, this, [this, format = format] {
             const bool json = format == ExportFormat::Json;
             const QString path = QFileDialog::getSaveFileName(this, tr("Export report"),
                                                               json ? QStringLiteral("strata-report.json")

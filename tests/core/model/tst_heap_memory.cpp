@@ -9,6 +9,15 @@
 #include <memory>
 #include <vector>
 
+// AddressSanitizer: GCC says so with __SANITIZE_ADDRESS__, clang (build-asan) with __has_feature.
+#if defined(__SANITIZE_ADDRESS__)
+#define STRATA_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define STRATA_UNDER_ASAN 1
+#endif
+#endif
+
 class TestHeapMemory : public QObject
 {
     Q_OBJECT
@@ -16,7 +25,7 @@ class TestHeapMemory : public QObject
 private Q_SLOTS:
     void reachesGlibcsAllocator()
     {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(STRATA_UNDER_ASAN)
         QSKIP("AddressSanitizer's allocator ignores mallopt and malloc_trim");
 #elif !defined(__GLIBC__)
         QSKIP("not glibc: HeapMemory does nothing here by design");
