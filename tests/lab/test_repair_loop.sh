@@ -29,6 +29,8 @@ cleanup() {
     [ -z "$watch_pid" ] || kill -INT "$watch_pid" 2>/dev/null || true
     # What the second Strata last read, for a failure.
     [ "$rc" -eq 0 ] || [ ! -s "$work/health.json" ] || sed "s/^/# health: /" "$work/health.json"
+    # What the unattended watch said, for a failure in step 6.
+    [ "$rc" -eq 0 ] || [ ! -e "$work/unattended.err" ] || sed "s/^/# unattended: /" "$work/unattended.err" "$work/unattended.jsonl"
     cleanup_jobs
     "$LAB" fault clear --dir "$STRATA_LAB_DIR" >/dev/null 2>&1 || true
     local r n
@@ -185,7 +187,12 @@ JSON
 "$STRATA" watch "${connect[@]}" --apply --policy "$work/policy6.json" --history "$work/burnin.sqlite" --format json \
     >"$work/unattended.jsonl" 2>"$work/unattended.err" &
 watch_pid=$!
-wait_until 120 "gpu-node03 and 04 returned by the unattended watch" health_is 'nodes["gpu-node03"]["state"] == "returned" and nodes["gpu-node04"]["state"] == "returned" and nodes["gpu-node02"]["state"] == "replace"'
+# The watch must still run while it is waited for; what it said is shown if it does not get there.
+returned_by_watch() {
+    kill -0 "$watch_pid" 2>/dev/null || fail "the unattended watch ended early"
+    health_is "$1"
+}
+wait_until 120 "gpu-node03 and 04 returned by the unattended watch" returned_by_watch 'nodes["gpu-node03"]["state"] == "returned" and nodes["gpu-node04"]["state"] == "returned" and nodes["gpu-node02"]["state"] == "replace"'
 kill -INT "$watch_pid"
 rc=0
 wait "$watch_pid" || rc=$?
