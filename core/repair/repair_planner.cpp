@@ -2,6 +2,8 @@
 
 #include "model/cluster_snapshot.h"
 
+#include <QRegularExpression>
+
 namespace strata {
 
 namespace {
@@ -36,6 +38,39 @@ const Finding *firstExcept(const QVector<const Finding *> &findings, const QStri
             return f;
     }
     return nullptr;
+}
+
+// The records as the scheduler corrects them: a node the scheduler shows drained with the loop's
+// own reason ("strata repair: CODE: evidence") while its record says it is in service or only
+// suspected was drained by Strata after that record was read. Prometheus scrapes the Pushgateway
+// every 15-60 s, so a watch started right after a drain (or after one whose publish failed) reads
+// the state before it; taken at its word, the node would be "out by others" for ever. Its reason
+// is the durable mark: "replace" keeps it out, "test-not-run" waits for an operator, any other
+// code is a drained node to test. drainedAt stays unknown (the hourly cap counts the records').
+QHash<QString, NodeHealthRecord> recordsCorrectedByScheduler(const RepairPlanInput &in)
+{
+    QHash<QString, NodeHealthRecord> records = in.records;
+    const QString prefix = repairDrainReasonPrefix();
+    for (const Node &node : in.snapshot->nodes) {
+        if (!node.isDrained() || !node.reason.startsWith(prefix))
+            continue;
+        const NodeHealthState state = stateOf(in, node.name);
+        if (state != NodeHealthState::Healthy && state != NodeHealthState::Returned && state != NodeHealthState::Suspected)
+            continue;
+        const QString rest = node.reason.mid(prefix.size()).trimmed();
+        const qsizetype colon = rest.indexOf(QLatin1Char(':'));
+        const QString code = (colon < 0 ? rest : rest.left(colon)).trimmed();
+        static const QRegularExpression kCode(QStringLiteral("^[a-z0-9][a-z0-9-]{0,63}$"));
+        if (!kCode.match(code).hasMatch())
+            continue; // not a code the loop writes: left as the record says
+        NodeHealthRecord &r = records[node.name];
+        r.node = node.name;
+        r.state = code == QLatin1String("replace") ? NodeHealthState::Replace : NodeHealthState::Drained;
+        r.since = QDateTime();
+        r.evidenceCode = r.state == NodeHealthState::Replace ? QStringLiteral("test-failed") : code;
+        r.evidence = colon < 0 ? QString() : rest.mid(colon + 1).trimmed();
+    }
+    return records;
 }
 
 // What the cap allows, counted over the records and this plan's drains so far.
@@ -172,11 +207,12 @@ int interruptedTestSeconds(const RepairPolicy &policy)
     return policy.burninSeconds * int(policy.burninTests.size()) + 600;
 }
 
-QVector<RepairStep> planRepairs(const RepairPlanInput &in)
+namespace {
+
+// The plan over records the scheduler has corrected.
+QVector<RepairStep> planRepairsOnRecords(const RepairPlanInput &in)
 {
     QVector<RepairStep> steps;
-    if (!in.snapshot)
-        return steps;
     const bool dryRun = in.dryRun || in.policy.dryRun;
     CapCounter cap(in);
     const QHash<QString, QVector<const Finding *>> suspecting = suspectingFindings(in);
@@ -261,6 +297,17 @@ QVector<RepairStep> planRepairs(const RepairPlanInput &in)
         }
     }
     return steps;
+}
+
+} // namespace
+
+QVector<RepairStep> planRepairs(const RepairPlanInput &in)
+{
+    if (!in.snapshot)
+        return {};
+    RepairPlanInput corrected = in;
+    corrected.records = recordsCorrectedByScheduler(in);
+    return planRepairsOnRecords(corrected);
 }
 
 } // namespace strata

@@ -42,6 +42,9 @@ struct RepairTestOutcome
 // - a drained node is tested only once no job runs there (draining: its jobs end first), and
 //   only when its drain reason is the loop's own (repairDrainReasonPrefix): a record claiming
 //   "drained" for a node someone else drained (forged, or stale) never gets it resumed.
+// The scheduler's word over a record that lags it: a node drained with the loop's own reason
+// while its record says in service or suspected (read before Prometheus scraped the drain's
+// publish) is planned as drained ("replace" in the reason: as replace).
 // A node returned with a finding's code is not suspected again by the same code (DCGM's XID
 // gauge keeps the last XID until the driver reloads); another code suspects it.
 struct RepairPlanInput

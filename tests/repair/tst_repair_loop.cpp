@@ -414,6 +414,53 @@ private Q_SLOTS:
         QCOMPARE(describe(planRepairs(in)), QStringLiteral("gpu-node04 start-test"));
     }
 
+    // A watch started right after another drained a node reads the record Prometheus had before
+    // it scraped that drain's publish ("suspected", or none). The scheduler's reason is the loop's
+    // own: the node is planned as drained (tested), or as replace, never left "out by others".
+    void recordOlderThanStrataDrainFollowsTheScheduler()
+    {
+        ClusterSnapshot s = fourNodes({QStringLiteral("drained"), QStringLiteral("drained"), QStringLiteral("drained"),
+                                       QStringLiteral("drained")});
+        s.jobs.clear();
+        s.nodes[0].reason = QStringLiteral("strata repair: xid-48: gpu-node01 GPU 5: XID 48 (double-bit ECC error)");
+        s.nodes[1].reason = QStringLiteral("strata repair: replace: strata burn-in: gpu-node02 GPU 4 gemm: 1 mismatches");
+        s.nodes[2].reason = QStringLiteral("strata repair: test-not-run: the agent wrote nothing");
+        s.nodes[3].reason = QStringLiteral("strata repair: xid-79: gpu-node04 GPU 3: XID 79");
+        s.findings << xid(QStringLiteral("gpu-node01"), 48) << xid(QStringLiteral("gpu-node04"), 79);
+        RepairPlanInput in{&s, {}, {}, applyingPolicy(), false, kNow, QStringLiteral("ops"), {}};
+        in.policy.maxNodesOut = 4;
+        in.policy.maxPartitionPercent = 100;
+        in.records.insert(QStringLiteral("gpu-node01"), record(QStringLiteral("gpu-node01"), NodeHealthState::Suspected, QStringLiteral("xid-48")));
+        in.records.insert(QStringLiteral("gpu-node02"), record(QStringLiteral("gpu-node02"), NodeHealthState::Testing));
+        in.records.insert(QStringLiteral("gpu-node03"), record(QStringLiteral("gpu-node03"), NodeHealthState::Returned));
+        // gpu-node04: no record at all (its publish failed, or was never scraped)
+        QVector<RepairStep> steps = planRepairs(in);
+        QCOMPARE(describe(steps), QStringLiteral("gpu-node01 start-test; gpu-node03 start-test/test-not-run; gpu-node04 start-test"));
+        QCOMPARE(steps[0].from, NodeHealthState::Drained);
+        QCOMPARE(steps[0].evidenceCode, QStringLiteral("xid-48"));
+        QCOMPARE(steps[2].evidenceCode, QStringLiteral("xid-79"));
+        // gpu-node02's record lags a replace: the reason keeps it out, nothing resumes it.
+        in.records[QStringLiteral("gpu-node02")] = record(QStringLiteral("gpu-node02"), NodeHealthState::Suspected);
+        steps = planRepairs(in);
+        QCOMPARE(describe(steps), QStringLiteral("gpu-node01 start-test; gpu-node03 start-test/test-not-run; gpu-node04 start-test"));
+        // Counted out through Strata: with a cap of 3, a healthy node's finding is held.
+        s.nodes[3].state = QStringLiteral("idle");
+        s.nodes[3].stateFlags.clear();
+        s.nodes[3].reason.clear();
+        in.policy.maxNodesOut = 3;
+        steps = planRepairs(in);
+        QCOMPARE(describe(steps), QStringLiteral("gpu-node01 start-test; gpu-node03 start-test/test-not-run; gpu-node04 suspect; "
+                                                 "gpu-node04 drain/cap-nodes-out"));
+        QCOMPARE(steps[3].holdReason, QStringLiteral("the policy allows at most 3 nodes out of service through Strata at once; out "
+                                                     "now: gpu-node01, gpu-node02, gpu-node03"));
+        // A drain reason that is not the loop's own, or has no code the loop writes, is still
+        // someone else's.
+        for (const char *reason : {"strata repairs are done by ops: rack work", "strata repair: Rack 12 power: ops"}) {
+            s.nodes[0].reason = QString::fromLatin1(reason);
+            QVERIFY2(describe(planRepairs(in)).startsWith(QStringLiteral("gpu-node01 drain/out-by-others")), reason);
+        }
+    }
+
     void returnedNodeIsNotSuspectedAgainByTheSameCode()
     {
         ClusterSnapshot s = fourNodes();
