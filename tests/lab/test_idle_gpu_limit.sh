@@ -4,7 +4,7 @@
 # with the profile's --idle-gpu-limit=train:1m, naming the job and its owner and offering
 # `strata cancel JOB`; a limit set for another partition only says nothing; once the job's GPU
 # works (its comment raised to 90 %) the finding clears; Strata never cancels the job itself.
-# The real Prometheus and DCGM stand-in of the 22.05 lab.
+# The real Prometheus and DCGM stand-in of the lab it runs on (24.11 when enabled; ANY_SLURM).
 # shellcheck source=tests/lab/lib.sh
 source "$(dirname "$0")/lib.sh"
 STRATA="$STRATA_BINARY_DIR/app/strata"

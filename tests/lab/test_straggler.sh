@@ -7,7 +7,7 @@
 # node working at full speed is never named. Meanwhile one of gpu-node02's GPUs retries on NVLink
 # (the stand-in's nvlink-errors fault: its replay counter rises 5 a second), which becomes a
 # job-link-errors finding naming gpu-node02, the job and the GPU. The real Prometheus and DCGM
-# stand-in of the 22.05 lab.
+# stand-in of the lab it runs on (24.11 when that lab is enabled; CMake ANY_SLURM).
 # shellcheck source=tests/lab/lib.sh
 source "$(dirname "$0")/lib.sh"
 STRATA="$STRATA_BINARY_DIR/app/strata"
@@ -28,7 +28,8 @@ cat > "$work/pretrain.sbatch" <<'SBATCH'
 #SBATCH --output=/dev/null
 srun --ntasks-per-node=1 sleep 900
 SBATCH
-job="$(sbatch --parsable -p train -w gpu-node02,gpu-node03 "$work/pretrain.sbatch")"
+# On stdin: the 24.11 lab's sbatch runs in its chroot, where this host's /tmp is not.
+job="$(sbatch --parsable -p train -w gpu-node02,gpu-node03 <"$work/pretrain.sbatch")"
 TEST_JOBS+=("$job")
 wait_until 60 "job $job running" job_is "$job" RUNNING
 pass "two-node job $job running on gpu-node02 and gpu-node03"
