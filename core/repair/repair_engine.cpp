@@ -294,7 +294,7 @@ void RepairEngine::endTest(const RepairStep &step, const SnapshotPtr &snapshot)
     };
     if (step.kind == RepairStepKind::Replace || step.kind == RepairStepKind::TestNotRun) {
         // Out again (on Slurm it was resumed into the test's reservation), its reason saying why.
-        const QString code = step.kind == RepairStepKind::Replace ? QStringLiteral("replace") : step.evidenceCode;
+        const QString code = step.kind == RepairStepKind::Replace ? nodeHealthStateName(NodeHealthState::Replace) : step.evidenceCode;
         whenFinished(m_cluster->drain({step.node}, drainReason(code, step.evidence)), this,
                      [release](const ActionResult &r) { release(r.ok ? QString() : r.message); },
                      [release](const QString &why) { release(why); });

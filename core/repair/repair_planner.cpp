@@ -65,7 +65,8 @@ QHash<QString, NodeHealthRecord> recordsCorrectedByScheduler(const RepairPlanInp
             continue; // not a code the loop writes: left as the record says
         NodeHealthRecord &r = records[node.name];
         r.node = node.name;
-        r.state = code == QLatin1String("replace") ? NodeHealthState::Replace : NodeHealthState::Drained;
+        // The engine writes a replaced node's reason with the state's own word (nodeHealthStateName).
+        r.state = parseNodeHealthState(code) == NodeHealthState::Replace ? NodeHealthState::Replace : NodeHealthState::Drained;
         r.since = QDateTime();
         r.evidenceCode = r.state == NodeHealthState::Replace ? QStringLiteral("test-failed") : code;
         r.evidence = colon < 0 ? QString() : rest.mid(colon + 1).trimmed();
