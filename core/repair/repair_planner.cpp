@@ -9,6 +9,7 @@ namespace strata {
 namespace {
 
 const QString kTestNotRunCode = QStringLiteral("test-not-run");
+const QString kTestFailedCode = QStringLiteral("test-failed"); // a replaced node's evidence code
 
 // The state of a record, or healthy when there is none.
 NodeHealthState stateOf(const RepairPlanInput &in, const QString &node)
@@ -54,9 +55,8 @@ QHash<QString, NodeHealthRecord> recordsCorrectedByScheduler(const RepairPlanInp
     for (const Node &node : in.snapshot->nodes) {
         if (!node.isDrained() || !node.reason.startsWith(prefix))
             continue;
-        const NodeHealthState state = stateOf(in, node.name);
-        if (state != NodeHealthState::Healthy && state != NodeHealthState::Returned && state != NodeHealthState::Suspected)
-            continue;
+        if (isOutThroughStrata(stateOf(in, node.name)))
+            continue; // the record already says Strata holds it out (drained, testing, replace)
         const QString rest = node.reason.mid(prefix.size()).trimmed();
         const qsizetype colon = rest.indexOf(QLatin1Char(':'));
         const QString code = (colon < 0 ? rest : rest.left(colon)).trimmed();
@@ -68,7 +68,7 @@ QHash<QString, NodeHealthRecord> recordsCorrectedByScheduler(const RepairPlanInp
         // The engine writes a replaced node's reason with the state's own word (nodeHealthStateName).
         r.state = parseNodeHealthState(code) == NodeHealthState::Replace ? NodeHealthState::Replace : NodeHealthState::Drained;
         r.since = QDateTime();
-        r.evidenceCode = r.state == NodeHealthState::Replace ? QStringLiteral("test-failed") : code;
+        r.evidenceCode = r.state == NodeHealthState::Replace ? kTestFailedCode : code;
         r.evidence = colon < 0 ? QString() : rest.mid(colon + 1).trimmed();
     }
     return records;
@@ -283,7 +283,7 @@ QVector<RepairStep> planRepairsOnRecords(const RepairPlanInput &in)
                     steps << step(node.name, RepairStepKind::Return, state, NodeHealthState::Returned, record.evidenceCode, o.evidence);
                     break;
                 case RepairTestOutcome::Result::Failed:
-                    steps << step(node.name, RepairStepKind::Replace, state, NodeHealthState::Replace, QStringLiteral("test-failed"), o.evidence);
+                    steps << step(node.name, RepairStepKind::Replace, state, NodeHealthState::Replace, kTestFailedCode, o.evidence);
                     break;
                 case RepairTestOutcome::Result::NotRun:
                     steps << step(node.name, RepairStepKind::TestNotRun, state, NodeHealthState::Drained, kTestNotRunCode, o.evidence);
