@@ -41,6 +41,16 @@ const Finding *firstExcept(const QVector<const Finding *> &findings, const QStri
     return nullptr;
 }
 
+// The first finding with `code`, else the first: nullptr when there is none.
+const Finding *firstPreferring(const QVector<const Finding *> &findings, const QString &code)
+{
+    for (const Finding *f : findings) {
+        if (f->code == code)
+            return f;
+    }
+    return findings.isEmpty() ? nullptr : findings.first();
+}
+
 // The records as the scheduler corrects them: a node the scheduler shows drained with the loop's
 // own reason ("strata repair: CODE: evidence") while its record says it is in service or only
 // suspected was drained by Strata after that record was read. Prometheus scrapes the Pushgateway
@@ -235,7 +245,12 @@ QVector<RepairStep> planRepairsOnRecords(const RepairPlanInput &in)
             break;
         }
         case NodeHealthState::Suspected:
-            steps << drainStep(in, node, record.evidenceCode, record.evidence, dryRun, cap);
+            // Drained on what the node shows now when it still shows something (the record may be
+            // a round old: its finding cleared, another GPU's raised); on the record's word if not.
+            if (const Finding *f = firstPreferring(suspecting.value(node.name), record.evidenceCode))
+                steps << drainStep(in, node, f->code, f->message, dryRun, cap);
+            else
+                steps << drainStep(in, node, record.evidenceCode, record.evidence, dryRun, cap);
             break;
         case NodeHealthState::Drained:
         case NodeHealthState::Testing:

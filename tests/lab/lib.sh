@@ -58,6 +58,9 @@ import json, sys
 h = json.load(open(sys.argv[1]))
 nodes = {n["node"]: n for n in h["nodes"]}
 gpus = {g["uuid"]: g for g in h["gpus"]}
-sys.exit(0 if eval(sys.argv[2]) else 1)
+try:
+    sys.exit(0 if eval(sys.argv[2]) else 1)
+except (KeyError, IndexError, StopIteration):  # not there yet: the caller waits, and shows health.json if it never comes
+    sys.exit(1)
 PY
 }

@@ -157,6 +157,9 @@ check "$work/confirmed.jsonl" 'step("gpu-node04", "drain")[0]["taken"]' || fail 
 drained gpu-node04 || fail "gpu-node04 not drained after --confirm"
 pass "gpu-node04 runs nobody's job $job: held for confirmation, drained with --confirm"
 scancel "$job"
+# The drain is in Prometheus before anyone resumes the node: the step below is an operator's
+# resume after the loop's drain, not one inside the Pushgateway's scrape interval.
+wait_until 30 "gpu-node04's drain in Prometheus" health_is 'nodes["gpu-node04"]["state"] == "drained"'
 
 # 5. gpu-node02's failed GPU 4 reappears as gpu-node04 GPU 5 (moved) with XID 48: one record.
 "$LAB" fault clear --dir "$STRATA_LAB_DIR" >/dev/null

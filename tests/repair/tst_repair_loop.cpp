@@ -270,6 +270,36 @@ private Q_SLOTS:
         QCOMPARE(describe(planRepairs(in)), QStringLiteral("gpu-node03 drain"));
     }
 
+    // A suspected node is drained on the finding it shows now: its record may be a round old (the
+    // GPU it named recovered, another GPU raised the same code), and the drain reason an operator
+    // reads in the scheduler must name the GPU at fault. No finding now: the record's word.
+    void suspectedNodeDrainsOnWhatItShowsNow()
+    {
+        ClusterSnapshot s = fourNodes();
+        s.jobs.clear();
+        Finding now = Finding::make(Finding::Severity::Critical, QStringLiteral("gpu-node03"), 5, QStringLiteral("xid-48"),
+                                    QStringLiteral("gpu-node03 GPU 5: XID 48"));
+        s.findings << Finding::make(Finding::Severity::Critical, QStringLiteral("gpu-node03"), 1, QStringLiteral("xid-79"),
+                                    QStringLiteral("gpu-node03 GPU 1: XID 79"))
+                   << now;
+        RepairPlanInput in{&s, {}, {}, applyingPolicy(), false, kNow, QStringLiteral("ops"), {}};
+        NodeHealthRecord old = record(QStringLiteral("gpu-node03"), NodeHealthState::Suspected, QStringLiteral("xid-48"));
+        old.evidence = QStringLiteral("gpu-node03 GPU 2: XID 48");
+        in.records.insert(old.node, old);
+        QVector<RepairStep> steps = planRepairs(in);
+        QCOMPARE(describe(steps), QStringLiteral("gpu-node03 drain"));
+        QCOMPARE(steps[0].evidenceCode, QStringLiteral("xid-48")); // the record's code first, on the GPU that shows it
+        QCOMPARE(steps[0].evidence, QStringLiteral("gpu-node03 GPU 5: XID 48"));
+        s.findings.removeLast(); // another code only: that one
+        steps = planRepairs(in);
+        QCOMPARE(steps[0].evidenceCode, QStringLiteral("xid-79"));
+        QCOMPARE(steps[0].evidence, QStringLiteral("gpu-node03 GPU 1: XID 79"));
+        s.findings.clear(); // nothing now: the record's word
+        steps = planRepairs(in);
+        QCOMPARE(describe(steps), QStringLiteral("gpu-node03 drain"));
+        QCOMPARE(steps[0].evidence, QStringLiteral("gpu-node03 GPU 2: XID 48"));
+    }
+
     void capPerPartitionAndPerHour()
     {
         ClusterSnapshot s = fourNodes();
