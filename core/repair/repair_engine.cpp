@@ -22,17 +22,6 @@ QString reservationName(const QString &node)
     return QStringLiteral("strata-repair-") + node;
 }
 
-// What Slurm's (or the node annotation's) reason says: "strata repair: xid-79: GPU 3 ...", one
-// line, at most 200 characters (the evidence is a finding's sentence, with the node's own
-// words in it).
-QString drainReason(const QString &code, const QString &evidence)
-{
-    QString reason = QStringLiteral("%1 %2: %3").arg(repairDrainReasonPrefix(), code, evidence).simplified();
-    if (reason.size() > 200)
-        reason = reason.left(197) + QStringLiteral("...");
-    return reason;
-}
-
 QVector<int> allGpus(const SnapshotPtr &snapshot, const QString &node)
 {
     QVector<int> indices;
@@ -145,7 +134,7 @@ void RepairEngine::take(const RepairStep &step, const SnapshotPtr &snapshot)
         return;
     case RepairStepKind::Drain:
         Q_EMIT message(QStringLiteral("draining %1: %2").arg(step.node, step.preview.summary()));
-        whenFinished(m_cluster->drain({step.node}, drainReason(step.evidenceCode, step.evidence)), this,
+        whenFinished(m_cluster->drain({step.node}, repairDrainReason(step.evidenceCode, step.evidence)), this,
                      [this, step, snapshot](const ActionResult &r) {
                          if (r.ok)
                              record(step, snapshot, QStringLiteral("drained"), allGpus(snapshot, step.node));
@@ -295,7 +284,7 @@ void RepairEngine::endTest(const RepairStep &step, const SnapshotPtr &snapshot)
     if (step.kind == RepairStepKind::Replace || step.kind == RepairStepKind::TestNotRun) {
         // Out again (on Slurm it was resumed into the test's reservation), its reason saying why.
         const QString code = step.kind == RepairStepKind::Replace ? nodeHealthStateName(NodeHealthState::Replace) : step.evidenceCode;
-        whenFinished(m_cluster->drain({step.node}, drainReason(code, step.evidence)), this,
+        whenFinished(m_cluster->drain({step.node}, repairDrainReason(code, step.evidence)), this,
                      [release](const ActionResult &r) { release(r.ok ? QString() : r.message); },
                      [release](const QString &why) { release(why); });
     } else if (!slurm) {

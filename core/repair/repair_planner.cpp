@@ -2,8 +2,6 @@
 
 #include "model/cluster_snapshot.h"
 
-#include <QRegularExpression>
-
 namespace strata {
 
 namespace {
@@ -61,25 +59,19 @@ const Finding *firstPreferring(const QVector<const Finding *> &findings, const Q
 QHash<QString, NodeHealthRecord> recordsCorrectedByScheduler(const RepairPlanInput &in)
 {
     QHash<QString, NodeHealthRecord> records = in.records;
-    const QString prefix = repairDrainReasonPrefix();
     for (const Node &node : in.snapshot->nodes) {
-        if (!node.isDrained() || !node.reason.startsWith(prefix))
-            continue;
-        if (isOutThroughStrata(stateOf(in, node.name)))
-            continue; // the record already says Strata holds it out (drained, testing, replace)
-        const QString rest = node.reason.mid(prefix.size()).trimmed();
-        const qsizetype colon = rest.indexOf(QLatin1Char(':'));
-        const QString code = (colon < 0 ? rest : rest.left(colon)).trimmed();
-        static const QRegularExpression kCode(QStringLiteral("^[a-z0-9][a-z0-9-]{0,63}$"));
-        if (!kCode.match(code).hasMatch())
-            continue; // not a code the loop writes: left as the record says
+        if (!node.isDrained() || isOutThroughStrata(stateOf(in, node.name)))
+            continue; // in service, or the record already says Strata holds it out (drained, testing, replace)
+        const std::optional<RepairDrainReason> reason = parseRepairDrainReason(node.reason);
+        if (!reason)
+            continue; // not a reason the loop writes: left as the record says
         NodeHealthRecord &r = records[node.name];
         r.node = node.name;
         // The engine writes a replaced node's reason with the state's own word (nodeHealthStateName).
-        r.state = parseNodeHealthState(code) == NodeHealthState::Replace ? NodeHealthState::Replace : NodeHealthState::Drained;
+        r.state = parseNodeHealthState(reason->code) == NodeHealthState::Replace ? NodeHealthState::Replace : NodeHealthState::Drained;
         r.since = QDateTime();
-        r.evidenceCode = r.state == NodeHealthState::Replace ? kTestFailedCode : code;
-        r.evidence = colon < 0 ? QString() : rest.mid(colon + 1).trimmed();
+        r.evidenceCode = r.state == NodeHealthState::Replace ? kTestFailedCode : reason->code;
+        r.evidence = reason->evidence;
     }
     return records;
 }

@@ -1,5 +1,7 @@
 #include "repair_step.h"
 
+#include <QRegularExpression>
+
 namespace strata {
 
 QString repairStepKindName(RepairStepKind kind)
@@ -29,6 +31,28 @@ QString repairHoldName(RepairHold hold)
     case RepairHold::TestNotRun: return QStringLiteral("test-not-run");
     }
     return {};
+}
+
+QString repairDrainReason(const QString &code, const QString &evidence)
+{
+    QString reason = QStringLiteral("%1 %2: %3").arg(repairDrainReasonPrefix(), code, evidence).simplified();
+    if (reason.size() > 200)
+        reason = reason.left(197) + QStringLiteral("...");
+    return reason;
+}
+
+std::optional<RepairDrainReason> parseRepairDrainReason(const QString &reason)
+{
+    const QString prefix = repairDrainReasonPrefix();
+    if (!reason.startsWith(prefix))
+        return std::nullopt;
+    const QString rest = reason.mid(prefix.size()).trimmed();
+    const qsizetype colon = rest.indexOf(QLatin1Char(':'));
+    RepairDrainReason r{(colon < 0 ? rest : rest.left(colon)).trimmed(), colon < 0 ? QString() : rest.mid(colon + 1).trimmed()};
+    static const QRegularExpression kCode(QStringLiteral("^[a-z0-9][a-z0-9-]{0,63}$"));
+    if (!kCode.match(r.code).hasMatch())
+        return std::nullopt;
+    return r;
 }
 
 } // namespace strata

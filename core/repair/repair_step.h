@@ -5,6 +5,8 @@
 
 #include <QString>
 
+#include <optional>
+
 namespace strata {
 
 // What the repair loop does to a node in one step (RepairPlanner).
@@ -24,7 +26,18 @@ QString repairStepKindName(RepairStepKind kind);
 inline QString repairDrainReasonPrefix()
 {
     return QStringLiteral("strata repair:");
-} // "suspect", "drain", "start-test", "return", "replace", "resumed-outside"
+}
+// The reason the loop drains with: "strata repair: CODE: evidence", one line, at most 200
+// characters (the evidence is a finding's sentence, with the node's own words in it).
+QString repairDrainReason(const QString &code, const QString &evidence);
+// A reason read back from the scheduler, when it is one the loop wrote (its prefix, then a code
+// of [a-z0-9-]): the code and the evidence after it. Anything else: nullopt, someone else's.
+struct RepairDrainReason
+{
+    QString code;
+    QString evidence;
+};
+std::optional<RepairDrainReason> parseRepairDrainReason(const QString &reason);
 
 // Why a step was planned but not taken. Each comes with a sentence (RepairStep::holdReason).
 enum class RepairHold {

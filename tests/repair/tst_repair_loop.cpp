@@ -207,7 +207,7 @@ private Q_SLOTS:
         ClusterSnapshot s = fourNodes();
         s.findings << xid(QStringLiteral("gpu-node03"), 79)
                    << Finding::make(Finding::Severity::Warning, QStringLiteral("gpu-node02"), 1, QStringLiteral("gpu-temp-high"), QStringLiteral("hot"));
-        RepairPlanInput in{&s, {}, {}, applyingPolicy(), false, kNow, QStringLiteral("ops"), {}};
+        RepairPlanInput in{&s, {}, {}, applyingPolicy(), false, kNow, QStringLiteral("ops"), {}, {}};
         const QVector<RepairStep> steps = planRepairs(in);
         QCOMPARE(describe(steps), QStringLiteral("gpu-node03 suspect; gpu-node03 drain"));
         QCOMPARE(steps[1].from, NodeHealthState::Suspected);
@@ -224,7 +224,7 @@ private Q_SLOTS:
     {
         ClusterSnapshot s = fourNodes();
         s.findings << xid(QStringLiteral("gpu-node04"), 48);
-        RepairPlanInput in{&s, {}, {}, applyingPolicy(), false, kNow, QStringLiteral("ops"), {}};
+        RepairPlanInput in{&s, {}, {}, applyingPolicy(), false, kNow, QStringLiteral("ops"), {}, {}};
         QVector<RepairStep> steps = planRepairs(in);
         QCOMPARE(describe(steps), QStringLiteral("gpu-node04 suspect; gpu-node04 drain/needs-confirmation"));
         QCOMPARE(steps[1].holdReason, QStringLiteral("gpu-node04 runs jobs of bob: an operator must confirm this drain (strata watch --confirm gpu-node04)"));
@@ -244,7 +244,7 @@ private Q_SLOTS:
         s.findings << xid(QStringLiteral("gpu-node01"), 79) << xid(QStringLiteral("gpu-node02"), 79) << xid(QStringLiteral("gpu-node03"), 79);
         RepairPolicy policy = applyingPolicy();
         policy.maxPartitionPercent = 100;
-        RepairPlanInput in{&s, {}, {}, policy, false, kNow, QStringLiteral("ops"), {}};
+        RepairPlanInput in{&s, {}, {}, policy, false, kNow, QStringLiteral("ops"), {}, {}};
         const QVector<RepairStep> steps = planRepairs(in);
         QCOMPARE(describe(steps), QStringLiteral("gpu-node01 suspect; gpu-node01 drain; gpu-node02 suspect; gpu-node02 drain; "
                                                  "gpu-node03 suspect; gpu-node03 drain/cap-nodes-out"));
@@ -273,6 +273,22 @@ private Q_SLOTS:
     // A suspected node is drained on the finding it shows now: its record may be a round old (the
     // GPU it named recovered, another GPU raised the same code), and the drain reason an operator
     // reads in the scheduler must name the GPU at fault. No finding now: the record's word.
+    // What the loop writes as the scheduler's reason it reads back; nobody else's reason reads as its.
+    void drainReasonReadsBack()
+    {
+        const QString written = repairDrainReason(QStringLiteral("xid-79"), QStringLiteral("gpu-node03 GPU 3:\n XID 79"));
+        QCOMPARE(written, QStringLiteral("strata repair: xid-79: gpu-node03 GPU 3: XID 79"));
+        const std::optional<RepairDrainReason> read = parseRepairDrainReason(written);
+        QVERIFY(read);
+        QCOMPARE(read->code, QStringLiteral("xid-79"));
+        QCOMPARE(read->evidence, QStringLiteral("gpu-node03 GPU 3: XID 79"));
+        QCOMPARE(repairDrainReason(QStringLiteral("replace"), QString(250, QLatin1Char('x'))).size(), 200);
+        QCOMPARE(parseRepairDrainReason(QStringLiteral("strata repair: replace"))->code, QStringLiteral("replace"));
+        for (const QString &foreign : {QStringLiteral("hw check by ops"), QStringLiteral("strata repair: Not A Code: x"),
+                                       QStringLiteral("strata repair:"), QStringLiteral("Strata repair: xid-79: x")})
+            QVERIFY2(!parseRepairDrainReason(foreign), qPrintable(foreign));
+    }
+
     void suspectedNodeDrainsOnWhatItShowsNow()
     {
         ClusterSnapshot s = fourNodes();
@@ -282,7 +298,7 @@ private Q_SLOTS:
         s.findings << Finding::make(Finding::Severity::Critical, QStringLiteral("gpu-node03"), 1, QStringLiteral("xid-79"),
                                     QStringLiteral("gpu-node03 GPU 1: XID 79"))
                    << now;
-        RepairPlanInput in{&s, {}, {}, applyingPolicy(), false, kNow, QStringLiteral("ops"), {}};
+        RepairPlanInput in{&s, {}, {}, applyingPolicy(), false, kNow, QStringLiteral("ops"), {}, {}};
         NodeHealthRecord old = record(QStringLiteral("gpu-node03"), NodeHealthState::Suspected, QStringLiteral("xid-48"));
         old.evidence = QStringLiteral("gpu-node03 GPU 2: XID 48");
         in.records.insert(old.node, old);
@@ -307,7 +323,7 @@ private Q_SLOTS:
         s.findings << xid(QStringLiteral("gpu-node01"), 79) << xid(QStringLiteral("gpu-node02"), 79);
         RepairPolicy policy = applyingPolicy();
         policy.maxPartitionPercent = 25; // one of four
-        RepairPlanInput in{&s, {}, {}, policy, false, kNow, QStringLiteral("ops"), {}};
+        RepairPlanInput in{&s, {}, {}, policy, false, kNow, QStringLiteral("ops"), {}, {}};
         QVector<RepairStep> steps = planRepairs(in);
         QCOMPARE(describe(steps), QStringLiteral("gpu-node01 suspect; gpu-node01 drain; gpu-node02 suspect; gpu-node02 drain/cap-partition"));
         QCOMPARE(steps[3].holdReason, QStringLiteral("draining it would take 2 of partition gpu's 4 nodes out through Strata; the policy allows 25 % (1 node)"));
@@ -331,7 +347,7 @@ private Q_SLOTS:
         ClusterSnapshot s = fourNodes({QString(), QString(), QStringLiteral("drained")});
         s.nodes[2].reason = QStringLiteral("rack work");
         s.findings << xid(QStringLiteral("gpu-node03"), 79);
-        RepairPlanInput in{&s, {}, {}, applyingPolicy(), false, kNow, QStringLiteral("ops"), {}};
+        RepairPlanInput in{&s, {}, {}, applyingPolicy(), false, kNow, QStringLiteral("ops"), {}, {}};
         const QVector<RepairStep> steps = planRepairs(in);
         QCOMPARE(describe(steps), QStringLiteral("gpu-node03 suspect; gpu-node03 drain/out-by-others"));
         QCOMPARE(steps[1].holdReason, QStringLiteral("gpu-node03 is already out of service (drained: rack work), not through Strata: left to whoever took it out"));
@@ -343,7 +359,7 @@ private Q_SLOTS:
         s.jobs.clear(); // their jobs ended: the drained nodes are idle
         s.nodes[0].reason = QStringLiteral("strata repair: xid-79: gpu-node01 GPU 3: XID 79");
         s.findings << xid(QStringLiteral("gpu-node01"), 79);
-        RepairPlanInput in{&s, {}, {}, applyingPolicy(), false, kNow, QStringLiteral("ops"), {}};
+        RepairPlanInput in{&s, {}, {}, applyingPolicy(), false, kNow, QStringLiteral("ops"), {}, {}};
         in.records.insert(QStringLiteral("gpu-node01"), record(QStringLiteral("gpu-node01"), NodeHealthState::Drained));
         in.records.insert(QStringLiteral("gpu-node02"), record(QStringLiteral("gpu-node02"), NodeHealthState::Testing));
         in.records.insert(QStringLiteral("gpu-node03"), record(QStringLiteral("gpu-node03"), NodeHealthState::Testing));
@@ -367,7 +383,7 @@ private Q_SLOTS:
     {
         ClusterSnapshot s = fourNodes({QStringLiteral("idle")});
         s.jobs.clear();
-        RepairPlanInput in{&s, {}, {}, applyingPolicy(), false, kNow, QStringLiteral("ops"), {}};
+        RepairPlanInput in{&s, {}, {}, applyingPolicy(), false, kNow, QStringLiteral("ops"), {}, {}};
         in.records.insert(QStringLiteral("gpu-node01"), record(QStringLiteral("gpu-node01"), NodeHealthState::Testing));
         in.testOutcomes.insert(QStringLiteral("gpu-node01"), {RepairTestOutcome::Result::NotRun, QStringLiteral("the agent wrote nothing")});
         QVector<RepairStep> steps = planRepairs(in);
@@ -395,7 +411,7 @@ private Q_SLOTS:
     {
         ClusterSnapshot s = fourNodes();
         s.jobs.clear();
-        RepairPlanInput in{&s, {}, {}, applyingPolicy(), false, kNow, QStringLiteral("ops"), {}};
+        RepairPlanInput in{&s, {}, {}, applyingPolicy(), false, kNow, QStringLiteral("ops"), {}, {}};
         QCOMPARE(interruptedTestSeconds(in.policy), 60 * 2 + 600);
         NodeHealthRecord r = record(QStringLiteral("gpu-node01"), NodeHealthState::Testing);
         r.since = kNow.addSecs(-721);
@@ -417,7 +433,7 @@ private Q_SLOTS:
         ClusterSnapshot s = fourNodes({QStringLiteral("drained")});
         s.jobs.clear();
         s.nodes[0].reason = QStringLiteral("rack 12 power work");
-        RepairPlanInput in{&s, {}, {}, applyingPolicy(), false, kNow, QStringLiteral("ops"), {}};
+        RepairPlanInput in{&s, {}, {}, applyingPolicy(), false, kNow, QStringLiteral("ops"), {}, {}};
         in.records.insert(QStringLiteral("gpu-node01"), record(QStringLiteral("gpu-node01"), NodeHealthState::Drained));
         const QVector<RepairStep> steps = planRepairs(in);
         QCOMPARE(describe(steps), QStringLiteral("gpu-node01 start-test/out-by-others"));
@@ -436,7 +452,7 @@ private Q_SLOTS:
     {
         ClusterSnapshot s = fourNodes({QString(), QString(), QString(), QStringLiteral("mixed+drain")});
         s.nodes[3].reason = QStringLiteral("strata repair: xid-48: gpu-node04 GPU 2: XID 48");
-        RepairPlanInput in{&s, {}, {}, applyingPolicy(), false, kNow, QStringLiteral("ops"), {}};
+        RepairPlanInput in{&s, {}, {}, applyingPolicy(), false, kNow, QStringLiteral("ops"), {}, {}};
         in.records.insert(QStringLiteral("gpu-node03"), record(QStringLiteral("gpu-node03"), NodeHealthState::Testing));
         in.records.insert(QStringLiteral("gpu-node04"), record(QStringLiteral("gpu-node04"), NodeHealthState::Drained));
         QVERIFY2(planRepairs(in).isEmpty(), qPrintable(describe(planRepairs(in))));
@@ -457,7 +473,7 @@ private Q_SLOTS:
         s.nodes[2].reason = QStringLiteral("strata repair: test-not-run: the agent wrote nothing");
         s.nodes[3].reason = QStringLiteral("strata repair: xid-79: gpu-node04 GPU 3: XID 79");
         s.findings << xid(QStringLiteral("gpu-node01"), 48) << xid(QStringLiteral("gpu-node04"), 79);
-        RepairPlanInput in{&s, {}, {}, applyingPolicy(), false, kNow, QStringLiteral("ops"), {}};
+        RepairPlanInput in{&s, {}, {}, applyingPolicy(), false, kNow, QStringLiteral("ops"), {}, {}};
         in.policy.maxNodesOut = 4;
         in.policy.maxPartitionPercent = 100;
         in.records.insert(QStringLiteral("gpu-node01"), record(QStringLiteral("gpu-node01"), NodeHealthState::Suspected, QStringLiteral("xid-48")));
@@ -496,7 +512,7 @@ private Q_SLOTS:
         ClusterSnapshot s = fourNodes();
         s.jobs.clear();
         s.findings << xid(QStringLiteral("gpu-node01"), 79);
-        RepairPlanInput in{&s, {}, {}, applyingPolicy(), false, kNow, QStringLiteral("ops"), {}};
+        RepairPlanInput in{&s, {}, {}, applyingPolicy(), false, kNow, QStringLiteral("ops"), {}, {}};
         in.records.insert(QStringLiteral("gpu-node01"), record(QStringLiteral("gpu-node01"), NodeHealthState::Returned));
         QVERIFY(planRepairs(in).isEmpty());
         s.findings << xid(QStringLiteral("gpu-node01"), 48);
@@ -506,7 +522,7 @@ private Q_SLOTS:
     void resumedByHandIsFollowed()
     {
         ClusterSnapshot s = fourNodes();
-        RepairPlanInput in{&s, {}, {}, applyingPolicy(), false, kNow, QStringLiteral("ops"), {}};
+        RepairPlanInput in{&s, {}, {}, applyingPolicy(), false, kNow, QStringLiteral("ops"), {}, {}};
         in.records.insert(QStringLiteral("gpu-node02"), record(QStringLiteral("gpu-node02"), NodeHealthState::Replace));
         const QVector<RepairStep> steps = planRepairs(in);
         QCOMPARE(describe(steps), QStringLiteral("gpu-node02 resumed-outside"));
