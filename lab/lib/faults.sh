@@ -79,10 +79,15 @@ fault_cpu_slow() {
     echo "$node cpu-slow $percent" >>"$D/cpu-slow.faults"
 }
 
+# clear_cpu_slow [NODE...]: every node's slow work (none named), or only the named nodes'.
 clear_cpu_slow() {
-    local root group pid f
+    local root group pid f n
     for f in "$D"/cpu-slow-mover-*.pid; do
         [ -f "$f" ] || continue
+        if [ $# -gt 0 ]; then
+            n="${f##*/cpu-slow-mover-}"
+            [[ " $* " == *" ${n%.pid} "* ]] || continue
+        fi
         pid="$(cat "$f" 2>/dev/null)"
         # Only our mover: its command line is bash running cpu_slow_mover.
         if [[ "$pid" =~ ^[0-9]+$ ]] && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q cpu_slow_mover; then
@@ -92,12 +97,24 @@ clear_cpu_slow() {
     done
     [ -f "$D/cpu-slow.faults" ] || return 0
     root="$(cpu_cgroup_root)" || return 0
-    for group in "$(cpu_slow_cgroup "$root" "")"*; do
+    local groups=()
+    if [ $# -eq 0 ]; then
+        groups=("$(cpu_slow_cgroup "$root" "")"*)
+    else
+        for n in "$@"; do groups+=("$(cpu_slow_cgroup "$root" "$n")"); done
+    fi
+    for group in "${groups[@]}"; do
         [ -d "$group" ] || continue
         while read -r pid; do echo "$pid" >"$root/cgroup.procs" 2>/dev/null || true; done <"$group/cgroup.procs"
         rmdir "$group" 2>/dev/null || true
     done
-    rm -f "$D/cpu-slow.faults"
+    if [ $# -eq 0 ]; then
+        rm -f "$D/cpu-slow.faults"
+    else
+        local keep
+        keep="$(grep -vE "^($(IFS='|'; echo "$*")) " "$D/cpu-slow.faults" || true)"
+        if [ -n "$keep" ]; then echo "$keep" >"$D/cpu-slow.faults"; else rm -f "$D/cpu-slow.faults"; fi
+    fi
 }
 
 cmd_fault() {
@@ -118,12 +135,24 @@ cmd_fault() {
             return 0 ;;
     esac
     if [ "${ARGS[0]}" = clear ]; then
-        clear_cpu_slow
-        for n in "${NODES[@]}"; do rm -rf "${FABRIC_DIR:?}/$n/sys" "$FABRIC_DIR/$n/proc"; write_fabric_files "$n"; done
+        # 'fault clear NODE...': only those nodes' faults. The Slurm cluster's tests and the
+        # Kubernetes cluster's run at once, and neither clears what the other planted.
+        for n in "${ARGS[@]:1}"; do
+            [[ " ${NODES[*]} ${KUBE_NODES[*]} " == *" $n "* ]] || die "unknown node $n (nodes: ${NODES[*]} ${KUBE_NODES[*]})"
+        done
+        clear_cpu_slow "${ARGS[@]:1}"
+        for n in "${NODES[@]}"; do
+            [ ${#ARGS[@]} -eq 1 ] || [[ " ${ARGS[*]:1} " == *" $n "* ]] || continue
+            rm -rf "${FABRIC_DIR:?}/$n/sys" "$FABRIC_DIR/$n/proc"; write_fabric_files "$n"
+        done
     fi
     mkdir -p "$DCGM_DIR"
     # GPU faults: the Slurm nodes' and (22.05) the kube stand-in's nodes, all in the DCGM stand-in.
-    "$PYTHON" - "$DCGM_DIR/faults.json" "${NODES[*]} ${KUBE_NODES[*]}" "$GPUS_PER_NODE" "${ARGS[@]}" <<'EOF'
+    # One writer at a time (flock): two tests planting at once would each rewrite the file.
+    local lock rc=0
+    exec {lock}>>"$DCGM_DIR/faults.lock"
+    flock "$lock"
+    "$PYTHON" - "$DCGM_DIR/faults.json" "${NODES[*]} ${KUBE_NODES[*]}" "$GPUS_PER_NODE" "${ARGS[@]}" <<'EOF' || rc=$?
 import json, os, sys
 path, nodes, gpus, args = sys.argv[1], sys.argv[2].split(), int(sys.argv[3]), sys.argv[4:]
 def fail(msg):
@@ -139,7 +168,7 @@ if args[0] == "list":
         print(open(os.path.join(os.path.dirname(os.path.dirname(path)), "cpu-slow.faults")).read(), end="")
     sys.exit(0)
 if args[0] == "clear":
-    faults = []
+    faults = [f for f in faults if args[1:] and f["node"] not in args[1:]]
 else:
     if len(args) == 2 and args[1] == "exporter-down":
         args = [args[0], "0", "exporter-down"]   # a whole-node fault: no GPU needed
@@ -178,4 +207,6 @@ with open(tmp, "w") as out:
     json.dump({"faults": faults}, out, indent=2)
 os.replace(tmp, path)   # atomic: the stand-in re-reads this file every poll
 EOF
+    exec {lock}>&-
+    return $rc
 }

@@ -38,7 +38,12 @@ private Q_SLOTS:
     }
     void cleanup()
     {
-        m_lab.labCommand({QStringLiteral("fault"), QStringLiteral("clear")});
+        // This lab's Slurm nodes' faults only (NAME:GPU_TYPE:GPUS:INSTANCE_TYPE each): the
+        // Kubernetes tests plant theirs beside it.
+        QStringList args{QStringLiteral("fault"), QStringLiteral("clear")};
+        for (const QString &entry : m_lab.env(QStringLiteral("STRATA_LAB_NODES")).remove(QLatin1Char('"')).split(QLatin1Char(' '), Qt::SkipEmptyParts))
+            args << entry.section(QLatin1Char(':'), 0, 0);
+        m_lab.labCommand(args);
         m_lab.restore();
     }
 

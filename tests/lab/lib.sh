@@ -27,6 +27,14 @@ wait_until() {
 
 # Jobs this test submitted are cancelled however it ends.
 TEST_JOBS=()
+# The faults planted on this lab's Slurm nodes removed, not the Kubernetes stand-in's: the
+# Kubernetes tests run beside the Slurm ones (their own RESOURCE_LOCK) and plant their own.
+clear_faults() {
+    local entries names=() e
+    read -ra entries <<<"${STRATA_LAB_NODES:?}" # NAME:GPU_TYPE:GPUS:INSTANCE_TYPE each
+    for e in "${entries[@]}"; do names+=("${e%%:*}"); done
+    "$LAB" fault clear --dir "$STRATA_LAB_DIR" "${names[@]}"
+}
 cleanup_jobs() { [ ${#TEST_JOBS[@]} -eq 0 ] || scancel "${TEST_JOBS[@]}" 2>/dev/null || true; }
 trap cleanup_jobs EXIT
 
@@ -35,15 +43,22 @@ job_is() { [ "$(squeue -h -j "$1" --states=all -o '%T' 2>/dev/null)" = "$2" ]; }
 node_gres_used_is() { [[ "$(scontrol show node -d -o "$1")" == *" GresUsed=$2 "* ]]; }
 
 # The repair loop's records in the lab's Pushgateway (lab_repair_loop*): a grouping value as the
-# path's base64url, and every group the loop published removed (from the Pushgateway's own list).
+# path's base64url; forget_published [NODE_PREFIX]: every group the loop published about nodes
+# whose name begins with NODE_PREFIX (a GPU record: its node now) removed, from the Pushgateway's
+# own list. The Slurm and Kubernetes repair tests run at once and forget only their own.
 b64() { printf %s "$1" | base64 -w0 | tr '+/' '-_' | tr -d '='; }
 forget_published() {
     curl -s "${STRATA_LAB_PUSHGATEWAY_URL:?}/api/v1/metrics" | "$PYTHON" -c '
 import json, sys
+prefix = sys.argv[1]
 for g in json.load(sys.stdin).get("data", []):
     labels = g.get("labels", {})
-    if labels.get("job") == "strata_repair": print("strata_repair node", labels["node"])
-    if labels.get("job") == "strata_gpu_record": print("strata_gpu_record uuid", labels["uuid"])' |
+    if labels.get("job") == "strata_repair" and labels.get("node", "").startswith(prefix):
+        print("strata_repair node", labels["node"])
+    if labels.get("job") == "strata_gpu_record":
+        nodes = [m.get("labels", {}).get("node", "") for m in g.get("strata_gpu_health_node_info", {}).get("metrics", [])]
+        if not prefix or any(n.startswith(prefix) for n in nodes):
+            print("strata_gpu_record uuid", labels["uuid"])' "${1:-}" |
     while read -r job key value; do
         curl -s -X DELETE "$STRATA_LAB_PUSHGATEWAY_URL/metrics/job/$job/$key@base64/$(b64 "$value")"
     done

@@ -12,7 +12,7 @@ STRATA="$STRATA_BINARY_DIR/app/strata"
 mapfile -t connect < "$STRATA_LAB_DIR/connect.args"
 id=""
 cleanup() {
-    "$LAB" fault clear --dir "$STRATA_LAB_DIR" >/dev/null 2>&1 || true
+    clear_faults >/dev/null 2>&1 || true
     [ -z "$id" ] || "$STRATA" silence expire "$id" "${connect[@]}" >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
@@ -30,7 +30,7 @@ sys.exit(0 if eval(sys.argv[1]) else 1)
 PY
 }
 
-"$LAB" fault clear --dir "$STRATA_LAB_DIR" >/dev/null
+clear_faults >/dev/null
 wait_until 30 "no alert firing" check 'a["schema"] == "strata.alerts/1" and hot == [] and in_snapshot == []'
 pass "healthy lab: no alert"
 
@@ -73,7 +73,7 @@ wait_until 30 "the alert no longer silenced" check 'len(hot) == 1 and not hot[0]
 "$STRATA" silence list --all --format json "${connect[@]}" | grep -q "\"expired\"" || fail "expired silence not in list --all"
 pass "silence expired: the alert is critical again"
 
-"$LAB" fault clear --dir "$STRATA_LAB_DIR" >/dev/null
+clear_faults >/dev/null
 wait_until 30 "the alert resolved" check 'hot == []'
 pass "cleared fault: alert gone"
 echo "all $CHECKS checks passed"

@@ -9,7 +9,7 @@
 # 'fault clear' restores both. Runs on both lab releases.
 # shellcheck source=tests/lab/lib.sh
 source "$(dirname "$0")/lib.sh"
-trap '"$LAB" fault clear --dir "$STRATA_LAB_DIR" >/dev/null 2>&1 || true' EXIT
+trap 'clear_faults >/dev/null 2>&1 || true' EXIT
 query="$STRATA_SOURCE_DIR/tests/data/prometheus/fabric/query.promql"
 
 # check PYTHON_EXPRESSION over `ports[(node, device)] = (state, physical, rate)`, `mounts[node]`
@@ -34,7 +34,7 @@ sys.exit(0 if eval(sys.argv[1]) else 1)
 PY
 }
 
-"$LAB" fault clear --dir "$STRATA_LAB_DIR" >/dev/null
+clear_faults >/dev/null
 wait_until 30 "every node's fabric exporter scraped" check \
     'all(answered.get(n) == {"infiniband", "filesystem"} for n in nodes) and len(ports) == 16'
 check 'all(p == {"state": 4, "physical": 5, "rate": 12.5e9} for p in ports.values())' || fail "a port is not ACTIVE/LinkUp at 100 Gb/s"
@@ -73,7 +73,7 @@ snapshot_check 'findings == {("gpu-node02", "fabric-link-down"), ("gpu-node04", 
     fail "strata snapshot: one finding per fault"
 pass "strata snapshot: gpu-node02 efa_1 down and gpu-node04 without /fsx, as fabric-link-down and shared-mount-missing"
 
-"$LAB" fault clear --dir "$STRATA_LAB_DIR" >/dev/null
+clear_faults >/dev/null
 wait_until 30 "faults cleared" check 'all(p["state"] == 4 for p in ports.values()) and all(mounts.get(n) for n in nodes)'
 pass "fault clear: every port up and /fsx everywhere again"
 echo "all $CHECKS checks passed"

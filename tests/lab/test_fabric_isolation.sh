@@ -30,7 +30,7 @@ cleanup() {
     for r in $(scontrol show reservation 2>/dev/null | grep -o 'ReservationName=strata-fabric-[^ ]*' | cut -d= -f2); do
         for _ in 1 2 3 4 5; do scontrol delete "ReservationName=$r" 2>/dev/null && break; sleep 1; done
     done
-    "$LAB" fault clear --dir "$STRATA_LAB_DIR" >/dev/null 2>&1 || true
+    clear_faults >/dev/null 2>&1 || true
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -114,7 +114,7 @@ scontrol show reservation 2>&1 | grep -q "ReservationName=$reservation" && fail 
 pass "the jobs ran in maintenance reservation $reservation; it was deleted"
 
 # Interrupted (Ctrl-C) while its first job runs: the job is cancelled and the reservation goes.
-"$LAB" fault clear --dir "$STRATA_LAB_DIR" >/dev/null
+clear_faults >/dev/null
 timeout -s INT -k 30 120 "$STRATA" fabric "${connect[@]}" --nodes 'gpu-node[01-02]' --backend gloo --floor 0 --python /usr/bin/python3 --sizes 8M --iterations 2000 \
     --output-dir "$STRATA_LAB_DIR/fabric-out" >"$work/cancelled.out" 2>"$work/cancelled.err" &
 fabric_pid=$!

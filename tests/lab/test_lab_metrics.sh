@@ -13,7 +13,7 @@ case "${STRATA_LAB_SLURM_VERSION:-22.05}" in
     24.11) late_type=b200 late_model='NVIDIA B200' mig_big=3g.90gb mig_small=2g.45gb ;;
     *) fail "unknown STRATA_LAB_SLURM_VERSION $STRATA_LAB_SLURM_VERSION" ;;
 esac
-restore() { "$LAB" fault clear --dir "$STRATA_LAB_DIR" >/dev/null 2>&1 || true; }
+restore() { clear_faults >/dev/null 2>&1 || true; }
 trap 'restore; cleanup_jobs' EXIT
 
 # promql QUERY: prints "labels... value" per series, one line each (labels as k=v, sorted).

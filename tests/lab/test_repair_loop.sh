@@ -32,7 +32,7 @@ cleanup() {
     # What the unattended watch said, for a failure in step 6.
     [ "$rc" -eq 0 ] || [ ! -e "$work/unattended.err" ] || sed "s/^/# unattended: /" "$work/unattended.err" "$work/unattended.jsonl"
     cleanup_jobs
-    "$LAB" fault clear --dir "$STRATA_LAB_DIR" >/dev/null 2>&1 || true
+    clear_faults >/dev/null 2>&1 || true
     local r n
     for r in $(scontrol show reservation 2>/dev/null | grep -o 'ReservationName=strata-repair-[^ ]*' | cut -d= -f2); do
         scontrol delete "ReservationName=$r" 2>/dev/null || true
@@ -40,7 +40,7 @@ cleanup() {
     for n in $(sinfo -h -N -n 'gpu-node[01-04]' -t drain,draining -o '%N' | sort -u); do
         scontrol update "NodeName=$n" State=RESUME 2>/dev/null || true
     done
-    forget_published || true
+    forget_published gpu-node || true
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -53,7 +53,7 @@ if [ -n "$unusable" ]; then
     echo "# an earlier test left ${unusable}unable to run jobs: $(sinfo -h -N -o '%N %T "%E"' | tr '\n' ';'); resuming"
     for n in $unusable; do scontrol update "NodeName=$n" State=RESUME 2>&1 | sed 's/^/# /' || true; done
 fi
-forget_published
+forget_published gpu-node
 
 cat >"$work/policy.json" <<'JSON'
 {"dryRun": false, "suspectOn": ["xid-*"], "maxNodesOut": 2, "maxPartitionPercent": 100, "maxDrainsPerHour": 2,
@@ -136,7 +136,7 @@ grep -qF 'a\x1b[2Jb\nc' "$work/forged.txt" || fail "the evidence is not shown es
 pass "a forged record's escape sequence and newline are shown escaped"
 
 # 4. Another user's job on gpu-node04: its drain needs an operator's confirmation.
-"$LAB" fault clear --dir "$STRATA_LAB_DIR" >/dev/null
+clear_faults >/dev/null
 job="$(sbatch --parsable --uid=nobody --gid=nogroup -w gpu-node04 -o /dev/null --wrap 'sleep 600')"
 TEST_JOBS+=("$job")
 wait_until 30 "job $job running" job_is "$job" RUNNING
@@ -162,7 +162,7 @@ scancel "$job"
 wait_until 30 "gpu-node04's drain in Prometheus" health_is 'nodes["gpu-node04"]["state"] == "drained"'
 
 # 5. gpu-node02's failed GPU 4 reappears as gpu-node04 GPU 5 (moved) with XID 48: one record.
-"$LAB" fault clear --dir "$STRATA_LAB_DIR" >/dev/null
+clear_faults >/dev/null
 "$LAB" fault --dir "$STRATA_LAB_DIR" gpu-node04 5 moved-from gpu-node02:4 >/dev/null
 "$LAB" fault --dir "$STRATA_LAB_DIR" gpu-node04 5 xid 48 >/dev/null
 scontrol update NodeName=gpu-node04 State=RESUME
@@ -182,7 +182,7 @@ pass "the record follows GPU $failed_uuid to gpu-node04 GPU 5: its failed test k
 
 # 6. Unattended: `strata watch --apply` (no --once) on every refresh picks up the nodes the loop
 #    drained above without a test (gpu-node03, 04), tests them and returns them; Ctrl-C ends it.
-"$LAB" fault clear --dir "$STRATA_LAB_DIR" >/dev/null
+clear_faults >/dev/null
 cat >"$work/policy6.json" <<'JSON'
 {"suspectOn": ["xid-*"], "maxNodesOut": 4, "maxPartitionPercent": 100, "maxDrainsPerHour": 10,
  "test": "burnin", "burninTests": ["gemm"], "burninSeconds": 5, "burninBackend": "cpu"}

@@ -14,7 +14,7 @@ STRATA="$STRATA_BINARY_DIR/app/strata"
 mapfile -t connect < "$STRATA_LAB_DIR/connect.args"
 work="$(mktemp -d)"
 cleanup() {
-    "$LAB" fault clear --dir "$STRATA_LAB_DIR" >/dev/null 2>&1 || true
+    clear_faults >/dev/null 2>&1 || true
     cleanup_jobs
     rm -rf "$work"
 }
