@@ -140,15 +140,13 @@ QVector<Finding> findings(const QVector<NamedFabric> &nodes)
         }
         for (const SharedMount &m : fabric.mounts) {
             if (m.readOnly) {
-                out << Finding{Finding::Severity::Warning, name, -1, {}, u"shared-mount-readonly"_s,
-                               u"%1 (%2) is mounted read-only: jobs cannot write checkpoints there"_s.arg(m.mountpoint, m.fstype),
-                               {}, {}};
+                out << Finding::make(Finding::Severity::Warning, name, -1, u"shared-mount-readonly"_s,
+                                     u"%1 (%2) is mounted read-only: jobs cannot write checkpoints there"_s.arg(m.mountpoint, m.fstype));
             }
             if (m.sizeBytes && m.availableBytes && *m.sizeBytes > 0 && *m.availableBytes / *m.sizeBytes < 0.05) {
-                out << Finding{Finding::Severity::Warning, name, -1, {}, u"shared-mount-full"_s,
-                               u"%1 (%2) has %3 of %4 free: checkpoints may fail"_s.arg(
-                                   m.mountpoint, m.fstype, gib(*m.availableBytes), gib(*m.sizeBytes)),
-                               {}, {}};
+                out << Finding::make(Finding::Severity::Warning, name, -1, u"shared-mount-full"_s,
+                                     u"%1 (%2) has %3 of %4 free: checkpoints may fail"_s.arg(m.mountpoint, m.fstype, gib(*m.availableBytes),
+                                                                                             gib(*m.sizeBytes)));
             }
         }
     }
@@ -175,12 +173,11 @@ QVector<Finding> findings(const QVector<NamedFabric> &nodes)
                 present = present || mine.mountpoint == m.key();
             if (present)
                 continue;
-            out << Finding{Finding::Severity::Critical, nodes[i].first, -1, {}, u"shared-mount-missing"_s,
-                           u"%1 (%2) is not mounted here but is on %3 of %4 nodes: jobs reading data or writing "
-                           "checkpoints there fail; remount it or drain the node"_s.arg(m.key(), typeOf.value(m.key()))
-                               .arg(m.value())
-                               .arg(known.size()),
-                           {}, {}};
+            out << Finding::make(Finding::Severity::Critical, nodes[i].first, -1, u"shared-mount-missing"_s,
+                                 u"%1 (%2) is not mounted here but is on %3 of %4 nodes: jobs reading data or writing "
+                                 "checkpoints there fail; remount it or drain the node"_s.arg(m.key(), typeOf.value(m.key()))
+                                     .arg(m.value())
+                                     .arg(known.size()));
         }
     }
     return out;

@@ -55,7 +55,7 @@ GpuFaultList parseGpuFaults(const QByteArray &json)
                                           "exporter-down, slow, nvlink-errors, moved-from)").arg(i);
             continue;
         }
-        GpuFault fault{f.value(u"node").toString(), f.value(u"gpu").toInt(), *kind, f.value(u"value").toDouble()};
+        GpuFault fault{f.value(u"node").toString(), f.value(u"gpu").toInt(), *kind, f.value(u"value").toDouble(), {}, -1};
         if (*kind == GpuFault::Kind::MovedFrom) {
             // "from": "NODE:GPU"
             const QString from = f.value(u"from").toString();

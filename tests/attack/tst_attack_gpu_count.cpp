@@ -104,7 +104,7 @@ void TestAttackGpuCount::slurmGres_data()
     QTest::addColumn<QString>("gres");
     QTest::addColumn<int>("gpuCount");        // taken count; 0 when refused
     QTest::addColumn<QString>("refused");     // Node::gpuCountRefused
-    for (const QString capture : {QStringLiteral("22.05/sinfo.json"), QStringLiteral("24.11/scontrol_show_nodes.json")}) {
+    for (const QString &capture : {QStringLiteral("22.05/sinfo.json"), QStringLiteral("24.11/scontrol_show_nodes.json")}) {
         const QString release = capture.left(5);
         const auto row = [&](const char *name, const QString &gres, int count, const QString &refused) {
             QTest::newRow(qPrintable(release + QLatin1Char(' ') + QLatin1String(name))) << capture << gres << count << refused;
@@ -159,7 +159,7 @@ void TestAttackGpuCount::slurmGres()
                  qPrintable(finding->message));
     }
     // The rest of the cluster reads as captured.
-    for (const QString other : {QStringLiteral("gpu-node01"), QStringLiteral("gpu-node03"), QStringLiteral("gpu-node04")}) {
+    for (const QString &other : {QStringLiteral("gpu-node01"), QStringLiteral("gpu-node03"), QStringLiteral("gpu-node04")}) {
         const Node *n = findNode(parsed.nodes, other);
         QVERIFY(n);
         QCOMPARE(n->gpuCount, 8);

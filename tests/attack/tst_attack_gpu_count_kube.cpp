@@ -122,7 +122,7 @@ void TestAttackGpuCountKube::hostileCapacity()
     QVERIFY(finding);
     QCOMPARE(finding->node, QStringLiteral("kube-gpu-02"));
     QVERIFY2(finding->message.contains(refused), qPrintable(finding->message));
-    for (const QString other : {QStringLiteral("kube-gpu-01"), QStringLiteral("kube-gpu-03"), QStringLiteral("kube-gpu-04")}) {
+    for (const QString &other : {QStringLiteral("kube-gpu-01"), QStringLiteral("kube-gpu-03"), QStringLiteral("kube-gpu-04")}) {
         const Node *n = findNode(part, other);
         QVERIFY(n);
         QCOMPARE(n->gpuCount, 8);

@@ -133,7 +133,7 @@ void TestBurninHealth::judge()
     QFETCH(QStringList, reasons);
     HealthReading a = healthy();
     after(a);
-    const auto findings = judgeHealth(healthy(), a, {}, {linkUnderLoad});
+    const auto findings = judgeHealth(healthy(), a, {}, {linkUnderLoad, {}, {}});
     QList<int> gotIssues;
     QStringList gotReasons;
     for (const HealthFinding &f : findings) {
@@ -203,8 +203,8 @@ void TestBurninHealth::unsupportedQueriesAreNotJudged()
     // A GPU without ECC or row remapping (empty fields), or a reading that failed (nullopt):
     // nothing is judged rather than guessed.
     HealthReading bare;
-    QVERIFY(judgeHealth(bare, bare, {}, {true}).empty());
-    QVERIFY(judgeHealth(std::nullopt, healthy(), {}, {true}).empty());
+    QVERIFY(judgeHealth(bare, bare, {}, {true, {}, {}}).empty());
+    QVERIFY(judgeHealth(std::nullopt, healthy(), {}, {true, {}, {}}).empty());
     HealthReading worse = healthy();
     worse.eccVolatileUncorrected = 7;
     QVERIFY(judgeHealth(std::nullopt, worse, {}, {}).empty()); // no "before": growth unknown
@@ -233,7 +233,7 @@ void TestBurninHealth::noSourceJudgesNothing()
 {
     HealthWatch watch(nullptr, 0);
     watch.begin();
-    QVERIFY(watch.end({true}).empty());
+    QVERIFY(watch.end({true, {}, {}}).empty());
 }
 
 QTEST_GUILESS_MAIN(TestBurninHealth)

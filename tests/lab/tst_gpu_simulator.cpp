@@ -60,7 +60,7 @@ void TestGpuSimulator::busyAndIdle()
     GpuSimulator sim;
     const NodeSpec n = node("gpu-node03", "h200");
     GpuHolders holders;
-    holders[GpuKey{n.name, 2}] = GpuHolder{{{"hpc_job", "42"}}};
+    holders[GpuKey{n.name, 2}] = GpuHolder{{{"hpc_job", "42"}}, {}, -1, false};
     for (qint64 t = 1000; t < 60000; t += 2000) {
         const auto samples = sim.sample(n, holders, {}, t);
         QCOMPARE(samples.size(), std::size_t(8));
@@ -115,7 +115,7 @@ void TestGpuSimulator::faults()
     QFETCH(double, expected);
     GpuSimulator sim;
     const NodeSpec n = node("gpu-node01", "h100");
-    const std::vector<GpuFault> faults{{n.name, 5, GpuFault::Kind(kind), faultValue}};
+    const std::vector<GpuFault> faults{{n.name, 5, GpuFault::Kind(kind), faultValue, {}, -1}};
     for (const GpuSample &s : sim.sample(n, {}, faults, 1000)) {
         const double v = value(s, DcgmField(field));
         if (s.index == 5)
@@ -137,7 +137,7 @@ void TestGpuSimulator::nvlinkErrorsRaiseOneGpusReplayCounter()
     metrics.publish(s);
     QCOMPARE(int(metrics.Collect().size()), 21);
     // GPU 2 retries 5 times a second: its counter appears at 0, then rises with the time.
-    const std::vector<GpuFault> faults{{n.name, 2, GpuFault::Kind::NvlinkErrors, 5}};
+    const std::vector<GpuFault> faults{{n.name, 2, GpuFault::Kind::NvlinkErrors, 5, {}, -1}};
     s = sim.sample(n, {}, faults, 2000);
     QCOMPARE(replays(s, 2), 0.0);
     QVERIFY(std::isnan(replays(s, 3)));
@@ -160,10 +160,10 @@ void TestGpuSimulator::slowWorksAHeldGpuAtItsShare()
     const NodeSpec n = node("gpu-node03", "h100");
     GpuHolders holders;
     for (int i = 0; i < 8; ++i)
-        holders[GpuKey{n.name, i}] = GpuHolder{{{"hpc_job", "7"}}};
+        holders[GpuKey{n.name, i}] = GpuHolder{{{"hpc_job", "7"}}, {}, -1, false};
     // GPU 5 slow at 30 %, GPU 6 slow but idle: only a held GPU slows down.
     holders.erase(GpuKey{n.name, 6});
-    const std::vector<GpuFault> faults{{n.name, 5, GpuFault::Kind::Slow, 30}, {n.name, 6, GpuFault::Kind::Slow, 30}};
+    const std::vector<GpuFault> faults{{n.name, 5, GpuFault::Kind::Slow, 30, {}, -1}, {n.name, 6, GpuFault::Kind::Slow, 30, {}, -1}};
     for (const GpuSample &s : sim.sample(n, holders, faults, 1000)) {
         const double util = value(s, DcgmField::GpuUtil);
         if (s.index == 5) {
@@ -224,7 +224,7 @@ void TestGpuSimulator::missingAndIdentity()
 {
     GpuSimulator sim;
     const NodeSpec n = node("gpu-node02", "h100");
-    const auto samples = sim.sample(n, {}, {{n.name, 4, GpuFault::Kind::Missing, 0}}, 1000);
+    const auto samples = sim.sample(n, {}, {{n.name, 4, GpuFault::Kind::Missing, 0, {}, -1}}, 1000);
     QCOMPARE(samples.size(), std::size_t(7));
     for (const GpuSample &s : samples)
         QVERIFY(s.index != 4);
@@ -234,7 +234,7 @@ void TestGpuSimulator::missingAndIdentity()
     QCOMPARE(GpuSimulator::uuidFor(n.name, 3).size(), std::size_t(40)); // GPU- + 36-char UUID
     QCOMPARE(GpuSimulator::pciBusIdFor(0), std::string("00000000:53:00.0"));
     // moved-from: the GPU reports the moved card's UUID, the others keep their own.
-    GpuFault moved{n.name, 5, GpuFault::Kind::MovedFrom, 0};
+    GpuFault moved{n.name, 5, GpuFault::Kind::MovedFrom, 0, {}, -1};
     moved.fromNode = QStringLiteral("gpu-node03");
     moved.fromGpu = 3;
     const auto after = sim.sample(n, {}, {moved}, 1000);
@@ -343,7 +343,7 @@ void TestGpuSimulator::blankValuesUnlessFaulted()
     GpuSimulator sim;
     NodeSpec n = node("gpu-node03", "h200");
     n.style.blankValues = true;
-    const std::vector<GpuFault> faults = {{QStringLiteral("gpu-node03"), 2, GpuFault::Kind::Hot, 95}};
+    const std::vector<GpuFault> faults = {{QStringLiteral("gpu-node03"), 2, GpuFault::Kind::Hot, 95, {}, -1}};
     const auto samples = sim.sample(n, {}, faults, 1000);
     QCOMPARE(value(samples[0], DcgmField::MemoryTemp), 2147483647.0);
     QCOMPARE(value(samples[0], DcgmField::RowRemapFailure), 9223372036854775794.0);

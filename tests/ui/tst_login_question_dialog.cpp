@@ -36,13 +36,13 @@ LoginChallenge duoChallenge()
 LoginQuestionDialog *visibleDialog(QWidget *parent)
 {
     LoginQuestionDialog *dialog = nullptr;
-    QTest::qWaitFor([&] {
+    const bool shown = QTest::qWaitFor([&] {
         for (LoginQuestionDialog *candidate : parent->findChildren<LoginQuestionDialog *>())
             if (candidate->isVisible())
                 dialog = candidate;
         return dialog != nullptr;
     }, 5000);
-    return dialog;
+    return shown ? dialog : nullptr;
 }
 
 } // namespace

@@ -155,13 +155,13 @@ private Q_SLOTS:
         const auto openBox = [this] {
             m_controller->removeProfile(QStringLiteral("east-2"));
             QMessageBox *box = nullptr;
-            QTest::qWaitFor([&] {
+            const bool shown = QTest::qWaitFor([&] {
                 for (QMessageBox *b : m_window->findChildren<QMessageBox *>())
                     if (b->isVisible())
                         box = b;
                 return box != nullptr;
             }, 3000);
-            return box;
+            return shown ? box : nullptr;
         };
         QMessageBox *box = openBox();
         QVERIFY(box);

@@ -483,10 +483,10 @@ void TestMetricsJoin::exporterDown()
     g.addGpu(QStringLiteral("Hostname=gpu-node01"), 0);
     MetricsPart part = g.part();
     ExporterTarget up{{QStringLiteral("gpu-node01"), QStringLiteral("127.0.0.1")}, QStringLiteral("127.0.0.1:19401"),
-                      QStringLiteral("dcgm"), true};
+                      QStringLiteral("dcgm"), true, {}, {}};
     ExporterTarget down{{QStringLiteral("gpu-node02"), QStringLiteral("127.0.0.1")}, QStringLiteral("127.0.0.1:19402"),
-                        QStringLiteral("dcgm"), false};
-    ExporterTarget stray{{QStringLiteral("10.9.9.9")}, QStringLiteral("10.9.9.9:9400"), QStringLiteral("dcgm"), false};
+                        QStringLiteral("dcgm"), false, {}, {}};
+    ExporterTarget stray{{QStringLiteral("10.9.9.9")}, QStringLiteral("10.9.9.9:9400"), QStringLiteral("dcgm"), false, {}, {}};
     part.targets = {up, down, stray};
     part.targetsKnown = true;
     MetricsJoin::apply(snap, part, ClusterProfile{});
@@ -518,7 +518,7 @@ void TestMetricsJoin::downNodesRaiseNothing()
     Gauges g;
     g.addGpu(QStringLiteral("Hostname=gpu-node01"), 0);
     MetricsPart part = g.part();
-    part.targets = {ExporterTarget{{QStringLiteral("gpu-node02")}, QStringLiteral("127.0.0.1:19402"), QStringLiteral("dcgm"), false}};
+    part.targets = {ExporterTarget{{QStringLiteral("gpu-node02")}, QStringLiteral("127.0.0.1:19402"), QStringLiteral("dcgm"), false, {}, {}}};
     MetricsJoin::apply(snap, part, ClusterProfile{});
     QVERIFY2(snap.findings.isEmpty(), qPrintable(findingCodes(snap).join(QLatin1Char(' '))));
     QCOMPARE(snap.nodes[1].gpus.size(), 8); // the GPUs exist, unseen

@@ -337,7 +337,7 @@ void TestScontrolParser::capturedForgedRecord_data()
     QTest::addColumn<bool>("forgerNameKnown");
     QTest::addColumn<QStringList>("expected"); // "id node indices", sorted
     QTest::addColumn<int>("malformed");
-    for (const QString version : {QStringLiteral("22.05"), QStringLiteral("24.11")}) {
+    for (const QString &version : {QStringLiteral("22.05"), QStringLiteral("24.11")}) {
         const QString all = QStringLiteral("forged-record/scontrol_show_job_d_o-%1.txt").arg(version);
         const QString filtered = QStringLiteral("forged-record/running_filtered-%1.txt").arg(version);
         // Every name known (from squeue): each record is read whole, the forged one is job 3's name.

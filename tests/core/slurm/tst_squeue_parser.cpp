@@ -118,7 +118,7 @@ void TestSqueueParser::mainCapture_data()
     const QStringList node02{"gpu-node02"};
     const qint64 day = 86400;
     const QString reason12 = QStringLiteral("Nodes required for job are DOWN, DRAINED or reserved for jobs in higher priority partitions");
-    for (const QString release : {QStringLiteral("22.05"), QStringLiteral("24.11")}) {
+    for (const QString &release : {QStringLiteral("22.05"), QStringLiteral("24.11")}) {
         const QString dir = release == QLatin1String("22.05") ? QString() : QStringLiteral("24.11/");
         // Jobs without -t: squeue prints UNLIMITED (0) or 365-00:00:00, depending on when
         // slurmctld filled the limit in; each capture holds one, asserted as captured.
@@ -246,7 +246,7 @@ void TestSqueueParser::hostileNamesByteForByte_data()
     QTest::addColumn<QString>("dir");
     QTest::addColumn<QString>("id");
     QTest::addColumn<QByteArray>("name");
-    for (const QString dir : {QString(), QStringLiteral("24.11/")}) {
+    for (const QString &dir : {QString(), QStringLiteral("24.11/")}) {
         for (const QByteArray &line : captured(dir + QStringLiteral("hostile_names.tsv")).split('\n')) {
             if (line.isEmpty())
                 continue;
@@ -393,7 +393,7 @@ void TestSqueueParser::emptyAndAlienOutput()
 
     // A marker too short to be unguessable, or one squeue's -O would split or read as a width,
     // is a programming error, reported as such.
-    for (const QByteArray bad : {QByteArray("<<x>>"), QByteArray("<<strata,0123456789>>"), QByteArray("0123456789abcdef")}) {
+    for (const QByteArray &bad : {QByteArray("<<x>>"), QByteArray("<<strata,0123456789>>"), QByteArray("0123456789abcdef")}) {
         r = SqueueParser::parse(full, bad);
         QVERIFY(r.jobs.isEmpty());
         QVERIFY2(r.error.contains(QLatin1String("marker")), qPrintable(r.error));
