@@ -240,6 +240,11 @@ std::optional<KubeApiEndpoint> parseConfigView(const QByteArray &json, QString *
     endpoint.scheme = url.scheme().toLower();
     endpoint.host = url.host();
     endpoint.port = url.port(endpoint.scheme == "http"_L1 ? 80 : 443);
+    if (endpoint.port < 1) { // ":0" parses; nothing listens there (found by fuzz_kube_credentials)
+        *error = u"the server \"%1\" of %2 has port %3: no API server listens there"_s.arg(endpoint.server, clusterOwner)
+                     .arg(endpoint.port);
+        return std::nullopt;
+    }
     endpoint.basePath = url.path(QUrl::FullyEncoded);
     while (endpoint.basePath.endsWith(u'/'))
         endpoint.basePath.chop(1);

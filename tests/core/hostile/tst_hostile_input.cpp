@@ -4,6 +4,7 @@
 // partial list passed off as whole, never one complaint per line. Plus every input the fuzz
 // targets found (tests/data/*/fuzz-regressions, fuzz/README.md), parsed by the normal build.
 #include "burnin/burnin_protocol_parser.h"
+#include "kubernetes/kube_api_credentials.h"
 #include "kubernetes/kube_job_parser.h"
 #include "kubernetes/kube_json.h"
 #include "kubernetes/kube_node_parser.h"
@@ -209,6 +210,7 @@ private Q_SLOTS:
     void slurmTimeOverflow();
     void slurmVersionYearZero();
     void kubeQuantitiesPastInt();
+    void kubeServerPortZero();
     void sinfoNumberPastQint64();
     void hostlistBounded_data();
     void hostlistBounded();
@@ -371,6 +373,7 @@ void TestHostileInput::fuzzRegressionsAreAllChecked()
 {
     static const QStringList checked = {
         QStringLiteral("burnin/fuzz-regressions/burnin_protocol-gpu-past-int.jsonl"),
+        QStringLiteral("kubernetes/fuzz-regressions/kube_credentials-port-zero.json"),
         QStringLiteral("kubernetes/fuzz-regressions/kube_jobs-deadline-past-qint64.json"),
         QStringLiteral("kubernetes/fuzz-regressions/kube_nodes-gpu-count-past-int.json"),
         QStringLiteral("slurm/fuzz-regressions/hostlist-100000-names-compress"),
@@ -473,6 +476,19 @@ void TestHostileInput::scontrolCutShortAtPageEnd()
     QVERIFY2(result.error.startsWith(QLatin1String("scontrol's output was cut short")), qPrintable(result.error));
     QCOMPARE(result.partitions.size(), 1);
     QCOMPARE(result.partitions[0].name, QStringLiteral("train"));
+}
+
+// A kubeconfig server "http:0/api.gpu.example.org:8080" (no "://": "http://" is put before it,
+// so the host is "http" with port 0) was taken as an endpoint with port 0 (fuzz_kube_credentials,
+// 2026-12-08). Now an error that names the port.
+void TestHostileInput::kubeServerPortZero()
+{
+    QString error;
+    const std::optional<KubeApiEndpoint> endpoint = KubeApiCredentials::parseConfigView(
+        captured(QStringLiteral("kubernetes/fuzz-regressions/kube_credentials-port-zero.json")), &error);
+    QVERIFY(!endpoint);
+    QVERIFY2(error.contains(QLatin1String("\"http:0/api.gpu.example.org:8080\"")) && error.contains(QLatin1String("has port 0")),
+             qPrintable(error));
 }
 
 // "nvidia.com/gpu": "1e30" and "activeDeadlineSeconds": 1e300 were cast to int/qint64,

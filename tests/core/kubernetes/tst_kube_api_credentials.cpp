@@ -339,6 +339,14 @@ void TestKubeApiCredentials::configViewErrors_data()
     QTest::newRow("server with a bad port") << editCluster([](QJsonObject &cluster) {
         cluster.insert("server"_L1, "https://api:64x3"_L1);
     }) << "\"https://api:64x3\" of cluster \"token_ca-cluster\" is not a URL";
+    QTest::newRow("server with port 0") << editCluster([](QJsonObject &cluster) {
+        cluster.insert("server"_L1, "https://api.example.org:0"_L1);
+    }) << "\"https://api.example.org:0\" of cluster \"token_ca-cluster\" has port 0: no API server listens there";
+    // fuzz_kube_credentials' find: no "://", so "http://" is put before it, and "http" is the
+    // host with port 0 (tests/data/kubernetes/fuzz-regressions/kube_credentials-port-zero.json).
+    QTest::newRow("scheme without slashes") << editCluster([](QJsonObject &cluster) {
+        cluster.insert("server"_L1, "http:0/api.gpu.example.org:8080"_L1);
+    }) << "has port 0: no API server listens there";
     QTest::newRow("broken base64") << editCluster([](QJsonObject &cluster) {
         cluster.insert("certificate-authority-data"_L1, "LS0t!!"_L1);
     }) << "certificate-authority-data is not valid base64";
