@@ -43,11 +43,13 @@ job_is() { [ "$(squeue -h -j "$1" --states=all -o '%T' 2>/dev/null)" = "$2" ]; }
 node_gres_used_is() { [[ "$(scontrol show node -d -o "$1")" == *" GresUsed=$2 "* ]]; }
 
 # The repair loop's records in the lab's Pushgateway (lab_repair_loop*): a grouping value as the
-# path's base64url; forget_published [NODE_PREFIX]: every group the loop published about nodes
-# whose name begins with NODE_PREFIX (a GPU record: its node now) removed, from the Pushgateway's
-# own list. The Slurm and Kubernetes repair tests run at once and forget only their own.
+# path's base64url; the groups the loop published about nodes whose name begins with a prefix (a
+# GPU record: by the node it is on now), from the Pushgateway's own list, and forget_published
+# [NODE_PREFIX] removing them. The Slurm and Kubernetes repair tests run at once: each looks at
+# and forgets only its own nodes' groups.
 b64() { printf %s "$1" | base64 -w0 | tr '+/' '-_' | tr -d '='; }
-forget_published() {
+# published_groups NODE_PREFIX: "JOB KEY VALUE" per group about such a node (empty prefix: all).
+published_groups() {
     curl -s "${STRATA_LAB_PUSHGATEWAY_URL:?}/api/v1/metrics" | "$PYTHON" -c '
 import json, sys
 prefix = sys.argv[1]
@@ -58,8 +60,10 @@ for g in json.load(sys.stdin).get("data", []):
     if labels.get("job") == "strata_gpu_record":
         nodes = [m.get("labels", {}).get("node", "") for m in g.get("strata_gpu_health_node_info", {}).get("metrics", [])]
         if not prefix or any(n.startswith(prefix) for n in nodes):
-            print("strata_gpu_record uuid", labels["uuid"])' "${1:-}" |
-    while read -r job key value; do
+            print("strata_gpu_record uuid", labels["uuid"])' "${1:-}"
+}
+forget_published() {
+    published_groups "${1:-}" | while read -r job key value; do
         curl -s -X DELETE "$STRATA_LAB_PUSHGATEWAY_URL/metrics/job/$job/$key@base64/$(b64 "$value")"
     done
 }

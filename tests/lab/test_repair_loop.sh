@@ -83,7 +83,7 @@ drained() { sinfo -h -N -n "$1" -o '%T' | grep -q 'drain'; }
 check "$work/dry.jsonl" 'all(not s["taken"] for s in steps) and [step(n, "drain")[0]["held"] for n in ("gpu-node01", "gpu-node02", "gpu-node03")] == ["dry-run", "dry-run", "cap-nodes-out"]' ||
     fail "dry run: $(cat "$work/dry.jsonl")"
 for n in 01 02 03; do drained "gpu-node$n" && fail "the dry run drained gpu-node$n"; done
-[ -z "$(curl -s "$PUSHGATEWAY/api/v1/metrics" | grep -o strata_repair)" ] || fail "the dry run published"
+[ -z "$(published_groups gpu-node)" ] || fail "the dry run published: $(published_groups gpu-node | tr '\n' ';')"
 pass "dry run: $(wc -l <"$work/dry.jsonl") steps planned, none taken, nothing published"
 
 # 2. The loop, with gpu-node02's GPU 4 failing its burn-in (a planted bit flip).

@@ -19,7 +19,6 @@
 # shellcheck source=tests/lab/lib.sh
 source "$(dirname "$0")/lib.sh"
 STRATA="$STRATA_BINARY_DIR/app/strata"
-PUSHGATEWAY="${STRATA_LAB_PUSHGATEWAY_URL:?the lab has no Pushgateway}"
 PROMETHEUS="${STRATA_LAB_PROMETHEUS_URL:?}"
 KUBE_PROMETHEUS="${STRATA_LAB_KUBE_PROMETHEUS_URL:?the lab has no Kubernetes Prometheus (22.05 lab only)}"
 mapfile -t slurm_connect < "$STRATA_LAB_DIR/connect.args"
@@ -185,16 +184,9 @@ pass "a second Strata reads it back from both Prometheus: kube-gpu-02 returned, 
 echo "# left by the loop: $(burnin_objects | tr '\n' ' ')"
 undo
 gone() {
-    local published
-    published="$(curl -s "$PUSHGATEWAY/api/v1/metrics")"
     [ -z "$(burnin_objects)" ] && [ -z "$(cordoned_now)" ] &&
         [ -z "$(k get nodes -o jsonpath="{range .items[*]}{.metadata.annotations.strata\.io/drain-reason}{end}")" ] &&
-        "$PYTHON" -c '
-import json, sys  # no group about a kube node (the Slurm cluster repair test may publish its own meanwhile)
-for g in json.load(sys.stdin).get("data", []):
-    nodes = [g.get("labels", {}).get("node", "")] + [m.get("labels", {}).get("node", "") for m in g.get("strata_gpu_health_node_info", {}).get("metrics", [])]
-    if g.get("labels", {}).get("job") in ("strata_repair", "strata_gpu_record") and any(n.startswith("kube-gpu") for n in nodes):
-        sys.exit(1)' <<<"$published" &&
+        [ -z "$(published_groups kube-gpu)" ] && # the Slurm repair test may publish its own meanwhile
         ! "$LAB" fault list --dir "$STRATA_LAB_DIR" | grep -q '"node": "kube-gpu'
 }
 wait_until 30 "no burn-in Job or pod, cordon, drain reason, published group or fault left" gone
