@@ -73,7 +73,8 @@ fault_cpu_slow() {
     fi
     mover="$(cpu_slow_mover_pid_file "$node")"
     if ! { [ -f "$mover" ] && [ -d "/proc/$(cat "$mover")" ]; }; then
-        setsid bash -c "$(declare -f cpu_slow_mover); cpu_slow_mover $pid '$group'" </dev/null >/dev/null 2>&1 &
+        # Without cmd_fault's lock: the mover outlives it, and would hold every later 'fault'.
+        setsid bash -c "$(declare -f cpu_slow_mover); cpu_slow_mover $pid '$group'" </dev/null >/dev/null 2>&1 {lock}>&- &
         echo $! >"$mover"
     fi
     echo "$node cpu-slow $percent" >>"$D/cpu-slow.faults"
@@ -119,7 +120,13 @@ clear_cpu_slow() {
 
 cmd_fault() {
     [ ${#ARGS[@]} -ge 1 ] || die "usage: lab/lab fault NODE GPU KIND [VALUE] | fault clear | fault list"
-    local n
+    local n lock
+    # One 'fault' at a time (flock, held until this process exits): the Slurm tests and the
+    # Kubernetes tests plant and clear at once, and each rewrites the fault file (and a clear,
+    # cpu-slow.faults); two at once would lose the other's change.
+    mkdir -p "$DCGM_DIR"
+    exec {lock}>>"$DCGM_DIR/faults.lock"
+    flock "$lock"
     if [ "${ARGS[1]:-}" = cpu-slow ]; then
         node_index "${ARGS[0]}" >/dev/null || die "unknown node ${ARGS[0]}"
         fault_cpu_slow "${ARGS[0]}" "${ARGS[2]:-}"
@@ -146,13 +153,8 @@ cmd_fault() {
             rm -rf "${FABRIC_DIR:?}/$n/sys" "$FABRIC_DIR/$n/proc"; write_fabric_files "$n"
         done
     fi
-    mkdir -p "$DCGM_DIR"
     # GPU faults: the Slurm nodes' and (22.05) the kube stand-in's nodes, all in the DCGM stand-in.
-    # One writer at a time (flock): two tests planting at once would each rewrite the file.
-    local lock rc=0
-    exec {lock}>>"$DCGM_DIR/faults.lock"
-    flock "$lock"
-    "$PYTHON" - "$DCGM_DIR/faults.json" "${NODES[*]} ${KUBE_NODES[*]}" "$GPUS_PER_NODE" "${ARGS[@]}" <<'EOF' || rc=$?
+    "$PYTHON" - "$DCGM_DIR/faults.json" "${NODES[*]} ${KUBE_NODES[*]}" "$GPUS_PER_NODE" "${ARGS[@]}" <<'EOF'
 import json, os, sys
 path, nodes, gpus, args = sys.argv[1], sys.argv[2].split(), int(sys.argv[3]), sys.argv[4:]
 def fail(msg):
@@ -207,6 +209,4 @@ with open(tmp, "w") as out:
     json.dump({"faults": faults}, out, indent=2)
 os.replace(tmp, path)   # atomic: the stand-in re-reads this file every poll
 EOF
-    exec {lock}>&-
-    return $rc
 }
