@@ -270,9 +270,6 @@ private Q_SLOTS:
         QCOMPARE(describe(planRepairs(in)), QStringLiteral("gpu-node03 drain"));
     }
 
-    // A suspected node is drained on the finding it shows now: its record may be a round old (the
-    // GPU it named recovered, another GPU raised the same code), and the drain reason an operator
-    // reads in the scheduler must name the GPU at fault. No finding now: the record's word.
     // What the loop writes as the scheduler's reason it reads back; nobody else's reason reads as its.
     void drainReasonReadsBack()
     {
@@ -289,6 +286,9 @@ private Q_SLOTS:
             QVERIFY2(!parseRepairDrainReason(foreign), qPrintable(foreign));
     }
 
+    // A suspected node is drained on the finding it shows now: its record may be a round old (the
+    // GPU it named recovered, another GPU raised the same code), and the drain reason an operator
+    // reads in the scheduler must name the GPU at fault. No finding now: the record's word.
     void suspectedNodeDrainsOnWhatItShowsNow()
     {
         ClusterSnapshot s = fourNodes();
